@@ -1,0 +1,56 @@
+// Shared shape for `npm run bench`: every suite measures its cases and a
+// baseline in the same run and reports ratios against that baseline.
+export interface BenchRow {
+  /** What was measured, e.g. "random bots, 4 seats". */
+  name: string;
+  /** Measured rate or time. */
+  value: number;
+  unit: string;
+  /** value relative to the suite's baseline row (baseline itself = 1). */
+  ratio?: number;
+  /** Anything else worth printing: counts, notes. */
+  extra?: Record<string, number | string>;
+}
+
+export interface BenchSuite {
+  suite: string;
+  /** Name of the row the ratios are computed against. */
+  baseline: string;
+  rows: BenchRow[];
+  notes?: string[];
+}
+
+/** Runs fn repeatedly for at least minMs and returns operations per second (ops = what fn returns, or 1 per call). */
+export function measure(fn: () => number | void, minMs = 1000): { opsPerSec: number; ops: number; ms: number } {
+  const start = performance.now();
+  let ops = 0;
+  let ms = 0;
+  do {
+    const n = fn();
+    ops += typeof n === 'number' ? n : 1;
+    ms = performance.now() - start;
+  } while (ms < minMs);
+  return { opsPerSec: (ops * 1000) / ms, ops, ms };
+}
+
+export function withRatios(suite: BenchSuite): BenchSuite {
+  const base = suite.rows.find((r) => r.name === suite.baseline);
+  if (!base) return suite;
+  return { ...suite, rows: suite.rows.map((r) => ({ ...r, ratio: r.value / base.value })) };
+}
+
+export function formatSuite(suite: BenchSuite): string {
+  const lines = [`## ${suite.suite} (baseline: ${suite.baseline})`];
+  const w = Math.max(...suite.rows.map((r) => r.name.length), 4);
+  for (const r of suite.rows) {
+    const extra = r.extra ? '  ' + Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' ') : '';
+    const ratio = r.ratio === undefined ? '' : `  x${r.ratio.toFixed(3)}`;
+    lines.push(`${r.name.padEnd(w)}  ${fmt(r.value).padStart(12)} ${r.unit}${ratio}${extra}`);
+  }
+  for (const n of suite.notes ?? []) lines.push(`  note: ${n}`);
+  return lines.join('\n');
+}
+
+function fmt(v: number): string {
+  return v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4);
+}

@@ -1,0 +1,27 @@
+// `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
+// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner)
+import { formatSuite, withRatios, type BenchSuite } from './harness';
+
+const suites: Record<string, () => Promise<BenchSuite[]>> = {
+  engine: async () => (await import('./engine')).run(),
+  keys: async () => (await import('./keys')).run(),
+  runner: async () => (await import('./runner')).run(),
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = wanted.length ? wanted : Object.keys(suites);
+const results: BenchSuite[] = [];
+for (const name of names) {
+  const load = suites[name];
+  if (!load) {
+    process.stderr.write(`bench: unknown suite "${name}"; choose from ${Object.keys(suites).join(', ')}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`bench: running ${name}...\n`);
+  for (const s of await load()) {
+    const suite = withRatios(s);
+    results.push(suite);
+    process.stdout.write(formatSuite(suite) + '\n\n');
+  }
+}
+process.stdout.write(JSON.stringify({ node: process.version, date: new Date().toISOString(), suites: results }, null, 2) + '\n');

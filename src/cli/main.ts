@@ -1,0 +1,51 @@
+// The `arena` program: a thin commander layer. Each command lives in its own
+// module under ./commands and registers itself; the work happens in libraries.
+import { Command, CommanderError } from 'commander';
+import { createRequire } from 'node:module';
+import { CliError, EXIT } from './errors';
+import { commands } from './commands/index';
+
+const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command('arena')
+    .description('Arena, engine and operator toolkit for bots that play pioneers, a hex-island resource game.')
+    .version(pkg.version, '-V, --version', 'print the arena version')
+    .showHelpAfterError('(run with --help for usage)')
+    .showSuggestionAfterError(true)
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
+  for (const register of commands) register(program);
+  program.addHelpText('after', `
+Examples:
+  $ arena demo                                   start example bots and run a short tournament
+  $ arena simulate --games 1000 --bots greedy,random,random,random
+  $ arena play http://127.0.0.1:8080 builtin:greedy builtin:random --games 20 --out matches/
+  $ arena replay matches/                        replay the newest match in the terminal
+
+Docs: README.md; the game rules and protocol are in the spec shipped with the service.`);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    process.exitCode = exitCodeFor(err);
+  }
+}
+
+function exitCodeFor(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // Help and version exit 0; every other commander error is a usage error (its message is already printed).
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+    return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (err instanceof CliError) {
+    process.stderr.write(`arena: ${err.message}\n`);
+    return err.exitCode;
+  }
+  process.stderr.write(`arena: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  return EXIT.failure;
+}
