@@ -1,6 +1,238 @@
+// The runner's cost: (1) whole matches over loopback WebSockets vs the same
+// match played in-process with the same policy, and (2) the arena's time per
+// decision vs a bare WebSocket request/answer round trip of the same frame
+// size, measured in the same run (interleaved, best of several rounds, since
+// the machine is shared), with where the time goes.
+import type { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import {
+  isOver, newGame, pendingDecisions, seatView, submit, type AnyAction, type DecisionKind, type PioneersView,
+} from '../engine';
+import { generateKeyPair } from '../src/keys';
+import { parseAction, type DecisionRequest } from '../src/protocol';
+import { runMatch, type MatchEntrant } from '../src/runner';
+import { classifyFrame } from '../src/runner/answer-frame';
+import { RequestFrameWriter } from '../src/runner/request-frame';
+import { legalPlayer } from '../test/support/policies';
 import type { BenchSuite } from './harness';
 
-// Placeholder until this suite is written.
+const MIN_MS = Number(process.env.BENCH_MS ?? 3000);
+const SEEDS = 8;
+const ROUNDS = 5;
+type Policy = (view: PioneersView, kind: DecisionKind, matchId: string) => AnyAction;
+type Timing = { viewMs: number; jsonMs: number; parseMs: number; submitMs: number };
+type Rate = { games: number; decisions: number; ms: number };
+
+async function listen(onMessage: (ws: WebSocket, data: Buffer) => void) {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  wss.on('connection', (ws) => ws.on('message', (data: Buffer) => onMessage(ws, data)));
+  return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => wss.close(() => r())) };
+}
+
+/** A bot answering with `policy`; records the time it spends per frame (parse + policy + send). */
+async function startPolicyBot(policy: Policy) {
+  const stats = { botMs: 0, frames: 0, bytes: 0 };
+  const server = await listen((ws, data) => {
+    const t0 = performance.now();
+    const req = JSON.parse(data.toString()) as DecisionRequest;
+    ws.send(JSON.stringify({ id: req.id, action: policy(req.view, req.kind, req.matchId) }));
+    stats.botMs += performance.now() - t0;
+    stats.frames++;
+    stats.bytes += data.length;
+  });
+  return { ...server, stats };
+}
+
+/**
+ * A bot with (almost) no cost of its own: it answers from answers recorded in-process for the same
+ * seed, keyed by the request id (the runner numbers decisions 1, 2, ... in the same order), reading
+ * only the id and match id off the frame. Its per-frame work is close to an echo server's.
+ */
+function startReplayBot(answers: Map<string, string[]>) {
+  return listen((ws, data) => {
+    const head = data.toString('latin1', 0, 200);
+    const id = Number(/^\{"id":(\d+)/.exec(head)![1]);
+    const matchId = /"matchId":"([^"]+)"/.exec(head)![1];
+    ws.send(`{"id":${id}${answers.get(matchId)![id - 1]}`);
+  });
+}
+
+/** The same match with no runner and no sockets: engine + view + policy + the runner's framing, in one loop. */
+function playInProcess(seed: string, policy: Policy, timing?: Timing, record?: string[]): number {
+  const g = newGame(seed, 4);
+  const writer = new RequestFrameWriter();
+  let decisions = 0;
+  while (!isOver(g)) {
+    const pending = [...pendingDecisions(g)];
+    const answers = pending.map((d) => {
+      const id = ++decisions;
+      const t0 = performance.now();
+      const view = seatView(g, d.seat);
+      const t1 = performance.now();
+      writer.write({ id, matchId: seed, game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs: 5000, view });
+      const t2 = performance.now();
+      const answerText = JSON.stringify({ id, action: policy(view, d.kind, seed) });
+      const t3 = performance.now();
+      const verdict = classifyFrame(answerText, false, id, () => false);
+      const parsed = verdict.type === 'answer' ? parseAction(d.kind, verdict.action) : null;
+      const t4 = performance.now();
+      if (timing) {
+        timing.viewMs += t1 - t0;
+        timing.jsonMs += t2 - t1;
+        timing.parseMs += t4 - t3;
+      }
+      record?.push(answerText.slice(answerText.indexOf(',"action":')));
+      if (!parsed?.ok) throw new Error('policy answered badly in-process');
+      return parsed.action;
+    });
+    pending.forEach((d, i) => {
+      const t0 = performance.now();
+      const r = submit(g, d.seat, answers[i]);
+      if (timing) timing.submitMs += performance.now() - t0;
+      if (!r.ok) throw new Error(`in-process policy move refused: ${r.reason.code}`);
+    });
+  }
+  return decisions;
+}
+
+/** Bare WebSocket round trips for `ms`: send a frame of `size` bytes, the server answers a small fixed frame. */
+async function echoRoundTripUs(size: number, ms: number): Promise<number> {
+  const reply = JSON.stringify({ id: 1, action: { type: 'end_turn' } });
+  const server = await listen((ws) => ws.send(reply));
+  const client = new WebSocket(server.url, { perMessageDeflate: false });
+  await new Promise((r) => client.once('open', r));
+  const frame = JSON.stringify({ pad: 'x'.repeat(Math.max(0, size - 10)) });
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    await new Promise<void>((resolve) => {
+      client.once('message', () => resolve());
+      client.send(frame);
+    });
+    n++;
+  }
+  const us = ((performance.now() - start) * 1000) / n;
+  client.close();
+  await server.close();
+  return us;
+}
+
+/** Plays ws matches among `urls` for `ms`; per decision: total, and steady state (first to last answer, no connect/close). */
+async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typeof runMatch>[0]['platformKey'], matchIdFor?: (seed: string, n: number) => string) {
+  const rate: Rate = { games: 0, decisions: 0, ms: 0 };
+  let steadyMs = 0, steadyDecisions = 0, strikes = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    const seed = `bench-runner/${rate.games % SEEDS}`;
+    const entrants: MatchEntrant[] = urls.map((url, i) => ({ botId: `w${i}`, botName: `w${i}`, source: { type: 'ws', url } }));
+    let first = 0, last = 0, actions = 0;
+    const r = await runMatch({
+      matchId: matchIdFor ? matchIdFor(seed, rate.games) : `${seed}#${rate.games}`, seed, entrants, platformKey,
+      onEvent: (e) => { if (e.kind === 'action') { last = performance.now(); if (!actions++) first = last; } },
+    });
+    steadyMs += last - first;
+    steadyDecisions += actions - 1;
+    rate.decisions += r.seats.reduce((n, s) => n + s.decisions, 0);
+    strikes += r.seats.reduce((n, s) => n + s.strikeLog.length, 0);
+    rate.games++;
+  }
+  rate.ms = performance.now() - t0;
+  return { rate, totalUs: (rate.ms * 1000) / rate.decisions, steadyUs: (steadyMs * 1000) / steadyDecisions, strikes };
+}
+
+const perSec = (x: Rate) => ({ games: x.games, 'decisions/s': Math.round((x.decisions * 1000) / x.ms) });
+
 export async function run(): Promise<BenchSuite[]> {
-  return [];
+  const { privateKey } = generateKeyPair();
+
+  // Warm-up: JIT the engine, the runner and ws before anything is timed.
+  const warm = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
+  for (let i = 0; i < SEEDS; i++) playInProcess(`bench-runner/${i}`, legalPlayer());
+  await wsMatches(warm.map((b) => b.url), Math.min(MIN_MS, 1500), privateKey);
+  await Promise.all(warm.map((b) => b.close()));
+  await echoRoundTripUs(2000, 300);
+
+  // (1) Whole matches: in-process vs WebSocket bots, same seeds, same policy.
+  const inProc: Rate = { games: 0, decisions: 0, ms: 0 };
+  let t0 = performance.now();
+  while (performance.now() - t0 < MIN_MS) inProc.decisions += playInProcess(`bench-runner/${inProc.games++ % SEEDS}`, legalPlayer());
+  inProc.ms = performance.now() - t0;
+
+  const builtin: Rate = { games: 0, decisions: 0, ms: 0 };
+  t0 = performance.now();
+  while (performance.now() - t0 < MIN_MS) {
+    const entrants: MatchEntrant[] = [0, 1, 2, 3].map((i) => ({ botId: `r${i}`, botName: `r${i}`, source: { type: 'builtin', bot: 'random' } }));
+    const r = await runMatch({ matchId: `b${builtin.games}`, seed: `bench-runner/${builtin.games++ % SEEDS}`, entrants, platformKey: privateKey });
+    builtin.decisions += r.seats.reduce((n, s) => n + s.decisions, 0);
+  }
+  builtin.ms = performance.now() - t0;
+
+  const policyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
+  const ws = await wsMatches(policyBots.map((b) => b.url), MIN_MS, privateKey);
+  const botMs = policyBots.reduce((n, b) => n + b.stats.botMs, 0);
+  const frames = policyBots.reduce((n, b) => n + b.stats.frames, 0);
+  const avgFrame = Math.round(policyBots.reduce((n, b) => n + b.stats.bytes, 0) / frames);
+  await Promise.all(policyBots.map((b) => b.close()));
+
+  // (2) Per decision: near-free bots vs bare echo, interleaved rounds, best of each.
+  const recorded = new Map<string, string[]>();
+  for (let i = 0; i < SEEDS; i++) {
+    const rec: string[] = [];
+    playInProcess(`bench-runner/${i}`, legalPlayer(), undefined, rec);
+    recorded.set(`bench-runner/${i}`, rec);
+  }
+  const replayBots = await Promise.all([0, 1, 2, 3].map(() => startReplayBot(recorded)));
+  let echoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, replayGames = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    echoUs = Math.min(echoUs, await echoRoundTripUs(avgFrame, MIN_MS / ROUNDS));
+    const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
+    if (r.strikes) throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
+    totalUs = Math.min(totalUs, r.totalUs);
+    steadyUs = Math.min(steadyUs, r.steadyUs);
+    replayGames += r.rate.games;
+  }
+  await Promise.all(replayBots.map((b) => b.close()));
+
+  const timing: Timing = { viewMs: 0, jsonMs: 0, parseMs: 0, submitMs: 0 };
+  let tDecisions = 0;
+  for (let i = 0; i < SEEDS; i++) tDecisions += playInProcess(`bench-runner/${i}`, legalPlayer(), timing);
+  const us = (ms: number) => (ms * 1000) / tDecisions;
+
+  return [
+    {
+      suite: 'runner: whole matches (4 seats)',
+      baseline: 'in-process, same policy, no runner',
+      rows: [
+        { name: 'in-process, same policy, no runner', value: (inProc.games * 1000) / inProc.ms, unit: 'games/s', extra: perSec(inProc) },
+        { name: 'runMatch, 4 built-in random seats', value: (builtin.games * 1000) / builtin.ms, unit: 'games/s', extra: perSec(builtin) },
+        { name: 'runMatch, 4 WebSocket bots on loopback', value: (ws.rate.games * 1000) / ws.rate.ms, unit: 'games/s', extra: perSec(ws.rate) },
+      ],
+      notes: [
+        'In-process and WebSocket rows play the same seeds with the same policy (legalActionsFromView): the same games.',
+        'The built-in row plays random bots (different games); it shows the runner loop without sockets.',
+        `Bots share the process and event loop with the runner; the policy costs ${((botMs * 1000) / frames).toFixed(1)} us per decision in the bot.`,
+      ],
+    },
+    {
+      suite: 'runner: time per decision vs a bare WebSocket round trip',
+      baseline: 'bare ws round trip',
+      rows: [
+        { name: 'bare ws round trip', value: echoUs, unit: 'us', extra: { requestBytes: avgFrame } },
+        { name: 'runner, near-free bots, steady state', value: steadyUs, unit: 'us' },
+        { name: 'runner, near-free bots, incl. connect+close', value: totalUs, unit: 'us', extra: { games: replayGames } },
+        { name: 'runner, policy bots, bot time excluded', value: ((ws.rate.ms - botMs) * 1000) / ws.rate.decisions, unit: 'us' },
+        { name: '  of which: seatView', value: us(timing.viewMs), unit: 'us' },
+        { name: '  of which: request JSON', value: us(timing.jsonMs), unit: 'us' },
+        { name: '  of which: parse + schema-check answer', value: us(timing.parseMs), unit: 'us' },
+        { name: '  of which: engine submit', value: us(timing.submitMs), unit: 'us' },
+      ],
+      notes: [
+        `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3). Steady state: x${(steadyUs / echoUs).toFixed(2)}.`,
+        'Near-free bots answer from answers recorded in-process, so nearly all of their time is the socket itself, like the echo server.',
+        'Breakdown rows are measured in-process on the same games; the rest of the gap is the event log, deadline timers and promise scheduling.',
+        `Best of ${ROUNDS} interleaved rounds for the echo and near-free rows (the machine is shared).`,
+      ],
+    },
+  ];
 }

@@ -1,11 +1,10 @@
 // The `arena` program: a thin commander layer. Each command lives in its own
 // module under ./commands and registers itself; the work happens in libraries.
 import { Command, CommanderError } from 'commander';
-import { createRequire } from 'node:module';
 import { CliError, EXIT } from './errors';
 import { commands } from './commands/index';
-
-const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+// Inlined by the bundler, so the version is right wherever the bundle runs.
+import pkg from '../../package.json' with { type: 'json' };
 
 export function buildProgram(): Command {
   const program = new Command('arena')

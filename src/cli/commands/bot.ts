@@ -1,4 +1,54 @@
+// `arena bot check <url>`: the conformance check for bot authors (src/probe).
 import type { Command } from 'commander';
+import { checkBot, formatReport } from '../../probe/conformance';
+import { CliError, EXIT, usageError } from '../errors';
+import { platformKeyOrFail } from './play';
 
-// Placeholder: this command is not built yet.
-export function register(_program: Command): void {}
+interface CheckFlags {
+  json?: boolean;
+  deadlineMs?: string;
+  seed?: string;
+}
+
+export function register(program: Command): void {
+  const bot = program.command('bot').description('Tools for bot authors: check a bot before it plays.');
+  bot
+    .command('check')
+    .description('Check that a bot speaks the protocol: ping, upgrade, handshake, one real decision of each kind.')
+    .argument('<url>', 'the bot URL (http, https, ws or wss), as you would give it to arena play')
+    .option('--deadline-ms <MS>', 'deadline sent with each decision (default 5000)')
+    .option('-s, --seed <S>', 'seed of the sample games the positions come from (default "bot-check")')
+    .option('--json', 'print the report as JSON: {url, ok, checks: [{name, status: pass|fail|info, detail}]}')
+    .addHelpText('after', `
+Checks, in order:
+  ping         GET <url>/ping answers "pong"
+  upgrade      a WebSocket upgrade signed with the local platform key is accepted
+  handshake    whether the bot refuses a forged signature (verifying is optional)
+  decision: *  one setup, turn, discard, bandit and trade decision, each taken from a
+               real position of a seeded game; the answer must fit in 64 KiB, be a
+               DecisionResponse {id, action} with the request's id, match the kind's
+               action schema, be legal in that position and arrive before the deadline
+
+Exit codes: 0 every check passed, 1 a check failed, 2 usage.
+
+Examples:
+  $ arena bot check http://127.0.0.1:8080
+  $ arena bot check ws://127.0.0.1:8080 --deadline-ms 1000 --json | jq '.checks[] | select(.status == "fail")'`)
+    .action(async (url: string, flags: CheckFlags) => {
+      try {
+        const u = new URL(url);
+        if (!['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol)) throw new Error();
+      } catch {
+        throw usageError(`"${url}" is not a bot URL; give e.g. http://127.0.0.1:8080`);
+      }
+      let deadlineMs = 5000;
+      if (flags.deadlineMs !== undefined) {
+        deadlineMs = Number(flags.deadlineMs);
+        if (!/^\d+$/.test(flags.deadlineMs) || deadlineMs < 1 || deadlineMs > 60_000) throw usageError(`--deadline-ms must be a whole number from 1 to 60000, got "${flags.deadlineMs}"`);
+      }
+      const key = platformKeyOrFail();
+      const report = await checkBot(url, { platformKey: key.privateKey, deadlineMs, seed: flags.seed });
+      process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report) + '\n');
+      if (!report.ok) throw new CliError(`bot check failed for ${url}`, EXIT.failure);
+    });
+}

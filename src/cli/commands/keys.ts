@@ -1,4 +1,122 @@
-import type { Command } from 'commander';
+// `arena keys generate | public`: make an Ed25519 key and show public halves.
+import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
+import { defaultKeyPath } from '../../config/paths';
+import { KeyError } from '../../keys/errors';
+import { writePrivateKeyFile } from '../../keys/key-file';
+import { generateKeyPair, loadPrivateKeyFile, privateKeyToPem, publicKeyRaw } from '../../keys/keypair';
+import { formatPublicKey, parsePublicKey, PUBLIC_KEY_FORMATS, type PublicKeyFormat } from '../../keys/public-key';
+import { toCliError } from './sign';
 
-// Placeholder: this command is not built yet.
-export function register(_program: Command): void {}
+export function register(program: Command): void {
+  const keys = program
+    .command('keys')
+    // main.ts sets exitOverride after commands exist, so they do not inherit it;
+    // without this commander exits 1 itself on a usage error instead of 2.
+    .exitOverride()
+    .summary('make Ed25519 keys and show their public halves')
+    .description(
+      'Management API requests are signed with an Ed25519 key you hold; the service stores\n' +
+        'only the public half. Make a key here (or with `ssh-keygen -t ed25519` or\n' +
+        '`openssl genpkey -algorithm ed25519`), register its public key (POST /keys or the\n' +
+        'dashboard), then sign with `arena sign` / `arena api`.',
+    );
+
+  keys
+    .command('generate')
+    .description('generate a new Ed25519 key pair; write the private key (mode 0600) and print the public key')
+    .option('-o, --out <FILE>', `where to write the private key (PKCS#8 PEM); "-" prints it to stdout (default: ${tildify(defaultKeyPath())})`)
+    .option('-f, --force', 'overwrite an existing key file (the old key is lost)')
+    .option('--comment <TEXT>', 'comment for the ssh form, e.g. you@laptop')
+    .option('--json', 'print {privateKeyFile, publicKey: {ssh, pem, raw}} as JSON')
+    .addHelpText(
+      'after',
+      `
+The public key is printed in the three forms the service accepts: an OpenSSH
+"ssh-ed25519" line, a PEM PUBLIC KEY block, and base64 of the raw 32 bytes.
+
+Examples:
+  $ arena keys generate                              write ${tildify(defaultKeyPath())}
+  $ arena keys generate --out bot-admin.pem --comment ada@laptop
+  $ arena keys generate --out - > key.pem            private key to stdout, public key to stderr
+  $ arena keys generate --json | jq -r .publicKey.raw`,
+    )
+    .action((opts: { out?: string; force?: boolean; comment?: string; json?: boolean }) => {
+      try {
+        const { privateKey, publicKey } = generateKeyPair();
+        if (opts.out === '-') {
+          process.stdout.write(privateKeyToPem(privateKey));
+          process.stderr.write(labelled(publicKey, opts.comment));
+          return;
+        }
+        const out = opts.out ?? defaultKeyPath();
+        writePrivateKeyFile(out, privateKey, { force: opts.force });
+        if (opts.json) {
+          process.stdout.write(JSON.stringify({ privateKeyFile: out, publicKey: allForms(publicKey, opts.comment) }) + '\n');
+        } else {
+          process.stdout.write(labelled(publicKey, opts.comment));
+        }
+        process.stderr.write(`wrote private key to ${out} (mode 0600); register the public key above, then \`arena login --key ${out} --key-id ID --url URL\`\n`);
+      } catch (err) {
+        throw toCliError(err);
+      }
+    });
+
+  keys
+    .command('public')
+    .description('print the public key of a private key file (or convert a public key between forms)')
+    .argument('<FILE>', 'private key (PKCS#8 PEM, unencrypted OpenSSH) or a public key file')
+    .addOption(new Option('--format <FORMAT>', 'print exactly one form').choices([...PUBLIC_KEY_FORMATS]))
+    .option('--comment <TEXT>', 'comment for the ssh form')
+    .option('--json', 'print {ssh, pem, raw} as JSON')
+    .addHelpText(
+      'after',
+      `
+Without --format all three forms are printed, labelled.
+
+Examples:
+  $ arena keys public ~/.ssh/id_ed25519
+  $ arena keys public key.pem --format raw          base64 of the 32 raw bytes, for POST /keys
+  $ arena keys public ~/.ssh/id_ed25519.pub --format pem`,
+    )
+    .action((file: string, opts: { format?: PublicKeyFormat; comment?: string; json?: boolean }) => {
+      try {
+        const raw = publicKeyOfFile(file);
+        if (opts.format) process.stdout.write(formatPublicKey(raw, opts.format, opts.comment) + '\n');
+        else if (opts.json) process.stdout.write(JSON.stringify(allForms(raw, opts.comment)) + '\n');
+        else process.stdout.write(labelled(raw, opts.comment));
+      } catch (err) {
+        throw toCliError(err);
+      }
+    });
+}
+
+/** A private key file's public half; a public key file is accepted too, for converting forms. */
+function publicKeyOfFile(file: string): Uint8Array {
+  try {
+    return publicKeyRaw(loadPrivateKeyFile(file));
+  } catch (err) {
+    if (!(err instanceof KeyError) || !/this is a public key/.test(err.message)) throw err;
+    try {
+      return parsePublicKey(readFileSync(file, 'utf8'));
+    } catch (inner) {
+      if (inner instanceof KeyError) throw new KeyError(`${file}: ${inner.message}`);
+      throw inner;
+    }
+  }
+}
+
+function allForms(key: Uint8Array | KeyObject, comment?: string): Record<PublicKeyFormat, string> {
+  return { ssh: formatPublicKey(key, 'ssh', comment), pem: formatPublicKey(key, 'pem'), raw: formatPublicKey(key, 'raw') };
+}
+
+function labelled(key: Uint8Array | KeyObject, comment?: string): string {
+  const f = allForms(key, comment);
+  return `ssh: ${f.ssh}\nraw: ${f.raw}\npem:\n${f.pem}\n`;
+}
+
+function tildify(path: string): string {
+  const home = process.env.HOME;
+  return home && path.startsWith(home + '/') ? '~' + path.slice(home.length) : path;
+}

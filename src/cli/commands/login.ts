@@ -1,4 +1,89 @@
+// `arena login`: saves server URL, key id and key file to the profile so
+// `arena api` and `arena sign` need no flags.
 import type { Command } from 'commander';
+import { profilePath } from '../../config/paths';
+import { ConfigError, readProfile, writeProfile, type Profile } from '../../config/profile';
+import { absoluteKeyFile, normalizeServerUrl, resolveSettings } from '../../config/settings';
+import { loadPrivateKeyFile } from '../../keys/keypair';
+import { usageError } from '../errors';
+import { toCliError } from './sign';
 
-// Placeholder: this command is not built yet.
-export function register(_program: Command): void {}
+interface LoginOptions {
+  url?: string;
+  keyId?: string;
+  key?: string;
+  show?: boolean;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('login')
+    // main.ts sets exitOverride after commands exist, so they do not inherit it;
+    // without this commander exits 1 itself on a usage error instead of 2.
+    .exitOverride()
+    .summary('save the server URL, key id and key file for `arena api` and `arena sign`')
+    .description(
+      'Write the profile (<config dir>/profile.json, mode 0600; the config dir is\n' +
+        '$ARENA_CONFIG_DIR, else $XDG_CONFIG_HOME/arena, else ~/.config/arena).\n' +
+        'Only the given settings change. The key file must hold an Ed25519 private key;\n' +
+        'its path is stored, never its contents. Flags and $ARENA_URL / $ARENA_KEY_ID /\n' +
+        '$ARENA_KEY_FILE still override the profile per command.',
+    )
+    .option('--url <URL>', 'server base URL, e.g. https://arena.example.com')
+    .option('--key-id <ID>', 'key id the server gave when the public key was registered')
+    .option('--key <FILE>', 'private key file (PKCS#8 PEM or unencrypted OpenSSH)')
+    .option('--show', 'print the settings in effect and where each comes from, then exit')
+    .option('--json', 'print the saved profile (or, with --show, the settings) as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ arena login --url https://arena.example.com --key-id k_123 --key ~/.ssh/id_ed25519
+  $ arena login --key-id k_456                       switch key id, keep the rest
+  $ arena login --show`,
+    )
+    .action((opts: LoginOptions) => {
+      try {
+        if (opts.show) return show(opts.json === true);
+        if (!opts.url && !opts.keyId && !opts.key) throw usageError('nothing to save: pass at least one of --url, --key-id, --key (or --show to see the current settings)');
+        const path = profilePath();
+        const next: Profile = { ...currentProfile(path, Boolean(opts.url && opts.keyId && opts.key)) };
+        if (opts.url) next.url = normalizeServerUrl(opts.url, 'flag');
+        if (opts.keyId) next.keyId = opts.keyId;
+        if (opts.key) {
+          next.keyFile = absoluteKeyFile(opts.key);
+          loadPrivateKeyFile(next.keyFile); // refuse to save a key that cannot sign
+        }
+        writeProfile(path, next);
+        if (opts.json) process.stdout.write(JSON.stringify(next) + '\n');
+        process.stderr.write(`saved ${path}\n`);
+        const missing = (['url', 'keyId', 'keyFile'] as const).filter((k) => !next[k]);
+        if (missing.length) process.stderr.write(`still missing: ${missing.join(', ')}\n`);
+      } catch (err) {
+        throw toCliError(err);
+      }
+    });
+}
+
+/** The profile to update; a damaged one may be replaced only by a login that sets everything. */
+function currentProfile(path: string, replacesAll: boolean): Profile {
+  try {
+    return readProfile(path);
+  } catch (err) {
+    if (err instanceof ConfigError && replacesAll) return {};
+    if (err instanceof ConfigError) throw new ConfigError(`${err.message.replace(/; fix it or run `arena login` again$/, '')}; pass all of --url, --key-id and --key to replace it`);
+    throw err;
+  }
+}
+
+function show(json: boolean): void {
+  const s = resolveSettings({});
+  const rows = { url: s.url, keyId: s.keyId, keyFile: s.keyFile };
+  if (json) {
+    process.stdout.write(JSON.stringify({ profileFile: s.profileFile, ...rows }) + '\n');
+    return;
+  }
+  process.stdout.write(`profile: ${s.profileFile}\n`);
+  for (const [name, v] of Object.entries(rows)) process.stdout.write(`${name}: ${v ? `${v.value} (from ${v.source})` : '(not set)'}\n`);
+}

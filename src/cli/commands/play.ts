@@ -1,4 +1,153 @@
+// `arena play`: a local tournament between bot URLs and built-in bots.
+// Thin layer: options -> src/arena planPlay -> deploy check -> runTournament.
 import type { Command } from 'commander';
+import { ArenaInputError, sourceLabel } from '../../arena/bots';
+import { unavailableBuiltins } from '../../arena/builtins';
+import { abortOnSigint } from '../../arena/interrupt';
+import { loadOrCreatePlatformKey, type PlatformKey } from '../../arena/platform-key';
+import { planPlay, PLAY_DEFAULTS, type PlayPlan } from '../../arena/play-options';
+import { ensureWritableDir } from '../../arena/files';
+import { createPlayProgress } from '../../arena/progress';
+import { formatTable, type TournamentSummary } from '../../arena/summary';
+import { runTournament } from '../../arena/tournament';
+import { deployCheckAll } from '../../probe/deploy-check';
+import { KeyError } from '../../keys/index';
+import { CliError, EXIT, usageError } from '../errors';
 
-// Placeholder: this command is not built yet.
-export function register(_program: Command): void {}
+interface PlayFlags {
+  games?: string;
+  seed?: string;
+  seats?: string;
+  concurrency?: string;
+  deadlineMs?: string;
+  out?: string;
+  json?: boolean;
+  printPlatformKey?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('play')
+    .description('Run a local tournament between bot URLs and built-in bots, with ratings.')
+    .argument('[bots...]', 'bot URLs (http, https, ws, wss) or builtin:random / builtin:greedy; name one with name=URL')
+    .option('-n, --games <N>', `games to play (default ${PLAY_DEFAULTS.games})`)
+    .option('-s, --seed <S>', 'seed of the tournament; game n uses seed "<S>/<n>" (default: random, printed)')
+    .option('--seats <3|4>', 'seats per table (default 4 with 4+ bots, else 3)')
+    .option('-c, --concurrency <C>', `games played at once (default ${PLAY_DEFAULTS.concurrency})`)
+    .option('--deadline-ms <MS>', `time a bot has per decision (default ${PLAY_DEFAULTS.deadlineMs})`)
+    .option('-o, --out <DIR>', 'write each match as DIR/<matchId>.json and the summary as DIR/summary.json')
+    .option('--json', 'print the summary as one JSON document on stdout (progress stays on stderr)')
+    .option('--print-platform-key', "print the local arena's platform public key (base64, 32 raw bytes) and exit")
+    .addHelpText('after', `
+Before the first game every URL bot must pass the deploy check: GET <url>/ping
+answers "pong" and a signed WebSocket upgrade is accepted. If one fails,
+nothing starts.
+
+Tables: with more bots than seats, tables are drawn so every bot plays about
+equally often and seat positions rotate. With fewer bots than seats the table
+is filled with builtin:random (and you are told). Everything is reproducible
+from --seed: the tables and game n's seed "<seed>/<n>".
+
+Ratings: openskill Weng-Lin, ranks = placements, shown as mu - 3*sigma.
+Match ids: m-<yyyymmddhhmmss UTC>-<tag>-<game>, sortable by time.
+
+Handshakes are signed with the local platform key (<config dir>/platform-key.pem,
+created on first use; ARENA_CONFIG_DIR overrides the directory). Bots that
+verify handshakes need its public half: arena play --print-platform-key.
+
+--json prints {version, rulesVersion, seed, seats, deadlineMs, gamesPlanned, games,
+  aborted, interrupted, startedAt, endedAt,
+  bots: [{name, source, games, aborted, wins, winRate, avgPlacement, avgVp, rating,
+          mu, sigma, strikes: {late, malformed, oversize, dropped, illegal},
+          resigned, latencyMs: {p50, p95} | null}],   (best rating first)
+  matches: [{id, game, seed, status, players: [{bot, seat, placement, vp, ratingDelta}]}]}
+
+Ctrl-C aborts running matches (recorded as aborted), prints the summary so far
+and exits 130; a second Ctrl-C quits at once.
+
+Exit codes: 0 done, 1 a bot failed the deploy check or a run error, 2 usage, 130 interrupted.
+
+Examples:
+  $ arena play http://127.0.0.1:8080 builtin:random builtin:random
+  $ arena play mine=http://127.0.0.1:8080 builtin:greedy builtin:random builtin:random --games 40 --seed 7
+  $ arena play http://127.0.0.1:8080 http://127.0.0.1:8081 builtin:random --out matches/ && arena replay matches/
+  $ arena play ws://127.0.0.1:8080 builtin:random builtin:random --json | jq '.bots[] | {name, rating}'
+  $ arena play --print-platform-key`)
+    .action(async (bots: string[], flags: PlayFlags) => {
+      const key = platformKeyOrFail();
+      if (flags.printPlatformKey) {
+        process.stdout.write(`${key.publicKeyBase64}\n`);
+        return;
+      }
+      let plan: PlayPlan;
+      try {
+        plan = planPlay({
+          bots, games: flags.games, seed: flags.seed, seats: flags.seats, concurrency: flags.concurrency,
+          deadlineMs: flags.deadlineMs, outDir: flags.out,
+        });
+      } catch (err) {
+        if (err instanceof ArenaInputError) throw usageError(err.message);
+        throw err;
+      }
+      const summary = await playTournament(plan, key, { json: flags.json === true });
+      if (summary.interrupted) process.exitCode = EXIT.interrupted;
+    });
+}
+
+export function platformKeyOrFail(): PlatformKey {
+  try {
+    const key = loadOrCreatePlatformKey();
+    if (key.created) process.stderr.write(`arena: created the local platform key ${key.path} (public: ${key.publicKeyBase64})\n`);
+    return key;
+  } catch (err) {
+    if (err instanceof KeyError) throw new CliError(`platform key: ${err.message} (delete it to make a new one)`);
+    throw err;
+  }
+}
+
+/** Deploy-checks the URL bots, runs the tournament with progress and Ctrl-C handling, prints the result. */
+export async function playTournament(plan: PlayPlan, key: PlatformKey, out: { json: boolean }): Promise<TournamentSummary> {
+  const note = (text: string) => process.stderr.write(text + '\n');
+  if (plan.filled.length) {
+    note(`arena: ${plan.seats} seats need ${plan.seats} bots; added ${plan.filled.map((b) => b.name).join(', ')} (builtin:random)`);
+  }
+  const missing = unavailableBuiltins(plan.bots);
+  if (missing.length) throw new CliError(`${missing.join('; ')}; use builtin:random instead`);
+  const urls = plan.bots.filter((b) => b.source.type === 'ws');
+  if (urls.length) {
+    const results = await deployCheckAll(urls.map((b) => sourceLabel(b.source)), { platformKey: key.privateKey });
+    const failed = results.flatMap((r, i) => (r.ok ? [] : [`  ${urls[i].name}: ${r.failure.message}`]));
+    if (failed.length) {
+      throw new CliError(`deploy check failed, nothing was started:\n${failed.join('\n')}\nA bot must answer GET <url>/ping with "pong" and accept a WebSocket upgrade; check one with: arena bot check <url>`);
+    }
+  }
+  if (plan.outDir) {
+    try {
+      await ensureWritableDir(plan.outDir);
+    } catch (err) {
+      throw new CliError(`cannot write to --out ${plan.outDir}: ${(err as Error).message}`);
+    }
+  }
+  note(`arena: ${plan.games} game${plan.games === 1 ? '' : 's'}, ${plan.seats} seats, ${plan.bots.length} bots, seed ${plan.seed}${plan.seedGenerated ? ' (rerun with --seed to reproduce)' : ''}`);
+
+  const progress = createPlayProgress(process.stderr, plan.bots, { planned: plan.games });
+  const controller = new AbortController();
+  const release = abortOnSigint(controller, progress.note);
+  let summary: TournamentSummary;
+  try {
+    summary = await runTournament({
+      bots: plan.bots, games: plan.games, seats: plan.seats, seed: plan.seed, concurrency: plan.concurrency,
+      deadlineMs: plan.deadlineMs, platformKey: key.privateKey, outDir: plan.outDir, signal: controller.signal,
+      onGame: (game, p) => progress.gameDone(game, p),
+      // Live turn counts only matter on a terminal; skip the per-event callback otherwise.
+      onMatchEvent: process.stderr.isTTY ? (id, e) => progress.matchEvent(id, e) : undefined,
+    });
+  } finally {
+    progress.finish();
+    release();
+  }
+  if (out.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  else process.stdout.write(formatTable(summary) + '\n');
+  if (plan.outDir) note(`arena: wrote ${summary.matches.length} match file${summary.matches.length === 1 ? '' : 's'} and summary.json to ${plan.outDir}; replay with: arena replay ${plan.outDir}`);
+  return summary;
+}

@@ -1,4 +1,109 @@
+// `arena replay <match.json | DIR | match-id>`: verify a recorded match by
+// rebuilding it with the engine, then step through it in the terminal (or
+// print one moment with --plain). The work lives in src/tui.
 import type { Command } from 'commander';
+import { CliError, usageError } from '../errors';
+import { loadRecord, RecordLoadError } from '../../tui/load';
+import { PLAIN_DEFAULT_WIDTH, renderPlain } from '../../tui/plain';
+import { colourWanted, runViewer } from '../../tui/run';
+import { resolveStart, StartPointError } from '../../tui/start';
+import { buildTimeline, ReplayVerifyError, type Timeline } from '../../tui/timeline';
 
-// Placeholder: this command is not built yet.
-export function register(_program: Command): void {}
+interface ReplayOptions {
+  turn?: string;
+  event?: string;
+  plain?: boolean;
+  width?: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('replay')
+    .summary('step through a recorded match in the terminal')
+    .description(
+      'Replay a match recorded by `arena play --out DIR`. The record is rebuilt from its seed and replay ' +
+        'with the engine (a record that does not reproduce exactly is refused), then shown as the board, ' +
+        'one panel per seat and the event log. REF is a match file, a directory (its newest record is ' +
+        'opened), or a match id (fetching by id comes with the service).',
+    )
+    .argument('<ref>', 'match.json file, directory of records, or match id')
+    .option('--turn <N|end>', 'open at the start of turn N (0 = setup) or at the end')
+    .option('--event <N|end>', 'open at event N (1-based, as the header counts)')
+    .option('--plain', 'print one moment as plain text and exit (for pipes, diffs and tests)')
+    .option('--width <COLS>', `width of the --plain rendering (default: the terminal's, or ${PLAIN_DEFAULT_WIDTH} in a pipe)`)
+    .option('--json', 'print the verified outcome and the state at --turn/--event as JSON, and exit')
+    .addHelpText(
+      'after',
+      `
+Keys: space play/pause · ←/→ one event · ↑/↓ one turn · [ ] slower/faster · g jump to a turn
+      s jump to a seat's next action · Home/End first/last event · ? help · q quit
+
+Board: letters are resources (B brick, L lumber, W wool, G grain, O ore, - desert), the number
+under each letter is its token (6 and 8 marked *), X is the bandit, (n) a settlement and [n] a
+city of seat n, digits along the sides are seat n's roads, 2B / 3? on the coast are ports.
+Colour only repeats what the characters say; set NO_COLOR to turn it off.
+
+When stdin is not a terminal (no keys), the viewer prints the --plain rendering instead.
+
+Examples:
+  $ arena replay matches/                         newest match in matches/
+  $ arena replay matches/m-0003.json --turn 40    open at turn 40
+  $ arena replay matches/m-0003.json --plain --turn end > final.txt
+  $ arena replay matches/m-0003.json --json | jq .outcome`,
+    )
+    .action(async (ref: string, opts: ReplayOptions) => {
+      const width = parseWidth(opts.width);
+      const timeline = await loadTimeline(ref);
+      let index: number;
+      try {
+        index = resolveStart(timeline, { turn: opts.turn, event: opts.event });
+      } catch (err) {
+        if (err instanceof StartPointError) throw usageError(err.message);
+        throw err;
+      }
+      if (opts.json) {
+        process.stdout.write(JSON.stringify(jsonSummary(timeline, index), null, 2) + '\n');
+        return;
+      }
+      const interactive = !opts.plain && process.stdin.isTTY === true && process.stdout.isTTY === true;
+      if (!opts.plain && !interactive) {
+        process.stderr.write('arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n');
+      }
+      if (!interactive) {
+        process.stdout.write(renderPlain(timeline, index, width ?? (process.stdout.isTTY ? process.stdout.columns : PLAIN_DEFAULT_WIDTH)));
+        return;
+      }
+      await runViewer(timeline, { initialIndex: index, colour: colourWanted() });
+    });
+}
+
+function parseWidth(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]+$/.test(text) || Number(text) < 40 || Number(text) > 1000) throw usageError(`--width must be a number of columns from 40 to 1000, got "${text}"`);
+  return Number(text);
+}
+
+async function loadTimeline(ref: string): Promise<Timeline> {
+  try {
+    const { record } = await loadRecord(ref);
+    return buildTimeline(record);
+  } catch (err) {
+    if (err instanceof RecordLoadError || err instanceof ReplayVerifyError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+function jsonSummary(t: Timeline, index: number) {
+  const f = t.frames[index];
+  return {
+    match: t.matchId,
+    status: t.status,
+    verified: true,
+    seats: t.names.map((name, seat) => ({ seat, name })),
+    events: t.events.length,
+    turns: t.lastTurn,
+    outcome: t.outcome,
+    at: { event: index + 1, turn: t.turnOf[index], kind: t.events[index].kind, state: f },
+  };
+}

@@ -1,4 +1,115 @@
-import type { Command } from 'commander';
+// `arena sign`: prints the three x-svc-* headers for a management request.
+import { Command, Option } from 'commander';
+import { readBodyArg } from '../../client/body-arg';
+import { ClientError, requestTarget } from '../../client/signed-request';
+import { MissingCredentialError, requireSigner } from '../../config/credentials';
+import { ConfigError } from '../../config/profile';
+import { normalizeServerUrl, resolveSettings } from '../../config/settings';
+import { KeyError } from '../../keys/errors';
+import { signRequest } from '../../keys/request';
+import { CliError, EXIT, usageError } from '../errors';
 
-// Placeholder: this command is not built yet.
-export function register(_program: Command): void {}
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+/** Library errors become one-line CLI errors; missing credentials are exit 4 like `gh`. */
+export function toCliError(err: unknown): unknown {
+  if (err instanceof MissingCredentialError) return new CliError(err.message, EXIT.auth);
+  if (err instanceof KeyError || err instanceof ConfigError || err instanceof ClientError) return new CliError(err.message, EXIT.failure);
+  return err;
+}
+
+export function parseMethod(method: string): string {
+  const m = method.toUpperCase();
+  if (!METHODS.includes(m)) throw usageError(`unknown HTTP method "${method}"; use one of ${METHODS.join(', ')}`);
+  return m;
+}
+
+export function parsePath(path: string): string {
+  if (!path.startsWith('/')) throw usageError(`PATH must start with "/" and may include the query, e.g. "/bots?game=pioneers" (got "${path}")`);
+  return path;
+}
+
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+interface SignOptions {
+  data?: string;
+  keyId?: string;
+  key?: string;
+  json?: boolean;
+  curl?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('sign')
+    // main.ts sets exitOverride after commands exist, so they do not inherit it;
+    // without this commander exits 1 itself on a usage error instead of 2.
+    .exitOverride()
+    .summary('print signature headers for a management API request')
+    .description(
+      'Sign a management API request with your Ed25519 key and print the three headers\n' +
+        '(x-svc-key, x-svc-timestamp, x-svc-signature). The signature covers\n' +
+        '"{timestamp}.{METHOD}.{path}.{body}" and is valid for 5 minutes.\n' +
+        'PATH includes the query string; the body is signed as its exact bytes, so send\n' +
+        'exactly what you signed (curl --data-binary, not --data).',
+    )
+    .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
+    .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')
+    .option('-d, --data <BODY>', 'request body: literal text, @FILE for a file\'s bytes, or - for stdin')
+    .option('--key-id <ID>', 'key id from registering the public key (default: $ARENA_KEY_ID, then the login profile)')
+    .option('--key <FILE>', 'private key: PKCS#8 PEM or unencrypted OpenSSH (default: $ARENA_KEY_FILE, then the login profile)')
+    .addOption(new Option('--json', 'print one JSON object with the three headers').conflicts('curl'))
+    .option('--curl <URL>', 'print a ready curl command for the server at URL instead')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ arena sign GET /me --key-id k_123 --key ~/.ssh/id_ed25519
+  $ arena sign POST /bots --data @bot.json --json
+  $ arena sign GET '/bots?game=pioneers' --curl https://arena.example.com | sh
+
+Exit codes: 0 ok, 1 unreadable key or body, 2 usage, 4 no key id or key file.`,
+    )
+    .action(async (methodArg: string, pathArg: string, opts: SignOptions) => {
+      const method = parseMethod(methodArg);
+      const path = parsePath(pathArg);
+      try {
+        const signer = requireSigner(resolveSettings({ keyId: opts.keyId, keyFile: opts.key }, process.env, ['keyId', 'keyFile']));
+        const body = await readBodyArg(opts.data);
+        const target = opts.curl ? requestTarget(normalizeServerUrl(opts.curl), path) : undefined;
+        const headers = signRequest(signer.privateKey, signer.keyId, { method, path: target?.signedPath ?? path, body });
+        if (opts.json) {
+          process.stdout.write(JSON.stringify(headers) + '\n');
+        } else if (target) {
+          process.stdout.write(curlCommand(method, target.url, headers, opts.data, body) + '\n');
+        } else {
+          for (const [name, value] of Object.entries(headers)) process.stdout.write(`${name}: ${value}\n`);
+        }
+      } catch (err) {
+        throw toCliError(err);
+      }
+    });
+}
+
+function curlCommand(method: string, url: string, headers: Record<string, string>, dataArg: string | undefined, body: Uint8Array | undefined): string {
+  const parts = ['curl', '-sS', '-X', method, shellQuote(url)];
+  for (const [name, value] of Object.entries(headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
+  if (body && body.length > 0) {
+    parts.push('-H', shellQuote('content-type: application/json'));
+    // A file is referenced so its exact bytes are sent; stdin was consumed, so inline it.
+    const data = dataArg?.startsWith('@') ? dataArg : inlineBody(body);
+    parts.push('--data-binary', shellQuote(data));
+  }
+  return parts.join(' ');
+}
+
+function inlineBody(body: Uint8Array): string {
+  const text = Buffer.from(body).toString('utf8');
+  // curl reads a leading @ as a file name, and invalid UTF-8 would not survive the shell line.
+  if (text.startsWith('@') || !Buffer.from(text, 'utf8').equals(Buffer.from(body))) {
+    throw usageError('this body cannot be inlined into a curl command; save it to a file and pass --data @FILE');
+  }
+  return text;
+}

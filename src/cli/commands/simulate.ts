@@ -1,4 +1,73 @@
-import type { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { randomBytes } from 'node:crypto';
+import { simulate, SimulateError, type SimulateResult } from '../../sim/simulate';
+import { createProgress } from '../progress';
+import { usageError } from '../errors';
 
-// Placeholder: this command is not built yet.
-export function register(_program: Command): void {}
+export function register(program: Command): void {
+  program
+    .command('simulate')
+    .description('Play games between built-in bots in-process, as fast as the engine goes, and report win rates.')
+    .option('-n, --games <N>', 'number of games', parsePositiveInt, 100)
+    .option('-b, --bots <list>', 'comma-separated built-in bots, one per seat (3 or 4): random, greedy', 'greedy,random,random,random')
+    .option('-s, --seed <S>', 'seed of the run; game i uses "<S>/<i>" (default: a fresh random seed, printed)')
+    .option('--json', 'print one JSON object instead of the table')
+    .addOption(new Option('-q, --quiet', 'no progress display'))
+    .addHelpText('after', `
+Seats rotate between games: bot b sits at seat (b + i) mod seats in game i.
+The same --seed and bots give the same results on any machine.
+
+--json prints: {games, seed, seconds, gamesPerSecond, avgTurns, wonGames, decisions,
+  bots: [{bot, wins, winRate, avgVp, avgPlacement}]}  (bots in the order given)
+
+Examples:
+  $ arena simulate --games 1000 --bots greedy,random,random,random --seed 42
+  $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond`)
+    .action((opts: { games: number; bots: string; seed?: string; json?: boolean; quiet?: boolean }) => {
+      const seed = opts.seed ?? randomBytes(6).toString('hex');
+      const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
+      const progress = createProgress({ quiet: opts.quiet });
+      let result: SimulateResult;
+      try {
+        const start = Date.now();
+        result = simulate({
+          games: opts.games,
+          bots,
+          seed,
+          onProgress: (done) => {
+            const secs = (Date.now() - start) / 1000;
+            progress.update(`simulate: ${done}/${opts.games} games · ${secs > 0 ? Math.round(done / secs) : 0} games/s`);
+          },
+        });
+      } catch (err) {
+        if (err instanceof SimulateError) throw usageError(err.message);
+        throw err;
+      } finally {
+        progress.done();
+      }
+      process.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result));
+    });
+}
+
+function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw usageError(`expected a positive integer, got "${value}"`);
+  return n;
+}
+
+export function formatResult(r: SimulateResult): string {
+  const seats = r.bots.length;
+  const lines = [
+    `${r.games} games · ${seats} seats · seed ${r.seed}`,
+    `${r.seconds.toFixed(2)} s · ${r.gamesPerSecond.toLocaleString('en-US')} games/s · ${r.decisions.toLocaleString('en-US')} decisions · avg ${r.avgTurns} turns · ${r.wonGames} won by 10 VP, ${r.games - r.wonGames} hit the turn cap`,
+    '',
+  ];
+  // Repeated bots get a #seat suffix so each row is told apart.
+  const names = r.bots.map((b, i) => (r.bots.filter((x) => x.bot === b.bot).length > 1 ? `${b.bot}#${i + 1}` : b.bot));
+  const w = Math.max(3, ...names.map((n) => n.length));
+  lines.push(`${'bot'.padEnd(w)}  ${'wins'.padStart(6)}  ${'win rate'.padStart(8)}  ${'avg VP'.padStart(6)}  ${'avg place'.padStart(9)}`);
+  r.bots.forEach((b, i) => {
+    lines.push(`${names[i].padEnd(w)}  ${String(b.wins).padStart(6)}  ${(b.winRate * 100).toFixed(1).padStart(7)}%  ${b.avgVp.toFixed(2).padStart(6)}  ${b.avgPlacement.toFixed(2).padStart(9)}`);
+  });
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,87 @@
+// Longest road and largest army.
+//
+// Road length is the longest trail in the seat's road graph: no edge used
+// twice, vertices may repeat (cycles count in full). An opponent's town cuts
+// the graph at its vertex: a trail may end there but not pass through.
+
+import { EDGE_COUNT, EDGE_VERTICES, VERTEX_COUNT, VERTEX_EDGES } from './board';
+import type { Game } from './state';
+import { emit } from './state';
+
+// Scratch space, reused: the engine is single-threaded and walk() never nests across games.
+const used = new Uint8Array(EDGE_COUNT);
+const seen = new Uint8Array(VERTEX_COUNT);
+
+function walk(g: Game, seat: number, v: number, len: number): number {
+  let best = len;
+  // A trail may end at an opponent's town but never continue through it.
+  if (len > 0) {
+    const owner = g.townOwner[v];
+    if (owner !== -1 && owner !== seat) return best;
+  }
+  for (let i = v * 3; i < v * 3 + 3; i++) {
+    const e = VERTEX_EDGES[i];
+    if (e === -1 || used[e] || g.roadOwner[e] !== seat) continue;
+    used[e] = 1;
+    const w = EDGE_VERTICES[e * 2] === v ? EDGE_VERTICES[e * 2 + 1] : EDGE_VERTICES[e * 2];
+    const l = walk(g, seat, w, len + 1);
+    used[e] = 0;
+    if (l > best) best = l;
+  }
+  return best;
+}
+
+/** Length of the seat's longest road (longest trail, opponents' towns cut). */
+export function longestRoadLength(g: Game, seat: number): number {
+  let best = 0;
+  seen.fill(0);
+  for (let e = 0; e < EDGE_COUNT; e++) {
+    if (g.roadOwner[e] !== seat) continue;
+    for (let end = 0; end < 2; end++) {
+      const v = EDGE_VERTICES[e * 2 + end];
+      if (seen[v]) continue;
+      seen[v] = 1;
+      const l = walk(g, seat, v, 0);
+      if (l > best) best = l;
+    }
+  }
+  return best;
+}
+
+/**
+ * Recomputes the road lengths of the given seats (bitmask) and moves the
+ * longest-road award by the spec's rules:
+ * - nobody holds it: the sole strict maximum of 5 or more takes it;
+ * - the holder keeps it unless strictly exceeded (then the sole strict maximum takes it);
+ * - a holder severed below 5 loses it to the sole strict maximum of 5 or more, or to nobody.
+ */
+export function updateLongestRoad(g: Game, seatMask: number): void {
+  for (let s = 0; s < g.n; s++) if (seatMask & (1 << s)) g.roadLen[s] = longestRoadLength(g, s);
+  const holder = g.longestRoad;
+  // The sole strict maximum among all seats other than the holder.
+  let max = -1, maxSeat = -1, ties = 0;
+  for (let s = 0; s < g.n; s++) {
+    if (s === holder) continue;
+    const l = g.roadLen[s];
+    if (l > max) { max = l; maxSeat = s; ties = 1; } else if (l === max) ties++;
+  }
+  const sole = ties === 1 && max >= 5 ? maxSeat : -1;
+  let next = holder;
+  if (holder === -1) next = sole;
+  else if (g.roadLen[holder] < 5) next = sole;
+  else if (sole !== -1 && max > g.roadLen[holder]) next = sole;
+  if (next !== holder) {
+    g.longestRoad = next;
+    if (g.log) emit(g, 'award', next === -1 ? undefined : next, { award: 'longestRoad', seat: next === -1 ? null : next, from: holder === -1 ? null : holder });
+  }
+}
+
+/** After a knight: the first seat to 3+ knights takes largest army; it transfers only when strictly exceeded. */
+export function updateLargestArmy(g: Game, seat: number): void {
+  const k = g.knights[seat];
+  const holder = g.largestArmy;
+  if (holder === seat || k < 3) return;
+  if (holder !== -1 && k <= g.knights[holder]) return;
+  g.largestArmy = seat;
+  if (g.log) emit(g, 'award', seat, { award: 'largestArmy', seat, from: holder === -1 ? null : holder });
+}

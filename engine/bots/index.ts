@@ -1,0 +1,23 @@
+// Built-in bots, by name.
+
+import type { Game } from '../state';
+import type { AnyAction } from '../types';
+import { GreedyBot } from './greedy';
+import { RandomBot } from './random';
+
+export interface BuiltinBot {
+  readonly name: string;
+  /** An answer for the seat's pending decision, using only what that seat may know. */
+  decide(g: Game, seat: number): AnyAction;
+}
+
+export type BuiltinBotName = 'random' | 'greedy';
+export const BUILTIN_BOTS: readonly BuiltinBotName[] = ['random', 'greedy'];
+
+export function createBuiltinBot(name: BuiltinBotName, seed: string): BuiltinBot {
+  switch (name) {
+    case 'random': return new RandomBot(seed);
+    case 'greedy': return new GreedyBot(seed);
+    default: throw new Error(`unknown built-in bot '${String(name)}' (known: ${BUILTIN_BOTS.join(', ')})`);
+  }
+}

@@ -1,0 +1,24 @@
+// The `random` bot: a uniformly random choice among the legal actions, from
+// its own seeded stream so its games reproduce.
+
+import { fillLegalActions } from '../legal';
+import { randInt, stream } from '../rng';
+import type { Game } from '../state';
+import type { AnyAction } from '../types';
+
+export class RandomBot {
+  readonly name = 'random';
+  private readonly rng: Uint32Array;
+  /** Reused between decisions: the generator overwrites it, so deciding allocates nothing. */
+  private readonly buffer: AnyAction[] = [];
+
+  constructor(seed: string) {
+    this.rng = stream(seed, 'bot');
+  }
+
+  decide(g: Game, seat: number): AnyAction {
+    const n = fillLegalActions(g, seat, this.buffer);
+    if (n === 0) throw new Error(`random bot: seat ${seat} owes no decision`);
+    return this.buffer[randInt(this.rng, n)];
+  }
+}

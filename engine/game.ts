@@ -1,0 +1,183 @@
+// The state machine: which seats owe which decisions, answers in, events out.
+// Pure: no I/O, no clock. Everything random comes from the seed.
+
+import { canonicalKind } from './canon';
+import { applyAnswer, checkAnswer } from './apply';
+import { defaultAnswer } from './defaults';
+import { rejection } from './rejections';
+import { shuffle, stream } from './rng';
+import { parseAnswer } from './shape';
+import type { Game } from './state';
+import {
+  RULES_VERSION, STAGE_BANDIT, STAGE_DISCARD, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN,
+  createGame, emit, setupSeat,
+} from './state';
+import { boardView } from './view';
+import type { AnyAction, DecisionKind, GameEvent, Outcome, PendingDecision, StrikeReason, SubmitResult } from './types';
+
+export { RULES_VERSION };
+export type { Game };
+export { cloneGame } from './state';
+
+export function newGame(seed: string, seatCount: 3 | 4, opts?: { events?: boolean }): Game {
+  const g = createGame(seed, seatCount, opts?.events ?? true);
+  if (g.log) emit(g, 'start', undefined, { rulesVersion: RULES_VERSION, seatCount, board: boardView(g) });
+  return g;
+}
+
+/** The seed shuffles seats: result[seat] = index of the bot (in the order given) that takes that seat. */
+export function seatOrder(seed: string, botCount: number): number[] {
+  const order = Array.from({ length: botCount }, (_, i) => i);
+  shuffle(stream(seed, 'seats'), order);
+  return order;
+}
+
+const KINDS: readonly DecisionKind[] = ['setup', 'turn', 'discard', 'bandit', 'trade'];
+const K_SETUP = 0, K_TURN = 1, K_DISCARD = 2, K_BANDIT = 3, K_TRADE = 4;
+// Frozen lists for every (kind, set of seats), so listing pending decisions
+// never allocates: PENDING[kind][seatMask].
+const PENDING: ReadonlyArray<ReadonlyArray<readonly PendingDecision[]>> = KINDS.map((kind) => {
+  const one = [0, 1, 2, 3].map((seat) => Object.freeze({ seat, kind }));
+  return Array.from({ length: 16 }, (_, mask) => Object.freeze(one.filter((_, s) => mask & (1 << s))));
+});
+const NONE: readonly PendingDecision[] = PENDING[0][0];
+
+/** The decision kind the seat owes now, or null. */
+export function owedKind(g: Game, seat: number): DecisionKind | null {
+  switch (g.stage) {
+    case STAGE_SETUP: return seat === setupSeat(g) ? 'setup' : null;
+    case STAGE_TURN: return seat === g.current ? 'turn' : null;
+    case STAGE_BANDIT: return seat === g.current ? 'bandit' : null;
+    case STAGE_DISCARD: return g.owed[seat] > 0 && !g.answered[seat] ? 'discard' : null;
+    case STAGE_TRADE: return g.asked[seat] && !g.answered[seat] ? 'trade' : null;
+    default: return null;
+  }
+}
+
+function computePending(g: Game): readonly PendingDecision[] {
+  switch (g.stage) {
+    case STAGE_SETUP: return PENDING[K_SETUP][1 << setupSeat(g)];
+    case STAGE_TURN: return PENDING[K_TURN][1 << g.current];
+    case STAGE_BANDIT: return PENDING[K_BANDIT][1 << g.current];
+    case STAGE_DISCARD:
+    case STAGE_TRADE: {
+      let mask = 0;
+      for (let s = 0; s < g.n; s++) if (owedKind(g, s) !== null) mask |= 1 << s;
+      return PENDING[g.stage === STAGE_DISCARD ? K_DISCARD : K_TRADE][mask];
+    }
+    default: return NONE;
+  }
+}
+
+/** Every decision the engine waits for; several at once for discards and trade responses; empty when over. */
+export function pendingDecisions(g: Game): readonly PendingDecision[] {
+  if (g.pendingCache === null) g.pendingCache = computePending(g);
+  return g.pendingCache;
+}
+
+const NO_EVENTS: GameEvent[] = [];
+const OK_SILENT: SubmitResult = Object.freeze({ ok: true as const, events: NO_EVENTS });
+
+function describe(answer: unknown): string {
+  try {
+    const s = JSON.stringify(answer);
+    return s === undefined ? String(answer) : s.length > 200 ? `${s.slice(0, 200)}...` : s;
+  } catch {
+    return 'unserialisable answer';
+  }
+}
+
+/**
+ * Validates shape and legality of a seat's answer and applies it. On
+ * rejection nothing changes and `reason` says why. The events are those this
+ * answer produced (none while a simultaneous set is still incomplete).
+ */
+export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
+  if (g.stage === STAGE_OVER) return { ok: false, reason: rejection('game_over') };
+  if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) return { ok: false, reason: rejection('bad_seat', `seat ${seat}`) };
+  const kind = owedKind(g, seat);
+  if (kind === null) {
+    const simultaneous = g.stage === STAGE_DISCARD || g.stage === STAGE_TRADE;
+    const already = simultaneous && g.answered[seat] === 1;
+    return { ok: false, reason: rejection(already ? 'already_answered' : 'not_your_decision', `seat ${seat}`) };
+  }
+  let action: AnyAction;
+  if (canonicalKind(answer) === kind) {
+    action = answer as AnyAction;
+  } else {
+    const parsed = parseAnswer(kind, answer);
+    if (!parsed.ok) return { ok: false, reason: { code: parsed.code, message: `${kind} answer rejected: ${parsed.message}` } };
+    action = parsed.action;
+  }
+  const code = checkAnswer(g, seat, kind, action);
+  if (code !== null) return { ok: false, reason: rejection(code, `${kind} ${describe(action)}`) };
+  const isDefault = g.nextDefault[seat] === 1 || g.resigned[seat] === 1;
+  g.nextDefault[seat] = 0;
+  if (!g.log) {
+    applyAnswer(g, seat, kind, action, isDefault);
+    return OK_SILENT;
+  }
+  const start = g.log.length;
+  applyAnswer(g, seat, kind, action, isDefault);
+  return { ok: true, events: g.log.slice(start) };
+}
+
+/** The spec's default for the seat's pending decision; always legal. Throws if the seat owes nothing. */
+export function defaultAction(g: Game, seat: number): AnyAction {
+  const kind = owedKind(g, seat);
+  if (kind === null) throw new Error(`seat ${seat} owes no decision`);
+  return defaultAnswer(g, seat, kind);
+}
+
+/** Records a strike; the seat's next applied answer (the default the caller plays) is flagged `default`. */
+export function recordStrike(g: Game, seat: number, reason: StrikeReason, strikes: number, decision: DecisionKind): GameEvent {
+  g.strikes[seat] = strikes;
+  g.nextDefault[seat] = 1;
+  const ev: GameEvent = { kind: 'timeout', seat, data: { reason, strikes, decision } };
+  g.log?.push(ev);
+  return ev;
+}
+
+/** Resigns a seat: the caller answers it with defaultAction from now on; it is placed after every other seat. */
+export function resignSeat(g: Game, seat: number): GameEvent[] {
+  if (g.resigned[seat]) return [];
+  g.resigned[seat] = 1;
+  const ev: GameEvent = { kind: 'resign', seat, data: { strikes: g.strikes[seat] } };
+  g.log?.push(ev);
+  return [ev];
+}
+
+/** The wall clock ran out: the game ends with no outcome. */
+export function abortGame(g: Game): GameEvent[] {
+  if (g.stage === STAGE_OVER) return [];
+  g.stage = STAGE_OVER;
+  g.endReason = 'aborted';
+  g.pendingCache = null;
+  const ev: GameEvent = { kind: 'end', data: { reason: 'aborted', turns: g.turn } };
+  g.log?.push(ev);
+  return [ev];
+}
+
+export function isOver(g: Game): boolean {
+  return g.stage === STAGE_OVER;
+}
+
+/** Null until the game ends by a win or the cap (and after an abort). */
+export function outcome(g: Game): Outcome | null {
+  return g.outcome;
+}
+
+/** The full event log so far (empty when the game was created with events off). */
+export function gameEvents(g: Game): readonly GameEvent[] {
+  return g.log ?? NO_EVENTS;
+}
+
+/** 0 during setup, then 1..200. */
+export function currentTurn(g: Game): number {
+  return g.turn;
+}
+
+/** The seat whose turn it is (the placing seat during setup). */
+export function currentSeat(g: Game): number {
+  return g.stage === STAGE_SETUP ? setupSeat(g) : g.current;
+}

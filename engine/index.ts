@@ -1,0 +1,18 @@
+// The engine's public API. Everything outside engine/ imports from here.
+
+export * from './types';
+export * from './board';
+export {
+  RULES_VERSION, newGame, seatOrder, pendingDecisions, submit, defaultAction, recordStrike, resignSeat,
+  abortGame, isOver, outcome, gameEvents, currentTurn, currentSeat, cloneGame,
+} from './game';
+export type { Game } from './game';
+export { seatView, publicView } from './view';
+export { verifyReplay, stepReplay } from './replay';
+export type { ReplayResult } from './replay';
+export { legalActions, legalActionsFromView, fillLegalActions } from './legal';
+export type { ViewMemo } from './legal';
+export { REJECTION_MESSAGES } from './rejections';
+export type { RejectionCode } from './rejections';
+export { createBuiltinBot, BUILTIN_BOTS } from './bots/index';
+export type { BuiltinBot, BuiltinBotName } from './bots/index';

@@ -1,0 +1,286 @@
+// The legal-action generator: every legal answer for a seat's pending
+// decision, as a finite canonical set. Offers are limited to open 1-for-1
+// offers and discards to a handful of variants, since the full sets are huge.
+// It reads only what the seat may know, so bots can call it, and
+// legalActionsFromView runs the same generator on a Game rebuilt from a view.
+
+import { EDGE_COUNT, EDGE_VERTICES, HEX_COUNT, HEX_KINDS, RESOURCES, VERTEX_COUNT, VERTEX_EDGES } from './board';
+import {
+  ACCEPT, BANDIT, BANK_TRADE, BUILD_CITY, BUILD_ROAD, BUILD_SETTLEMENT, BUY_DEV, EMBARGO as EMBARGO_ACTIONS,
+  END_TURN, KNIGHT as KNIGHT_ACTIONS, OFFER_ONE, REJECT, ROADWORKS_ONE, WINDFALL as WINDFALL_ACTIONS,
+} from './canon';
+import { owedKind } from './game';
+import { hasTownOn } from './rules/bandit';
+import { checkBuyDev, checkCity } from './rules/build';
+import { defaultDiscard } from './rules/discard';
+import { bankRate, distanceOk, placeSettlement, roadPlaceCode } from './rules/pieces';
+import { canCoverGet } from './rules/trade';
+import type { Game } from './state';
+import {
+  COST_CITY, COST_ROAD, COST_SETTLEMENT, EMBARGO, KNIGHT, OFFER_LIMIT, ROADWORKS,
+  STAGE_BANDIT, STAGE_DISCARD, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, WINDFALL,
+  canAfford, createGame, handTotal, toCounts,
+} from './state';
+import type { AnyAction, DecisionKind, PioneersView, ResourceCounts } from './types';
+import { DEV_CARDS } from './types';
+
+// The generator appends to `target` at `count`; fillLegalActions resets both.
+// Module-level so the helpers below need no extra parameters; the generator
+// never re-enters itself.
+let target: AnyAction[] = [];
+let count = 0;
+
+function add(a: AnyAction): void {
+  target[count++] = a;
+}
+
+/**
+ * Writes the legal answers for the seat's pending decision into `out` from
+ * index 0 and returns how many there are (entries past that are stale). For
+ * hot loops: reusing `out` means generating allocates nothing.
+ */
+export function fillLegalActions(g: Game, seat: number, out: AnyAction[]): number {
+  target = out;
+  count = 0;
+  switch (owedKind(g, seat)) {
+    case null: break;
+    case 'setup': legalSetup(g); break;
+    case 'turn': legalTurn(g, seat); break;
+    case 'discard': legalDiscards(g, seat); break;
+    case 'bandit': legalBandit(g, seat, BANDIT); break;
+    case 'trade':
+      add(REJECT);
+      if (canCoverGet(g, seat)) add(ACCEPT);
+      break;
+  }
+  return count;
+}
+
+/** Every legal answer for the seat's pending decision, as a new array; empty when it owes none. */
+export function legalActions(g: Game, seat: number): AnyAction[] {
+  const out: AnyAction[] = [];
+  fillLegalActions(g, seat, out);
+  return out;
+}
+
+function legalSetup(g: Game): void {
+  for (let v = 0; v < VERTEX_COUNT; v++) {
+    if (!distanceOk(g, v)) continue;
+    for (let i = v * 3; i < v * 3 + 3; i++) {
+      const e = VERTEX_EDGES[i];
+      if (e !== -1 && g.roadOwner[e] === -1) add({ settlement: v, road: e });
+    }
+  }
+}
+
+/** Bandit moves (also used for knights): every other hex, with no victim or each opponent with a town there. */
+function legalBandit(g: Game, seat: number, table: readonly AnyAction[]): void {
+  for (let h = 0; h < HEX_COUNT; h++) {
+    if (h === g.bandit) continue;
+    add(table[h * 5]);
+    for (let s = 0; s < g.n; s++) if (s !== seat && hasTownOn(g, s, h)) add(table[h * 5 + s + 1]);
+  }
+}
+
+function legalTurn(g: Game, seat: number): void {
+  add(END_TURN);
+  const o = seat * 5;
+  if (g.roadsLeft[seat] > 0 && canAfford(g, seat, COST_ROAD)) pushRoadEdges(g, seat);
+  if (g.settlementsLeft[seat] > 0 && canAfford(g, seat, COST_SETTLEMENT)) pushSettlementVertices(g, seat);
+  if (g.citiesLeft[seat] > 0 && canAfford(g, seat, COST_CITY)) {
+    for (let v = 0; v < VERTEX_COUNT; v++) if (checkCity(g, seat, v) === null) add(BUILD_CITY[v]);
+  }
+  if (checkBuyDev(g, seat) === null) add(BUY_DEV);
+  if (!g.devPlayed) {
+    if (g.devOld[o + KNIGHT] > 0) legalBandit(g, seat, KNIGHT_ACTIONS);
+    if (g.devOld[o + ROADWORKS] > 0 && g.roadsLeft[seat] > 0) legalRoadworks(g, seat);
+    if (g.devOld[o + WINDFALL] > 0) {
+      for (let a = 0; a < 5; a++) for (let b = a; b < 5; b++) add(WINDFALL_ACTIONS[a * 5 + b]);
+    }
+    if (g.devOld[o + EMBARGO] > 0) for (const a of EMBARGO_ACTIONS) add(a);
+  }
+  for (let give = 0; give < 5; give++) {
+    if (g.hand[o + give] < bankRate(g, seat, give)) continue;
+    for (let get = 0; get < 5; get++) if (get !== give) add(BANK_TRADE[give * 5 + get]);
+  }
+  if (g.offers < OFFER_LIMIT) {
+    for (let give = 0; give < 5; give++) {
+      if (g.hand[o + give] < 1) continue;
+      for (let get = 0; get < 5; get++) if (get !== give) add(OFFER_ONE[give * 5 + get]);
+    }
+  }
+}
+
+const edgeMark = new Uint8Array(EDGE_COUNT);
+const vertexMark = new Uint8Array(VERTEX_COUNT);
+
+/**
+ * Roads the seat may build, in edge order: the free edges at the ends of its
+ * roads, except ends holding an opponent's town (every own town touches an
+ * own road, so towns need no separate pass). Same result as checkRoad on all
+ * 72 edges, without the scan.
+ */
+function pushRoadEdges(g: Game, seat: number): void {
+  let lo = EDGE_COUNT, hi = -1;
+  for (let e = 0; e < EDGE_COUNT; e++) {
+    if (g.roadOwner[e] !== seat) continue;
+    for (let end = 0; end < 2; end++) {
+      const v = EDGE_VERTICES[e * 2 + end];
+      const owner = g.townOwner[v];
+      if (owner !== -1 && owner !== seat) continue;
+      for (let i = v * 3; i < v * 3 + 3; i++) {
+        const f = VERTEX_EDGES[i];
+        if (f === -1 || g.roadOwner[f] !== -1) continue;
+        edgeMark[f] = 1;
+        if (f < lo) lo = f;
+        if (f > hi) hi = f;
+      }
+    }
+  }
+  for (let f = lo; f <= hi; f++) {
+    if (edgeMark[f]) { edgeMark[f] = 0; add(BUILD_ROAD[f]); }
+  }
+}
+
+/** Settlement spots in vertex order: ends of own roads that pass the distance rule. */
+function pushSettlementVertices(g: Game, seat: number): void {
+  let lo = VERTEX_COUNT, hi = -1;
+  for (let e = 0; e < EDGE_COUNT; e++) {
+    if (g.roadOwner[e] !== seat) continue;
+    for (let end = 0; end < 2; end++) {
+      const v = EDGE_VERTICES[e * 2 + end];
+      if (vertexMark[v] || !distanceOk(g, v)) continue;
+      vertexMark[v] = 1;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  for (let v = lo; v <= hi; v++) {
+    if (vertexMark[v]) { vertexMark[v] = 0; add(BUILD_SETTLEMENT[v]); }
+  }
+}
+
+/** Single roads, and each unordered pair once in an order that is legal. */
+function legalRoadworks(g: Game, seat: number): void {
+  const firsts: number[] = [];
+  for (let e = 0; e < EDGE_COUNT; e++) if (roadPlaceCode(g, seat, e) === null) firsts.push(e);
+  for (const e of firsts) add(ROADWORKS_ONE[e]);
+  if (g.roadsLeft[seat] < 2) return;
+  for (const a of firsts) {
+    g.roadOwner[a] = seat; // placed for a moment to judge the second road
+    for (let b = 0; b < EDGE_COUNT; b++) {
+      if (b === a || roadPlaceCode(g, seat, b) !== null) continue;
+      // Pairs of two roads that are each legal on their own were already listed with the lower edge first.
+      if (b < a && firsts.includes(b)) continue;
+      add({ type: 'play_roadworks', edges: [a, b] });
+    }
+    g.roadOwner[a] = -1;
+  }
+}
+
+/** The default discard plus, for each resource, "take as much as possible from it first, then the default order". */
+function legalDiscards(g: Game, seat: number): void {
+  const seen = new Set<string>();
+  const addOnce = (cards: Int16Array): void => {
+    const key = cards.join(',');
+    if (seen.has(key)) return;
+    seen.add(key);
+    add({ cards: toCounts(cards) });
+  };
+  const d = new Int16Array(5);
+  defaultDiscard(g, seat, d);
+  addOnce(d);
+  for (let first = 0; first < 5; first++) {
+    const cards = new Int16Array(5);
+    let left = g.owed[seat];
+    for (let k = 0; k < 5 && left > 0; k++) {
+      const r = (first + k) % 5;
+      const take = Math.min(left, g.hand[seat * 5 + r]);
+      cards[r] = take;
+      left -= take;
+    }
+    addOnce(cards);
+  }
+}
+
+export interface ViewMemo {
+  /** Whether the seat already played a dev card this turn (the view does not say). */
+  devPlayedThisTurn: boolean;
+  /** Offers the seat made this turn (the view does not count them). */
+  offersThisTurn: number;
+}
+
+function countOf(c: ResourceCounts, r: number): number {
+  return c[RESOURCES[r]] ?? 0;
+}
+
+/**
+ * Rebuilds the parts of a Game that a seat's view determines, with the seat
+ * owing `kind`. Opponents' hands are unknown (left empty); nothing the
+ * generator reads for this seat depends on them.
+ */
+export function gameFromView(view: PioneersView, kind: DecisionKind, memo: ViewMemo): Game {
+  const g = createGame('view', view.seatCount, false);
+  const seat = view.seat;
+  g.hexToken.fill(0);
+  g.tokenHexes.fill(-1);
+  for (const h of view.board.hexes) {
+    g.hexRes[h.id] = HEX_KINDS.indexOf(h.resource);
+    g.hexToken[h.id] = h.token ?? 0;
+  }
+  g.bandit = view.board.bandit;
+  for (const r of view.roads) {
+    g.roadOwner[r.edge] = r.seat;
+    g.roadsLeft[r.seat]--;
+  }
+  for (const t of view.towns) {
+    placeSettlement(g, t.seat, t.vertex);
+    if (t.city) {
+      g.isCity[t.vertex] = 1;
+      g.citiesLeft[t.seat]--;
+      g.settlementsLeft[t.seat]++;
+    }
+  }
+  for (let r = 0; r < 5; r++) g.hand[seat * 5 + r] = countOf(view.hand, r);
+  for (const c of view.devCards) g.devOld[seat * 5 + DEV_CARDS.indexOf(c)]++;
+  for (const c of view.devBoughtThisTurn) g.devNew[seat * 5 + DEV_CARDS.indexOf(c)]++;
+  g.deckPos = g.deck.length - view.deckRemaining;
+  g.turn = view.turn;
+  g.devPlayed = memo.devPlayedThisTurn;
+  g.offers = memo.offersThisTurn;
+  g.current = seat;
+  switch (kind) {
+    case 'setup':
+      g.stage = STAGE_SETUP;
+      // Each setup step places one town; pick the step whose snake position is this seat.
+      g.setupStep = view.towns.length;
+      break;
+    case 'turn': g.stage = STAGE_TURN; break;
+    case 'bandit': g.stage = STAGE_BANDIT; break;
+    case 'discard': {
+      g.stage = STAGE_DISCARD;
+      const total = handTotal(g, seat);
+      g.owed[seat] = total > 7 ? total >> 1 : 0;
+      break;
+    }
+    case 'trade': {
+      g.stage = STAGE_TRADE;
+      const t = view.openTrade;
+      if (t) {
+        g.tradeFrom = t.from;
+        g.tradeTo = t.to ?? -1;
+        for (let r = 0; r < 5; r++) { g.tradeGive[r] = countOf(t.give, r); g.tradeGet[r] = countOf(t.get, r); }
+      }
+      g.asked[seat] = 1;
+      break;
+    }
+  }
+  return g;
+}
+
+/** The same generator for bot authors who hold only a view and their own memo. */
+export function legalActionsFromView(view: PioneersView, kind: DecisionKind, memo: ViewMemo): AnyAction[] {
+  const g = gameFromView(view, kind, memo);
+  return legalActions(g, view.seat);
+}
+

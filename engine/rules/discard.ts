@@ -1,0 +1,40 @@
+// Discards after a 7: every seat holding more than 7 cards owes exactly
+// floor(hand / 2), chosen by itself; all owed discards are collected before
+// any is applied.
+
+import type { Game } from '../state';
+import { handTotal } from '../state';
+
+/** Marks the seats that owe a discard. Returns true when at least one does. */
+export function assessDiscards(g: Game): boolean {
+  let any = false;
+  for (let s = 0; s < g.n; s++) {
+    const t = handTotal(g, s);
+    g.owed[s] = t > 7 ? t >> 1 : 0;
+    g.answered[s] = 0;
+    if (t > 7) any = true;
+  }
+  return any;
+}
+
+/** cards: five counts. */
+export function checkDiscard(g: Game, seat: number, cards: ArrayLike<number>): string | null {
+  let t = 0;
+  for (let r = 0; r < 5; r++) {
+    if (cards[r] > g.hand[seat * 5 + r]) return 'not_enough_cards';
+    t += cards[r];
+  }
+  return t === g.owed[seat] ? null : 'wrong_discard_count';
+}
+
+/** The engine's default: drop one card at a time from the largest pile, ties brick, lumber, wool, grain, ore. */
+export function defaultDiscard(g: Game, seat: number, out: Int16Array): void {
+  const left = [0, 0, 0, 0, 0];
+  for (let r = 0; r < 5; r++) { left[r] = g.hand[seat * 5 + r]; out[r] = 0; }
+  for (let k = 0; k < g.owed[seat]; k++) {
+    let best = 0;
+    for (let r = 1; r < 5; r++) if (left[r] > left[best]) best = r;
+    left[best]--;
+    out[best]++;
+  }
+}

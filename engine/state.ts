@@ -1,0 +1,265 @@
+// The game state: one mutable object of flat typed arrays and small scalars,
+// created from a seed. Cheap to copy, no allocation to read.
+
+import { DESERT, EDGE_COUNT, HEX_COUNT, HEX_VERTICES, RESOURCES, VERTEX_COUNT } from './board';
+import { shuffle, stream } from './rng';
+import type { AnyAction, GameEvent, Outcome, PendingDecision, ResourceCounts, TableTalk } from './types';
+
+export const RULES_VERSION = 'pioneers/1';
+
+// Stages of the state machine. `phase` in views derives from these.
+export const STAGE_SETUP = 0;
+export const STAGE_TURN = 1;
+export const STAGE_DISCARD = 2;
+export const STAGE_BANDIT = 3;
+export const STAGE_TRADE = 4;
+export const STAGE_OVER = 5;
+
+// Dev card indices, in the order of DEV_CARDS in types.ts.
+export const KNIGHT = 0;
+export const VICTORY_POINT = 1;
+export const ROADWORKS = 2;
+export const WINDFALL = 3;
+export const EMBARGO = 4;
+const DECK_COUNTS = [14, 5, 2, 2, 2];
+
+export const MAX_TURNS = 200;
+export const WIN_VP = 10;
+export const ROAD_LIMIT = 15;
+export const SETTLEMENT_LIMIT = 5;
+export const CITY_LIMIT = 4;
+export const OFFER_LIMIT = 5;
+export const TALK_LIMIT = 240;
+export const TALK_LOG_SIZE = 20;
+
+// Costs as [brick, lumber, wool, grain, ore].
+export const COST_ROAD = [1, 1, 0, 0, 0];
+export const COST_SETTLEMENT = [1, 1, 1, 1, 0];
+export const COST_CITY = [0, 0, 0, 2, 3];
+export const COST_DEV = [0, 0, 1, 1, 1];
+
+const BOARD_RESOURCES = [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, DESERT];
+const TOKENS = [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12];
+
+export interface Game {
+  readonly seed: string;
+  /** Seat count, 3 or 4. */
+  readonly n: number;
+  /** The event log, or null when events are off (simulation speed mode). */
+  readonly log: GameEvent[] | null;
+
+  // Board
+  readonly hexRes: Int8Array; // 0..4 resource, 5 desert
+  readonly hexToken: Int8Array; // 0 on the desert
+  /** TOKEN_HEXES[t * 2 + k]: up to two hexes carrying token t, -1 padded. */
+  readonly tokenHexes: Int8Array;
+  bandit: number;
+
+  // Pieces
+  readonly roadOwner: Int8Array; // per edge, -1 empty
+  readonly townOwner: Int8Array; // per vertex, -1 empty
+  readonly isCity: Uint8Array; // per vertex
+
+  // Per seat (index seat * 5 + resource / card where two-dimensional)
+  readonly hand: Int16Array;
+  readonly devOld: Int8Array; // cards held since before this turn
+  readonly devNew: Int8Array; // cards bought this turn
+  readonly knights: Int8Array;
+  readonly roadsLeft: Int8Array;
+  readonly settlementsLeft: Int8Array;
+  readonly citiesLeft: Int8Array;
+  readonly roadLen: Int8Array;
+  /** Bits 0..4: 2:1 port of that resource; bit 5: a generic 3:1 port. */
+  readonly portMask: Uint8Array;
+  readonly strikes: Int8Array;
+  readonly resigned: Uint8Array;
+  /** Set by recordStrike: the seat's next applied answer is recorded as a default. */
+  readonly nextDefault: Uint8Array;
+
+  // Deck and hidden randomness
+  readonly deck: Int8Array;
+  deckPos: number;
+  readonly diceRng: Uint32Array;
+  readonly stealRng: Uint32Array;
+
+  // Turn state
+  stage: number;
+  setupStep: number;
+  current: number;
+  turn: number;
+  die1: number;
+  die2: number;
+  devPlayed: boolean;
+  offers: number;
+
+  // Simultaneous decisions (discards, trade responses): buffered per seat until all are in.
+  readonly owed: Int16Array; // discard owed per seat, 0 = none
+  readonly asked: Uint8Array; // seat owes a simultaneous decision
+  readonly answered: Uint8Array;
+  readonly discardBuf: Int16Array;
+  readonly accepts: Uint8Array;
+  readonly bufAction: Array<AnyAction | null>;
+  readonly bufDefault: Uint8Array;
+
+  // Open trade offer (valid while stage === STAGE_TRADE)
+  tradeFrom: number;
+  tradeTo: number; // -1 for an open offer
+  readonly tradeGive: Int16Array;
+  readonly tradeGet: Int16Array;
+  tradeTalk: string | null;
+
+  talkLog: TableTalk[];
+  largestArmy: number; // -1 nobody
+  longestRoad: number;
+
+  winner: number;
+  endReason: 'win' | 'cap' | 'aborted' | null;
+  outcome: Outcome | null;
+  pendingCache: readonly PendingDecision[] | null;
+}
+
+export function createGame(seed: string, seatCount: number, events: boolean): Game {
+  if (seatCount !== 3 && seatCount !== 4) throw new RangeError(`seatCount must be 3 or 4, got ${seatCount}`);
+  if (typeof seed !== 'string') throw new TypeError('seed must be a string');
+  const n = seatCount;
+
+  const boardRng = stream(seed, 'board');
+  const hexRes = Int8Array.from(BOARD_RESOURCES);
+  shuffle(boardRng, hexRes);
+  const tokens = TOKENS.slice();
+  shuffle(boardRng, tokens);
+  const hexToken = new Int8Array(HEX_COUNT);
+  const tokenHexes = new Int8Array(13 * 2).fill(-1);
+  let bandit = 0;
+  for (let h = 0, k = 0; h < HEX_COUNT; h++) {
+    if (hexRes[h] === DESERT) { bandit = h; continue; }
+    const t = tokens[k++];
+    hexToken[h] = t;
+    tokenHexes[t * 2 + (tokenHexes[t * 2] === -1 ? 0 : 1)] = h;
+  }
+
+  const deck = new Int8Array(25);
+  for (let c = 0, k = 0; c < 5; c++) for (let i = 0; i < DECK_COUNTS[c]; i++) deck[k++] = c;
+  shuffle(stream(seed, 'deck'), deck);
+
+  return {
+    seed, n, log: events ? [] : null,
+    hexRes, hexToken, tokenHexes, bandit,
+    roadOwner: new Int8Array(EDGE_COUNT).fill(-1),
+    townOwner: new Int8Array(VERTEX_COUNT).fill(-1),
+    isCity: new Uint8Array(VERTEX_COUNT),
+    hand: new Int16Array(n * 5),
+    devOld: new Int8Array(n * 5),
+    devNew: new Int8Array(n * 5),
+    knights: new Int8Array(n),
+    roadsLeft: new Int8Array(n).fill(ROAD_LIMIT),
+    settlementsLeft: new Int8Array(n).fill(SETTLEMENT_LIMIT),
+    citiesLeft: new Int8Array(n).fill(CITY_LIMIT),
+    roadLen: new Int8Array(n),
+    portMask: new Uint8Array(n),
+    strikes: new Int8Array(n),
+    resigned: new Uint8Array(n),
+    nextDefault: new Uint8Array(n),
+    deck, deckPos: 0,
+    diceRng: stream(seed, 'dice'),
+    stealRng: stream(seed, 'steal'),
+    stage: STAGE_SETUP, setupStep: 0, current: 0, turn: 0, die1: 0, die2: 0,
+    devPlayed: false, offers: 0,
+    owed: new Int16Array(n),
+    asked: new Uint8Array(n),
+    answered: new Uint8Array(n),
+    discardBuf: new Int16Array(n * 5),
+    accepts: new Uint8Array(n),
+    bufAction: new Array<AnyAction | null>(n).fill(null),
+    bufDefault: new Uint8Array(n),
+    tradeFrom: -1, tradeTo: -1,
+    tradeGive: new Int16Array(5), tradeGet: new Int16Array(5), tradeTalk: null,
+    talkLog: [],
+    largestArmy: -1, longestRoad: -1,
+    winner: -1, endReason: null, outcome: null, pendingCache: null,
+  };
+}
+
+/** Appends an event when the log is on. Call sites guard with `if (g.log)` to skip building `data` at all. */
+export function emit(g: Game, kind: string, seat: number | undefined, data?: unknown): void {
+  if (!g.log) return;
+  const ev: GameEvent = { kind };
+  if (seat !== undefined) ev.seat = seat;
+  if (data !== undefined) ev.data = data;
+  g.log.push(ev);
+}
+
+export function handTotal(g: Game, seat: number): number {
+  const o = seat * 5;
+  const h = g.hand;
+  return h[o] + h[o + 1] + h[o + 2] + h[o + 3] + h[o + 4];
+}
+
+export function devTotal(g: Game, seat: number): number {
+  let t = 0;
+  for (let c = 0; c < 5; c++) t += g.devOld[seat * 5 + c] + g.devNew[seat * 5 + c];
+  return t;
+}
+
+export function canAfford(g: Game, seat: number, cost: readonly number[]): boolean {
+  const o = seat * 5;
+  for (let r = 0; r < 5; r++) if (g.hand[o + r] < cost[r]) return false;
+  return true;
+}
+
+export function pay(g: Game, seat: number, cost: readonly number[]): void {
+  const o = seat * 5;
+  for (let r = 0; r < 5; r++) g.hand[o + r] -= cost[r];
+}
+
+/** Public VP: towns and awards. Hidden VP cards excluded. */
+export function publicVp(g: Game, seat: number): number {
+  const settlements = SETTLEMENT_LIMIT - g.settlementsLeft[seat];
+  const cities = CITY_LIMIT - g.citiesLeft[seat];
+  return settlements + 2 * cities + (g.largestArmy === seat ? 2 : 0) + (g.longestRoad === seat ? 2 : 0);
+}
+
+/** True VP: public VP plus hidden victory_point cards. */
+export function trueVp(g: Game, seat: number): number {
+  return publicVp(g, seat) + g.devOld[seat * 5 + VICTORY_POINT] + g.devNew[seat * 5 + VICTORY_POINT];
+}
+
+/** Seat owning the current setup placement (snake order). */
+export function setupSeat(g: Game): number {
+  return g.setupStep < g.n ? g.setupStep : 2 * g.n - 1 - g.setupStep;
+}
+
+/** ResourceCounts with only the non-zero entries, in resource order. */
+export function toCounts(arr: ArrayLike<number>, offset = 0): ResourceCounts {
+  const out: ResourceCounts = {};
+  for (let r = 0; r < 5; r++) if (arr[offset + r] !== 0) out[RESOURCES[r]] = arr[offset + r];
+  return out;
+}
+
+export function hexVertex(h: number, k: number): number {
+  return HEX_VERTICES[h * 6 + k];
+}
+
+/** Appends a talk entry to the log kept in views (last 20) and emits a `talk` event. */
+export function addTalk(g: Game, seat: number, message: string): void {
+  g.talkLog.push({ seat, message, turn: g.turn });
+  if (g.talkLog.length > TALK_LOG_SIZE) g.talkLog.shift();
+  if (g.log) emit(g, 'talk', seat, { message });
+}
+
+/**
+ * A deep copy of the state. The copy's log is null (events off) unless
+ * keepLog is set. Note: a copy carries the hidden state too (deck order,
+ * dice stream); a bot that looks ahead must not peek at it.
+ */
+export function cloneGame(g: Game, keepLog = false): Game {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(g)) {
+    if (ArrayBuffer.isView(v)) out[k] = (v as Int8Array).slice();
+    else if (Array.isArray(v)) out[k] = v.slice();
+    else out[k] = v;
+  }
+  out.log = keepLog && g.log ? g.log.slice() : null;
+  out.outcome = g.outcome && { ...g.outcome, placements: g.outcome.placements.slice(), vp: g.outcome.vp.slice() };
+  return out as unknown as Game;
+}

@@ -1,0 +1,142 @@
+// The part of a bot that is the same for every strategy: an HTTP server that
+// answers `GET /ping` with `pong`, accepts the arena's WebSocket (optionally
+// verifying its signed handshake), and answers each DecisionRequest frame with
+// a DecisionResponse carrying the same id. Copy it; plug in your `decide`.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { verifyHandshake } from '../../src/keys/index';
+import type { DecisionRequest } from '../../src/protocol/index';
+import type { AnyAction } from '../../engine/types';
+
+/**
+ * What your bot knows between decisions of one match. The view does not say
+ * whether you played a dev card this turn or how many offers you made; the
+ * rules cap both, so a bot must count them itself.
+ */
+export interface MatchMemo {
+  matchId: string;
+  turn: number;
+  devPlayedThisTurn: boolean;
+  offersThisTurn: number;
+}
+
+export type Decide = (request: DecisionRequest, memo: MatchMemo) => AnyAction | Promise<AnyAction>;
+
+export interface BotServerOptions {
+  port?: number;
+  host?: string;
+  /** base64 of the platform's raw 32-byte public key; when set, unsigned or badly signed upgrades get 401. */
+  platformPublicKey?: string;
+  /** One short line per decision; default silent. */
+  log?: (line: string) => void;
+  name?: string;
+}
+
+export interface RunningBot {
+  /** http://host:port, ready for `arena play`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function serveBot(decide: Decide, opts: BotServerOptions = {}): Promise<RunningBot> {
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.log ?? (() => {});
+  const key = opts.platformPublicKey ? Buffer.from(opts.platformPublicKey, 'base64') : undefined;
+  if (key && key.length !== 32) throw new Error('platform public key must be base64 of 32 raw bytes (print it with `arena play --print-platform-key`)');
+
+  const http = createServer((req, res) => {
+    if (req.method === 'GET' && req.url?.split('?')[0].replace(/\/+$/, '').endsWith('/ping')) {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: this is a bot; the arena connects by WebSocket\n');
+  });
+  // 64 KiB is the arena's frame limit too; nothing we receive is larger.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
+  http.on('upgrade', (req: IncomingMessage, socket, head) => {
+    if (key) {
+      const check = verifyHandshake(key, req.headers);
+      if (!check.ok) {
+        log(`refused upgrade: ${check.reason}`);
+        socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+        return;
+      }
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => onSocket(ws, String(req.headers['x-svc-match'] ?? '?')));
+  });
+
+  function onSocket(ws: WebSocket, matchId: string): void {
+    const memo: MatchMemo = { matchId, turn: -1, devPlayedThisTurn: false, offersThisTurn: 0 };
+    ws.on('message', async (data) => {
+      let request: DecisionRequest;
+      try {
+        request = JSON.parse(data.toString()) as DecisionRequest;
+      } catch {
+        log('ignored a frame that is not JSON');
+        return;
+      }
+      if (request.view.turn !== memo.turn) {
+        memo.turn = request.view.turn;
+        memo.devPlayedThisTurn = false;
+        memo.offersThisTurn = 0;
+      }
+      const start = performance.now();
+      let action: AnyAction;
+      try {
+        action = await decide(request, memo);
+      } catch (err) {
+        log(`decide failed (${(err as Error).message}); the arena will play its default and count a strike`);
+        return;
+      }
+      if (request.kind === 'turn' && 'type' in action) {
+        if (action.type.startsWith('play_')) memo.devPlayedThisTurn = true;
+        if (action.type === 'offer_trade') memo.offersThisTurn++;
+      }
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: request.id, action }));
+      log(`${request.matchId} seat ${request.seat} ${request.kind} -> ${JSON.stringify(action)} (${(performance.now() - start).toFixed(1)} ms)`);
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (http.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    async close() {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** `--port 8080 --host 0.0.0.0 --platform-key BASE64` (or $PORT, $HOST, $ARENA_PLATFORM_KEY). */
+export function parseBotCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BotServerOptions & { quiet: boolean } {
+  const get = (flag: string) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write('options: --port N (default 8080, $PORT)  --host H (default 127.0.0.1, $HOST)\n         --platform-key BASE64 (verify handshakes; $ARENA_PLATFORM_KEY; get it with `arena play --print-platform-key`)\n         --quiet (no per-decision log)\n');
+    process.exit(0);
+  }
+  const portText = get('--port') ?? env.PORT ?? '8080';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`bot: --port must be a port number 0-65535, got "${portText}"\n`);
+    process.exit(2);
+  }
+  return {
+    port,
+    host: get('--host') ?? env.HOST ?? '127.0.0.1',
+    platformPublicKey: get('--platform-key') ?? env.ARENA_PLATFORM_KEY,
+    quiet: argv.includes('--quiet'),
+  };
+}

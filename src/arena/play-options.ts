@@ -1,0 +1,61 @@
+// Turns `arena play` input into a validated plan, or a clear ArenaInputError.
+// Nothing here touches the network or the disk.
+import { ArenaInputError, fillWithRandom, parseBotArgs, type ArenaBot } from './bots';
+
+export interface PlayInput {
+  bots: readonly string[];
+  games?: string | number;
+  seed?: string;
+  seats?: string | number;
+  concurrency?: string | number;
+  deadlineMs?: string | number;
+  outDir?: string;
+}
+
+export interface PlayPlan {
+  bots: ArenaBot[];
+  /** Built-in random bots added because fewer bots than seats were given. */
+  filled: ArenaBot[];
+  games: number;
+  seats: 3 | 4;
+  seed: string;
+  /** True when the seed was generated (the user should be told it). */
+  seedGenerated: boolean;
+  concurrency: number;
+  deadlineMs: number;
+  outDir?: string;
+}
+
+export const PLAY_DEFAULTS = { games: 10, concurrency: 4, deadlineMs: 5000 } as const;
+export const MAX_GAMES = 100_000;
+
+export function planPlay(input: PlayInput, randomSeed: () => string = defaultSeed): PlayPlan {
+  if (input.bots.length === 0) throw new ArenaInputError('no bots given: name at least one bot URL or builtin:random / builtin:greedy');
+  const named = parseBotArgs(input.bots);
+  const games = int('--games', input.games, PLAY_DEFAULTS.games, 1, MAX_GAMES);
+  const seatsRaw = input.seats === undefined ? (named.length >= 4 ? 4 : 3) : int('--seats', input.seats, 4, 3, 4);
+  const seats = seatsRaw as 3 | 4;
+  const concurrency = int('--concurrency', input.concurrency, PLAY_DEFAULTS.concurrency, 1, 64);
+  const deadlineMs = int('--deadline-ms', input.deadlineMs, PLAY_DEFAULTS.deadlineMs, 1, 60_000);
+  let seed = input.seed;
+  if (seed !== undefined && (seed.length === 0 || seed.length > 200)) throw new ArenaInputError('--seed must be 1 to 200 characters');
+  const seedGenerated = seed === undefined;
+  seed ??= randomSeed();
+  if (input.outDir !== undefined && input.outDir.trim() === '') throw new ArenaInputError('--out needs a directory');
+  const filled = fillWithRandom(named, seats);
+  return { bots: [...named, ...filled], filled, games, seats, seed, seedGenerated, concurrency, deadlineMs, outDir: input.outDir };
+}
+
+function int(flag: string, value: string | number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const text = String(value).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ArenaInputError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
+  }
+  return n;
+}
+
+function defaultSeed(): string {
+  return Math.floor(Math.random() * 36 ** 8).toString(36).padStart(8, '0');
+}

@@ -1,0 +1,89 @@
+// Live progress for `arena play`, always on stderr (stdout carries the data):
+// a redrawn status line on a terminal, one plain line per finished game
+// otherwise (CI logs, pipes).
+import type { ArenaBot } from './bots';
+import { strikeText } from './summary';
+import { totalStrikes, type GameResult } from './stats';
+import type { TournamentProgress } from './tournament';
+
+export interface ProgressSink {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface PlayProgress {
+  gameDone(game: GameResult, progress: TournamentProgress): void;
+  /** Replay events of running matches: on a terminal, the line shows their turns live. */
+  matchEvent(matchId: string, event: { kind: string }): void;
+  /** A free-form note (e.g. "interrupted: aborting running matches"), on its own line. */
+  note(text: string): void;
+  /** Clears the live line so the final output starts clean. */
+  finish(): void;
+}
+
+export function createPlayProgress(stream: ProgressSink, bots: readonly ArenaBot[], opts: { redrawMs?: number; planned?: number } = {}): PlayProgress {
+  const tty = stream.isTTY === true;
+  const names = new Map(bots.map((b) => [b.id, b.name]));
+  const redrawMs = opts.redrawMs ?? 150;
+  // Turns reached by each running match (one `roll` event per turn).
+  const turns = new Map<string, number>();
+  let last: TournamentProgress | null = null;
+  let shown = false;
+  let drawnAt = 0;
+  const clear = () => {
+    if (tty && shown) stream.write('\r\x1b[2K');
+    shown = false;
+  };
+  const draw = () => {
+    drawnAt = Date.now();
+    const head = last ? statusLine(bots, last) : `games 0/${opts.planned ?? '?'}`;
+    const live = turns.size ? ` | playing: ${[...turns.values()].map((t) => `turn ${t}`).join(', ')}` : '';
+    stream.write(`\r\x1b[2K${(head + live).slice(0, Math.max(20, (stream.columns || 100) - 1))}`);
+    shown = true;
+  };
+  return {
+    gameDone(game, progress) {
+      turns.delete(game.matchId);
+      last = progress;
+      if (tty) draw();
+      else stream.write(gameLine(game, progress, names) + '\n');
+    },
+    matchEvent(matchId, event) {
+      if (!tty) return;
+      if (!turns.has(matchId)) turns.set(matchId, 0);
+      if (event.kind === 'roll') turns.set(matchId, turns.get(matchId)! + 1);
+      else if (event.kind === 'end') turns.delete(matchId);
+      if (Date.now() - drawnAt >= redrawMs) draw();
+    },
+    note(text) {
+      clear();
+      stream.write(text + '\n');
+    },
+    finish: clear,
+  };
+}
+
+/** `games 5/12 | wins: a 3, b 2, c 0 | strikes: b 1` */
+export function statusLine(bots: readonly ArenaBot[], p: TournamentProgress): string {
+  const wins = bots.map((b) => `${b.name} ${p.tallies.get(b.id).wins}`).join(', ');
+  const struck = bots
+    .map((b) => ({ name: b.name, n: totalStrikes(p.tallies.get(b.id).strikes) }))
+    .filter((x) => x.n > 0)
+    .map((x) => `${x.name} ${x.n}`);
+  return `games ${p.done}/${p.planned} | wins: ${wins}${struck.length ? ` | strikes: ${struck.join(', ')}` : ''}`;
+}
+
+/** `game 3/12 m-... (2.1s): 1st alice 10 VP, 2nd bob 7 VP, ...; strikes: bob late 1` */
+export function gameLine(game: GameResult, p: TournamentProgress, names: ReadonlyMap<string, string>): string {
+  const head = `game ${p.done}/${p.planned} ${game.matchId} (${(game.durationMs / 1000).toFixed(1)}s)`;
+  if (game.status === 'aborted') return `${head}: aborted`;
+  const ranked = [...game.seats].sort((a, b) => (a.placement ?? 9) - (b.placement ?? 9) || a.seat - b.seat);
+  const places = ranked.map((s) => `${ordinal(s.placement ?? 0)} ${names.get(s.botId) ?? s.botId} ${s.vp ?? 0} VP${s.resigned ? ' (resigned)' : ''}`);
+  const strikes = game.seats.filter((s) => totalStrikes(s.strikes) > 0).map((s) => `${names.get(s.botId) ?? s.botId} ${strikeText(s.strikes)}`);
+  return `${head}: ${places.join(', ')}${strikes.length ? `; strikes: ${strikes.join('; ')}` : ''}`;
+}
+
+function ordinal(n: number): string {
+  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
+}

@@ -1,0 +1,97 @@
+// Per-bot tournament statistics, folded in one finished game at a time.
+import type { StrikeReason } from '../../engine/types';
+
+export const STRIKE_REASONS: readonly StrikeReason[] = ['late', 'malformed', 'oversize', 'dropped', 'illegal'];
+
+export type StrikeCounts = Record<StrikeReason, number>;
+
+export function noStrikes(): StrikeCounts {
+  return { late: 0, malformed: 0, oversize: 0, dropped: 0, illegal: 0 };
+}
+
+/** One seat of one finished game, as the arena keeps it. */
+export interface SeatResult {
+  seat: number;
+  botId: string;
+  /** Null when the game was aborted. */
+  placement: number | null;
+  vp: number | null;
+  won: boolean;
+  strikes: StrikeCounts;
+  resigned: boolean;
+  latenciesMs: readonly number[];
+}
+
+export interface GameResult {
+  /** 0-based position in the tournament. */
+  index: number;
+  matchId: string;
+  seed: string;
+  status: 'completed' | 'aborted';
+  seats: SeatResult[];
+  durationMs: number;
+}
+
+export interface BotTally {
+  botId: string;
+  /** Completed games (aborted games have no placement and are not counted). */
+  games: number;
+  aborted: number;
+  wins: number;
+  placementSum: number;
+  vpSum: number;
+  strikes: StrikeCounts;
+  resigned: number;
+  latenciesMs: number[];
+}
+
+export class Tallies {
+  private readonly byBot = new Map<string, BotTally>();
+
+  constructor(botIds: readonly string[]) {
+    for (const botId of botIds) {
+      this.byBot.set(botId, { botId, games: 0, aborted: 0, wins: 0, placementSum: 0, vpSum: 0, strikes: noStrikes(), resigned: 0, latenciesMs: [] });
+    }
+  }
+
+  add(game: GameResult): void {
+    for (const s of game.seats) {
+      const t = this.byBot.get(s.botId);
+      if (!t) throw new Error(`game ${game.matchId} names unknown bot ${s.botId}`);
+      // Strikes and latencies are real even in an aborted game; placements are not.
+      for (const r of STRIKE_REASONS) t.strikes[r] += s.strikes[r];
+      if (s.resigned) t.resigned++;
+      for (const ms of s.latenciesMs) t.latenciesMs.push(ms);
+      if (game.status === 'aborted' || s.placement === null) {
+        t.aborted++;
+        continue;
+      }
+      t.games++;
+      if (s.won) t.wins++;
+      t.placementSum += s.placement;
+      t.vpSum += s.vp ?? 0;
+    }
+  }
+
+  get(botId: string): BotTally {
+    const t = this.byBot.get(botId);
+    if (!t) throw new Error(`unknown bot ${botId}`);
+    return t;
+  }
+
+  all(): BotTally[] {
+    return [...this.byBot.values()];
+  }
+}
+
+/** Nearest-rank percentile (p in 0..100) of unsorted samples; null when there are none. */
+export function percentile(samples: readonly number[], p: number): number | null {
+  if (samples.length === 0) return null;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+export function totalStrikes(s: StrikeCounts): number {
+  return STRIKE_REASONS.reduce((n, r) => n + s[r], 0);
+}

@@ -1,0 +1,213 @@
+// Runs a local tournament: draws the tables, plays matches through the runner
+// with bounded concurrency, rates finished matches in game order, writes
+// result files, and builds the summary. `arena play` and `arena demo` are thin
+// layers over runTournament; tests call it directly.
+import type { KeyObject } from 'node:crypto';
+import { join } from 'node:path';
+import { seatOrder as engineSeatOrder } from '../../engine/index';
+import type { MatchRecord } from '../protocol/index';
+import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions } from '../runner/index';
+import type { MatchEvent } from '../protocol/index';
+import type { ArenaBot } from './bots';
+import { writeJsonAtomic, matchIdFactory } from './files';
+import { RatingBook } from './ratings';
+import { arrangeForSeats, drawTables } from './schedule';
+import { noStrikes, Tallies, type GameResult } from './stats';
+import { summarizeBots, type SummaryMatch, type TournamentSummary } from './summary';
+
+export interface TournamentOptions {
+  /** At least `seats` bots, unique ids. */
+  bots: readonly ArenaBot[];
+  games: number;
+  seats: 3 | 4;
+  /** Reproduces the tournament: tables and every match seed derive from it. */
+  seed: string;
+  /** Matches played at once; default 1. */
+  concurrency?: number;
+  deadlineMs?: number;
+  wallClockMs?: number;
+  platformKey: KeyObject;
+  /** Write `<matchId>.json` per match and `summary.json` here. */
+  outDir?: string;
+  /** Abort: running matches end as aborted, no new ones start, the summary so far is returned. */
+  signal?: AbortSignal;
+  /** Called as each match finishes (any order), with the running tallies. */
+  onGame?: (game: GameResult, progress: TournamentProgress) => void;
+  onMatchEvent?: (matchId: string, event: MatchEvent) => void;
+  /** Start time (names match ids); default now. */
+  startedAt?: Date;
+  /** Plays one match; default the runner. Tests and the hosted service may wrap it. */
+  playMatch?: (opts: RunMatchOptions) => Promise<MatchResult>;
+}
+
+export interface TournamentProgress {
+  done: number;
+  planned: number;
+  tallies: Tallies;
+}
+
+/** The seed of game n (1-based) of a tournament seeded `seed`. Documented in `arena play --help`. */
+export function matchSeed(seed: string, game: number): string {
+  return `${seed}/${game}`;
+}
+
+export async function runTournament(opts: TournamentOptions): Promise<TournamentSummary> {
+  const { bots, games, seats, seed } = opts;
+  const ids = new Set(bots.map((b) => b.id));
+  if (ids.size !== bots.length) throw new Error('bot ids must be unique');
+  const concurrency = Math.max(1, Math.min(opts.concurrency ?? 1, Math.max(1, games)));
+  const deadlineMs = opts.deadlineMs ?? 5000;
+  const playMatch = opts.playMatch ?? runMatch;
+  const startedAt = opts.startedAt ?? new Date();
+  const idOf = matchIdFactory(startedAt);
+  const tables = drawTables(bots.length, seats, games, seed);
+  const tallies = new Tallies(bots.map((b) => b.id));
+  const ratings = new RatingBook(bots.map((b) => b.id));
+  const matches: SummaryMatch[] = [];
+  let rulesVersion: string | null = null;
+  let done = 0;
+
+  // One internal stop signal: the caller's abort, or a failed match (a bug,
+  // never a bot: the runner absorbs bot faults) or a failed write stops the other matches too.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  if (opts.signal?.aborted) stop.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  let failure: unknown = null;
+
+  // Ratings depend on order, and games finish out of order: finished games
+  // wait here until every earlier game has been rated.
+  const finished = new Map<number, { result: MatchResult; game: GameResult }>();
+  let nextToRate = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const rateInOrder = () => {
+    while (finished.has(nextToRate)) {
+      const { result, game } = finished.get(nextToRate)!;
+      finished.delete(nextToRate);
+      nextToRate++;
+      const record = withRatingDeltas(result.match, game, ratings);
+      matches.push(summaryMatch(record, game));
+      if (opts.outDir) {
+        const path = join(opts.outDir, `${record.id}.json`);
+        // Files are written one at a time, in game order; a failed write
+        // (disk full, permissions) stops the tournament rather than losing results.
+        writing = writing.then(() => writeJsonAtomic(path, record)).catch((err: unknown) => {
+          failure ??= err;
+          stop.abort();
+        });
+      }
+    }
+  };
+
+
+  let next = 0;
+  const worker = async () => {
+    while (next < games && !stop.signal.aborted) {
+      const index = next++;
+      const game = index + 1;
+      const mSeed = matchSeed(seed, game);
+      const table = tables[index].map((b) => bots[b]);
+      const entrants: MatchEntrant[] = arrangeForSeats(table, engineSeatOrder(mSeed, seats)).map((b) => ({
+        botId: b.id,
+        botName: b.name,
+        source: b.source,
+      }));
+      const matchId = idOf(game);
+      const t0 = performance.now();
+      let result: MatchResult;
+      try {
+        result = await playMatch({
+          matchId,
+          seed: mSeed,
+          entrants,
+          platformKey: opts.platformKey,
+          deadlineMs,
+          wallClockMs: opts.wallClockMs,
+          signal: stop.signal,
+          onEvent: opts.onMatchEvent ? (e) => opts.onMatchEvent!(matchId, e) : undefined,
+        });
+      } catch (err) {
+        failure ??= err;
+        stop.abort();
+        return;
+      }
+      rulesVersion ??= result.match.rulesVersion;
+      const g = gameResult(index, result, performance.now() - t0);
+      tallies.add(g);
+      done++;
+      finished.set(index, { result, game: g });
+      rateInOrder();
+      opts.onGame?.(g, { done, planned: games, tallies });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  opts.signal?.removeEventListener('abort', onAbort);
+  // After an abort, games never started leave gaps: rate what finished, in order.
+  for (const index of [...finished.keys()].sort((a, b) => a - b)) {
+    nextToRate = index;
+    rateInOrder();
+  }
+  await writing;
+  if (failure !== null) throw failure;
+
+  const completed = matches.filter((m) => m.status === 'completed').length;
+  const summary: TournamentSummary = {
+    version: 1,
+    rulesVersion,
+    seed,
+    seats,
+    deadlineMs,
+    gamesPlanned: games,
+    games: completed,
+    aborted: matches.length - completed,
+    interrupted: opts.signal?.aborted === true,
+    startedAt: startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    bots: summarizeBots(bots, tallies, ratings),
+    matches,
+  };
+  if (opts.outDir) await writeJsonAtomic(join(opts.outDir, 'summary.json'), summary);
+  return summary;
+}
+
+function gameResult(index: number, result: MatchResult, durationMs: number): GameResult {
+  const { match, outcome } = result;
+  const completed = match.status === 'completed' && outcome !== null;
+  return {
+    index,
+    matchId: match.id,
+    seed: match.seed ?? '',
+    status: completed ? 'completed' : 'aborted',
+    durationMs,
+    seats: result.seats.map((s) => ({
+      seat: s.seat,
+      botId: s.botId,
+      placement: completed ? outcome.placements[s.seat] : null,
+      vp: completed ? outcome.vp[s.seat] : null,
+      won: completed && outcome.winner === s.seat,
+      strikes: { ...noStrikes(), ...s.strikes },
+      resigned: s.resigned,
+      latenciesMs: s.latenciesMs,
+    })),
+  };
+}
+
+/** Rates a completed match (aborted ones change nothing) and fills each player's ratingDelta. */
+function withRatingDeltas(record: MatchRecord, game: GameResult, ratings: RatingBook): MatchRecord {
+  if (game.status !== 'completed') return { ...record, players: record.players.map((p) => ({ ...p, ratingDelta: null })) };
+  const deltas = ratings.applyMatch(game.seats.map((s) => ({ botId: s.botId, placement: s.placement! })));
+  return { ...record, players: record.players.map((p) => ({ ...p, ratingDelta: deltas.get(p.botId) ?? null })) };
+}
+
+function summaryMatch(record: MatchRecord, game: GameResult): SummaryMatch {
+  return {
+    id: record.id,
+    game: game.index + 1,
+    seed: game.seed,
+    status: game.status,
+    players: record.players.map((p) => {
+      const s = game.seats.find((x) => x.seat === p.seat);
+      return { bot: p.botName, seat: p.seat, placement: p.placement, vp: s?.vp ?? null, ratingDelta: p.ratingDelta };
+    }),
+  };
+}

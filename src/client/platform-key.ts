@@ -1,0 +1,33 @@
+// The platform public key (spec: GET /.well-known/svc.json), which bots use to
+// verify handshakes. Public, unsigned; callers may cache it.
+import { request, type Dispatcher } from 'undici';
+import { KeyError } from '../keys/errors';
+import { parsePublicKey } from '../keys/public-key';
+import { ClientError } from './signed-request';
+
+export async function fetchPlatformKey(baseUrl: string, dispatcher?: Dispatcher): Promise<Uint8Array> {
+  const url = new URL('/.well-known/svc.json', baseUrl.endsWith('/') ? baseUrl : baseUrl + '/').toString();
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(url, { method: 'GET', dispatcher });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    throw new ClientError(`cannot reach ${new URL(url).origin}: ${e.code ?? e.cause?.code ?? e.message}`);
+  }
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new ClientError(`${url} answered HTTP ${res.statusCode}`);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new ClientError(`${url} did not return JSON`);
+  }
+  const key = (doc as { publicKey?: unknown } | null)?.publicKey;
+  if (typeof key !== 'string') throw new ClientError(`${url} has no "publicKey" string`);
+  try {
+    return parsePublicKey(key);
+  } catch (err) {
+    if (err instanceof KeyError) throw new ClientError(`${url}: ${err.message}`);
+    throw err;
+  }
+}

@@ -1,0 +1,68 @@
+// Sends one signed management request with undici. The signature covers the
+// path as it appears on the request line, so a base URL with a path prefix
+// (https://host/api) signs `/api/bots`, which is what the server sees.
+import type { KeyObject } from 'node:crypto';
+import { request, type Dispatcher } from 'undici';
+import { signRequest } from '../keys/request';
+
+export interface SignedRequest {
+  baseUrl: string;
+  keyId: string;
+  privateKey: KeyObject;
+  method: string;
+  /** Path with optional query, starting with "/". */
+  path: string;
+  body?: Uint8Array;
+  /** Extra headers; cannot override the x-svc-* signature headers. */
+  headers?: Record<string, string>;
+  dispatcher?: Dispatcher;
+  now?: number;
+}
+
+export interface SignedResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export class ClientError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClientError';
+  }
+}
+
+export function requestTarget(baseUrl: string, path: string): { url: string; signedPath: string } {
+  if (!path.startsWith('/')) throw new ClientError(`path must start with "/", got ${JSON.stringify(path)}`);
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const signedPath = prefix + path;
+  return { url: base.origin + signedPath, signedPath };
+}
+
+export async function sendSigned(req: SignedRequest): Promise<SignedResponse> {
+  const method = req.method.toUpperCase();
+  const { url, signedPath } = requestTarget(req.baseUrl, req.path);
+  const body = req.body && req.body.length > 0 ? req.body : undefined;
+  const signed = signRequest(req.privateKey, req.keyId, { method, path: signedPath, body }, req.now);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers ?? {})) {
+    if (!k.toLowerCase().startsWith('x-svc-')) headers[k.toLowerCase()] = v;
+  }
+  if (body && !headers['content-type']) headers['content-type'] = 'application/json';
+  Object.assign(headers, signed);
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body && Buffer.from(body), dispatcher: req.dispatcher });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    const code = e.code ?? e.cause?.code ?? e.message;
+    throw new ClientError(`cannot reach ${base(url)}: ${code}`);
+  }
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  return { status: res.statusCode, headers: res.headers, body: bytes };
+}
+
+function base(url: string): string {
+  return new URL(url).origin;
+}

@@ -1,0 +1,25 @@
+// Where the CLI keeps its per-user files (profile, default key). Follows XDG so
+// a user who relocates their config dirs finds arena's there too.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** $ARENA_CONFIG_DIR, else $XDG_CONFIG_HOME/arena, else ~/.config/arena. Never created here. */
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  const own = env.ARENA_CONFIG_DIR?.trim();
+  if (own) return own;
+  // XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  const xdg = env.XDG_CONFIG_HOME?.trim();
+  if (xdg && xdg.startsWith('/')) return join(xdg, 'arena');
+  const home = env.HOME?.trim() || homedir();
+  return join(home, '.config', 'arena');
+}
+
+/** The profile written by `arena login`. */
+export function profilePath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'profile.json');
+}
+
+/** Where `arena keys generate` puts a new private key when no --out is given. */
+export function defaultKeyPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'keys', 'id_ed25519.pem');
+}

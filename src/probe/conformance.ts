@@ -1,0 +1,229 @@
+// `arena bot check`: a conformance check for bot authors. Pings the bot,
+// upgrades with a signed handshake, sees whether it verifies signatures, then
+// asks it one real decision of each kind and checks every answer: frame size,
+// JSON, DecisionResponse shape, the kind's action schema, legality in that
+// position, and latency against the deadline.
+import type { KeyObject } from 'node:crypto';
+import WebSocket from 'ws';
+import { seatView, submit } from '../../engine/index';
+import type { DecisionKind } from '../../engine/types';
+import { signHandshake } from '../keys/index';
+import {
+  DECISION_KINDS, DecisionResponseSchema, MAX_FRAME_BYTES, describeIssues, parseAction,
+  type DecisionRequest,
+} from '../protocol/index';
+import { checkPing, checkUpgrade } from './deploy-check';
+import { findPosition } from './positions';
+import { pingUrl, socketUrl } from './urls';
+
+export interface CheckLine {
+  /** e.g. "ping", "upgrade", "handshake", "decision: turn". */
+  name: string;
+  status: 'pass' | 'fail' | 'info';
+  detail: string;
+}
+
+export interface ConformanceReport {
+  url: string;
+  ok: boolean;
+  checks: CheckLine[];
+}
+
+export interface ConformanceOptions {
+  platformKey: KeyObject;
+  deadlineMs?: number;
+  /** Seeds the positions; the same seed asks the same questions. */
+  seed?: string;
+  /** Network steps (ping, upgrade); default 5000 ms. */
+  timeoutMs?: number;
+}
+
+export async function checkBot(url: string, opts: ConformanceOptions): Promise<ConformanceReport> {
+  const deadlineMs = opts.deadlineMs ?? 5000;
+  const timeoutMs = opts.timeoutMs ?? 5000;
+  const seed = opts.seed ?? 'bot-check';
+  const checks: CheckLine[] = [];
+  const report = (): ConformanceReport => ({ url, ok: checks.every((c) => c.status !== 'fail'), checks });
+
+  let ping: string;
+  let ws: string;
+  try {
+    ping = pingUrl(url);
+    ws = socketUrl(url);
+  } catch {
+    checks.push({ name: 'url', status: 'fail', detail: `${url} is not a valid URL` });
+    return report();
+  }
+
+  const pinged = await checkPing(ping, timeoutMs);
+  checks.push(pinged.ok
+    ? { name: 'ping', status: 'pass', detail: `GET ${ping} answered pong in ${ms(pinged.ms)}` }
+    : { name: 'ping', status: 'fail', detail: pinged.failure.message });
+
+  const upgraded = await checkUpgrade(ws, opts.platformKey, 'deploy-check', timeoutMs);
+  checks.push(upgraded.ok
+    ? { name: 'upgrade', status: 'pass', detail: `signed WebSocket upgrade accepted in ${ms(upgraded.ms)}` }
+    : { name: 'upgrade', status: 'fail', detail: upgraded.failure.message });
+  if (!upgraded.ok) return report();
+
+  checks.push(await checkVerifiesHandshake(ws, timeoutMs));
+
+  const matchId = `bot-check-${Date.now()}`;
+  const session = new Session(ws, opts.platformKey, matchId, timeoutMs);
+  try {
+    let id = 1;
+    for (const kind of DECISION_KINDS) checks.push(await askOne(session, kind, id++, matchId, seed, deadlineMs));
+  } finally {
+    session.close();
+  }
+  return report();
+}
+
+/** Sends a badly signed upgrade: a bot that verifies refuses it with 401. Verifying is optional (spec 5). */
+async function checkVerifiesHandshake(ws: string, timeoutMs: number): Promise<CheckLine> {
+  const result = await new Promise<number | 'open' | 'error'>((resolve) => {
+    const headers = { 'x-svc-match': 'bot-check-forged', 'x-svc-timestamp': String(Date.now()), 'x-svc-signature': Buffer.alloc(64).toString('base64') };
+    const socket = new WebSocket(ws, { headers, handshakeTimeout: timeoutMs });
+    socket.on('open', () => {
+      resolve('open');
+      socket.close();
+    });
+    socket.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+      socket.terminate();
+    });
+    socket.on('error', () => resolve('error'));
+  });
+  if (result === 401) return { name: 'handshake', status: 'pass', detail: 'verifies signatures: a forged handshake was refused with 401' };
+  if (result === 'open') return { name: 'handshake', status: 'info', detail: 'accepts unsigned/forged handshakes (verifying is optional; see --print-platform-key to enable it)' };
+  return { name: 'handshake', status: 'fail', detail: `a forged handshake got ${result === 'error' ? 'a network error' : `HTTP ${result}`}; a verifying bot must answer 401` };
+}
+
+async function askOne(session: Session, kind: DecisionKind, id: number, matchId: string, seed: string, deadlineMs: number): Promise<CheckLine> {
+  const name = `decision: ${kind}`;
+  const pos = findPosition(kind, seed);
+  if (!pos) return { name, status: 'info', detail: `skipped: no ${kind} position found in the sample games` };
+  const request: DecisionRequest = {
+    id, matchId, game: 'pioneers', seat: pos.seat, kind, deadlineMs,
+    view: seatView(pos.game, pos.seat) as DecisionRequest['view'],
+  };
+  const answer = await session.ask(request, deadlineMs);
+  if (answer.kind === 'closed') return { name, status: 'fail', detail: `the socket closed before an answer (${answer.why})` };
+  if (answer.kind === 'timeout') return { name, status: 'fail', detail: `no answer within deadlineMs ${deadlineMs} ms (late: one strike in a match)` };
+  const where = `(${ms(answer.ms)}, ${answer.bytes} bytes)`;
+  if (answer.bytes > MAX_FRAME_BYTES) return { name, status: 'fail', detail: `answer frame is ${answer.bytes} bytes, over the ${MAX_FRAME_BYTES}-byte limit (oversize strike)` };
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.text);
+  } catch {
+    return { name, status: 'fail', detail: `answer is not JSON ${where}: ${snippet(answer.text)} (malformed strike)` };
+  }
+  const frame = DecisionResponseSchema.safeParse(json);
+  if (!frame.success) return { name, status: 'fail', detail: `answer is not a DecisionResponse {id, action} ${where}: ${describeIssues(frame.error)} (malformed strike)` };
+  if (frame.data.id !== id) return { name, status: 'fail', detail: `answer carries id ${frame.data.id}, the request was id ${id} (malformed strike)` };
+  const action = parseAction(kind, frame.data.action);
+  if (!action.ok) return { name, status: 'fail', detail: `action does not match the ${kind} schema ${where}: ${action.message} (malformed strike); got ${snippet(JSON.stringify(frame.data.action))}` };
+  const applied = submit(pos.game, pos.seat, action.action);
+  if (!applied.ok) return { name, status: 'fail', detail: `illegal ${kind} action ${snippet(JSON.stringify(action.action))}: ${applied.reason.message} (illegal strike)` };
+  if (answer.ms > deadlineMs) return { name, status: 'fail', detail: `answered after ${ms(answer.ms)}, past the ${deadlineMs} ms deadline (late strike)` };
+  return { name, status: 'pass', detail: `legal ${snippet(JSON.stringify(action.action))} ${where}` };
+}
+
+type Answer =
+  | { kind: 'frame'; text: string; bytes: number; ms: number }
+  | { kind: 'timeout' }
+  | { kind: 'closed'; why: string };
+
+/** One signed socket, reopened (freshly signed) if the bot drops it, like the runner does. */
+class Session {
+  private socket: WebSocket | null = null;
+  private waiter: ((a: Answer) => void) | null = null;
+  /** Ids already asked: a late answer to one of them is ignored, as in a match. */
+  private readonly asked = new Set<number>();
+  private current = -1;
+
+  constructor(private readonly url: string, private readonly key: KeyObject, private readonly matchId: string, private readonly timeoutMs: number) {}
+
+  private open(): Promise<WebSocket | string> {
+    return new Promise((resolve) => {
+      // maxPayload above the limit so an oversize answer is measured, not just cut off.
+      const socket = new WebSocket(this.url, { headers: signHandshake(this.key, this.matchId), handshakeTimeout: this.timeoutMs, maxPayload: 4 * MAX_FRAME_BYTES });
+      socket.on('open', () => resolve(socket));
+      socket.on('unexpected-response', (_req, res) => {
+        resolve(`upgrade refused with HTTP ${res.statusCode}`);
+        res.resume();
+        socket.terminate();
+      });
+      socket.on('error', (err) => {
+        resolve(err.message);
+        this.waiter?.({ kind: 'closed', why: err.message });
+      });
+      socket.on('message', (data) => {
+        const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+        const text = buf.toString('utf8');
+        if (this.isStale(text)) return;
+        this.waiter?.({ kind: 'frame', text, bytes: buf.length, ms: 0 });
+      });
+      socket.on('close', (code) => {
+        if (this.socket === socket) this.socket = null;
+        this.waiter?.({ kind: 'closed', why: `close code ${code}` });
+      });
+    });
+  }
+
+  private isStale(text: string): boolean {
+    try {
+      const id = (JSON.parse(text) as { id?: unknown }).id;
+      return typeof id === 'number' && id !== this.current && this.asked.has(id);
+    } catch {
+      return false;
+    }
+  }
+
+  async ask(request: DecisionRequest, deadlineMs: number): Promise<Answer> {
+    this.asked.add(request.id);
+    this.current = request.id;
+    if (!this.socket) {
+      const s = await this.open();
+      if (typeof s === 'string') return { kind: 'closed', why: s };
+      this.socket = s;
+    }
+    const socket = this.socket;
+    return new Promise<Answer>((resolve) => {
+      const start = performance.now();
+      // Wait a little past the deadline so a late answer is reported as late, with its time.
+      const timer = setTimeout(() => done({ kind: 'timeout' }), deadlineMs + Math.min(1000, deadlineMs));
+      const done = (a: Answer) => {
+        clearTimeout(timer);
+        this.waiter = null;
+        resolve(a.kind === 'frame' ? { ...a, ms: performance.now() - start } : a);
+      };
+      this.waiter = done;
+      socket.send(JSON.stringify(request));
+    });
+  }
+
+  close(): void {
+    this.socket?.close(1000, 'bot check done');
+    this.socket = null;
+  }
+}
+
+function ms(x: number): string {
+  return `${x < 10 ? x.toFixed(1) : Math.round(x)} ms`;
+}
+
+function snippet(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}...` : text;
+}
+
+/** One line per check, ✓ / ✗ / i, then the verdict. */
+export function formatReport(r: ConformanceReport): string {
+  const mark = { pass: '✓', fail: '✗', info: 'i' } as const;
+  const w = Math.max(...r.checks.map((c) => c.name.length));
+  const lines = r.checks.map((c) => `${mark[c.status]} ${c.name.padEnd(w)}  ${c.detail}`);
+  const failed = r.checks.filter((c) => c.status === 'fail').length;
+  lines.push('', r.ok ? `PASS: ${r.url} is ready for the arena.` : `FAIL: ${failed} check${failed === 1 ? '' : 's'} failed for ${r.url}.`);
+  return lines.join('\n');
+}

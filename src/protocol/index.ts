@@ -1,0 +1,7 @@
+// The bot protocol: zod schemas for every shape a bot or a record uses, and
+// the TypeScript types inferred from them. Bot authors import from here.
+export * from './common';
+export * from './actions';
+export * from './view';
+export * from './frames';
+export * from './match';

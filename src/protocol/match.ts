@@ -1,0 +1,71 @@
+// Match records (spec section 2): MatchEvent, MatchPlayer, MatchSummary, Match,
+// the arena's MatchRecord extension, and LeaderboardRow. We emit all of them,
+// so they are exact (z.strictObject).
+import { z } from 'zod';
+import { SeatIndex } from './common';
+
+export const MatchStatusSchema = z.enum(['running', 'completed', 'aborted']);
+
+export const MatchEventSchema = z
+  .strictObject({
+    seq: z.number().int().min(0).describe('0-based, consecutive within a match.'),
+    at: z.string().describe('ISO 8601 timestamp when the event happened.'),
+    kind: z.string().describe('start, action, roll, discard, bandit, build, dev, trade, talk, award, timeout, resign, end.'),
+    seat: SeatIndex.optional(),
+    data: z.unknown().optional().describe('Kind-specific payload (engine/types.ts documents each kind).'),
+  })
+  .describe('One replay event.');
+
+export const MatchPlayerSchema = z
+  .strictObject({
+    seat: SeatIndex,
+    botId: z.string(),
+    botName: z.string(),
+    placement: z.number().int().min(1).max(4).nullable().describe('1-based; ties share; null while running or when aborted.'),
+    ratingDelta: z.number().nullable().describe('Shown rating after minus before, once the match completes.'),
+  })
+  .describe('One seat of a match.');
+
+const summaryShape = {
+  id: z.string(),
+  game: z.literal('pioneers'),
+  status: MatchStatusSchema,
+  players: z.array(MatchPlayerSchema).min(3).max(4),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+};
+const matchShape = {
+  ...summaryShape,
+  seed: z.string().nullable().describe('Null while the match runs.'),
+  replay: z.array(MatchEventSchema).describe('Empty while the match runs.'),
+};
+
+export const MatchSummarySchema = z.strictObject(summaryShape).describe('A match without its seed and replay.');
+export const MatchSchema = z.strictObject(matchShape).describe('A match with its seed and full replay once completed.');
+export const MatchRecordSchema = z
+  .strictObject({
+    ...matchShape,
+    rulesVersion: z.string().describe("The engine's rules version; an old replay is never judged by new rules."),
+    seatCount: z.number().int().min(3).max(4),
+    vp: z.array(z.number().int().min(0)).min(3).max(4).nullable().describe('True VP per seat at the end; null if aborted.'),
+  })
+  .describe('A Match as the arena stores it: plus rules version, seat count and final VP.');
+
+export const LeaderboardRowSchema = z
+  .strictObject({
+    rank: z.number().int().min(1),
+    botId: z.string(),
+    name: z.string(),
+    owner: z.string().describe("Owner's public handle."),
+    rating: z.number().describe('mu - 3*sigma, 1 decimal.'),
+    gamesPlayed: z.number().int().min(0),
+  })
+  .describe('One leaderboard row.');
+
+export type MatchStatus = z.infer<typeof MatchStatusSchema>;
+export type MatchEvent = z.infer<typeof MatchEventSchema>;
+export type MatchPlayer = z.infer<typeof MatchPlayerSchema>;
+export type MatchSummary = z.infer<typeof MatchSummarySchema>;
+export type Match = z.infer<typeof MatchSchema>;
+export type MatchRecord = z.infer<typeof MatchRecordSchema>;
+export type LeaderboardRow = z.infer<typeof LeaderboardRowSchema>;

@@ -1,0 +1,25 @@
+// Turns the engine's event log into replay MatchEvents: adds `seq` (0-based,
+// consecutive) and `at`, and hands each one to the live listener as it happens.
+import type { GameEvent } from '../../engine/types';
+import type { MatchEvent } from '../protocol';
+
+export class EventLog {
+  readonly events: MatchEvent[] = [];
+
+  constructor(private readonly onEvent?: (event: MatchEvent) => void) {}
+
+  /** Stamps and emits every engine event not seen yet (`all` is the engine's full log so far). */
+  flush(all: readonly GameEvent[]): void {
+    if (this.events.length === all.length) return;
+    // Events of one engine step share a timestamp (one clock read per step).
+    const at = new Date().toISOString();
+    for (let i = this.events.length; i < all.length; i++) {
+      const e = all[i];
+      const event: MatchEvent = { seq: i, at, kind: e.kind };
+      if (e.seat !== undefined) event.seat = e.seat;
+      if (e.data !== undefined) event.data = e.data;
+      this.events.push(event);
+      this.onEvent?.(event);
+    }
+  }
+}

@@ -1,0 +1,4 @@
+// The match runner: plays one match between WebSocket and built-in bots.
+export { runMatch, DEFAULT_DEADLINE_MS, DEFAULT_WALL_CLOCK_MS, STRIKES_TO_RESIGN } from './run-match';
+export { toWebSocketUrl } from './ws-url';
+export type { SeatSource, MatchEntrant, RunMatchOptions, SeatStats, StrikeRecord, MatchResult } from './types';

@@ -1,0 +1,90 @@
+// The interactive viewer: Ink draws the lines composeScreen produces, and
+// feeds keys and playback ticks to the pure controls.
+import React, { useEffect, useState } from 'react';
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { eventsPerSecond, initialState, reduceInput, tick, type ViewerState } from './controls';
+import { composeScreen, footerLine, helpOverlay } from './render/screen';
+import { span, type Line } from './render/style';
+import type { Timeline } from './timeline';
+
+export interface ReplayAppProps {
+  timeline: Timeline;
+  initialIndex?: number;
+  /** False under NO_COLOR: shapes and letters only. */
+  colour?: boolean;
+  /** Fixed size (tests); otherwise the terminal's, following resizes. */
+  width?: number;
+  height?: number;
+  onQuit?: () => void;
+}
+
+function useTerminalSize(fixed: { width?: number; height?: number }): { width: number; height: number } {
+  const { stdout } = useStdout();
+  const read = () => ({ width: fixed.width ?? stdout.columns ?? 80, height: fixed.height ?? stdout.rows ?? 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  });
+  return size;
+}
+
+function footerFor(s: ViewerState, t: Timeline): Line {
+  if (s.mode === 'goto') return [span('jump to turn: ', { bold: true }), span(`${s.typed}_`), span(`  (0-${t.lastTurn}, Enter to go, Esc to cancel)`, { dim: true })];
+  if (s.mode === 'seat') return [span('next action of seat: ', { bold: true }), span(`(0-${t.seatCount - 1}, Esc to cancel)`, { dim: true })];
+  if (s.note) return [span(s.note, { color: 'yellow', bold: true })];
+  return footerLine();
+}
+
+function StyledLine({ line, colour }: { line: Line; colour: boolean }) {
+  if (!line.length) return <Text> </Text>;
+  return (
+    <Text wrap="truncate">
+      {line.map((s, i) => (
+        <Text key={i} color={colour ? s.color : undefined} bold={s.bold} dimColor={s.dim} inverse={s.inverse}>
+          {s.text}
+        </Text>
+      ))}
+    </Text>
+  );
+}
+
+export function ReplayApp({ timeline, initialIndex = 0, colour = true, width, height, onQuit }: ReplayAppProps) {
+  const { exit } = useApp();
+  const size = useTerminalSize({ width, height });
+  const [state, setState] = useState<ViewerState>(() => initialState(initialIndex));
+
+  useInput((input, key) => setState((s) => reduceInput(timeline, s, input, key)));
+
+  useEffect(() => {
+    if (!state.playing) return;
+    const timer = setInterval(() => setState((s) => tick(timeline, s)), 1000 / eventsPerSecond(state));
+    return () => clearInterval(timer);
+  }, [state.playing, state.speed, timeline]);
+
+  useEffect(() => {
+    if (!state.quit) return;
+    onQuit?.();
+    exit();
+  }, [state.quit]);
+
+  const status = state.playing ? `playing ${eventsPerSecond(state)}/s` : `paused (${eventsPerSecond(state)}/s)`;
+  // One row short of the terminal: Ink clears the whole screen when output fills it.
+  const lines = composeScreen(timeline, state.index, {
+    width: size.width,
+    height: Math.max(8, size.height - 1),
+    status,
+    footer: footerFor(state, timeline),
+    overlay: state.mode === 'help' ? helpOverlay() : undefined,
+  });
+  return (
+    <Box flexDirection="column">
+      {lines.map((line, i) => (
+        <StyledLine key={i} line={line} colour={colour} />
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,16 @@
+// `--plain`: one moment of the match as text, no escape codes, for pipes,
+// golden files and terminals without raw mode.
+import { boardSize } from './render/board';
+import { chooseScale, composeScreen } from './render/screen';
+import { plainText } from './render/style';
+import type { Timeline } from './timeline';
+
+export const PLAIN_DEFAULT_WIDTH = 100;
+
+export function renderPlain(t: Timeline, index: number, width = PLAIN_DEFAULT_WIDTH): string {
+  // Tall enough for the board (either scale) beside the panels, or stacked when narrow.
+  const board = boardSize(chooseScale(width, boardSize('wide').height));
+  const beside = width - board.width - 2 >= 30;
+  const height = beside ? board.height + 3 : board.height + 4 * t.seatCount + 10;
+  return plainText(composeScreen(t, index, { width, height })) + '\n';
+}

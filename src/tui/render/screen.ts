@@ -1,0 +1,130 @@
+// The whole screen for one moment: header, board, seat panels, event log,
+// footer. Chooses the board scale and arrangement from the terminal size;
+// the Ink app and `--plain` both draw exactly these lines.
+import type { Timeline } from '../timeline';
+import { boardSize, renderBoard, type BoardScale } from './board';
+import { renderLog } from './log';
+import { renderSeatPanels } from './panels';
+import { besides, span, truncate, type Line } from './style';
+
+export interface ScreenOptions {
+  width: number;
+  height: number;
+  /** Footer: the key help line, a prompt, or nothing (plain output). */
+  footer?: Line | null;
+  /** Shown in the header: "playing 4/s" or "paused". */
+  status?: string;
+  /** Replaces board, panels and log (the help overlay). */
+  overlay?: Line[];
+}
+
+const MIN_SIDE = 30;
+
+export function chooseScale(width: number, bodyHeight: number): BoardScale {
+  const wide = boardSize('wide');
+  return width >= wide.width + 2 + 48 && bodyHeight >= wide.height ? 'wide' : 'compact';
+}
+
+export function headerLine(t: Timeline, index: number, status?: string): Line {
+  const f = t.frames[index];
+  const turn = t.turnOf[index];
+  const parts: Line = [span(turn === 0 ? 'setup' : `turn ${turn}`, { bold: true })];
+  if (f.phase === 'over') parts.push(span(' · game over', { bold: true }));
+  else if (f.phase === 'main') parts.push(span(` · seat ${f.current} to play`));
+  if (f.dice) parts.push(span(` · dice ${f.dice[0]}+${f.dice[1]}=${f.dice[0] + f.dice[1]}`));
+  parts.push(span(` · event ${index + 1}/${t.events.length}`));
+  if (status) parts.push(span(` · ${status}`, { bold: true }));
+  parts.push(span(` · match ${t.matchId}`, { dim: true }));
+  return parts;
+}
+
+/** The hexes the roll at this event paid from, to highlight them on the board. */
+function producingHexes(t: Timeline, index: number): number[] {
+  const ev = t.events[index];
+  if (ev?.kind !== 'roll') return [];
+  const f = t.frames[index];
+  if (!f.dice) return [];
+  const total = f.dice[0] + f.dice[1];
+  return t.board.hexes.filter((h) => h.token === total && h.id !== f.bandit).map((h) => h.id);
+}
+
+/** The town or road the current event built, to highlight it. */
+function builtAt(t: Timeline, index: number): { vertex?: number; edge?: number } | undefined {
+  const ev = t.events[index];
+  if (ev?.kind !== 'build') return undefined;
+  const d = ev.data as { what?: unknown; at?: unknown } | undefined;
+  if (typeof d?.at !== 'number') return undefined;
+  return d.what === 'road' ? { edge: d.at } : { vertex: d.at };
+}
+
+export function composeScreen(t: Timeline, index: number, opts: ScreenOptions): Line[] {
+  const { width } = opts;
+  const footer = opts.footer ?? null;
+  const bodyHeight = Math.max(1, opts.height - 1 - (footer ? 1 : 0));
+  const out: Line[] = [truncate(headerLine(t, index, opts.status), width)];
+
+  if (opts.overlay) {
+    out.push(...opts.overlay.slice(0, bodyHeight).map((l) => truncate(l, width)));
+    while (out.length < bodyHeight + 1) out.push([]);
+  } else {
+    out.push(...composeBody(t, index, width, bodyHeight));
+  }
+  if (footer) out.push(truncate(footer, width));
+  return out;
+}
+
+function composeBody(t: Timeline, index: number, width: number, bodyHeight: number): Line[] {
+  const f = t.frames[index];
+  const scale = chooseScale(width, bodyHeight);
+  const size = boardSize(scale);
+  const board = renderBoard({ board: { ...t.board, bandit: f.bandit }, roads: f.roads, towns: f.towns, producing: producingHexes(t, index), focus: builtAt(t, index) }, scale);
+  const sideWidth = width - size.width - 2;
+
+  if (sideWidth >= MIN_SIDE) {
+    const short = sideWidth < 44;
+    const panels = renderSeatPanels(f, { names: t.names, width: sideWidth });
+    const logHeight = Math.max(3, bodyHeight - panels.length - 1);
+    const side = [...panels, [span('─'.repeat(Math.min(sideWidth, 40)), { dim: true })], ...renderLog(t, index, { width: sideWidth, height: logHeight, short })];
+    const body = besides([{ lines: board, width: size.width }, { lines: side, width: sideWidth }]);
+    while (body.length < bodyHeight) body.push([]);
+    return body.slice(0, bodyHeight);
+  }
+  // Narrow: board, then panels, then as much log as fits.
+  const panels = renderSeatPanels(f, { names: t.names, width });
+  const body = [...board.map((l) => truncate(l, width)), ...panels];
+  const logHeight = Math.max(0, bodyHeight - body.length);
+  body.push(...renderLog(t, index, { width, height: logHeight, short: true }));
+  return body.slice(0, bodyHeight);
+}
+
+export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
+  ['space', 'play / pause'],
+  ['← →', 'one event back / forward'],
+  ['↑ ↓', 'one turn back / forward'],
+  ['[ ]', 'slower / faster'],
+  ['g', 'jump to a turn (type the number, Enter)'],
+  ['s', 'jump to a seat\'s next action (then the seat digit)'],
+  ['Home End', 'first / last event'],
+  ['?', 'this help'],
+  ['q', 'quit'],
+];
+
+export function footerLine(): Line {
+  return [span('space', { bold: true }), span(' play  '), span('←→', { bold: true }), span(' event  '),
+    span('↑↓', { bold: true }), span(' turn  '), span('[ ]', { bold: true }), span(' speed  '),
+    span('g', { bold: true }), span(' turn#  '), span('s', { bold: true }), span(' seat  '),
+    span('?', { bold: true }), span(' help  '), span('q', { bold: true }), span(' quit')];
+}
+
+export function helpOverlay(): Line[] {
+  const out: Line[] = [[span('Keys', { bold: true })], []];
+  for (const [k, what] of KEY_HELP) out.push([span(`  ${k.padEnd(10)}`, { bold: true }), span(what)]);
+  out.push([], [span('Board', { bold: true })], []);
+  out.push([span('  B brick  L lumber  W wool  G grain  O ore  - desert; token below the letter, 6 and 8 marked *')]);
+  out.push([span('  X bandit   (n) settlement of seat n   [n] city of seat n   digits on sides: roads of seat n')]);
+  out.push([span('  ports on the coast: 2B = 2:1 brick, 3? = 3:1 any')]);
+  out.push([], [span('Panels', { bold: true })], []);
+  out.push([span('  VP public (true, with hidden VP cards)  hand B L W G O =total  dev K knight V vp R roadworks F windfall E embargo')]);
+  out.push([], [span('press any key to close', { dim: true })]);
+  return out;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { rate, rating } from 'openskill';
+import { RatingBook, displayRating } from '../../src/arena/ratings';
+
+describe('RatingBook', () => {
+  it('starts every bot at mu 25, sigma 25/3: a displayed rating of 0', () => {
+    const book = new RatingBook(['a', 'b']);
+    expect(book.get('a')).toEqual({ mu: 25, sigma: 25 / 3, rating: 0 });
+  });
+
+  it('matches openskill rate() with ranks = placements, and deltas are shown-after minus shown-before', () => {
+    const book = new RatingBook(['a', 'b', 'c', 'd']);
+    const players = [
+      { botId: 'c', placement: 1 },
+      { botId: 'a', placement: 2 },
+      { botId: 'd', placement: 2 }, // a tie shares the placement
+      { botId: 'b', placement: 4 },
+    ];
+    const deltas = book.applyMatch(players);
+    const expected = rate([[rating()], [rating()], [rating()], [rating()]], { rank: [1, 2, 2, 4] });
+    players.forEach((p, i) => {
+      expect(book.get(p.botId).mu).toBeCloseTo(expected[i][0].mu, 10);
+      expect(book.get(p.botId).sigma).toBeCloseTo(expected[i][0].sigma, 10);
+      expect(deltas.get(p.botId)).toBeCloseTo(displayRating(expected[i][0]) - 0, 10);
+    });
+    expect(deltas.get('c')!).toBeGreaterThan(0);
+    expect(deltas.get('b')!).toBeLessThan(deltas.get('c')!);
+    // Tied bots with equal priors move identically.
+    expect(book.get('a')).toEqual(book.get('d'));
+  });
+
+  it('chains: the second match starts from the first one\'s ratings', () => {
+    const book = new RatingBook(['a', 'b', 'c']);
+    book.applyMatch([{ botId: 'a', placement: 1 }, { botId: 'b', placement: 2 }, { botId: 'c', placement: 3 }]);
+    const before = book.get('a').rating;
+    const d = book.applyMatch([{ botId: 'a', placement: 1 }, { botId: 'b', placement: 2 }, { botId: 'c', placement: 3 }]);
+    expect(d.get('a')).toBeCloseTo(Math.round((book.get('a').rating - before) * 10) / 10, 10);
+  });
+});

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseBotArgs } from '../../src/arena/bots';
+import { matchIdFactory, writeJsonAtomic } from '../../src/arena/files';
+import { createPlayProgress, gameLine, statusLine } from '../../src/arena/progress';
+import { RatingBook } from '../../src/arena/ratings';
+import { noStrikes, percentile, Tallies, type GameResult } from '../../src/arena/stats';
+import { formatTable, summarizeBots, type TournamentSummary } from '../../src/arena/summary';
+
+const bots = parseBotArgs(['alice=builtin:random', 'bob=http://127.0.0.1:9000', 'carol=builtin:greedy']);
+
+function game(index: number, status: 'completed' | 'aborted', placements: number[], extra: Partial<GameResult['seats'][number]>[] = []): GameResult {
+  return {
+    index, matchId: `m-${index}`, seed: `s/${index + 1}`, status, durationMs: 1234,
+    seats: bots.map((b, seat) => ({
+      seat, botId: b.id, placement: status === 'completed' ? placements[seat] : null, vp: status === 'completed' ? 10 - placements[seat] * 2 : null,
+      won: status === 'completed' && placements[seat] === 1, strikes: noStrikes(), resigned: false, latenciesMs: [], ...extra[seat],
+    })),
+  };
+}
+
+describe('tallies and the summary', () => {
+  it('counts completed games only for placements, but strikes and latencies from every game', () => {
+    const t = new Tallies(bots.map((b) => b.id));
+    t.add(game(0, 'completed', [1, 2, 3], [{}, { strikes: { ...noStrikes(), late: 2 }, latenciesMs: [3, 5] }]));
+    t.add(game(1, 'aborted', [], [{}, { strikes: { ...noStrikes(), illegal: 1 }, latenciesMs: [7] }]));
+    const ratings = new RatingBook(bots.map((b) => b.id));
+    ratings.applyMatch([{ botId: 'alice', placement: 1 }, { botId: 'bob', placement: 2 }, { botId: 'carol', placement: 3 }]);
+    const rows = summarizeBots(bots, t, ratings);
+    expect(rows.map((r) => r.name)).toEqual(['alice', 'bob', 'carol']); // best rating first
+    const bob = rows[1];
+    expect(bob).toMatchObject({ games: 1, aborted: 1, wins: 0, avgPlacement: 2, avgVp: 6, source: 'http://127.0.0.1:9000' });
+    expect(bob.strikes).toEqual({ late: 2, malformed: 0, oversize: 0, dropped: 0, illegal: 1 });
+    expect(bob.latencyMs).toEqual({ p50: 5, p95: 7 });
+    expect(rows[0].latencyMs).toBeNull();
+  });
+
+  it('percentile is nearest-rank', () => {
+    expect(percentile([], 50)).toBeNull();
+    expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
+    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
+  });
+
+  it('the table shows every column users rely on', () => {
+    const t = new Tallies(bots.map((b) => b.id));
+    t.add(game(0, 'completed', [1, 2, 3], [{}, { strikes: { ...noStrikes(), late: 2 }, resigned: true, latenciesMs: [12, 40] }]));
+    const ratings = new RatingBook(bots.map((b) => b.id));
+    const summary = { bots: summarizeBots(bots, t, ratings), games: 1, gamesPlanned: 2, aborted: 1, interrupted: true, seed: 'x' } as TournamentSummary;
+    const text = formatTable(summary);
+    const [header, ...rest] = text.split('\n');
+    expect(header).toMatch(/^bot\s+games\s+wins\s+avg place\s+avg VP\s+rating\s+sigma\s+strikes\s+latency p50\/p95$/);
+    const bob = rest.find((l) => l.startsWith('bob'))!;
+    expect(bob).toContain('late 2, resigned 1x');
+    expect(bob).toContain('12 / 40 ms');
+    expect(text).toContain('1 of 2 games completed, 1 aborted, interrupted, seed x');
+  });
+});
+
+describe('progress', () => {
+  it('prints one plain line per game when stderr is not a terminal', () => {
+    const lines: string[] = [];
+    const p = createPlayProgress({ write: (s: string) => lines.push(s), isTTY: false }, bots);
+    const t = new Tallies(bots.map((b) => b.id));
+    const g = game(0, 'completed', [2, 1, 3], [{}, {}, { strikes: { ...noStrikes(), dropped: 1 } }]);
+    t.add(g);
+    p.gameDone(g, { done: 1, planned: 4, tallies: t });
+    expect(lines).toEqual(['game 1/4 m-0 (1.2s): 1st bob 8 VP, 2nd alice 6 VP, 3rd carol 4 VP; strikes: carol dropped 1\n']);
+  });
+
+  it('redraws one status line on a terminal and clears it at the end', () => {
+    const out: string[] = [];
+    const p = createPlayProgress({ write: (s: string) => out.push(s), isTTY: true, columns: 200 }, bots);
+    const t = new Tallies(bots.map((b) => b.id));
+    const g = game(0, 'completed', [1, 2, 3], [{}, { strikes: { ...noStrikes(), late: 1 } }]);
+    t.add(g);
+    p.gameDone(g, { done: 1, planned: 3, tallies: t });
+    p.finish();
+    expect(out[0]).toBe('\r\x1b[2Kgames 1/3 | wins: alice 1, bob 0, carol 0 | strikes: bob 1');
+    expect(out[1]).toBe('\r\x1b[2K');
+    expect(statusLine(bots, { done: 1, planned: 3, tallies: t })).not.toContain('\n');
+    expect(gameLine(game(1, 'aborted', []), { done: 2, planned: 3, tallies: t }, new Map())).toMatch(/: aborted$/);
+  });
+});
+
+describe('result files', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('writes JSON atomically, leaving no temp files behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-files-'));
+    dirs.push(dir);
+    await writeJsonAtomic(join(dir, 'sub', 'a.json'), { a: 1 });
+    await writeJsonAtomic(join(dir, 'sub', 'a.json'), { a: 2 });
+    expect(readdirSync(join(dir, 'sub'))).toEqual(['a.json']);
+    expect(JSON.parse(readFileSync(join(dir, 'sub', 'a.json'), 'utf8'))).toEqual({ a: 2 });
+  });
+
+  it('match ids sort by start time, then by game number', () => {
+    const early = matchIdFactory(new Date('2026-11-22T00:15:30Z'), 'zzzz');
+    const late = matchIdFactory(new Date('2026-11-22T00:15:31Z'), 'aaaa');
+    expect(early(7)).toBe('m-20261122001530-zzzz-0007');
+    const ids = [late(1), early(10), early(2)];
+    expect([...ids].sort()).toEqual([early(2), early(10), late(1)]);
+  });
+});
+
+describe('live progress on a terminal', () => {
+  it('shows the turn each running match has reached', () => {
+    const out: string[] = [];
+    const p = createPlayProgress({ write: (s: string) => out.push(s), isTTY: true, columns: 200 }, bots, { redrawMs: 0, planned: 5 });
+    p.matchEvent('m-1', { kind: 'start' });
+    p.matchEvent('m-1', { kind: 'roll' });
+    p.matchEvent('m-1', { kind: 'roll' });
+    p.matchEvent('m-2', { kind: 'roll' });
+    expect(out.at(-1)).toBe('\r\x1b[2Kgames 0/5 | playing: turn 2, turn 1');
+    p.note('interrupted');
+    expect(out.at(-2)).toBe('\r\x1b[2K'); // the live line is cleared before a note
+    expect(out.at(-1)).toBe('interrupted\n');
+  });
+
+  it('prints no live lines when stderr is not a terminal', () => {
+    const out: string[] = [];
+    const p = createPlayProgress({ write: (s: string) => out.push(s), isTTY: false }, bots, { redrawMs: 0 });
+    p.matchEvent('m-1', { kind: 'roll' });
+    expect(out).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateKeyPair, publicKeyRaw } from '../../src/keys/index';
+import { checkBot, formatReport, type ConformanceReport } from '../../src/probe/conformance';
+import { startBot as startStarter } from '../../examples/starter-bot/bot';
+import { startScriptedBot, answer, type Script } from './scripted-bot';
+
+const { privateKey } = generateKeyPair();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+});
+
+async function scripted(script: Script) {
+  const bot = await startScriptedBot(script);
+  closers.push(bot.close);
+  return bot.url;
+}
+
+const byName = (r: ConformanceReport, name: string) => r.checks.find((c) => c.name === name)!;
+
+describe('arena bot check', () => {
+  it('passes the starter bot, and sees that it verifies handshakes when given the key', async () => {
+    const bot = await startStarter({ port: 0, platformPublicKey: Buffer.from(publicKeyRaw(privateKey)).toString('base64') });
+    closers.push(bot.close);
+    const r = await checkBot(bot.url, { platformKey: privateKey });
+    expect(r.ok).toBe(true);
+    expect(r.checks.map((c) => c.name)).toEqual(['ping', 'upgrade', 'handshake', 'decision: setup', 'decision: turn', 'decision: discard', 'decision: bandit', 'decision: trade']);
+    expect(r.checks.every((c) => c.status === 'pass')).toBe(true);
+    expect(formatReport(r)).toMatch(/^✓ ping/);
+    expect(formatReport(r)).toContain('PASS');
+  });
+
+  it('fails a bot that plays illegal moves, naming the move and the engine\'s reason', async () => {
+    const url = await scripted((req) => {
+      const v = req.view;
+      switch (req.kind) {
+        case 'setup': return answer(req, { settlement: v.towns[0].vertex, road: 0 }); // occupied vertex
+        case 'turn': return answer(req, { type: 'build_city', vertex: 53 }); // not our settlement
+        case 'discard': return answer(req, { cards: {} }); // wrong count
+        case 'bandit': return answer(req, { hex: v.board.bandit }); // must move
+        default: return answer(req, { accept: false });
+      }
+    });
+    const r = await checkBot(url, { platformKey: privateKey });
+    expect(r.ok).toBe(false);
+    for (const kind of ['setup', 'turn', 'discard', 'bandit']) {
+      const c = byName(r, `decision: ${kind}`);
+      expect(c.status).toBe('fail');
+      expect(c.detail).toMatch(/^illegal/);
+      expect(c.detail).toContain('(illegal strike)');
+    }
+    expect(byName(r, 'decision: trade').status).toBe('pass');
+    expect(byName(r, 'handshake').status).toBe('info'); // accepts forged handshakes: optional, not a failure
+    expect(formatReport(r)).toContain('FAIL: 4 checks failed');
+  });
+
+  it('names each protocol fault: garbage, wrong id, wrong shape, oversize, late', async () => {
+    const url = await scripted((req) => {
+      switch (req.kind) {
+        case 'setup': return { text: 'not json at all' };
+        case 'turn': return { text: JSON.stringify({ id: req.id + 7, action: { type: 'end_turn' } }) };
+        case 'discard': return answer(req, { cards: { gold: 2 } });
+        case 'bandit': return { text: JSON.stringify({ id: req.id, action: { hex: 1 }, pad: 'x'.repeat(70_000) }) };
+        default: return { ...answer(req, { accept: false }), delayMs: 400 };
+      }
+    });
+    const r = await checkBot(url, { platformKey: privateKey, deadlineMs: 150 });
+    expect(byName(r, 'decision: setup').detail).toContain('not JSON');
+    expect(byName(r, 'decision: turn').detail).toMatch(/carries id \d+, the request was id \d+/);
+    expect(byName(r, 'decision: discard').detail).toContain('does not match the discard schema');
+    expect(byName(r, 'decision: bandit').detail).toMatch(/over the 65536-byte limit/);
+    expect(byName(r, 'decision: trade').detail).toMatch(/deadline|late/);
+    expect(r.checks.filter((c) => c.name.startsWith('decision')).every((c) => c.status === 'fail')).toBe(true);
+  });
+
+  it('fails fast with a clear message when nothing listens', async () => {
+    const url = await scripted(() => null);
+    await closers.pop()!();
+    const r = await checkBot(url, { platformKey: privateKey });
+    expect(r.ok).toBe(false);
+    expect(byName(r, 'ping').detail).toContain('connection refused');
+    expect(byName(r, 'upgrade').status).toBe('fail');
+    expect(r.checks.some((c) => c.name.startsWith('decision'))).toBe(false);
+  });
+});

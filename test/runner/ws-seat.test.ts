@@ -1,0 +1,244 @@
+// The socket layer on its own: real WebSocket bots on 127.0.0.1, one WsSeat each.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { generateKeyPair } from '../../src/keys';
+import { verifyHandshake } from '../../src/keys/handshake';
+import { WsSeat } from '../../src/runner/ws-seat';
+import { answer, startTestBot, type Behaviour, type TestBot, type TestBotOptions } from '../support/test-bot';
+
+const { privateKey, publicKey } = generateKeyPair();
+const DEADLINE = 200;
+const bots: TestBot[] = [];
+const seats: WsSeat[] = [];
+
+afterEach(async () => {
+  await Promise.all(seats.splice(0).map((s) => s.close()));
+  await Promise.all(bots.splice(0).map((b) => b.close()));
+});
+
+async function setup(behaviour: Behaviour, extra: Partial<TestBotOptions> = {}, matchId = 'm-1') {
+  const bot = await startTestBot({ behaviour, verifyKey: publicKey, ...extra });
+  bots.push(bot);
+  const seat = new WsSeat({ url: bot.url, matchId, platformKey: privateKey });
+  seats.push(seat);
+  return { bot, seat };
+}
+
+let nextId = 1;
+function frame(): { id: number; text: string } {
+  const id = nextId++;
+  return { id, text: JSON.stringify({ id, matchId: 'm-1', game: 'pioneers', seat: 0, kind: 'turn', deadlineMs: DEADLINE, view: {} }) };
+}
+async function ask(seat: WsSeat) {
+  const f = frame();
+  return seat.ask(f.id, f.text, DEADLINE);
+}
+const endTurn: Behaviour = (ctx) => answer(ctx, { type: 'end_turn' });
+
+describe('WsSeat', () => {
+  it('opens one signed socket lazily and reuses it for every decision', async () => {
+    const { bot, seat } = await setup(endTurn);
+    expect(bot.connections).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      const r = await ask(seat);
+      expect(r).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+      if (r.ok) expect(r.latencyMs).toBeGreaterThanOrEqual(0);
+    }
+    expect(bot.connections).toBe(1);
+    expect(seat.connections).toBe(1);
+    expect(bot.verified).toEqual([true]);
+    expect(bot.handshakes[0]['x-svc-match']).toBe('m-1');
+    expect(verifyHandshake(publicKey, bot.handshakes[0]).ok).toBe(true);
+  });
+
+  it('a late answer is a `late` strike, and the late frame is ignored afterwards', async () => {
+    let calls = 0;
+    const { seat } = await setup((ctx) => {
+      if (calls++ === 0) setTimeout(() => answer(ctx, { type: 'end_turn' }), DEADLINE + 100);
+      else setTimeout(() => answer(ctx, { type: 'buy_dev' }), DEADLINE + 150);
+    });
+    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'late' });
+    // The second decision is pending when the first's late answer arrives: that answer must not be taken for it.
+    const second = await ask(seat);
+    expect(second).toMatchObject({ ok: false, reason: 'late' });
+  });
+
+  it('an answer arriving after a late decision does not spill into the next one', async () => {
+    let calls = 0;
+    const { seat } = await setup((ctx) => {
+      if (calls++ === 0) setTimeout(() => answer(ctx, { type: 'buy_dev' }), DEADLINE + 50);
+      else setTimeout(() => answer(ctx, { type: 'end_turn' }), 100);
+    });
+    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'late' });
+    expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+  });
+
+  it('garbage of every kind is `malformed`, and the socket stays open', async () => {
+    const garbage = [
+      (c: Parameters<Behaviour>[0]) => c.socket.send('{not json'),
+      (c: Parameters<Behaviour>[0]) => c.socket.send(JSON.stringify({ action: { type: 'end_turn' } })),
+      (c: Parameters<Behaviour>[0]) => c.socket.send(JSON.stringify({ id: c.request.id })),
+      (c: Parameters<Behaviour>[0]) => c.socket.send(JSON.stringify({ id: 999_999, action: {} })),
+      (c: Parameters<Behaviour>[0]) => c.socket.send(Buffer.from(JSON.stringify({ id: c.request.id, action: {} })), { binary: true }),
+      (c: Parameters<Behaviour>[0]) => c.socket.send('null'),
+    ];
+    let i = 0;
+    const { bot, seat } = await setup((ctx) => garbage[i++](ctx));
+    const details: string[] = [];
+    for (let k = 0; k < garbage.length; k++) {
+      const r = await ask(seat);
+      expect(r).toMatchObject({ ok: false, reason: 'malformed' });
+      if (!r.ok) details.push(r.detail);
+    }
+    expect(details[0]).toContain('not JSON');
+    expect(details[3]).toContain('unknown decision id 999999');
+    expect(details[4]).toContain('binary');
+    expect(bot.connections).toBe(1);
+  });
+
+  it('a frame over 65,536 bytes is `oversize`; the seat reconnects at the next decision', async () => {
+    let calls = 0;
+    const { bot, seat } = await setup((ctx) => {
+      if (calls++ === 0) ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: 'x'.repeat(70_000) }));
+      else answer(ctx, { type: 'end_turn' });
+    });
+    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'oversize' });
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(bot.connections).toBe(2);
+    expect(bot.verified).toEqual([true, true]);
+  });
+
+  it('a frame of exactly 65,536 bytes is still accepted', async () => {
+    const { seat } = await setup((ctx) => {
+      const base = JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: '' });
+      ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: 'x'.repeat(65_536 - base.length) }));
+    });
+    expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+  });
+
+  it('a drop is `dropped` at once (not at the deadline); the next decision reconnects with a fresh handshake', async () => {
+    let calls = 0;
+    const { bot, seat } = await setup((ctx) => {
+      if (calls++ === 0) ctx.socket.close(1001);
+      else answer(ctx, { type: 'end_turn' });
+    });
+    const t0 = performance.now();
+    const r = await seat.ask(frame().id, frame().text, 5000);
+    expect(r).toMatchObject({ ok: false, reason: 'dropped' });
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(bot.connections).toBe(2);
+    expect(bot.verified).toEqual([true, true]);
+  });
+
+  it('an upgrade refused with 401 is `dropped` and names the status', async () => {
+    const { seat } = await setup(endTurn, { refuseUpgrade: 401 });
+    const r = await ask(seat);
+    expect(r).toMatchObject({ ok: false, reason: 'dropped' });
+    if (!r.ok) expect(r.detail).toContain('401');
+  });
+
+  it('a handshake signed by another key is refused by a verifying bot', async () => {
+    const other = generateKeyPair();
+    const bot = await startTestBot({ behaviour: endTurn, verifyKey: other.publicKey });
+    bots.push(bot);
+    const seat = new WsSeat({ url: bot.url, matchId: 'm-1', platformKey: privateKey });
+    seats.push(seat);
+    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'dropped' });
+    expect(bot.verified).toEqual([false]);
+  });
+
+  it('an upgrade that never completes is bounded by the deadline', async () => {
+    const { seat } = await setup(endTurn, { stallUpgrade: true });
+    const r = await ask(seat);
+    expect(r).toMatchObject({ ok: false, reason: 'dropped' });
+    if (!r.ok) expect(r.detail).toMatch(/upgrade|timeout|timed out/i);
+  });
+
+  it('a port nobody listens on is `dropped`', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const seat = new WsSeat({ url: `http://127.0.0.1:${port}`, matchId: 'm-1', platformKey: privateKey });
+    seats.push(seat);
+    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'dropped' });
+  });
+
+  it('checkUrl refusing a URL means no connection is attempted', async () => {
+    const bot = await startTestBot({ behaviour: endTurn });
+    bots.push(bot);
+    const seat = new WsSeat({
+      url: bot.url, matchId: 'm-1', platformKey: privateKey,
+      checkUrl: (u) => { throw new Error(`${u} is loopback`); },
+    });
+    seats.push(seat);
+    const r = await ask(seat);
+    expect(r).toMatchObject({ ok: false, reason: 'dropped' });
+    if (!r.ok) expect(r.detail).toContain('is loopback');
+    expect(bot.handshakes).toHaveLength(0);
+  });
+
+  it('stray frames and duplicate answers while nothing is pending are ignored', async () => {
+    const { seat, bot } = await setup((ctx) => {
+      answer(ctx, { type: 'end_turn' });
+      ctx.socket.send('garbage after');
+      ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: { type: 'buy_dev' } }));
+    });
+    expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+    expect(bot.connections).toBe(1);
+  });
+
+  it('close() closes the socket with code 1000', async () => {
+    const { bot, seat } = await setup(endTurn);
+    await ask(seat);
+    await seat.close();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(bot.closeCodes).toEqual([1000]);
+    expect(bot.openSockets()).toBe(0);
+    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'dropped' });
+  });
+
+  it('preconnect opens the socket before the first decision, which then reuses it', async () => {
+    const { bot, seat } = await setup(endTurn);
+    seat.preconnect(DEADLINE);
+    for (let i = 0; i < 50 && bot.connections === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(bot.connections).toBe(1);
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(bot.connections).toBe(1);
+  });
+
+  it('a failed preconnect is retried once at the first decision', async () => {
+    let accept = false;
+    const bot = await startTestBot({ behaviour: endTurn });
+    bots.push(bot);
+    const seat = new WsSeat({
+      url: bot.url, matchId: 'm-1', platformKey: privateKey,
+      checkUrl: () => { if (!accept) throw new Error('not yet'); },
+    });
+    seats.push(seat);
+    seat.preconnect(DEADLINE);
+    await new Promise((r) => setTimeout(r, 20));
+    accept = true;
+    expect(await ask(seat)).toMatchObject({ ok: true });
+  });
+
+  it('a deeply nested answer within the size limit is just malformed', async () => {
+    const { seat } = await setup((ctx) => ctx.socket.send('['.repeat(30_000) + ']'.repeat(30_000)));
+    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  it('http(s) URLs are upgraded to ws(s); other schemes are refused', async () => {
+    const { toWebSocketUrl } = await import('../../src/runner/ws-url');
+    expect(toWebSocketUrl('http://127.0.0.1:8080/bot')).toBe('ws://127.0.0.1:8080/bot');
+    expect(toWebSocketUrl('https://bots.example/x')).toBe('wss://bots.example/x');
+    expect(toWebSocketUrl('wss://bots.example/x')).toBe('wss://bots.example/x');
+    expect(() => toWebSocketUrl('ftp://x')).toThrow(/http:\/\/, https:\/\/, ws:\/\/ or wss:\/\//);
+    expect(() => toWebSocketUrl('not a url')).toThrow(/not a valid URL/);
+    const seat = new WsSeat({ url: 'ftp://x', matchId: 'm', platformKey: privateKey });
+    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'dropped' });
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { simulate, SimulateError } from '../../src/sim/simulate';
+
+const root = join(__dirname, '..', '..');
+const arena = (args: string[]) => spawnSync(process.execPath, [join(root, 'bin/arena'), ...args], { encoding: 'utf8', timeout: 120_000 });
+
+/** Everything but wall-clock timings. */
+function stable(r: ReturnType<typeof simulate>) {
+  const { seconds: _s, gamesPerSecond: _g, ...rest } = r;
+  return rest;
+}
+
+describe('simulate', () => {
+  it('gives the same results for the same seed, and different ones for another seed', () => {
+    const a = simulate({ games: 20, bots: ['greedy', 'random', 'random', 'random'], seed: 'same' });
+    const b = simulate({ games: 20, bots: ['greedy', 'random', 'random', 'random'], seed: 'same' });
+    const c = simulate({ games: 20, bots: ['greedy', 'random', 'random', 'random'], seed: 'other' });
+    expect(stable(a)).toEqual(stable(b));
+    expect(stable(a)).not.toEqual(stable(c));
+  });
+
+  it('reports one entry per bot in the order given, with consistent totals', () => {
+    const r = simulate({ games: 12, bots: ['random', 'greedy', 'random'], seed: 's3' });
+    expect(r.bots.map((b) => b.bot)).toEqual(['random', 'greedy', 'random']);
+    const wins = r.bots.reduce((n, b) => n + b.wins, 0);
+    expect(wins).toBe(r.wonGames);
+    // Placements 1..3 per game: the average over seats is at most 2 (ties share the better place).
+    const avgPlace = r.bots.reduce((n, b) => n + b.avgPlacement, 0) / 3;
+    expect(avgPlace).toBeGreaterThanOrEqual(1);
+    expect(avgPlace).toBeLessThanOrEqual(2);
+    for (const b of r.bots) expect(b.winRate).toBeCloseTo(b.wins / 12, 4);
+    expect(r.avgTurns).toBeGreaterThan(0);
+    expect(r.avgTurns).toBeLessThanOrEqual(200);
+  });
+
+  it('rejects unknown bots and wrong seat counts with a clear error', () => {
+    expect(() => simulate({ games: 1, bots: ['random', 'random'], seed: 'x' })).toThrow(SimulateError);
+    expect(() => simulate({ games: 1, bots: ['random', 'random', 'smart'], seed: 'x' })).toThrow(/unknown bot "smart"/);
+  });
+
+  it('greedy places first in at least half of 1,000 seeded 4-seat games against three random bots', () => {
+    const r = simulate({ games: 1000, bots: ['greedy', 'random', 'random', 'random'], seed: 'greedy-gate' });
+    expect(r.bots[0].winRate).toBeGreaterThanOrEqual(0.5);
+    expect(r.bots[0].avgPlacement).toBeLessThan(r.bots[1].avgPlacement);
+  }, 120_000);
+});
+
+describe('arena simulate (CLI)', () => {
+  it('prints the documented JSON object with --json', () => {
+    const res = arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']);
+    expect(res.status).toBe(0);
+    const out = JSON.parse(res.stdout);
+    expect(Object.keys(out)).toEqual(expect.arrayContaining(['games', 'seconds', 'gamesPerSecond', 'avgTurns', 'bots']));
+    expect(out.games).toBe(8);
+    expect(out.bots).toHaveLength(4);
+    for (const b of out.bots) expect(Object.keys(b).sort()).toEqual(['avgPlacement', 'avgVp', 'bot', 'winRate', 'wins']);
+    // Same seed, same numbers, from a separate process.
+    const again = JSON.parse(arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']).stdout);
+    expect(again.bots).toEqual(out.bots);
+  });
+
+  it('prints a readable table by default', () => {
+    const res = arena(['simulate', '-n', '4', '-b', 'random,random,greedy', '-s', 't']);
+    expect(res.status).toBe(0);
+    expect(res.stdout).toMatch(/4 games · 3 seats · seed t/);
+    expect(res.stdout).toMatch(/greedy\s+\d+\s+[\d.]+%/);
+  });
+
+  it('exits 2 with a message on a bad bot list', () => {
+    const res = arena(['simulate', '--bots', 'random,nobody,random']);
+    expect(res.status).toBe(2);
+    expect(res.stderr).toMatch(/unknown bot "nobody"/);
+    expect(res.stdout).toBe('');
+  });
+});

@@ -1,0 +1,77 @@
+// The board drawing: every distinction readable without colour.
+import { describe, expect, it } from 'vitest';
+import { PORTS, VERTEX_EDGES, slots } from '../../engine/board';
+import type { BoardView } from '../../engine/types';
+import { boardSize, renderBoard, type BoardScale } from '../../src/tui/render/board';
+import { lineText, plainText } from '../../src/tui/render/style';
+
+const KINDS = ['brick', 'lumber', 'wool', 'grain', 'ore'] as const;
+const TOKENS = [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12];
+function testBoard(bandit: number): BoardView {
+  let k = 0;
+  return {
+    hexes: Array.from({ length: 19 }, (_, id) => id === 9
+      ? { id, resource: 'desert' as const, token: null }
+      : { id, resource: KINDS[id % 5], token: TOKENS[k++] }),
+    ports: PORTS.map((p) => ({ vertices: [p.vertices[0], p.vertices[1]] as [number, number], rate: p.rate, ...(p.resource ? { resource: p.resource } : {}) })),
+    bandit,
+  };
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) => {
+  const empty = renderBoard({ board: testBoard(9), roads: [], towns: [] }, scale);
+  const text = plainText(empty);
+
+  it('has the size it reports, every line within it', () => {
+    const size = boardSize(scale);
+    expect(empty).toHaveLength(size.height);
+    for (const l of empty) expect(lineText(l).length).toBeLessThanOrEqual(size.width);
+  });
+
+  it('marks all 54 vertices, the bandit, 6s and 8s, and the nine ports', () => {
+    expect(count(text, '·')).toBe(54);
+    expect(count(text, 'X')).toBe(1);
+    expect(count(text, '6*')).toBe(2);
+    expect(count(text, '8*')).toBe(2);
+    expect(count(text, '3?')).toBe(4);
+    for (const r of ['B', 'L', 'W', 'G', 'O']) expect(count(text, `2${r}`)).toBe(1);
+  });
+
+  it('shows settlements as (n), cities as [n] and roads as the seat digit', () => {
+    const board = testBoard(0);
+    const towns = [{ vertex: 24, seat: 2, city: false }, { vertex: 40, seat: 1, city: true }];
+    const road = slots(VERTEX_EDGES, 24, 3)[0];
+    const without = plainText(renderBoard({ board, roads: [], towns }, scale));
+    const withRoad = plainText(renderBoard({ board, roads: [{ edge: road, seat: 3 }], towns }, scale));
+    expect(count(without, '(2)')).toBe(1);
+    expect(count(without, '[1]')).toBe(1);
+    expect(count(without, '·')).toBe(52);
+    // The road replaces side characters with its seat's digit and changes nothing else.
+    expect(count(withRoad, '3')).toBeGreaterThan(count(without, '3'));
+    const a = [...without], b = [...withRoad];
+    expect(b).toHaveLength(a.length);
+    const changed = a.map((c, i) => [c, b[i]]).filter(([c, d]) => c !== d);
+    expect(changed.length).toBeGreaterThan(0);
+    for (const [before, after] of changed) {
+      expect(after).toBe('3');
+      expect("-.'|").toContain(before);
+    }
+  });
+
+  it('contains no escape codes in plain text', () => {
+    expect(text).not.toMatch(/\x1b/);
+  });
+});
+
+describe('board scales', () => {
+  it('compact fits beside 40 columns of panels in 80x24', () => {
+    const { width, height } = boardSize('compact');
+    expect(width).toBeLessThanOrEqual(40);
+    expect(height).toBeLessThanOrEqual(21);
+  });
+  it('wide uses more room', () => {
+    expect(boardSize('wide').width).toBeGreaterThan(boardSize('compact').width);
+  });
+});

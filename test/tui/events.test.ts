@@ -1,0 +1,42 @@
+// Event sentences: what the log tells a reader.
+import { describe, expect, it } from 'vitest';
+import { describeEvent } from '../../src/tui/render/events';
+import { lineText } from '../../src/tui/render/style';
+
+const names = ['ada', 'bob', 'cyd', 'dee'];
+const say = (ev: { kind: string; seat?: number; data?: unknown }, short = false) => lineText(describeEvent(ev, { names, short }));
+
+describe('describeEvent', () => {
+  it('rolls say who rolled what and who got paid', () => {
+    expect(say({ kind: 'roll', seat: 2, data: { dice: [3, 5], produced: [{ grain: 1 }, {}, { ore: 2 }, {}] } }))
+      .toBe('seat 2 (cyd) rolled 3+5=8: seat 0 +1 grain, seat 2 +2 ore');
+    expect(say({ kind: 'roll', seat: 1, data: { dice: [3, 4], produced: [{}, {}, {}, {}] } })).toBe('seat 1 (bob) rolled 3+4=7: bandit!');
+  });
+
+  it('trades read as trades, offers name both sides, talk is quoted', () => {
+    expect(say({ kind: 'action', seat: 3, data: { kind: 'turn', action: { type: 'offer_trade', give: { ore: 1 }, get: { wool: 1 }, talk: 'fair?' } } }))
+      .toBe('seat 3 (dee) → offer 1 ore for 1 wool to everyone “fair?”');
+    expect(say({ kind: 'trade', seat: 3, data: { from: 3, to: 0, give: { ore: 1 }, get: { wool: 1 } } }))
+      .toBe('seat 3 (dee) traded 1 ore for 1 wool with seat 0');
+    expect(say({ kind: 'trade', seat: 3, data: { from: 3, accepted: false } })).toBe("seat 3 (dee)'s offer found no taker");
+    expect(say({ kind: 'trade', seat: 1, data: { from: 1, to: 'bank', give: { brick: 4 }, get: { ore: 1 } } }))
+      .toBe('seat 1 (bob) traded 4 brick to the bank for 1 ore');
+    expect(say({ kind: 'talk', seat: 0, data: { message: 'gg' } })).toBe('seat 0 (ada) says “gg”');
+  });
+
+  it('builds, strikes, defaults and the end', () => {
+    expect(say({ kind: 'build', seat: 1, data: { what: 'city', at: 23 } })).toBe('seat 1 (bob) built a city at 23');
+    expect(say({ kind: 'timeout', seat: 2, data: { reason: 'late', strikes: 2, decision: 'turn' } }))
+      .toBe('seat 2 (cyd) strike 2: late on a turn decision');
+    expect(say({ kind: 'action', seat: 2, data: { kind: 'turn', action: { type: 'end_turn' }, default: true } }))
+      .toBe('seat 2 (cyd) → end turn (default)');
+    expect(say({ kind: 'end', data: { reason: 'win', placements: [2, 1, 3, 3], vp: [8, 10, 4, 4], turns: 90 } }))
+      .toBe('game over (win) after 90 turns: #1 seat 1 10vp #2 seat 0 8vp #3 seat 2 4vp #3 seat 3 4vp');
+  });
+
+  it('uses short seat labels on narrow screens and never fails on unknown data', () => {
+    expect(say({ kind: 'build', seat: 1, data: { what: 'road', at: 7 } }, true)).toBe('s1 built a road on edge 7');
+    expect(say({ kind: 'mystery', seat: 0, data: { x: 1 } })).toBe('seat 0 (ada) mystery {"x":1}');
+    expect(say({ kind: 'roll', seat: 0, data: 'garbage' })).toContain('rolled');
+  });
+});
