@@ -11,18 +11,32 @@ import { checkDiscard } from './rules/discard';
 import { applySetup, checkSetup } from './rules/setup';
 import { applyBankTrade, applyOffer, checkBankTrade, checkOffer, resolveOffer } from './rules/trade';
 import { countsInto } from './shape';
+import type { Counts } from './canon';
 import type { Game } from './state';
 import { STAGE_BANDIT, STAGE_TURN, addTalk, emit, toCounts } from './state';
 import type { AnyAction, BanditAction, DecisionKind, DiscardAction, ResourceName, SetupAction, TradeResponse, TurnAction } from './types';
 
+// Reused by countsOf: an answer's counts are read by its check and apply, then dropped.
 const scratchA = new Int16Array(5);
 const scratchB = new Int16Array(5);
+const SCRATCH: Counts = { a: scratchA, b: scratchB };
+
+/** Converts the ResourceCounts of a parsed (non-canonical) answer into five-slot arrays, valid until the next call. */
+export function countsOf(kind: DecisionKind, action: AnyAction): Counts {
+  if (kind === 'discard') countsInto((action as DiscardAction).cards, scratchA);
+  else if (kind === 'turn') {
+    const a = action as TurnAction;
+    if (a.type === 'play_windfall') countsInto(a.take, scratchA);
+    else if (a.type === 'offer_trade') { countsInto(a.give, scratchA); countsInto(a.get, scratchB); }
+  }
+  return SCRATCH;
+}
 
 function res(name: ResourceName): number {
   return RESOURCES.indexOf(name);
 }
 
-function checkTurn(g: Game, seat: number, a: TurnAction): string | null {
+function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): string | null {
   switch (a.type) {
     case 'build_road': return checkRoad(g, seat, a.edge);
     case 'build_settlement': return checkSettlement(g, seat, a.vertex);
@@ -30,23 +44,23 @@ function checkTurn(g: Game, seat: number, a: TurnAction): string | null {
     case 'buy_dev': return checkBuyDev(g, seat);
     case 'play_knight': return checkKnight(g, seat, a.hex, a.victim ?? -1);
     case 'play_roadworks': return checkRoadworks(g, seat, a.edges);
-    case 'play_windfall': return checkWindfall(g, seat, countsInto(a.take, scratchA));
+    case 'play_windfall': return checkWindfall(g, seat, c.a);
     case 'play_embargo': return checkEmbargo(g, seat);
     case 'bank_trade': return checkBankTrade(g, seat, res(a.give), res(a.get));
-    case 'offer_trade': return checkOffer(g, seat, countsInto(a.give, scratchA), countsInto(a.get, scratchB), a.to ?? -1);
+    case 'offer_trade': return checkOffer(g, seat, c.a, c.b, a.to ?? -1);
     case 'end_turn': return null;
   }
 }
 
 /** Why the answer is illegal right now (a stable code), or null. The caller has checked the seat owes `kind`. */
-export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction): string | null {
+export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, c: Counts): string | null {
   switch (kind) {
     case 'setup': {
       const a = action as SetupAction;
       return checkSetup(g, a.settlement, a.road);
     }
-    case 'turn': return checkTurn(g, seat, action as TurnAction);
-    case 'discard': return checkDiscard(g, seat, countsInto((action as DiscardAction).cards, scratchA));
+    case 'turn': return checkTurn(g, seat, action as TurnAction, c);
+    case 'discard': return checkDiscard(g, seat, c.a);
     case 'bandit': {
       const a = action as BanditAction;
       return checkBandit(g, seat, a.hex, a.victim ?? -1);
@@ -59,7 +73,7 @@ function emitAction(g: Game, seat: number, kind: DecisionKind, action: AnyAction
   if (g.log) emit(g, 'action', seat, isDefault ? { kind, action, default: true } : { kind, action });
 }
 
-function applyTurn(g: Game, seat: number, a: TurnAction): void {
+function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
   switch (a.type) {
     case 'build_road': applyRoad(g, seat, a.edge, false); break;
     case 'build_settlement': applySettlement(g, seat, a.vertex); break;
@@ -67,12 +81,12 @@ function applyTurn(g: Game, seat: number, a: TurnAction): void {
     case 'buy_dev': applyBuyDev(g, seat); break;
     case 'play_knight': applyKnight(g, seat, a.hex, a.victim ?? -1); break;
     case 'play_roadworks': applyRoadworks(g, seat, a.edges); break;
-    case 'play_windfall': applyWindfall(g, seat, countsInto(a.take, scratchA)); break;
+    case 'play_windfall': applyWindfall(g, seat, c.a); break;
     case 'play_embargo': applyEmbargo(g, seat, res(a.resource)); break;
     case 'bank_trade': applyBankTrade(g, seat, res(a.give), res(a.get)); break;
     case 'offer_trade':
       if (a.talk !== undefined) addTalk(g, seat, a.talk);
-      applyOffer(g, seat, countsInto(a.give, scratchA), countsInto(a.get, scratchB), a.to ?? -1, a.talk ?? null);
+      applyOffer(g, seat, c.a, c.b, a.to ?? -1, a.talk ?? null);
       break;
     case 'end_turn':
       if (a.talk !== undefined) addTalk(g, seat, a.talk);
@@ -82,8 +96,8 @@ function applyTurn(g: Game, seat: number, a: TurnAction): void {
   checkWin(g);
 }
 
-/** Applies a legal answer. isDefault marks answers the engine played for the seat (strikes, resignation). */
-export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, isDefault: boolean): void {
+/** Applies a legal answer (c: its counts, as given to checkAnswer). isDefault marks answers the engine played for the seat (strikes, resignation). */
+export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, c: Counts, isDefault: boolean): void {
   g.pendingCache = null;
   switch (kind) {
     case 'setup': {
@@ -98,7 +112,7 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
     }
     case 'turn':
       emitAction(g, seat, kind, action, isDefault);
-      applyTurn(g, seat, action as TurnAction);
+      applyTurn(g, seat, action as TurnAction, c);
       return;
     case 'bandit': {
       emitAction(g, seat, kind, action, isDefault);
@@ -110,8 +124,7 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
       return;
     }
     case 'discard': {
-      countsInto((action as DiscardAction).cards, scratchA);
-      for (let r = 0; r < 5; r++) g.discardBuf[seat * 5 + r] = scratchA[r];
+      for (let r = 0; r < 5; r++) g.discardBuf[seat * 5 + r] = c.a[r];
       buffer(g, seat, action, isDefault);
       if (allAnswered(g, g.owed)) completeDiscards(g);
       return;

@@ -6,10 +6,11 @@
 
 import { EDGE_COUNT, EDGE_VERTICES, VERTEX_COUNT, VERTEX_EDGES } from './board';
 import type { Game } from './state';
-import { emit } from './state';
+import { ROAD_LIMIT, emit, roadCount } from './state';
 
 // Scratch space, reused: the engine is single-threaded and walk() never nests across games.
 const used = new Uint8Array(EDGE_COUNT);
+const touched = new Uint8Array(EDGE_COUNT);
 const seen = new Uint8Array(VERTEX_COUNT);
 
 function walk(g: Game, seat: number, v: number, len: number): number {
@@ -23,6 +24,7 @@ function walk(g: Game, seat: number, v: number, len: number): number {
     const e = VERTEX_EDGES[i];
     if (e === -1 || used[e] || g.roadOwner[e] !== seat) continue;
     used[e] = 1;
+    touched[e] = 1;
     const w = EDGE_VERTICES[e * 2] === v ? EDGE_VERTICES[e * 2 + 1] : EDGE_VERTICES[e * 2];
     const l = walk(g, seat, w, len + 1);
     used[e] = 0;
@@ -31,19 +33,48 @@ function walk(g: Game, seat: number, v: number, len: number): number {
   return best;
 }
 
-/** Length of the seat's longest road (longest trail, opponents' towns cut). */
+/** Own roads at v. */
+function ownDegree(g: Game, seat: number, v: number): number {
+  let d = 0;
+  for (let i = v * 3; i < v * 3 + 3; i++) {
+    const e = VERTEX_EDGES[i];
+    if (e !== -1 && g.roadOwner[e] === seat) d++;
+  }
+  return d;
+}
+
+/**
+ * Length of the seat's longest road (longest trail, opponents' towns cut).
+ *
+ * A longest trail can always be taken to start at a vertex of own degree 1 or
+ * 3, or at an opponent's town: a trail starting at an open degree-2 vertex is
+ * either extendable by the other edge there, or closed, and a closed trail can
+ * be rotated to start at any vertex it visits. Only a component that is a
+ * plain cycle has no such vertex; its edges stay untouched by the first pass
+ * and are walked from any of their vertices.
+ */
 export function longestRoadLength(g: Game, seat: number): number {
   let best = 0;
   seen.fill(0);
-  for (let e = 0; e < EDGE_COUNT; e++) {
-    if (g.roadOwner[e] !== seat) continue;
+  const first = seat * ROAD_LIMIT, last = first + roadCount(g, seat);
+  for (let i = first; i < last; i++) touched[g.roadList[i]] = 0;
+  for (let i = first; i < last; i++) {
+    const e = g.roadList[i];
     for (let end = 0; end < 2; end++) {
       const v = EDGE_VERTICES[e * 2 + end];
       if (seen[v]) continue;
       seen[v] = 1;
+      const owner = g.townOwner[v];
+      if (ownDegree(g, seat, v) === 2 && (owner === -1 || owner === seat)) continue;
       const l = walk(g, seat, v, 0);
       if (l > best) best = l;
     }
+  }
+  for (let i = first; i < last; i++) {
+    const e = g.roadList[i];
+    if (touched[e]) continue;
+    const l = walk(g, seat, EDGE_VERTICES[e * 2], 0);
+    if (l > best) best = l;
   }
   return best;
 }

@@ -3,22 +3,35 @@
 // allocating on the hot path, and submit() recognises them without
 // re-validating their shape.
 
-import { EDGE_COUNT, HEX_COUNT, RESOURCES, VERTEX_COUNT } from './board';
-import type { AnyAction, BanditAction, DecisionKind, ResourceCounts, TradeResponse, TurnAction } from './types';
+import { EDGE_COUNT, HEX_COUNT, RESOURCES, VERTEX_COUNT, VERTEX_EDGES } from './board';
+import type { AnyAction, BanditAction, DecisionKind, ResourceCounts, SetupAction, TradeResponse, TurnAction } from './types';
 
-const kindOf = new Map<object, DecisionKind>();
-/** Five-slot arrays of the ResourceCounts inside canonical actions, so rules need not convert them. */
-const countsOf = new WeakMap<object, Int16Array>();
+/** The five-slot counts the rules read: a = windfall take / offer give / discard cards, b = offer get. */
+export interface Counts { readonly a: ArrayLike<number>; readonly b: ArrayLike<number> }
 
-/** The precomputed five counts of a canonical ResourceCounts object, or undefined. */
-export function canonicalCounts(c: ResourceCounts): Int16Array | undefined {
-  return countsOf.get(c);
+const ZERO5 = new Int16Array(5);
+export const NO_COUNTS: Counts = { a: ZERO5, b: ZERO5 };
+
+/**
+ * What submit() needs to know about a canonical answer, found with one map
+ * lookup: the decision kind it answers and its resource counts, precomputed
+ * so no rule converts them.
+ */
+export interface CanonInfo {
+  readonly kind: DecisionKind;
+  readonly counts: Counts;
 }
 
-function canon<T extends AnyAction>(kind: DecisionKind, action: T): T {
+const infoOf = new Map<object, CanonInfo>();
+
+function canon<T extends AnyAction>(kind: DecisionKind, action: T, a: ResourceCounts | null = null, b: ResourceCounts | null = null): T {
   deepFreeze(action);
-  kindOf.set(action, kind);
+  infoOf.set(action, { kind, counts: a === null ? NO_COUNTS : { a: slots(a), b: b === null ? ZERO5 : slots(b) } });
   return action;
+}
+
+function slots(c: ResourceCounts): Int16Array {
+  return Int16Array.from(RESOURCES, (r) => c[r] ?? 0);
 }
 
 function deepFreeze(o: object): void {
@@ -26,18 +39,13 @@ function deepFreeze(o: object): void {
   Object.freeze(o);
 }
 
-/** The decision kind a canonical object answers, or undefined for any other value. */
-export function canonicalKind(answer: unknown): DecisionKind | undefined {
-  return typeof answer === 'object' && answer !== null ? kindOf.get(answer) : undefined;
-}
-
-function counts(c: ResourceCounts): ResourceCounts {
-  countsOf.set(c, Int16Array.from(RESOURCES, (r) => c[r] ?? 0));
-  return c;
+/** The info of a canonical object, or undefined for any other value. */
+export function canonicalInfo(answer: unknown): CanonInfo | undefined {
+  return typeof answer === 'object' && answer !== null ? infoOf.get(answer) : undefined;
 }
 
 function one(r: number): ResourceCounts {
-  return counts({ [RESOURCES[r]]: 1 });
+  return { [RESOURCES[r]]: 1 };
 }
 
 export const END_TURN: TurnAction = canon('turn', { type: 'end_turn' });
@@ -53,14 +61,16 @@ export const BANK_TRADE: readonly TurnAction[] = Array.from({ length: 25 }, (_, 
   canon('turn', { type: 'bank_trade', give: RESOURCES[Math.floor(i / 5)], get: RESOURCES[i % 5] }));
 
 /** OFFER_ONE[give * 5 + get]: an open 1-for-1 offer. */
-export const OFFER_ONE: readonly TurnAction[] = Array.from({ length: 25 }, (_, i) =>
-  canon('turn', { type: 'offer_trade', give: one(Math.floor(i / 5)), get: one(i % 5) }));
+export const OFFER_ONE: readonly TurnAction[] = Array.from({ length: 25 }, (_, i) => {
+  const give = one(Math.floor(i / 5)), get = one(i % 5);
+  return canon('turn', { type: 'offer_trade', give, get }, give, get);
+});
 
 /** WINDFALL[a * 5 + b] for a <= b: take one of a and one of b (two of a when equal). */
 export const WINDFALL: readonly TurnAction[] = Array.from({ length: 25 }, (_, i) => {
   const a = Math.floor(i / 5), b = i % 5;
-  const take = counts(a === b ? { [RESOURCES[a]]: 2 } : { [RESOURCES[a]]: 1, [RESOURCES[b]]: 1 });
-  return canon('turn', { type: 'play_windfall', take });
+  const take: ResourceCounts = a === b ? { [RESOURCES[a]]: 2 } : { [RESOURCES[a]]: 1, [RESOURCES[b]]: 1 };
+  return canon('turn', { type: 'play_windfall', take }, take);
 });
 
 /** KNIGHT[hex * 5 + victim + 1] (victim -1 = none). */
@@ -73,6 +83,12 @@ export const KNIGHT: readonly TurnAction[] = Array.from({ length: HEX_COUNT * 5 
 export const BANDIT: readonly BanditAction[] = Array.from({ length: HEX_COUNT * 5 }, (_, i) => {
   const hex = Math.floor(i / 5), victim = (i % 5) - 1;
   return canon('bandit', victim === -1 ? { hex } : { hex, victim });
+});
+
+/** SETUP[v * 3 + i]: settlement at v with the i-th edge touching v (VERTEX_EDGES order); null where v has fewer edges. */
+export const SETUP: ReadonlyArray<SetupAction | null> = Array.from({ length: VERTEX_COUNT * 3 }, (_, i) => {
+  const e = VERTEX_EDGES[i];
+  return e === -1 ? null : canon('setup', { settlement: Math.floor(i / 3), road: e });
 });
 
 export const ACCEPT: TradeResponse = canon('trade', { accept: true });

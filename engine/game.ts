@@ -1,8 +1,9 @@
 // The state machine: which seats owe which decisions, answers in, events out.
 // Pure: no I/O, no clock. Everything random comes from the seed.
 
-import { canonicalKind } from './canon';
-import { applyAnswer, checkAnswer } from './apply';
+import { canonicalInfo } from './canon';
+import { applyAnswer, checkAnswer, countsOf } from './apply';
+import type { Counts } from './canon';
 import { defaultAnswer } from './defaults';
 import { rejection } from './rejections';
 import { shuffle, stream } from './rng';
@@ -61,8 +62,9 @@ function computePending(g: Game): readonly PendingDecision[] {
     case STAGE_BANDIT: return PENDING[K_BANDIT][1 << g.current];
     case STAGE_DISCARD:
     case STAGE_TRADE: {
+      const owes = g.stage === STAGE_DISCARD ? g.owed : g.asked;
       let mask = 0;
-      for (let s = 0; s < g.n; s++) if (owedKind(g, s) !== null) mask |= 1 << s;
+      for (let s = 0; s < g.n; s++) if (owes[s] && !g.answered[s]) mask |= 1 << s;
       return PENDING[g.stage === STAGE_DISCARD ? K_DISCARD : K_TRADE][mask];
     }
     default: return NONE;
@@ -75,7 +77,8 @@ export function pendingDecisions(g: Game): readonly PendingDecision[] {
   return g.pendingCache;
 }
 
-const NO_EVENTS: GameEvent[] = [];
+// Shared and frozen: returned whenever there is nothing to report (events off), so a caller cannot pollute it.
+const NO_EVENTS = Object.freeze([]) as unknown as GameEvent[];
 const OK_SILENT: SubmitResult = Object.freeze({ ok: true as const, events: NO_EVENTS });
 
 function describe(answer: unknown): string {
@@ -102,23 +105,28 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
     return { ok: false, reason: rejection(already ? 'already_answered' : 'not_your_decision', `seat ${seat}`) };
   }
   let action: AnyAction;
-  if (canonicalKind(answer) === kind) {
+  let counts: Counts;
+  const info = canonicalInfo(answer);
+  if (info !== undefined && info.kind === kind) {
+    // One of the engine's own frozen answers: shape known, counts precomputed.
     action = answer as AnyAction;
+    counts = info.counts;
   } else {
     const parsed = parseAnswer(kind, answer);
     if (!parsed.ok) return { ok: false, reason: { code: parsed.code, message: `${kind} answer rejected: ${parsed.message}` } };
     action = parsed.action;
+    counts = countsOf(kind, action);
   }
-  const code = checkAnswer(g, seat, kind, action);
+  const code = checkAnswer(g, seat, kind, action, counts);
   if (code !== null) return { ok: false, reason: rejection(code, `${kind} ${describe(action)}`) };
   const isDefault = g.nextDefault[seat] === 1 || g.resigned[seat] === 1;
   g.nextDefault[seat] = 0;
   if (!g.log) {
-    applyAnswer(g, seat, kind, action, isDefault);
+    applyAnswer(g, seat, kind, action, counts, isDefault);
     return OK_SILENT;
   }
   const start = g.log.length;
-  applyAnswer(g, seat, kind, action, isDefault);
+  applyAnswer(g, seat, kind, action, counts, isDefault);
   return { ok: true, events: g.log.slice(start) };
 }
 
@@ -129,10 +137,14 @@ export function defaultAction(g: Game, seat: number): AnyAction {
   return defaultAnswer(g, seat, kind);
 }
 
-/** Records a strike; the seat's next applied answer (the default the caller plays) is flagged `default`. */
+/**
+ * Records a strike (a `timeout` event). When the seat owes a decision, its
+ * next applied answer (the default the caller plays) is flagged `default`.
+ */
 export function recordStrike(g: Game, seat: number, reason: StrikeReason, strikes: number, decision: DecisionKind): GameEvent {
+  if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
   g.strikes[seat] = strikes;
-  g.nextDefault[seat] = 1;
+  if (owedKind(g, seat) !== null) g.nextDefault[seat] = 1;
   const ev: GameEvent = { kind: 'timeout', seat, data: { reason, strikes, decision } };
   g.log?.push(ev);
   return ev;
@@ -140,6 +152,7 @@ export function recordStrike(g: Game, seat: number, reason: StrikeReason, strike
 
 /** Resigns a seat: the caller answers it with defaultAction from now on; it is placed after every other seat. */
 export function resignSeat(g: Game, seat: number): GameEvent[] {
+  if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
   if (g.resigned[seat]) return [];
   g.resigned[seat] = 1;
   const ev: GameEvent = { kind: 'resign', seat, data: { strikes: g.strikes[seat] } };

@@ -7,19 +7,17 @@
 import { EDGE_COUNT, EDGE_VERTICES, HEX_COUNT, HEX_KINDS, RESOURCES, VERTEX_COUNT, VERTEX_EDGES } from './board';
 import {
   ACCEPT, BANDIT, BANK_TRADE, BUILD_CITY, BUILD_ROAD, BUILD_SETTLEMENT, BUY_DEV, EMBARGO as EMBARGO_ACTIONS,
-  END_TURN, KNIGHT as KNIGHT_ACTIONS, OFFER_ONE, REJECT, ROADWORKS_ONE, WINDFALL as WINDFALL_ACTIONS,
+  END_TURN, KNIGHT as KNIGHT_ACTIONS, OFFER_ONE, REJECT, ROADWORKS_ONE, SETUP, WINDFALL as WINDFALL_ACTIONS,
 } from './canon';
 import { owedKind } from './game';
-import { hasTownOn } from './rules/bandit';
-import { checkBuyDev, checkCity } from './rules/build';
 import { defaultDiscard } from './rules/discard';
-import { bankRate, distanceOk, placeSettlement, roadPlaceCode } from './rules/pieces';
+import { distanceOk, placeRoad, placeSettlement, roadPlaceCode } from './rules/pieces';
 import { canCoverGet } from './rules/trade';
 import type { Game } from './state';
 import {
-  COST_CITY, COST_ROAD, COST_SETTLEMENT, EMBARGO, KNIGHT, OFFER_LIMIT, ROADWORKS,
+  EMBARGO, KNIGHT, OFFER_LIMIT, ROAD_LIMIT, ROADWORKS, TOWN_LIMIT,
   STAGE_BANDIT, STAGE_DISCARD, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, WINDFALL,
-  canAfford, createGame, handTotal, toCounts,
+  createGame, handTotal, roadCount, toCounts, townCount,
 } from './state';
 import type { AnyAction, DecisionKind, PioneersView, ResourceCounts } from './types';
 import { DEV_CARDS } from './types';
@@ -68,7 +66,7 @@ function legalSetup(g: Game): void {
     if (!distanceOk(g, v)) continue;
     for (let i = v * 3; i < v * 3 + 3; i++) {
       const e = VERTEX_EDGES[i];
-      if (e !== -1 && g.roadOwner[e] === -1) add({ settlement: v, road: e });
+      if (e !== -1 && g.roadOwner[e] === -1) add(SETUP[i]!);
     }
   }
 }
@@ -78,38 +76,48 @@ function legalBandit(g: Game, seat: number, table: readonly AnyAction[]): void {
   for (let h = 0; h < HEX_COUNT; h++) {
     if (h === g.bandit) continue;
     add(table[h * 5]);
-    for (let s = 0; s < g.n; s++) if (s !== seat && hasTownOn(g, s, h)) add(table[h * 5 + s + 1]);
+    let mask = g.hexTowns[h] & ~(1 << seat); // opponents with a town on h
+    for (let s = 0; mask !== 0; s++, mask >>= 1) if (mask & 1) add(table[h * 5 + s + 1]);
   }
 }
 
 function legalTurn(g: Game, seat: number): void {
   add(END_TURN);
   const o = seat * 5;
-  if (g.roadsLeft[seat] > 0 && canAfford(g, seat, COST_ROAD)) pushRoadEdges(g, seat);
-  if (g.settlementsLeft[seat] > 0 && canAfford(g, seat, COST_SETTLEMENT)) pushSettlementVertices(g, seat);
-  if (g.citiesLeft[seat] > 0 && canAfford(g, seat, COST_CITY)) {
-    for (let v = 0; v < VERTEX_COUNT; v++) if (checkCity(g, seat, v) === null) add(BUILD_CITY[v]);
+  const h = g.hand;
+  const brick = h[o], lumber = h[o + 1], wool = h[o + 2], grain = h[o + 3], ore = h[o + 4];
+  // Costs spelled out (see COST_* in state.ts): this runs for every turn decision.
+  if (brick >= 1 && lumber >= 1) {
+    if (g.roadsLeft[seat] > 0) pushRoadEdges(g, seat);
+    if (wool >= 1 && grain >= 1 && g.settlementsLeft[seat] > 0) pushSettlementVertices(g, seat);
   }
-  if (checkBuyDev(g, seat) === null) add(BUY_DEV);
+  if (grain >= 2 && ore >= 3 && g.citiesLeft[seat] > 0) pushCityVertices(g, seat);
+  if (wool >= 1 && grain >= 1 && ore >= 1 && g.deckPos < g.deck.length) add(BUY_DEV);
   if (!g.devPlayed) {
     if (g.devOld[o + KNIGHT] > 0) legalBandit(g, seat, KNIGHT_ACTIONS);
     if (g.devOld[o + ROADWORKS] > 0 && g.roadsLeft[seat] > 0) legalRoadworks(g, seat);
     if (g.devOld[o + WINDFALL] > 0) {
       for (let a = 0; a < 5; a++) for (let b = a; b < 5; b++) add(WINDFALL_ACTIONS[a * 5 + b]);
     }
-    if (g.devOld[o + EMBARGO] > 0) for (const a of EMBARGO_ACTIONS) add(a);
+    if (g.devOld[o + EMBARGO] > 0) for (let r = 0; r < 5; r++) add(EMBARGO_ACTIONS[r]);
   }
+  const ports = g.portMask[seat];
+  const base = ports & GENERIC_PORT ? 3 : 4;
   for (let give = 0; give < 5; give++) {
-    if (g.hand[o + give] < bankRate(g, seat, give)) continue;
+    const have = h[o + give];
+    if (have < 2 || have < (ports & (1 << give) ? 2 : base)) continue;
     for (let get = 0; get < 5; get++) if (get !== give) add(BANK_TRADE[give * 5 + get]);
   }
   if (g.offers < OFFER_LIMIT) {
     for (let give = 0; give < 5; give++) {
-      if (g.hand[o + give] < 1) continue;
+      if (h[o + give] < 1) continue;
       for (let get = 0; get < 5; get++) if (get !== give) add(OFFER_ONE[give * 5 + get]);
     }
   }
 }
+
+/** portMask bit of a generic 3:1 port (bits 0..4 are the 2:1 resource ports). */
+const GENERIC_PORT = 1 << 5;
 
 const edgeMark = new Uint8Array(EDGE_COUNT);
 const vertexMark = new Uint8Array(VERTEX_COUNT);
@@ -122,8 +130,8 @@ const vertexMark = new Uint8Array(VERTEX_COUNT);
  */
 function pushRoadEdges(g: Game, seat: number): void {
   let lo = EDGE_COUNT, hi = -1;
-  for (let e = 0; e < EDGE_COUNT; e++) {
-    if (g.roadOwner[e] !== seat) continue;
+  for (let i = seat * ROAD_LIMIT, last = i + roadCount(g, seat); i < last; i++) {
+    const e = g.roadList[i];
     for (let end = 0; end < 2; end++) {
       const v = EDGE_VERTICES[e * 2 + end];
       const owner = g.townOwner[v];
@@ -145,8 +153,8 @@ function pushRoadEdges(g: Game, seat: number): void {
 /** Settlement spots in vertex order: ends of own roads that pass the distance rule. */
 function pushSettlementVertices(g: Game, seat: number): void {
   let lo = VERTEX_COUNT, hi = -1;
-  for (let e = 0; e < EDGE_COUNT; e++) {
-    if (g.roadOwner[e] !== seat) continue;
+  for (let i = seat * ROAD_LIMIT, last = i + roadCount(g, seat); i < last; i++) {
+    const e = g.roadList[i];
     for (let end = 0; end < 2; end++) {
       const v = EDGE_VERTICES[e * 2 + end];
       if (vertexMark[v] || !distanceOk(g, v)) continue;
@@ -157,6 +165,21 @@ function pushSettlementVertices(g: Game, seat: number): void {
   }
   for (let v = lo; v <= hi; v++) {
     if (vertexMark[v]) { vertexMark[v] = 0; add(BUILD_SETTLEMENT[v]); }
+  }
+}
+
+/** Own settlements (not yet cities), in vertex order. */
+function pushCityVertices(g: Game, seat: number): void {
+  let lo = VERTEX_COUNT, hi = -1;
+  for (let i = seat * TOWN_LIMIT, last = i + townCount(g, seat); i < last; i++) {
+    const v = g.townList[i];
+    if (g.isCity[v]) continue;
+    vertexMark[v] = 1;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  for (let v = lo; v <= hi; v++) {
+    if (vertexMark[v]) { vertexMark[v] = 0; add(BUILD_CITY[v]); }
   }
 }
 
@@ -230,8 +253,7 @@ export function gameFromView(view: PioneersView, kind: DecisionKind, memo: ViewM
   }
   g.bandit = view.board.bandit;
   for (const r of view.roads) {
-    g.roadOwner[r.edge] = r.seat;
-    g.roadsLeft[r.seat]--;
+    placeRoad(g, r.seat, r.edge);
   }
   for (const t of view.towns) {
     placeSettlement(g, t.seat, t.vertex);

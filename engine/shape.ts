@@ -5,7 +5,6 @@
 
 import { EDGE_COUNT, HEX_COUNT, RESOURCES, VERTEX_COUNT } from './board';
 import type { ResourceName } from './board';
-import { canonicalCounts } from './canon';
 import { TALK_LIMIT } from './state';
 import type { AnyAction, DecisionKind, ResourceCounts, TurnAction } from './types';
 
@@ -151,8 +150,6 @@ export function parseAnswer(kind: DecisionKind, raw: unknown): Parsed {
 
 /** Copies ResourceCounts into five slots (brick, lumber, wool, grain, ore). */
 export function countsInto(c: ResourceCounts, out: Int16Array): Int16Array {
-  const pre = canonicalCounts(c);
-  if (pre !== undefined) out.set(pre);
-  else for (let r = 0; r < 5; r++) out[r] = c[RESOURCES[r]] ?? 0;
+  for (let r = 0; r < 5; r++) out[r] = c[RESOURCES[r]] ?? 0;
   return out;
 }

@@ -28,6 +28,8 @@ export const WIN_VP = 10;
 export const ROAD_LIMIT = 15;
 export const SETTLEMENT_LIMIT = 5;
 export const CITY_LIMIT = 4;
+/** Vertices a seat can occupy: every settlement, including those upgraded to cities. */
+export const TOWN_LIMIT = SETTLEMENT_LIMIT + CITY_LIMIT;
 export const OFFER_LIMIT = 5;
 export const TALK_LIMIT = 240;
 export const TALK_LOG_SIZE = 20;
@@ -59,6 +61,12 @@ export interface Game {
   readonly roadOwner: Int8Array; // per edge, -1 empty
   readonly townOwner: Int8Array; // per vertex, -1 empty
   readonly isCity: Uint8Array; // per vertex
+  /** Per hex: bitmask of the seats with a settlement or city on one of its corners. */
+  readonly hexTowns: Uint8Array;
+  /** Each seat's roads in building order: roadList[seat * 15 + i], i < 15 - roadsLeft[seat]. */
+  readonly roadList: Int8Array;
+  /** Each seat's towns in building order: townList[seat * 9 + i], i < townCount(g, seat). */
+  readonly townList: Int8Array;
 
   // Per seat (index seat * 5 + resource / card where two-dimensional)
   readonly hand: Int16Array;
@@ -142,12 +150,15 @@ export function createGame(seed: string, seatCount: number, events: boolean): Ga
   for (let c = 0, k = 0; c < 5; c++) for (let i = 0; i < DECK_COUNTS[c]; i++) deck[k++] = c;
   shuffle(stream(seed, 'deck'), deck);
 
-  return {
-    seed, n, log: events ? [] : null,
+  const fresh: Game = {
+    seed, n, log: null,
     hexRes, hexToken, tokenHexes, bandit,
     roadOwner: new Int8Array(EDGE_COUNT).fill(-1),
     townOwner: new Int8Array(VERTEX_COUNT).fill(-1),
     isCity: new Uint8Array(VERTEX_COUNT),
+    hexTowns: new Uint8Array(HEX_COUNT),
+    roadList: new Int8Array(n * ROAD_LIMIT).fill(-1),
+    townList: new Int8Array(n * TOWN_LIMIT).fill(-1),
     hand: new Int16Array(n * 5),
     devOld: new Int8Array(n * 5),
     devNew: new Int8Array(n * 5),
@@ -178,6 +189,38 @@ export function createGame(seed: string, seatCount: number, events: boolean): Ga
     largestArmy: -1, longestRoad: -1,
     winner: -1, endReason: null, outcome: null, pendingCache: null,
   };
+  return assemble(fresh, false, events ? [] : null);
+}
+
+/**
+ * The one place a Game object literal is built, for new games and copies
+ * alike: every Game then has the same hidden class, and the engine's property
+ * reads stay monomorphic (a copy built key by key would slow every game in
+ * the process down).
+ */
+function assemble(s: Game, copy: boolean, log: GameEvent[] | null): Game {
+  const c = <T extends Int8Array | Uint8Array | Int16Array | Uint32Array>(x: T): T => (copy ? (x.slice() as T) : x);
+  return {
+    seed: s.seed, n: s.n, log,
+    hexRes: c(s.hexRes), hexToken: c(s.hexToken), tokenHexes: c(s.tokenHexes), bandit: s.bandit,
+    roadOwner: c(s.roadOwner), townOwner: c(s.townOwner), isCity: c(s.isCity), hexTowns: c(s.hexTowns),
+    roadList: c(s.roadList), townList: c(s.townList),
+    hand: c(s.hand), devOld: c(s.devOld), devNew: c(s.devNew), knights: c(s.knights),
+    roadsLeft: c(s.roadsLeft), settlementsLeft: c(s.settlementsLeft), citiesLeft: c(s.citiesLeft),
+    roadLen: c(s.roadLen), portMask: c(s.portMask), strikes: c(s.strikes), resigned: c(s.resigned),
+    nextDefault: c(s.nextDefault),
+    deck: c(s.deck), deckPos: s.deckPos, diceRng: c(s.diceRng), stealRng: c(s.stealRng),
+    stage: s.stage, setupStep: s.setupStep, current: s.current, turn: s.turn, die1: s.die1, die2: s.die2,
+    devPlayed: s.devPlayed, offers: s.offers,
+    owed: c(s.owed), asked: c(s.asked), answered: c(s.answered), discardBuf: c(s.discardBuf), accepts: c(s.accepts),
+    bufAction: copy ? s.bufAction.slice() : s.bufAction, bufDefault: c(s.bufDefault),
+    tradeFrom: s.tradeFrom, tradeTo: s.tradeTo, tradeGive: c(s.tradeGive), tradeGet: c(s.tradeGet), tradeTalk: s.tradeTalk,
+    talkLog: copy ? s.talkLog.slice() : s.talkLog,
+    largestArmy: s.largestArmy, longestRoad: s.longestRoad,
+    winner: s.winner, endReason: s.endReason,
+    outcome: copy && s.outcome ? { ...s.outcome, placements: s.outcome.placements.slice(), vp: s.outcome.vp.slice() } : s.outcome,
+    pendingCache: s.pendingCache,
+  };
 }
 
 /** Appends an event when the log is on. Call sites guard with `if (g.log)` to skip building `data` at all. */
@@ -187,6 +230,16 @@ export function emit(g: Game, kind: string, seat: number | undefined, data?: unk
   if (seat !== undefined) ev.seat = seat;
   if (data !== undefined) ev.data = data;
   g.log.push(ev);
+}
+
+/** Roads the seat has on the board. */
+export function roadCount(g: Game, seat: number): number {
+  return ROAD_LIMIT - g.roadsLeft[seat];
+}
+
+/** Vertices the seat occupies (settlements and cities). */
+export function townCount(g: Game, seat: number): number {
+  return SETTLEMENT_LIMIT - g.settlementsLeft[seat] + CITY_LIMIT - g.citiesLeft[seat];
 }
 
 export function handTotal(g: Game, seat: number): number {
@@ -253,13 +306,5 @@ export function addTalk(g: Game, seat: number, message: string): void {
  * dice stream); a bot that looks ahead must not peek at it.
  */
 export function cloneGame(g: Game, keepLog = false): Game {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(g)) {
-    if (ArrayBuffer.isView(v)) out[k] = (v as Int8Array).slice();
-    else if (Array.isArray(v)) out[k] = v.slice();
-    else out[k] = v;
-  }
-  out.log = keepLog && g.log ? g.log.slice() : null;
-  out.outcome = g.outcome && { ...g.outcome, placements: g.outcome.placements.slice(), vp: g.outcome.vp.slice() };
-  return out as unknown as Game;
+  return assemble(g, true, keepLog && g.log ? g.log.slice() : null);
 }

@@ -2,14 +2,13 @@
 // named, must be an opponent with a town on the target hex; one random card
 // (from the seed's 'steal' stream) changes hands, none if the victim has none.
 
-import { HEX_VERTICES, RESOURCES } from '../board';
+import { RESOURCES } from '../board';
 import { randInt } from '../rng';
 import type { Game } from '../state';
 import { emit, handTotal } from '../state';
 
 export function hasTownOn(g: Game, seat: number, hex: number): boolean {
-  for (let k = 0; k < 6; k++) if (g.townOwner[HEX_VERTICES[hex * 6 + k]] === seat) return true;
-  return false;
+  return (g.hexTowns[hex] & (1 << seat)) !== 0;
 }
 
 /** victim -1 means none. */

@@ -1,8 +1,9 @@
 // Placing pieces on the board and the geometric rules shared by setup,
 // builds and roadworks: distance rule, road connectivity, ports.
 
-import { EDGE_VERTICES, RESOURCES, VERTEX_EDGES, VERTEX_PORT, VERTEX_VERTICES } from '../board';
+import { EDGE_VERTICES, RESOURCES, VERTEX_EDGES, VERTEX_HEXES, VERTEX_PORT, VERTEX_VERTICES } from '../board';
 import type { Game } from '../state';
+import { ROAD_LIMIT, TOWN_LIMIT, roadCount, townCount } from '../state';
 
 /** The vertex and all its neighbours are town-free. */
 export function distanceOk(g: Game, v: number): boolean {
@@ -43,13 +44,18 @@ export function roadPlaceCode(g: Game, seat: number, e: number): string | null {
   return blocked ? 'blocked_by_town' : 'not_connected';
 }
 
+/** The only way roads are added: keeps roadOwner, roadsLeft and roadList in step. */
 export function placeRoad(g: Game, seat: number, e: number): void {
+  g.roadList[seat * ROAD_LIMIT + roadCount(g, seat)] = e;
   g.roadOwner[e] = seat;
   g.roadsLeft[seat]--;
 }
 
+/** The only way settlements are added: keeps townOwner, settlementsLeft, townList, hexTowns and ports in step. */
 export function placeSettlement(g: Game, seat: number, v: number): void {
+  g.townList[seat * TOWN_LIMIT + townCount(g, seat)] = v;
   g.townOwner[v] = seat;
+  for (let i = v * 3; i < v * 3 + 3; i++) if (VERTEX_HEXES[i] !== -1) g.hexTowns[VERTEX_HEXES[i]] |= 1 << seat;
   g.settlementsLeft[seat]--;
   const port = VERTEX_PORT[v];
   if (port !== -1) g.portMask[seat] |= 1 << port;

@@ -87,7 +87,10 @@ export async function serveBot(decide: Decide, opts: BotServerOptions = {}): Pro
       try {
         action = await decide(request, memo);
       } catch (err) {
-        log(`decide failed (${(err as Error).message}); the arena will play its default and count a strike`);
+        // Answer at once with no action: the arena plays its default and counts
+        // a strike either way, but the match does not wait out the deadline.
+        log(`decide failed (${(err as Error).message}); sent no action, the arena plays its default and counts a strike`);
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: request.id, action: null }));
         return;
       }
       if (request.kind === 'turn' && 'type' in action) {

@@ -1,5 +1,13 @@
 // Per-bot tournament statistics, folded in one finished game at a time.
 import type { StrikeReason } from '../../engine/types';
+import { createRng } from './rng';
+
+/**
+ * Latency samples kept per bot. Up to this many every sample is kept (exact
+ * percentiles); beyond it a uniform reservoir sample, so a 100,000-game run
+ * does not hold tens of millions of numbers.
+ */
+export const LATENCY_SAMPLE_CAP = 20_000;
 
 export const STRIKE_REASONS: readonly StrikeReason[] = ['late', 'malformed', 'oversize', 'dropped', 'illegal'];
 
@@ -42,16 +50,31 @@ export interface BotTally {
   vpSum: number;
   strikes: StrikeCounts;
   resigned: number;
+  /** All answer latencies, or a uniform sample of LATENCY_SAMPLE_CAP of them. */
   latenciesMs: number[];
+  /** How many latencies were seen in total. */
+  latencyCount: number;
 }
 
 export class Tallies {
   private readonly byBot = new Map<string, BotTally>();
+  private readonly rng = createRng('latency-reservoir');
 
-  constructor(botIds: readonly string[]) {
+  constructor(botIds: readonly string[], private readonly sampleCap = LATENCY_SAMPLE_CAP) {
     for (const botId of botIds) {
-      this.byBot.set(botId, { botId, games: 0, aborted: 0, wins: 0, placementSum: 0, vpSum: 0, strikes: noStrikes(), resigned: 0, latenciesMs: [] });
+      this.byBot.set(botId, { botId, games: 0, aborted: 0, wins: 0, placementSum: 0, vpSum: 0, strikes: noStrikes(), resigned: 0, latenciesMs: [], latencyCount: 0 });
     }
+  }
+
+  private sample(t: BotTally, ms: number): void {
+    t.latencyCount++;
+    if (t.latenciesMs.length < this.sampleCap) {
+      t.latenciesMs.push(ms);
+      return;
+    }
+    // Reservoir sampling (Algorithm R): every sample seen so far is kept with equal probability.
+    const j = Math.floor(this.rng() * t.latencyCount);
+    if (j < this.sampleCap) t.latenciesMs[j] = ms;
   }
 
   add(game: GameResult): void {
@@ -61,7 +84,7 @@ export class Tallies {
       // Strikes and latencies are real even in an aborted game; placements are not.
       for (const r of STRIKE_REASONS) t.strikes[r] += s.strikes[r];
       if (s.resigned) t.resigned++;
-      for (const ms of s.latenciesMs) t.latenciesMs.push(ms);
+      for (const ms of s.latenciesMs) this.sample(t, ms);
       if (game.status === 'aborted' || s.placement === null) {
         t.aborted++;
         continue;

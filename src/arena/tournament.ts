@@ -5,9 +5,8 @@
 import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { seatOrder as engineSeatOrder } from '../../engine/index';
-import type { MatchRecord } from '../protocol/index';
+import type { MatchEvent, MatchRecord } from '../protocol/index';
 import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions } from '../runner/index';
-import type { MatchEvent } from '../protocol/index';
 import type { ArenaBot } from './bots';
 import { writeJsonAtomic, matchIdFactory } from './files';
 import { RatingBook } from './ratings';
@@ -99,7 +98,6 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
     }
   };
 
-
   let next = 0;
   const worker = async () => {
     while (next < games && !stop.signal.aborted) {
@@ -142,7 +140,8 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   opts.signal?.removeEventListener('abort', onAbort);
-  // After an abort, games never started leave gaps: rate what finished, in order.
+  // A match that failed leaves a gap that would stall in-order rating: rate
+  // whatever finished, still in game order.
   for (const index of [...finished.keys()].sort((a, b) => a - b)) {
     nextToRate = index;
     rateInOrder();

@@ -12,7 +12,10 @@ export function buildProgram(): Command {
     .version(pkg.version, '-V, --version', 'print the arena version')
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    // Before registering: subcommands copy these settings when they are created,
+    // so usage errors anywhere reach exitCodeFor (exit 2) instead of exiting 1.
+    .exitOverride();
   for (const register of commands) register(program);
   program.addHelpText('after', `
 Examples:
@@ -26,8 +29,12 @@ Docs: README.md; the game rules and protocol are in the spec shipped with the se
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `arena ... | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   const program = buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -10,9 +10,10 @@ import { MAX_FRAME_BYTES, type StrikeReason } from '../protocol';
 import { classifyFrame } from './answer-frame';
 import { toWebSocketUrl } from './ws-url';
 
-export type SeatAnswer =
-  | { ok: true; action: unknown; latencyMs: number }
-  | { ok: false; reason: StrikeReason; detail: string };
+/** Why a decision got no usable answer: the strike to charge and what happened. */
+export type SeatFailure = { ok: false; reason: StrikeReason; detail: string };
+export type SeatAnswer = { ok: true; action: unknown; latencyMs: number } | SeatFailure;
+type Opened = { ok: true; socket: WebSocket } | SeatFailure;
 
 export interface WsSeatOptions {
   /** The bot's URL as registered (http(s) or ws(s)). */
@@ -60,8 +61,14 @@ export class WsSeat {
    * Connecting (when needed) is bounded by one deadline of its own; the answer
    * deadline starts when the frame is sent, as the bot reads it from the frame.
    */
-  async ask(id: number, frame: string, deadlineMs: number): Promise<SeatAnswer> {
+  ask(id: number, frame: string, deadlineMs: number): Promise<SeatAnswer> {
     if (this.pending) throw new Error(`WsSeat: decision ${this.pending.id} is still pending; one decision per seat at a time`);
+    // Fast path: the socket is open, send now (no extra awaits per decision).
+    if (!this.closed && !this.opening && this.socket?.readyState === WebSocket.OPEN) return this.send(this.socket, id, frame, deadlineMs);
+    return this.connectThenAsk(id, frame, deadlineMs);
+  }
+
+  private async connectThenAsk(id: number, frame: string, deadlineMs: number): Promise<SeatAnswer> {
     if (this.closed) return fail('dropped', 'seat is closed');
     // Waiting for a preconnect and any retry share one deadline's worth of time.
     let connectBudget = deadlineMs;
@@ -78,7 +85,10 @@ export class WsSeat {
       this.settled.add(id);
       return opened;
     }
-    const socket = opened.socket;
+    return this.send(opened.socket, id, frame, deadlineMs);
+  }
+
+  private send(socket: WebSocket, id: number, frame: string, deadlineMs: number): Promise<SeatAnswer> {
     return new Promise<SeatAnswer>((resolve) => {
       const timer = setTimeout(() => this.settle(fail('late', `no answer within ${deadlineMs} ms`)), deadlineMs);
       this.pending = { id, sentAt: performance.now(), timer, resolve };
@@ -105,7 +115,7 @@ export class WsSeat {
     p.resolve(answer);
   }
 
-  private async ensureOpen(deadlineMs: number): Promise<{ ok: true; socket: WebSocket } | { ok: false; reason: StrikeReason; detail: string }> {
+  private async ensureOpen(deadlineMs: number): Promise<Opened> {
     if (this.socket?.readyState === WebSocket.OPEN) return { ok: true, socket: this.socket };
     if (this.socket) {
       // Half-closed from a drop or an oversize frame: start over.
@@ -123,7 +133,7 @@ export class WsSeat {
     return this.connect(wsUrl, deadlineMs);
   }
 
-  private connect(wsUrl: string, deadlineMs: number): Promise<{ ok: true; socket: WebSocket } | { ok: false; reason: StrikeReason; detail: string }> {
+  private connect(wsUrl: string, deadlineMs: number): Promise<Opened> {
     return new Promise((resolve) => {
       let socket: WebSocket;
       try {
@@ -141,13 +151,14 @@ export class WsSeat {
         return;
       }
       this.connections++;
-      let opening = true;
+      let upgrading = true;
       let lastError = '';
-      let oversize = false;
+      // Set when the bot broke the socket by what it sent (so the strike is not `dropped`).
+      let badFrame: SeatFailure | null = null;
       const timer = setTimeout(() => finishOpen(fail('dropped', `cannot connect: no upgrade within ${deadlineMs} ms`)), deadlineMs);
-      const finishOpen = (r: { ok: true; socket: WebSocket } | { ok: false; reason: StrikeReason; detail: string }) => {
-        if (!opening) return;
-        opening = false;
+      const finishOpen = (r: Opened) => {
+        if (!upgrading) return;
+        upgrading = false;
         clearTimeout(timer);
         if (r.ok && this.closed) r = fail('dropped', 'seat is closed');
         if (!r.ok) socket.terminate();
@@ -157,9 +168,12 @@ export class WsSeat {
       // An 'error' listener must always be attached: ws emits errors a bot can provoke.
       socket.on('error', (err: Error & { code?: string }) => {
         lastError = err.message;
-        if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-          oversize = true;
-          if (this.socket === socket) this.settle(fail('oversize', `frame over ${MAX_FRAME_BYTES} bytes`));
+        if (!upgrading && err.code?.startsWith('WS_ERR_')) {
+          // ws closes the socket after these: an oversize frame, invalid UTF-8, a bad opcode...
+          badFrame = err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+            ? fail('oversize', `frame over ${MAX_FRAME_BYTES} bytes`)
+            : fail('malformed', `invalid WebSocket frame (${err.message})`);
+          if (this.socket === socket) this.settle(badFrame);
         }
         finishOpen(fail('dropped', `cannot connect: ${err.message}`));
       });
@@ -172,7 +186,7 @@ export class WsSeat {
         finishOpen(fail('dropped', `cannot connect: closed during upgrade (${code})`));
         if (this.socket !== socket) return;
         this.socket = null;
-        if (oversize) this.settle(fail('oversize', `frame over ${MAX_FRAME_BYTES} bytes`));
+        if (badFrame) this.settle(badFrame);
         else this.settle(fail('dropped', `connection closed (${code}${lastError ? `: ${lastError}` : ''})`));
       });
     });
@@ -180,14 +194,14 @@ export class WsSeat {
 
   private onFrame(data: Buffer, isBinary: boolean): void {
     const p = this.pending;
-    const verdict = classifyFrame(data, isBinary, p ? p.id : null, (id) => this.settled.has(id));
-    if (!p) return; // nothing owed: stray frames are ignored, never struck
+    if (!p) return; // nothing owed: stray frames are ignored (not even parsed), never struck
+    const verdict = classifyFrame(data, isBinary, p.id, (id) => this.settled.has(id));
     if (verdict.type === 'answer') this.settle({ ok: true, action: verdict.action, latencyMs: performance.now() - p.sentAt });
     else if (verdict.type === 'malformed') this.settle(fail('malformed', verdict.detail));
   }
 }
 
-function fail(reason: StrikeReason, detail: string): { ok: false; reason: StrikeReason; detail: string } {
+function fail(reason: StrikeReason, detail: string): SeatFailure {
   return { ok: false, reason, detail };
 }
 

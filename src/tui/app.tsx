@@ -10,6 +10,8 @@ import type { Timeline } from './timeline';
 export interface ReplayAppProps {
   timeline: Timeline;
   initialIndex?: number;
+  /** Start with vertex and hex ids on the board. */
+  showIds?: boolean;
   /** False under NO_COLOR: shapes and letters only. */
   colour?: boolean;
   /** Fixed size (tests); otherwise the terminal's, following resizes. */
@@ -18,9 +20,9 @@ export interface ReplayAppProps {
   onQuit?: () => void;
 }
 
-function useTerminalSize(fixed: { width?: number; height?: number }): { width: number; height: number } {
+function useTerminalSize(fixedWidth?: number, fixedHeight?: number): { width: number; height: number } {
   const { stdout } = useStdout();
-  const read = () => ({ width: fixed.width ?? stdout.columns ?? 80, height: fixed.height ?? stdout.rows ?? 24 });
+  const read = () => ({ width: fixedWidth ?? stdout.columns ?? 80, height: fixedHeight ?? stdout.rows ?? 24 });
   const [size, setSize] = useState(read);
   useEffect(() => {
     const onResize = () => setSize(read());
@@ -28,7 +30,7 @@ function useTerminalSize(fixed: { width?: number; height?: number }): { width: n
     return () => {
       stdout.off('resize', onResize);
     };
-  });
+  }, [stdout, fixedWidth, fixedHeight]);
   return size;
 }
 
@@ -52,10 +54,10 @@ function StyledLine({ line, colour }: { line: Line; colour: boolean }) {
   );
 }
 
-export function ReplayApp({ timeline, initialIndex = 0, colour = true, width, height, onQuit }: ReplayAppProps) {
+export function ReplayApp({ timeline, initialIndex = 0, showIds = false, colour = true, width, height, onQuit }: ReplayAppProps) {
   const { exit } = useApp();
-  const size = useTerminalSize({ width, height });
-  const [state, setState] = useState<ViewerState>(() => initialState(initialIndex));
+  const size = useTerminalSize(width, height);
+  const [state, setState] = useState<ViewerState>(() => initialState(initialIndex, showIds));
 
   useInput((input, key) => setState((s) => reduceInput(timeline, s, input, key)));
 
@@ -79,6 +81,7 @@ export function ReplayApp({ timeline, initialIndex = 0, colour = true, width, he
     status,
     footer: footerFor(state, timeline),
     overlay: state.mode === 'help' ? helpOverlay() : undefined,
+    showIds: state.showIds,
   });
   return (
     <Box flexDirection="column">

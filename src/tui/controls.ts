@@ -18,6 +18,8 @@ export interface ViewerState {
   typed: string;
   /** One-line message shown in the footer until the next key. */
   note: string | null;
+  /** Board labels vertices and hexes with their ids. */
+  showIds: boolean;
   quit: boolean;
 }
 
@@ -36,8 +38,8 @@ export interface KeyFlags {
   ctrl?: boolean;
 }
 
-export function initialState(index = 0): ViewerState {
-  return { index, playing: false, speed: DEFAULT_SPEED, mode: 'normal', typed: '', note: null, quit: false };
+export function initialState(index = 0, showIds = false): ViewerState {
+  return { index, playing: false, speed: DEFAULT_SPEED, mode: 'normal', typed: '', note: null, showIds, quit: false };
 }
 
 export function eventsPerSecond(s: ViewerState): number {
@@ -117,6 +119,7 @@ export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFl
   if (input === 'g') return { ...base, mode: 'goto', typed: '', playing: false };
   if (input === 's') return { ...base, mode: 'seat', playing: false };
   if (input === '?') return { ...base, mode: 'help', playing: false };
+  if (input === 'i') return { ...base, showIds: !s.showIds };
   return base;
 }
 

@@ -13,3 +13,5 @@ export { composeScreen } from './render/screen';
 export { renderBoard, boardSize } from './render/board';
 export type { BoardScale, BoardState } from './render/board';
 export { describeEvent } from './render/events';
+export { replaySummary } from './summary';
+export type { ReplaySummary } from './summary';

@@ -47,8 +47,10 @@ export function parseRecord(text: string, origin: string): MatchRecord {
   const parsed = MatchRecordSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue.path.length ? issue.path.join('.') : '(top level)';
-    throw new RecordLoadError('not_a_record', `${origin} is not a match record: ${where}: ${issue.message}`);
+    const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
+    // Keys and values quoted from the file may hold control characters; never print them raw.
+    const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+    throw new RecordLoadError('not_a_record', `${origin} is not a match record: ${printable(where)}: ${printable(issue.message)}`);
   }
   return parsed.data;
 }

@@ -7,10 +7,10 @@ import type { Timeline } from './timeline';
 
 export const PLAIN_DEFAULT_WIDTH = 100;
 
-export function renderPlain(t: Timeline, index: number, width = PLAIN_DEFAULT_WIDTH): string {
+export function renderPlain(t: Timeline, index: number, width = PLAIN_DEFAULT_WIDTH, opts: { showIds?: boolean } = {}): string {
   // Tall enough for the board (either scale) beside the panels, or stacked when narrow.
   const board = boardSize(chooseScale(width, boardSize('wide').height));
   const beside = width - board.width - 2 >= 30;
   const height = beside ? board.height + 3 : board.height + 4 * t.seatCount + 10;
-  return plainText(composeScreen(t, index, { width, height })) + '\n';
+  return plainText(composeScreen(t, index, { width, height, showIds: opts.showIds })) + '\n';
 }

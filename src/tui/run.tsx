@@ -8,6 +8,7 @@ import type { Timeline } from './timeline';
 export interface RunOptions {
   initialIndex: number;
   colour: boolean;
+  showIds?: boolean;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
@@ -20,7 +21,7 @@ export async function runViewer(t: Timeline, opts: RunOptions): Promise<void> {
   const stdin = opts.stdin ?? process.stdin;
   stdout.write(ENTER_ALT_SCREEN);
   try {
-    const app = render(<ReplayApp timeline={t} initialIndex={opts.initialIndex} colour={opts.colour} />, {
+    const app = render(<ReplayApp timeline={t} initialIndex={opts.initialIndex} colour={opts.colour} showIds={opts.showIds} />, {
       stdout, stdin, exitOnCtrlC: false, patchConsole: false,
     });
     await app.waitUntilExit();

@@ -57,7 +57,8 @@ describe('arena play (CLI)', () => {
     const out = join(home, 'never');
     const r = await arena(['play', 'http://127.0.0.1:9/bot', 'builtin:random', 'builtin:random', '--out', out]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('deploy check failed, nothing was started');
+    expect(r.stderr).toContain('nothing was started');
+    expect(r.stderr).toContain('deploy check failed');
     expect(r.stderr).toContain('http://127.0.0.1:9/bot/ping');
     expect(existsSync(out)).toBe(false);
   });
@@ -71,7 +72,7 @@ describe('arena play (CLI)', () => {
   it('Ctrl-C aborts the running match, records it, prints the summary so far and exits 130', async () => {
     // A legal but slow bot keeps the match running long enough to interrupt.
     const slow: RunningBot = await serveBot(async (req, memo) => {
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 50));
       return decide(req, memo);
     });
     const out = join(home, 'interrupted');

@@ -129,3 +129,17 @@ describe('live progress on a terminal', () => {
     expect(out).toEqual([]);
   });
 });
+
+describe('latency sampling', () => {
+  it('keeps every sample up to the cap, then a uniform sample whose percentiles stay close', () => {
+    const t = new Tallies(['alice', 'bob', 'carol'], 1000);
+    const many = Array.from({ length: 20_000 }, (_, i) => i % 100); // uniform 0..99
+    t.add(game(0, 'aborted', [], [{ latenciesMs: many }, { latenciesMs: [1, 2, 3] }]));
+    expect(t.get('bob').latenciesMs).toEqual([1, 2, 3]);
+    const alice = t.get('alice');
+    expect(alice.latencyCount).toBe(20_000);
+    expect(alice.latenciesMs).toHaveLength(1000);
+    expect(Math.abs(percentile(alice.latenciesMs, 50)! - 50)).toBeLessThanOrEqual(6);
+    expect(Math.abs(percentile(alice.latenciesMs, 95)! - 95)).toBeLessThanOrEqual(3);
+  });
+});

@@ -10,10 +10,12 @@ import { parseBotArgs } from '../../src/arena/bots';
 import { startDemoBots, type DemoBots } from '../../src/arena/demo-bots';
 import { displayRating } from '../../src/arena/ratings';
 import { runTournament } from '../../src/arena/tournament';
+import { runMatch } from '../../src/runner/index';
 import { drawTables } from '../../src/arena/schedule';
 import type { TournamentSummary } from '../../src/arena/summary';
 import { generateKeyPair } from '../../src/keys/index';
 import { MatchRecordSchema, type MatchRecord } from '../../src/protocol/index';
+import { startScriptedBot } from '../probe/scripted-bot';
 
 const { privateKey } = generateKeyPair();
 let demo: DemoBots;
@@ -140,5 +142,43 @@ describe('interrupting a tournament', () => {
     first.players.forEach((p, i) => {
       expect(summary.bots.find((b) => b.name === p.botId)!.rating).toBe(displayRating(after[i][0]));
     });
+  });
+});
+
+describe('a failing match (a bug, not a bot)', () => {
+  it('stops the tournament and rejects with the error, after saving what finished', async () => {
+    const out = tempDir();
+    const boom = new Error('runner bug');
+    const run = runTournament({
+      bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']),
+      games: 4, seats: 3, seed: 'fail', concurrency: 1, platformKey: privateKey, outDir: out,
+      playMatch: async (o) => {
+        if (o.seed === 'fail/2') throw boom;
+        return runMatch(o);
+      },
+    });
+    await expect(run).rejects.toBe(boom);
+    expect(readRecords(out).map((r) => r.seed)).toEqual(['fail/1']);
+  });
+});
+
+describe('a misbehaving bot in a tournament', () => {
+  it('shows its strikes by reason and its resignations, while every game completes', async () => {
+    const garbage = await startScriptedBot(() => ({ text: '{"not": "an answer"' }));
+    try {
+      const summary = await runTournament({
+        bots: parseBotArgs([`garbage=${garbage.url}`, demo.args[1], 'builtin:random']),
+        games: 2, seats: 3, seed: 'bad', platformKey: privateKey,
+      });
+      expect(summary).toMatchObject({ games: 2, aborted: 0 });
+      const row = (name: string) => summary.bots.find((b) => b.name === name)!;
+      expect(row('garbage').strikes).toEqual({ late: 0, malformed: 6, oversize: 0, dropped: 0, illegal: 0 });
+      expect(row('garbage').resigned).toBe(2);
+      expect(row('garbage').avgPlacement).toBe(3); // a resigned seat places after every working one
+      expect(row('heuristic').strikes).toEqual({ late: 0, malformed: 0, oversize: 0, dropped: 0, illegal: 0 });
+      expect(row('heuristic').resigned).toBe(0);
+    } finally {
+      await garbage.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { longestRoadLength } from '../../engine/awards';
 import { KNIGHT, publicVp } from '../../engine/state';
 import { blankMain, edge, expectAccepted, roadPath, setHand, town } from './helpers';
+import { referenceRoadLength } from './invariants';
 
 // Vertex paths on the real board (helpers.edge() throws if two are not adjacent).
 const TOP = [3, 0, 4, 1, 5, 2, 6]; // 6 edges along the top coast
@@ -17,11 +18,15 @@ describe('longest road length', () => {
     { name: 'cut by an opponent town in the middle', paths: [[3, 0, 4, 1, 5, 2]], towns: [1], length: 3 },
     { name: 'a cycle cut by an opponent town', paths: [HEX0_RING], towns: [8], length: 6 },
     { name: 'two separate roads', paths: [[3, 0, 4], [40, 45, 49, 52]], towns: [], length: 3 },
+    { name: 'a plain cycle next to a longer path', paths: [HEX0_RING, [40, 45, 49, 52, 48, 44, 39]], towns: [], length: 6 },
+    { name: 'a path next to a longer plain cycle', paths: [[40, 45, 49], HEX0_RING], towns: [], length: 6 },
+    { name: 'two cycles sharing an edge (a figure eight of hexes 0 and 1)', paths: [HEX0_RING, [4, 1, 5, 9, 13, 8]], towns: [], length: 11 },
   ])('$name', ({ paths, towns, length }) => {
     const g = blankMain('roads');
     for (const p of paths) roadPath(g, 0, p);
     for (const v of towns) town(g, 1, v);
     expect(longestRoadLength(g, 0)).toBe(length);
+    expect(referenceRoadLength(g, 0)).toBe(length);
   });
 });
 

@@ -35,7 +35,7 @@ describe('build_road', () => {
   it("rejects a road continuing through an opponent's town", () => {
     const g = position();
     // Seat 1 settles at 13, the end of seat 0's road 8-13.
-    g.townOwner[13] = 1;
+    town(g, 1, 13);
     expectRejected(g, 0, { type: 'build_road', edge: edge(13, 9) }, 'blocked_by_town');
     // Seat 0's own town end still works.
     expectAccepted(g, 0, { type: 'build_road', edge: edge(8, 12) });

@@ -109,11 +109,11 @@ describe('table talk', () => {
   it('keeps the last 20 entries, most recent last', () => {
     const g = blankMain('talk');
     for (let i = 0; i < 25; i++) {
-      g.current = 0;
-      g.pendingCache = null;
-      // end_turn moves on, so put the seat back on turn each time: talk is what we test.
       expectAccepted(g, 0, { type: 'end_turn', talk: `line ${i}` });
-      while (g.current !== 0 && !isOver(g)) for (const d of pendingDecisions(g)) submit(g, d.seat, defaultAction(g, d.seat));
+      // Everyone else plays defaults until seat 0 owes its next turn decision.
+      for (let p = pendingDecisions(g); !(p.length === 1 && p[0].seat === 0 && p[0].kind === 'turn'); p = pendingDecisions(g)) {
+        for (const d of p) expectAccepted(g, d.seat, defaultAction(g, d.seat));
+      }
     }
     const log = seatView(g, 2).talkLog;
     expect(log).toHaveLength(20);

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { RESOURCES, edgeBetween } from '../../engine/board';
 import { updateLongestRoad } from '../../engine/awards';
 import { newGame, submit, defaultAction, pendingDecisions } from '../../engine/game';
-import { placeSettlement } from '../../engine/rules/pieces';
+import { placeRoad, placeSettlement } from '../../engine/rules/pieces';
 import { startTurn } from '../../engine/flow';
 import { randInt, stream } from '../../engine/rng';
 import type { Game } from '../../engine/state';
@@ -57,8 +57,7 @@ export function roadPath(g: Game, seat: number, path: number[]): number[] {
   const edges: number[] = [];
   for (let i = 1; i < path.length; i++) {
     const e = edge(path[i - 1], path[i]);
-    g.roadOwner[e] = seat;
-    g.roadsLeft[seat]--;
+    placeRoad(g, seat, e);
     edges.push(e);
   }
   updateLongestRoad(g, 0xf);

@@ -95,3 +95,30 @@ describe('example bots in real matches', () => {
     expect(wins).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('the README commands', () => {
+  for (const example of ['starter-bot', 'heuristic-bot']) {
+    it(`node --import tsx examples/${example}/bot.ts starts a bot that answers /ping`, async () => {
+      const { spawn } = await import('node:child_process');
+      const { resolve } = await import('node:path');
+      const root = resolve(__dirname, '../..');
+      const child = spawn(process.execPath, ['--import', 'tsx', `examples/${example}/bot.ts`, '--port', '0', '--quiet'], { cwd: root });
+      try {
+        const url = await new Promise<string>((ok, fail) => {
+          let err = '';
+          child.stderr.on('data', (d) => {
+            err += d;
+            const m = /listening on (http:\/\/\S+)/.exec(err);
+            if (m) ok(m[1]);
+          });
+          child.on('exit', (code) => fail(new Error(`bot exited with ${code}: ${err}`)));
+        });
+        expect(await (await fetch(`${url}/ping`)).text()).toBe('pong');
+      } finally {
+        const exited = new Promise((r) => child.on('exit', r));
+        child.kill('SIGINT');
+        await exited;
+      }
+    });
+  }
+});

@@ -2,6 +2,7 @@
 // bots saw in a real match is checked against the exact (strict) view schema
 // and against each other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newGame, pendingDecisions, seatView, stepReplay, type Game } from '../../engine';
 import { generateKeyPair } from '../../src/keys';
 import { DEV_CARD_NAMES, PioneersViewSchema, RESOURCE_NAMES, type DecisionRequest, type PioneersView } from '../../src/protocol';
 import { runMatch, type MatchResult } from '../../src/runner';
@@ -16,7 +17,7 @@ let result: MatchResult;
 beforeAll(async () => {
   bots = await Promise.all([0, 1, 2, 3].map(() => startTestBot({ behaviour: wellBehaved({ openOfferEachTurn: true }) })));
   result = await runMatch({
-    matchId: 'leak-1', seed: SEED, platformKey: privateKey, deadlineMs: 300,
+    matchId: 'leak-1', seed: SEED, platformKey: privateKey, deadlineMs: 2000,
     entrants: bots.map((b, i) => ({ botId: `b${i}`, botName: `b${i}`, source: { type: 'ws' as const, url: b.url } })),
   });
 });
@@ -31,7 +32,35 @@ function publicPart(v: PioneersView) {
   return rest;
 }
 
+/** JSON with sorted keys, so views compare regardless of key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+}
+
 describe('the view each bot receives', () => {
+  it("is exactly the engine's view for that seat at some point of this very game", () => {
+    // Replaying the record, collect seatView(g, seat) for every seat owing a decision at every step;
+    // every frame a bot received must be one of its own seat's views.
+    const owed = new Map<number, Set<string>>();
+    const collect = (g: Game) => {
+      for (const d of pendingDecisions(g)) {
+        if (!owed.has(d.seat)) owed.set(d.seat, new Set());
+        owed.get(d.seat)!.add(canonical(seatView(g, d.seat)));
+      }
+    };
+    collect(newGame(SEED, 4));
+    expect(stepReplay(SEED, 4, result.match.replay, (g) => collect(g))).toMatchObject({ ok: true });
+    let checked = 0;
+    for (const b of bots) {
+      for (const f of b.frames) {
+        expect(owed.get(f.seat)?.has(canonical(f.view)), `frame ${f.id} (seat ${f.seat}, ${f.kind})`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
   it('the match completed and every bot got frames', () => {
     expect(result.match.status).toBe('completed');
     for (const b of bots) expect(b.frames.length).toBeGreaterThan(0);

@@ -8,7 +8,8 @@ import { WsSeat } from '../../src/runner/ws-seat';
 import { answer, startTestBot, type Behaviour, type TestBot, type TestBotOptions } from '../support/test-bot';
 
 const { privateKey, publicKey } = generateKeyPair();
-const DEADLINE = 200;
+// Generous: the machine is shared and a starved event loop must not make a good bot late.
+const DEADLINE = 1000;
 const bots: TestBot[] = [];
 const seats: WsSeat[] = [];
 
@@ -107,6 +108,19 @@ describe('WsSeat', () => {
     expect(await ask(seat)).toMatchObject({ ok: true });
     expect(bot.connections).toBe(2);
     expect(bot.verified).toEqual([true, true]);
+  });
+
+  it('a text frame that is not UTF-8 is `malformed` (ws must close that socket); the next decision reconnects', async () => {
+    let calls = 0;
+    const { bot, seat } = await setup((ctx) => {
+      if (calls++ === 0) ctx.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+      else answer(ctx, { type: 'end_turn' });
+    });
+    const r = await ask(seat);
+    expect(r).toMatchObject({ ok: false, reason: 'malformed' });
+    if (!r.ok) expect(r.detail).toContain('invalid WebSocket frame');
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(bot.connections).toBe(2);
   });
 
   it('a frame of exactly 65,536 bytes is still accepted', async () => {

@@ -95,7 +95,12 @@ export async function startTestBot(opts: TestBotOptions): Promise<TestBot> {
       ws.on('error', () => {}); // a test bot never crashes the test process
       ws.on('close', (code) => bot.closeCodes.push(code));
       ws.on('message', (data) => {
-        const request = JSON.parse(String(data)) as DecisionRequest;
+        let request: DecisionRequest;
+        try {
+          request = JSON.parse(String(data)) as DecisionRequest;
+        } catch {
+          return; // the arena only sends JSON; anything else is not a decision
+        }
         bot.frames.push(request);
         void opts.behaviour({ request, socket: ws, index: decisions++, connection });
       });

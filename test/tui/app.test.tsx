@@ -100,6 +100,8 @@ describe('ReplayApp', () => {
     const f = await frameWhere(r, (x) => x.includes(`event ${last + 1}/${last + 1}`), 'the last event');
     expect(f).toContain('game over');
     const final = t.frames[last];
+    const winner = t.outcome!.placements.indexOf(1);
+    expect(f).toContain(`#1 ${winner} ${t.names[winner]}`);
     for (let s = 0; s < t.seatCount; s++) expect(f).toContain(`VP ${final.scores[s]} (true ${final.seats[s].trueVp})`);
     if (final.awards.longestRoad !== null) expect(f).toContain('ROAD');
   });
@@ -127,6 +129,15 @@ describe('ReplayApp', () => {
     expect(help).toContain('(n) settlement');
     await press(r, 'x');
     await frameWhere(r, (x) => !x.includes('press any key to close') && x.includes('space play'), 'the board again');
+  });
+
+  it('labels the board with ids when i is pressed', async () => {
+    const r = mount(<ReplayApp timeline={t} width={100} height={30} />);
+    await frameWhere(r, (x) => x.includes('event 1/'), 'start');
+    expect(r.lastFrame()).not.toContain('#7');
+    await press(r, 'i');
+    const f = await frameWhere(r, (x) => x.includes('#7'), 'hex ids');
+    expect(f).toMatch(/[X#]18/);
   });
 
   it('quits with q', async () => {
@@ -159,6 +170,15 @@ describe('table talk, strikes and resignation in the panels and log', () => {
     const f = await frameWhere(r, (x) => x.includes(`event ${i + 1}/`), 'the talk event');
     expect(f).toMatch(/▶.*says “no deal”/);
     expect(f).toMatch(/offer .* for .* to everyone/);
+  });
+
+  it('shows an open offer between the panels and the log while it waits for answers', async () => {
+    const i = talk.frames.findIndex((f) => f.openTrade !== null);
+    const offer = talk.frames[i].openTrade!;
+    const r = mount(<ReplayApp timeline={talk} width={100} height={34} initialIndex={i} />);
+    const f = await frameWhere(r, (x) => x.includes(`event ${i + 1}/`), 'the offer');
+    expect(f).toContain(`open offer: seat ${offer.from} gives`);
+    expect(f).toMatch(/▶.*offer .* for .* to everyone/);
   });
 
   it('shows strikes as they accrue and RESIGNED after the third', async () => {

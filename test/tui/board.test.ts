@@ -60,6 +60,19 @@ describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) =
     }
   });
 
+  it('labels vertices and hexes with their ids on request', () => {
+    const ids = plainText(renderBoard({ board: testBoard(9), roads: [], towns: [{ vertex: 40, seat: 1, city: false }], showIds: true }, scale));
+    expect(count(ids, '·')).toBe(0);
+    for (const v of [0, 9, 10, 39, 41, 53]) expect(ids).toContain(String(v));
+    expect(count(ids, '(1)')).toBe(1);
+    if (scale === 'compact') {
+      expect(ids).toContain('X9');
+      for (const h of [0, 7, 18]) expect(ids).toContain(`#${h}`);
+    } else {
+      for (const h of [0, 7, 18]) expect(ids).toContain(`h${h}`);
+    }
+  });
+
   it('contains no escape codes in plain text', () => {
     expect(text).not.toMatch(/\x1b/);
   });

@@ -68,8 +68,15 @@ describe('reduceKey', () => {
     expect(reduceKey(t, end, ' ', {})).toMatchObject({ index: 0, playing: true });
   });
 
+  it('i toggles the id labels', () => {
+    const on = reduceKey(t, at(3), 'i', {});
+    expect(on.showIds).toBe(true);
+    expect(reduceKey(t, on, 'i', {}).showIds).toBe(false);
+  });
+
   it('q quits; ? opens help and any key closes it', () => {
     expect(reduceKey(t, at(3), 'q', {}).quit).toBe(true);
+    expect(reduceKey(t, reduceKey(t, at(3), 'g', {}), 'c', { ctrl: true }).quit).toBe(true);
     const help = reduceKey(t, at(3), '?', {});
     expect(help.mode).toBe('help');
     expect(reduceKey(t, help, 'q', {})).toMatchObject({ mode: 'normal', quit: false });

@@ -40,3 +40,13 @@ describe('describeEvent', () => {
     expect(say({ kind: 'roll', seat: 0, data: 'garbage' })).toContain('rolled');
   });
 });
+
+describe('untrusted text from bots', () => {
+  it('never passes control characters (escape sequences, newlines) to the terminal', () => {
+    const evil = { kind: 'talk', seat: 1, data: { message: 'hi\x1b[2J\x1b]0;pwned\x07\nthere\r' } };
+    const text = lineText(describeEvent(evil, { names: ['a', 'b\x1b[31mred', 'c'] }));
+    expect(text).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    expect(text).toContain('hi');
+    expect(text).toContain('there');
+  });
+});

@@ -127,3 +127,15 @@ describe('buildTimeline refuses records that do not replay', () => {
     expect(() => buildTimeline(record)).toThrow(/played under rules pioneers\/0/);
   });
 });
+
+describe('hostile records', () => {
+  it('never echoes control characters from the file in the error', async () => {
+    const path = join(dir, 'evil.json');
+    const record = JSON.parse(readFileSync(FIXTURE_TALK, 'utf8')) as Record<string, unknown>;
+    record['\x1b[2Jboom'] = 1;
+    writeFileSync(path, JSON.stringify(record));
+    const err = await loadError(path);
+    expect(err.code).toBe('not_a_record');
+    expect(err.message).not.toMatch(/\x1b/);
+  });
+});

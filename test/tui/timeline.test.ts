@@ -1,6 +1,10 @@
 // Frames rebuilt from seed + replay: what the panels and board read.
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { firstEventOfTurn } from '../../src/tui/timeline';
+import { runMatch } from '../../src/runner/index';
+import { describeEvent } from '../../src/tui/render/events';
+import { lineText } from '../../src/tui/render/style';
+import { buildTimeline, firstEventOfTurn } from '../../src/tui/timeline';
 import { FIXTURE_4P, FIXTURE_TALK, fixtureTimeline, readFixture } from './helpers';
 
 describe('buildTimeline', () => {
@@ -54,5 +58,25 @@ describe('strikes and resignation', () => {
     expect(t.frames[resign].resigned[chatty]).toBe(true);
     expect(t.frames[0].resigned[chatty]).toBe(false);
     expect(t.frames[0].strikes[chatty]).toBe(0);
+  });
+});
+
+describe('an aborted match (Ctrl-C or the wall clock)', () => {
+  it('replays up to the abort and ends on it', async () => {
+    const stop = new AbortController();
+    const { match } = await runMatch({
+      matchId: 'm-aborted', seed: 'tui-aborted-1', platformKey: generateKeyPairSync('ed25519').privateKey,
+      entrants: ['a', 'b', 'c'].map((n) => ({ botId: n, botName: n, source: { type: 'builtin' as const, bot: 'random' as const } })),
+      signal: stop.signal,
+      onEvent: (e) => { if (e.seq === 300) stop.abort(); },
+    });
+    expect(match.status).toBe('aborted');
+    const t = buildTimeline(match);
+    const last = t.events.length - 1;
+    expect(t.frames).toHaveLength(t.events.length);
+    expect(t.outcome).toBeNull();
+    expect(t.events[last].kind).toBe('end');
+    expect(lineText(describeEvent(t.events[last], { names: t.names }))).toContain('aborted');
+    expect(t.frames[last].towns.length).toBeGreaterThan(0);
   });
 });

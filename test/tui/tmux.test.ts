@@ -51,7 +51,12 @@ describe.skipIf(!hasTmux)('arena replay in tmux (100x30)', () => {
     const start = await screenWhere((s) => s.includes('event 1/'), 'the first event');
     expect(start).toContain('setup');
     expect(start).toContain('space play');
-    expect(start).toContain('bob');
+    expect(start).toContain(t.names[0]);
+    // NO_COLOR is set: bold, dim and inverse remain, but no colour is ever set.
+    const styled = tmux('capture-pane', '-p', '-e', '-t', session);
+    const codes = [...styled.matchAll(/\x1b\[([0-9;]*)m/g)].flatMap((m) => m[1].split(';'));
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes.filter((c) => /^(3[0-8]|9[0-7]|4[0-8]|10[0-7])$/.test(c))).toEqual([]);
 
     tmux('send-keys', '-t', session, 'Right', 'Right');
     await screenWhere((s) => s.includes('event 3/'), 'event 3 after two → presses');

@@ -10,7 +10,7 @@ import { parseMethod, parsePath, toCliError } from './sign';
 
 interface ApiOptions {
   data?: string;
-  header: string[];
+  header?: string[];
   url?: string;
   keyId?: string;
   key?: string;
@@ -25,15 +25,12 @@ export function register(program: Command): void {
     .exitOverride()
     .summary('send a signed request to the arena server and print the response')
     .description(
-      'Send one signed management API request and print the response body to stdout\n' +
-        '(pretty JSON on a terminal, the exact bytes otherwise) and the status to stderr.\n' +
-        'Server, key id and key file come from flags, then $ARENA_URL / $ARENA_KEY_ID /\n' +
-        '$ARENA_KEY_FILE, then the profile written by `arena login`.',
+      'Send one signed management API request and print the response body to stdout (pretty JSON on a terminal, the exact bytes otherwise) and the status to stderr. Server, key id and key file come from flags, then $ARENA_URL / $ARENA_KEY_ID / $ARENA_KEY_FILE, then the profile written by `arena login`.',
     )
     .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
     .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')
     .option('-d, --data <BODY>', 'request body: literal JSON, @FILE for a file\'s bytes, or - for stdin')
-    .option('-H, --header <NAME:VALUE>', 'extra request header (repeatable)', collect, [])
+    .option('-H, --header <NAME:VALUE>', 'extra request header (repeatable)', collect)
     .option('--url <URL>', 'server base URL (default: $ARENA_URL, then the login profile)')
     .option('--key-id <ID>', 'key id (default: $ARENA_KEY_ID, then the login profile)')
     .option('--key <FILE>', 'private key file (default: $ARENA_KEY_FILE, then the login profile)')
@@ -54,7 +51,7 @@ Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage,
     .action(async (methodArg: string, pathArg: string, opts: ApiOptions) => {
       const method = parseMethod(methodArg);
       const path = parsePath(pathArg);
-      const headers = parseHeaders(opts.header);
+      const headers = parseHeaders(opts.header ?? []);
       let res: SignedResponse;
       try {
         const settings = resolveSettings({ url: opts.url, keyId: opts.keyId, keyFile: opts.key });
@@ -80,8 +77,8 @@ Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage,
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function parseHeaders(list: string[]): Record<string, string> {

@@ -1,16 +1,14 @@
 // `arena play`: a local tournament between bot URLs and built-in bots.
 // Thin layer: options -> src/arena planPlay -> deploy check -> runTournament.
 import type { Command } from 'commander';
-import { ArenaInputError, sourceLabel } from '../../arena/bots';
-import { unavailableBuiltins } from '../../arena/builtins';
+import { ArenaInputError } from '../../arena/bots';
 import { abortOnSigint } from '../../arena/interrupt';
 import { loadOrCreatePlatformKey, type PlatformKey } from '../../arena/platform-key';
 import { planPlay, PLAY_DEFAULTS, type PlayPlan } from '../../arena/play-options';
-import { ensureWritableDir } from '../../arena/files';
+import { preflight } from '../../arena/preflight';
 import { createPlayProgress } from '../../arena/progress';
 import { formatTable, type TournamentSummary } from '../../arena/summary';
 import { runTournament } from '../../arena/tournament';
-import { deployCheckAll } from '../../probe/deploy-check';
 import { KeyError } from '../../keys/index';
 import { CliError, EXIT, usageError } from '../errors';
 
@@ -105,28 +103,18 @@ export function platformKeyOrFail(): PlatformKey {
   }
 }
 
-/** Deploy-checks the URL bots, runs the tournament with progress and Ctrl-C handling, prints the result. */
+/** Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the result. */
 export async function playTournament(plan: PlayPlan, key: PlatformKey, out: { json: boolean }): Promise<TournamentSummary> {
   const note = (text: string) => process.stderr.write(text + '\n');
   if (plan.filled.length) {
     note(`arena: ${plan.seats} seats need ${plan.seats} bots; added ${plan.filled.map((b) => b.name).join(', ')} (builtin:random)`);
   }
-  const missing = unavailableBuiltins(plan.bots);
-  if (missing.length) throw new CliError(`${missing.join('; ')}; use builtin:random instead`);
-  const urls = plan.bots.filter((b) => b.source.type === 'ws');
-  if (urls.length) {
-    const results = await deployCheckAll(urls.map((b) => sourceLabel(b.source)), { platformKey: key.privateKey });
-    const failed = results.flatMap((r, i) => (r.ok ? [] : [`  ${urls[i].name}: ${r.failure.message}`]));
-    if (failed.length) {
-      throw new CliError(`deploy check failed, nothing was started:\n${failed.join('\n')}\nA bot must answer GET <url>/ping with "pong" and accept a WebSocket upgrade; check one with: arena bot check <url>`);
-    }
-  }
-  if (plan.outDir) {
-    try {
-      await ensureWritableDir(plan.outDir);
-    } catch (err) {
-      throw new CliError(`cannot write to --out ${plan.outDir}: ${(err as Error).message}`);
-    }
+  const problems = await preflight(plan, key.privateKey);
+  if (problems.length) {
+    const hint = problems.some((p) => p.includes('deploy check failed'))
+      ? '\nA bot must answer GET <url>/ping with "pong" and accept a WebSocket upgrade; check one with: arena bot check <url>'
+      : '';
+    throw new CliError(`nothing was started:\n${problems.map((p) => `  ${p}`).join('\n')}${hint}`);
   }
   note(`arena: ${plan.games} game${plan.games === 1 ? '' : 's'}, ${plan.seats} seats, ${plan.bots.length} bots, seed ${plan.seed}${plan.seedGenerated ? ' (rerun with --seed to reproduce)' : ''}`);
 

@@ -7,6 +7,7 @@ import { loadRecord, RecordLoadError } from '../../tui/load';
 import { PLAIN_DEFAULT_WIDTH, renderPlain } from '../../tui/plain';
 import { colourWanted, runViewer } from '../../tui/run';
 import { resolveStart, StartPointError } from '../../tui/start';
+import { replaySummary } from '../../tui/summary';
 import { buildTimeline, ReplayVerifyError, type Timeline } from '../../tui/timeline';
 
 interface ReplayOptions {
@@ -15,6 +16,7 @@ interface ReplayOptions {
   plain?: boolean;
   width?: string;
   json?: boolean;
+  ids?: boolean;
 }
 
 export function register(program: Command): void {
@@ -32,12 +34,13 @@ export function register(program: Command): void {
     .option('--event <N|end>', 'open at event N (1-based, as the header counts)')
     .option('--plain', 'print one moment as plain text and exit (for pipes, diffs and tests)')
     .option('--width <COLS>', `width of the --plain rendering (default: the terminal's, or ${PLAIN_DEFAULT_WIDTH} in a pipe)`)
+    .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles')
     .option('--json', 'print the verified outcome and the state at --turn/--event as JSON, and exit')
     .addHelpText(
       'after',
       `
 Keys: space play/pause · ←/→ one event · ↑/↓ one turn · [ ] slower/faster · g jump to a turn
-      s jump to a seat's next action · Home/End first/last event · ? help · q quit
+      s jump to a seat's next action · Home/End first/last event · i ids · ? help · q quit
 
 Board: letters are resources (B brick, L lumber, W wool, G grain, O ore, - desert), the number
 under each letter is its token (6 and 8 marked *), X is the bandit, (n) a settlement and [n] a
@@ -50,6 +53,7 @@ Examples:
   $ arena replay matches/                         newest match in matches/
   $ arena replay matches/m-0003.json --turn 40    open at turn 40
   $ arena replay matches/m-0003.json --plain --turn end > final.txt
+  $ arena replay matches/m-0003.json --plain --ids --event 120   which vertex was that?
   $ arena replay matches/m-0003.json --json | jq .outcome`,
     )
     .action(async (ref: string, opts: ReplayOptions) => {
@@ -63,7 +67,7 @@ Examples:
         throw err;
       }
       if (opts.json) {
-        process.stdout.write(JSON.stringify(jsonSummary(timeline, index), null, 2) + '\n');
+        process.stdout.write(JSON.stringify(replaySummary(timeline, index), null, 2) + '\n');
         return;
       }
       const interactive = !opts.plain && process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -71,10 +75,10 @@ Examples:
         process.stderr.write('arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n');
       }
       if (!interactive) {
-        process.stdout.write(renderPlain(timeline, index, width ?? (process.stdout.isTTY ? process.stdout.columns : PLAIN_DEFAULT_WIDTH)));
+        process.stdout.write(renderPlain(timeline, index, width ?? (process.stdout.isTTY ? process.stdout.columns : PLAIN_DEFAULT_WIDTH), { showIds: opts.ids }));
         return;
       }
-      await runViewer(timeline, { initialIndex: index, colour: colourWanted() });
+      await runViewer(timeline, { initialIndex: index, colour: colourWanted(), showIds: opts.ids });
     });
 }
 
@@ -92,18 +96,4 @@ async function loadTimeline(ref: string): Promise<Timeline> {
     if (err instanceof RecordLoadError || err instanceof ReplayVerifyError) throw new CliError(err.message);
     throw err;
   }
-}
-
-function jsonSummary(t: Timeline, index: number) {
-  const f = t.frames[index];
-  return {
-    match: t.matchId,
-    status: t.status,
-    verified: true,
-    seats: t.names.map((name, seat) => ({ seat, name })),
-    events: t.events.length,
-    turns: t.lastTurn,
-    outcome: t.outcome,
-    at: { event: index + 1, turn: t.turnOf[index], kind: t.events[index].kind, state: f },
-  };
 }

@@ -49,11 +49,7 @@ export function register(program: Command): void {
     .exitOverride()
     .summary('print signature headers for a management API request')
     .description(
-      'Sign a management API request with your Ed25519 key and print the three headers\n' +
-        '(x-svc-key, x-svc-timestamp, x-svc-signature). The signature covers\n' +
-        '"{timestamp}.{METHOD}.{path}.{body}" and is valid for 5 minutes.\n' +
-        'PATH includes the query string; the body is signed as its exact bytes, so send\n' +
-        'exactly what you signed (curl --data-binary, not --data).',
+      'Sign a management API request with your Ed25519 key and print the three headers (x-svc-key, x-svc-timestamp, x-svc-signature). The signature covers "{timestamp}.{METHOD}.{path}.{body}" and is valid for 5 minutes. PATH includes the query string; the body is signed as its exact bytes, so send exactly what you signed (curl --data-binary, not --data).',
     )
     .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
     .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { randomBytes } from 'node:crypto';
 import { simulate, SimulateError, type SimulateResult } from '../../sim/simulate';
 import { createProgress } from '../progress';
@@ -51,7 +51,8 @@ Examples:
 
 function parsePositiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw usageError(`expected a positive integer, got "${value}"`);
+  // commander turns this into "option '--games <N>' argument 'x' is invalid. ..." with exit 2.
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('Expected a positive integer.');
   return n;
 }
 

@@ -21,6 +21,8 @@ export interface BoardState {
   producing?: readonly number[];
   /** What the current event built, drawn highlighted (optional). */
   focus?: { vertex?: number; edge?: number };
+  /** Label empty vertices and (compact) hexes with their ids, to follow the log's numbers. */
+  showIds?: boolean;
 }
 
 interface Geometry {
@@ -104,7 +106,8 @@ export function renderBoard(state: BoardState, scale: BoardScale): Line[] {
     const [c, r] = vpos(v);
     const town = townAt.get(v);
     if (!town) {
-      grid.put(c, r, '·', EDGE_STYLE);
+      if (state.showIds) grid.put(v < 10 ? c : c - 1, r, String(v), { color: 'yellow' });
+      else grid.put(c, r, '·', EDGE_STYLE);
       continue;
     }
     // Settlement (n), city [n]: the shape tells them apart without colour.
@@ -137,7 +140,9 @@ function drawHex(grid: Grid, g: Geometry, h: number, state: BoardState, c: numbe
   if (g.sx === 3) {
     grid.put(c, upperRow, RESOURCE_LETTER[hex.resource], { ...kindStyle, inverse: producing });
     if (hex.token !== null) grid.put(c - 1, upperRow + 1, String(hex.token).padStart(2) + mark, tokenStyle);
-    if (bandit) grid.put(c, lowerRow, 'X', { color: 'redBright', bold: true, inverse: true });
+    // With ids on, the bottom of the hex reads #7 (or X7 under the bandit).
+    if (state.showIds) grid.put(c - 1, lowerRow, `${bandit ? 'X' : '#'}${h}`, bandit ? { color: 'redBright', bold: true, inverse: true } : { dim: true });
+    else if (bandit) grid.put(c, lowerRow, 'X', { color: 'redBright', bold: true, inverse: true });
     return;
   }
   // Wide: hex id, resource name, token with its odds as pips, the bandit.

@@ -7,6 +7,8 @@ import { span, truncate, type Line } from './style';
 export interface PanelOptions {
   names: readonly string[];
   width: number;
+  /** Final placements (1-based), shown once the game is over. */
+  placements?: readonly number[] | null;
 }
 
 function devText(cards: readonly string[]): string {
@@ -25,8 +27,10 @@ export function renderSeatPanel(frame: Frame, seat: number, opts: PanelOptions):
   if (frame.awards.largestArmy === seat) awards.push('ARMY');
   if (frame.awards.longestRoad === seat) awards.push('ROAD');
 
+  const placement = frame.phase === 'over' ? opts.placements?.[seat] : undefined;
   const head: Line = [
     span(current ? '>' : ' ', { bold: true }),
+    ...(placement !== undefined ? [span(`#${placement} `, { bold: true, inverse: placement === 1 })] : []),
     span(`${seat} ${name}`, { color: colour, bold: true, inverse: current }),
     span(`  VP ${frame.scores[seat]}`, { bold: true }),
     span(` (true ${me.trueVp})`),

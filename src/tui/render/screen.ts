@@ -3,7 +3,9 @@
 // the Ink app and `--plain` both draw exactly these lines.
 import type { Timeline } from '../timeline';
 import { boardSize, renderBoard, type BoardScale } from './board';
+import { countsText } from './events';
 import { renderLog } from './log';
+import { seatColour } from './palette';
 import { renderSeatPanels } from './panels';
 import { besides, span, truncate, type Line } from './style';
 
@@ -16,6 +18,8 @@ export interface ScreenOptions {
   status?: string;
   /** Replaces board, panels and log (the help overlay). */
   overlay?: Line[];
+  /** Label vertices and hexes with their ids. */
+  showIds?: boolean;
 }
 
 const MIN_SIDE = 30;
@@ -57,6 +61,15 @@ function builtAt(t: Timeline, index: number): { vertex?: number; edge?: number }
   return d.what === 'road' ? { edge: d.at } : { vertex: d.at };
 }
 
+/** The line between panels and log: a rule, or the offer on the table while one is open. */
+function divider(t: Timeline, index: number, width: number): Line {
+  const offer = t.frames[index].openTrade;
+  if (!offer) return [span('─'.repeat(Math.min(width, 40)), { dim: true })];
+  const to = offer.to === undefined ? 'everyone' : `seat ${offer.to}`;
+  return [span('open offer: ', { bold: true }), span(`seat ${offer.from}`, { color: seatColour(offer.from), bold: true }),
+    span(` gives ${countsText(offer.give)} for ${countsText(offer.get)}, to ${to}`)];
+}
+
 export function composeScreen(t: Timeline, index: number, opts: ScreenOptions): Line[] {
   const { width } = opts;
   const footer = opts.footer ?? null;
@@ -67,31 +80,31 @@ export function composeScreen(t: Timeline, index: number, opts: ScreenOptions): 
     out.push(...opts.overlay.slice(0, bodyHeight).map((l) => truncate(l, width)));
     while (out.length < bodyHeight + 1) out.push([]);
   } else {
-    out.push(...composeBody(t, index, width, bodyHeight));
+    out.push(...composeBody(t, index, width, bodyHeight, opts.showIds ?? false));
   }
   if (footer) out.push(truncate(footer, width));
   return out;
 }
 
-function composeBody(t: Timeline, index: number, width: number, bodyHeight: number): Line[] {
+function composeBody(t: Timeline, index: number, width: number, bodyHeight: number, showIds: boolean): Line[] {
   const f = t.frames[index];
   const scale = chooseScale(width, bodyHeight);
   const size = boardSize(scale);
-  const board = renderBoard({ board: { ...t.board, bandit: f.bandit }, roads: f.roads, towns: f.towns, producing: producingHexes(t, index), focus: builtAt(t, index) }, scale);
+  const board = renderBoard({ board: { ...t.board, bandit: f.bandit }, roads: f.roads, towns: f.towns, producing: producingHexes(t, index), focus: builtAt(t, index), showIds }, scale);
   const sideWidth = width - size.width - 2;
 
   if (sideWidth >= MIN_SIDE) {
     const short = sideWidth < 44;
-    const panels = renderSeatPanels(f, { names: t.names, width: sideWidth });
+    const panels = renderSeatPanels(f, { names: t.names, width: sideWidth, placements: t.outcome?.placements });
     const logHeight = Math.max(3, bodyHeight - panels.length - 1);
-    const side = [...panels, [span('─'.repeat(Math.min(sideWidth, 40)), { dim: true })], ...renderLog(t, index, { width: sideWidth, height: logHeight, short })];
+    const side = [...panels, truncate(divider(t, index, sideWidth), sideWidth), ...renderLog(t, index, { width: sideWidth, height: logHeight, short })];
     const body = besides([{ lines: board, width: size.width }, { lines: side, width: sideWidth }]);
     while (body.length < bodyHeight) body.push([]);
     return body.slice(0, bodyHeight);
   }
   // Narrow: board, then panels, then as much log as fits.
-  const panels = renderSeatPanels(f, { names: t.names, width });
-  const body = [...board.map((l) => truncate(l, width)), ...panels];
+  const panels = renderSeatPanels(f, { names: t.names, width, placements: t.outcome?.placements });
+  const body = [...board.map((l) => truncate(l, width)), ...panels, truncate(divider(t, index, width), width)];
   const logHeight = Math.max(0, bodyHeight - body.length);
   body.push(...renderLog(t, index, { width, height: logHeight, short: true }));
   return body.slice(0, bodyHeight);
@@ -105,7 +118,7 @@ export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['g', 'jump to a turn (type the number, Enter)'],
   ['s', 'jump to a seat\'s next action (then the seat digit)'],
   ['Home End', 'first / last event'],
-  ['?', 'this help'],
+  ['i', 'show / hide vertex and hex ids on the board'],
   ['q', 'quit'],
 ];
 
@@ -113,18 +126,21 @@ export function footerLine(): Line {
   return [span('space', { bold: true }), span(' play  '), span('←→', { bold: true }), span(' event  '),
     span('↑↓', { bold: true }), span(' turn  '), span('[ ]', { bold: true }), span(' speed  '),
     span('g', { bold: true }), span(' turn#  '), span('s', { bold: true }), span(' seat  '),
-    span('?', { bold: true }), span(' help  '), span('q', { bold: true }), span(' quit')];
+    span('i', { bold: true }), span(' ids  '), span('?', { bold: true }), span(' help  '), span('q', { bold: true }), span(' quit')];
 }
 
 export function helpOverlay(): Line[] {
-  const out: Line[] = [[span('Keys', { bold: true })], []];
+  const out: Line[] = [[span('Keys', { bold: true }), span('   (press any key to close this help)', { dim: true })]];
   for (const [k, what] of KEY_HELP) out.push([span(`  ${k.padEnd(10)}`, { bold: true }), span(what)]);
-  out.push([], [span('Board', { bold: true })], []);
-  out.push([span('  B brick  L lumber  W wool  G grain  O ore  - desert; token below the letter, 6 and 8 marked *')]);
-  out.push([span('  X bandit   (n) settlement of seat n   [n] city of seat n   digits on sides: roads of seat n')]);
-  out.push([span('  ports on the coast: 2B = 2:1 brick, 3? = 3:1 any')]);
-  out.push([], [span('Panels', { bold: true })], []);
-  out.push([span('  VP public (true, with hidden VP cards)  hand B L W G O =total  dev K knight V vp R roadworks F windfall E embargo')]);
-  out.push([], [span('press any key to close', { dim: true })]);
+  const text = (t: string): Line => [span(`  ${t}`)];
+  out.push([], [span('Board', { bold: true })]);
+  out.push(text('B brick  L lumber  W wool  G grain  O ore  - desert  X bandit'));
+  out.push(text('the number under a letter is its token; 6 and 8 are marked *'));
+  out.push(text('(n) settlement of seat n   [n] city of seat n   n along sides: road'));
+  out.push(text('ports on the coast: 2B = 2:1 brick, 3? = 3:1 any resource'));
+  out.push(text('with i: vertex ids on the corners, #n hex ids (Xn: the bandit)'));
+  out.push([], [span('Panels', { bold: true })]);
+  out.push(text('VP public (true: with hidden VP cards)   hand B L W G O =total'));
+  out.push(text('dev: K knight  V victory point  R roadworks  F windfall  E embargo'));
   return out;
 }

@@ -20,8 +20,13 @@ export interface Span extends Style {
 
 export type Line = Span[];
 
+// Bot names and table talk come from bots: control characters (escape
+// sequences, newlines) must never reach the terminal or break a line.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** A span of text; control characters are shown as '�'. */
 export function span(text: string, style: Style = {}): Span {
-  return { text, ...style };
+  return { text: text.replace(CONTROL, '\ufffd'), ...style };
 }
 
 export function lineText(line: Line): string {
@@ -76,9 +81,4 @@ export function besides(blocks: Array<{ lines: Line[]; width: number }>, gap = 2
 /** Plain text of a screen: no escape codes, trailing spaces trimmed. */
 export function plainText(lines: Line[]): string {
   return lines.map((l) => lineText(l).trimEnd()).join('\n');
-}
-
-/** Drops colour (NO_COLOR) but keeps bold/inverse, which are not colour. */
-export function withoutColour(lines: Line[]): Line[] {
-  return lines.map((l) => l.map(({ color: _c, ...rest }) => rest));
 }
