@@ -14,41 +14,55 @@ import { countsInto } from './shape';
 import type { Counts } from './canon';
 import type { Game } from './state';
 import { STAGE_BANDIT, STAGE_TURN, addTalk, emit, toCounts } from './state';
-import type { AnyAction, BanditAction, DecisionKind, DiscardAction, ResourceName, SetupAction, TradeResponse, TurnAction } from './types';
+import type {
+  AnyAction, BanditAction, DecisionKind, DiscardAction, ResourceName, SetupAction, TradeResponse, TurnAction, TurnActionType,
+} from './types';
 
 // Reused by countsOf: an answer's counts are read by its check and apply, then dropped.
 const scratchA = new Int16Array(5);
 const scratchB = new Int16Array(5);
-const SCRATCH: Counts = { a: scratchA, b: scratchB };
+const scratch: { type: TurnActionType | null; a: Int16Array; b: Int16Array } = { type: null, a: scratchA, b: scratchB };
 
-/** Converts the ResourceCounts of a parsed (non-canonical) answer into five-slot arrays, valid until the next call. */
+/** Prepares a parsed (non-canonical) answer for the rules (see Counts); valid until the next call. */
 export function countsOf(kind: DecisionKind, action: AnyAction): Counts {
+  scratch.type = null;
   if (kind === 'discard') countsInto((action as DiscardAction).cards, scratchA);
   else if (kind === 'turn') {
     const a = action as TurnAction;
+    scratch.type = a.type;
     if (a.type === 'play_windfall') countsInto(a.take, scratchA);
     else if (a.type === 'offer_trade') { countsInto(a.give, scratchA); countsInto(a.get, scratchB); }
   }
-  return SCRATCH;
+  return scratch;
 }
 
 function res(name: ResourceName): number {
   return RESOURCES.indexOf(name);
 }
 
+/** The turn action of the given type (the switches below go by Counts.type, which TypeScript cannot link to the answer). */
+type Of<K extends TurnActionType> = Extract<TurnAction, { type: K }>;
+
 function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): string | null {
-  switch (a.type) {
-    case 'build_road': return checkRoad(g, seat, a.edge);
-    case 'build_settlement': return checkSettlement(g, seat, a.vertex);
-    case 'build_city': return checkCity(g, seat, a.vertex);
+  switch (c.type) {
+    case 'build_road': return checkRoad(g, seat, (a as Of<'build_road'>).edge);
+    case 'build_settlement': return checkSettlement(g, seat, (a as Of<'build_settlement'>).vertex);
+    case 'build_city': return checkCity(g, seat, (a as Of<'build_city'>).vertex);
     case 'buy_dev': return checkBuyDev(g, seat);
-    case 'play_knight': return checkKnight(g, seat, a.hex, a.victim ?? -1);
-    case 'play_roadworks': return checkRoadworks(g, seat, a.edges);
+    case 'play_knight': {
+      const k = a as Of<'play_knight'>;
+      return checkKnight(g, seat, k.hex, k.victim ?? -1);
+    }
+    case 'play_roadworks': return checkRoadworks(g, seat, (a as Of<'play_roadworks'>).edges);
     case 'play_windfall': return checkWindfall(g, seat, c.a);
     case 'play_embargo': return checkEmbargo(g, seat);
-    case 'bank_trade': return checkBankTrade(g, seat, res(a.give), res(a.get));
-    case 'offer_trade': return checkOffer(g, seat, c.a, c.b, a.to ?? -1);
+    case 'bank_trade': {
+      const t = a as Of<'bank_trade'>;
+      return checkBankTrade(g, seat, res(t.give), res(t.get));
+    }
+    case 'offer_trade': return checkOffer(g, seat, c.a, c.b, (a as Of<'offer_trade'>).to ?? -1);
     case 'end_turn': return null;
+    default: throw new Error(`unprepared turn answer: ${String(c.type)}`);
   }
 }
 
@@ -74,24 +88,36 @@ function emitAction(g: Game, seat: number, kind: DecisionKind, action: AnyAction
 }
 
 function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
-  switch (a.type) {
-    case 'build_road': applyRoad(g, seat, a.edge, false); break;
-    case 'build_settlement': applySettlement(g, seat, a.vertex); break;
-    case 'build_city': applyCity(g, seat, a.vertex); break;
+  switch (c.type) {
+    case 'build_road': applyRoad(g, seat, (a as Of<'build_road'>).edge, false); break;
+    case 'build_settlement': applySettlement(g, seat, (a as Of<'build_settlement'>).vertex); break;
+    case 'build_city': applyCity(g, seat, (a as Of<'build_city'>).vertex); break;
     case 'buy_dev': applyBuyDev(g, seat); break;
-    case 'play_knight': applyKnight(g, seat, a.hex, a.victim ?? -1); break;
-    case 'play_roadworks': applyRoadworks(g, seat, a.edges); break;
-    case 'play_windfall': applyWindfall(g, seat, c.a); break;
-    case 'play_embargo': applyEmbargo(g, seat, res(a.resource)); break;
-    case 'bank_trade': applyBankTrade(g, seat, res(a.give), res(a.get)); break;
-    case 'offer_trade':
-      if (a.talk !== undefined) addTalk(g, seat, a.talk);
-      applyOffer(g, seat, c.a, c.b, a.to ?? -1, a.talk ?? null);
+    case 'play_knight': {
+      const k = a as Of<'play_knight'>;
+      applyKnight(g, seat, k.hex, k.victim ?? -1);
       break;
-    case 'end_turn':
-      if (a.talk !== undefined) addTalk(g, seat, a.talk);
+    }
+    case 'play_roadworks': applyRoadworks(g, seat, (a as Of<'play_roadworks'>).edges); break;
+    case 'play_windfall': applyWindfall(g, seat, c.a); break;
+    case 'play_embargo': applyEmbargo(g, seat, res((a as Of<'play_embargo'>).resource)); break;
+    case 'bank_trade': {
+      const t = a as Of<'bank_trade'>;
+      applyBankTrade(g, seat, res(t.give), res(t.get));
+      break;
+    }
+    case 'offer_trade': {
+      const o = a as Of<'offer_trade'>;
+      if (o.talk !== undefined) addTalk(g, seat, o.talk);
+      applyOffer(g, seat, c.a, c.b, o.to ?? -1, o.talk ?? null);
+      break;
+    }
+    case 'end_turn': {
+      const talk = (a as Of<'end_turn'>).talk;
+      if (talk !== undefined) addTalk(g, seat, talk);
       endTurn(g);
       return; // the next turn's roll already ran its own win check
+    }
   }
   checkWin(g);
 }

@@ -83,7 +83,8 @@ export function longestRoadLength(g: Game, seat: number): number {
  * Recomputes the road lengths of the given seats (bitmask) and moves the
  * longest-road award by the spec's rules:
  * - nobody holds it: the sole strict maximum of 5 or more takes it;
- * - the holder keeps it unless strictly exceeded (then the sole strict maximum takes it);
+ * - the holder keeps it unless strictly exceeded; then the sole strict maximum takes it, or
+ *   nobody when two seats tie above the holder (only possible after a cut);
  * - a holder severed below 5 loses it to the sole strict maximum of 5 or more, or to nobody.
  */
 export function updateLongestRoad(g: Game, seatMask: number): void {
@@ -100,7 +101,7 @@ export function updateLongestRoad(g: Game, seatMask: number): void {
   let next = holder;
   if (holder === -1) next = sole;
   else if (g.roadLen[holder] < 5) next = sole;
-  else if (sole !== -1 && max > g.roadLen[holder]) next = sole;
+  else if (max > g.roadLen[holder]) next = sole; // strictly exceeded: to the sole maximum, or nobody if that is tied
   if (next !== holder) {
     g.longestRoad = next;
     if (g.log) emit(g, 'award', next === -1 ? undefined : next, { award: 'longestRoad', seat: next === -1 ? null : next, from: holder === -1 ? null : holder });

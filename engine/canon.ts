@@ -4,13 +4,23 @@
 // re-validating their shape.
 
 import { EDGE_COUNT, HEX_COUNT, RESOURCES, VERTEX_COUNT, VERTEX_EDGES } from './board';
-import type { AnyAction, BanditAction, DecisionKind, ResourceCounts, SetupAction, TradeResponse, TurnAction } from './types';
+import type {
+  AnyAction, BanditAction, DecisionKind, DiscardAction, ResourceCounts, SetupAction, TradeResponse, TurnAction, TurnActionType,
+} from './types';
 
-/** The five-slot counts the rules read: a = windfall take / offer give / discard cards, b = offer get. */
-export interface Counts { readonly a: ArrayLike<number>; readonly b: ArrayLike<number> }
+/**
+ * An answer as the rules read it: the turn action's type (null for other
+ * kinds), read here rather than from the answer objects, whose many shapes
+ * would make every `type` read megamorphic; and its resource counts as five
+ * slots: a = windfall take / offer give / discard cards, b = offer get.
+ */
+export interface Counts {
+  readonly type: TurnActionType | null;
+  readonly a: ArrayLike<number>;
+  readonly b: ArrayLike<number>;
+}
 
 const ZERO5 = new Int16Array(5);
-export const NO_COUNTS: Counts = { a: ZERO5, b: ZERO5 };
 
 /**
  * What submit() needs to know about a canonical answer, found with one map
@@ -26,7 +36,8 @@ const infoOf = new Map<object, CanonInfo>();
 
 function canon<T extends AnyAction>(kind: DecisionKind, action: T, a: ResourceCounts | null = null, b: ResourceCounts | null = null): T {
   deepFreeze(action);
-  infoOf.set(action, { kind, counts: a === null ? NO_COUNTS : { a: slots(a), b: b === null ? ZERO5 : slots(b) } });
+  const type = kind === 'turn' ? (action as TurnAction).type : null;
+  infoOf.set(action, { kind, counts: { type, a: a === null ? ZERO5 : slots(a), b: b === null ? ZERO5 : slots(b) } });
   return action;
 }
 
@@ -42,6 +53,37 @@ function deepFreeze(o: object): void {
 /** The info of a canonical object, or undefined for any other value. */
 export function canonicalInfo(answer: unknown): CanonInfo | undefined {
   return typeof answer === 'object' && answer !== null ? infoOf.get(answer) : undefined;
+}
+
+const roadworksPairs = new Array<TurnAction | undefined>(EDGE_COUNT * EDGE_COUNT).fill(undefined);
+
+/** The canonical play_roadworks answer for edges [a, b], created on first use (at most 72 x 72). */
+export function roadworksPair(a: number, b: number): TurnAction {
+  const key = a * EDGE_COUNT + b;
+  return roadworksPairs[key] ??= canon('turn', { type: 'play_roadworks', edges: [a, b] });
+}
+
+// Discards are built from the hand, so their canonical objects are made on
+// first use and kept in a bounded cache keyed by the five counts.
+const discards = new Map<number, DiscardAction>();
+const DISCARD_CACHE_LIMIT = 4096;
+
+/** The canonical discard answer for five counts (each below 1024). */
+export function discardOf(cards: ArrayLike<number>): DiscardAction {
+  const key = cards[0] + 1024 * (cards[1] + 1024 * (cards[2] + 1024 * (cards[3] + 1024 * cards[4])));
+  let action = discards.get(key);
+  if (action === undefined) {
+    if (discards.size >= DISCARD_CACHE_LIMIT) {
+      // Forget the old ones; any still held just take submit()'s ordinary shape check.
+      for (const old of discards.values()) infoOf.delete(old);
+      discards.clear();
+    }
+    const counts: ResourceCounts = {};
+    for (let r = 0; r < 5; r++) if (cards[r] !== 0) counts[RESOURCES[r]] = cards[r];
+    action = canon('discard', { cards: counts }, counts);
+    discards.set(key, action);
+  }
+  return action;
 }
 
 function one(r: number): ResourceCounts {

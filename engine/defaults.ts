@@ -2,11 +2,10 @@
 // Always legal; played for late, malformed or illegal answers and resigned seats.
 
 import { HEX_COUNT, VERTEX_COUNT, VERTEX_EDGES } from './board';
-import { BANDIT, END_TURN, REJECT } from './canon';
+import { BANDIT, END_TURN, REJECT, discardOf } from './canon';
 import { defaultDiscard } from './rules/discard';
 import { distanceOk } from './rules/pieces';
 import type { Game } from './state';
-import { toCounts } from './state';
 import type { AnyAction, DecisionKind, SetupAction } from './types';
 
 /** Lowest legal vertex plus its lowest-id free edge. */
@@ -30,7 +29,7 @@ export function defaultAnswer(g: Game, seat: number, kind: DecisionKind): AnyAct
     case 'discard': {
       const out = new Int16Array(5);
       defaultDiscard(g, seat, out);
-      return { cards: toCounts(out) };
+      return discardOf(out);
     }
     case 'bandit': {
       for (let h = 0; h < HEX_COUNT; h++) if (h !== g.bandit) return BANDIT[h * 5];

@@ -137,15 +137,21 @@ export function defaultAction(g: Game, seat: number): AnyAction {
   return defaultAnswer(g, seat, kind);
 }
 
+/** Why a strike happened, for people reading the replay: the rejection code of an illegal answer, and a short message. */
+export interface StrikeDetail { code?: string; message?: string }
+
 /**
  * Records a strike (a `timeout` event). When the seat owes a decision, its
  * next applied answer (the default the caller plays) is flagged `default`.
  */
-export function recordStrike(g: Game, seat: number, reason: StrikeReason, strikes: number, decision: DecisionKind): GameEvent {
+export function recordStrike(g: Game, seat: number, reason: StrikeReason, strikes: number, decision: DecisionKind, detail?: StrikeDetail): GameEvent {
   if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
   g.strikes[seat] = strikes;
   if (owedKind(g, seat) !== null) g.nextDefault[seat] = 1;
-  const ev: GameEvent = { kind: 'timeout', seat, data: { reason, strikes, decision } };
+  const data: Record<string, unknown> = { reason, strikes, decision };
+  if (detail?.code !== undefined) data.code = String(detail.code);
+  if (detail?.message !== undefined) data.message = String(detail.message);
+  const ev: GameEvent = { kind: 'timeout', seat, data };
   g.log?.push(ev);
   return ev;
 }

@@ -6,7 +6,7 @@ export {
   RULES_VERSION, newGame, seatOrder, pendingDecisions, submit, defaultAction, recordStrike, resignSeat,
   abortGame, isOver, outcome, gameEvents, currentTurn, currentSeat, cloneGame,
 } from './game';
-export type { Game } from './game';
+export type { Game, StrikeDetail } from './game';
 export { seatView, publicView } from './view';
 export { verifyReplay, stepReplay } from './replay';
 export type { ReplayResult } from './replay';
@@ -15,4 +15,6 @@ export type { ViewMemo } from './legal';
 export { REJECTION_MESSAGES } from './rejections';
 export type { RejectionCode } from './rejections';
 export { createBuiltinBot, BUILTIN_BOTS } from './bots/index';
+// The documented PRNG (engine/rng.ts), for anything that needs reproducible randomness.
+export { stream, nextU32, randInt, shuffle, seededRandom } from './rng';
 export type { BuiltinBot, BuiltinBotName } from './bots/index';

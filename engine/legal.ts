@@ -8,6 +8,7 @@ import { EDGE_COUNT, EDGE_VERTICES, HEX_COUNT, HEX_KINDS, RESOURCES, VERTEX_COUN
 import {
   ACCEPT, BANDIT, BANK_TRADE, BUILD_CITY, BUILD_ROAD, BUILD_SETTLEMENT, BUY_DEV, EMBARGO as EMBARGO_ACTIONS,
   END_TURN, KNIGHT as KNIGHT_ACTIONS, OFFER_ONE, REJECT, ROADWORKS_ONE, SETUP, WINDFALL as WINDFALL_ACTIONS,
+  discardOf, roadworksPair,
 } from './canon';
 import { owedKind } from './game';
 import { defaultDiscard } from './rules/discard';
@@ -17,7 +18,7 @@ import type { Game } from './state';
 import {
   EMBARGO, KNIGHT, OFFER_LIMIT, ROAD_LIMIT, ROADWORKS, TOWN_LIMIT,
   STAGE_BANDIT, STAGE_DISCARD, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, WINDFALL,
-  createGame, handTotal, roadCount, toCounts, townCount,
+  createGame, handTotal, roadCount, townCount,
 } from './state';
 import type { AnyAction, DecisionKind, PioneersView, ResourceCounts } from './types';
 import { DEV_CARDS } from './types';
@@ -184,37 +185,66 @@ function pushCityVertices(g: Game, seat: number): void {
 }
 
 /** Single roads, and each unordered pair once in an order that is legal. */
+const firsts = new Int8Array(EDGE_COUNT);
+const isFirst = new Uint8Array(EDGE_COUNT);
+const isSecond = new Uint8Array(EDGE_COUNT);
+
+/**
+ * Single roads, and each unordered pair once in an order that is legal: for
+ * each legal first road a, the second roads b in edge order that are legal
+ * once a is placed, i.e. the other legal first roads (listed only with the
+ * lower edge first) and the free edges at a's open ends.
+ */
 function legalRoadworks(g: Game, seat: number): void {
-  const firsts: number[] = [];
-  for (let e = 0; e < EDGE_COUNT; e++) if (roadPlaceCode(g, seat, e) === null) firsts.push(e);
-  for (const e of firsts) add(ROADWORKS_ONE[e]);
-  if (g.roadsLeft[seat] < 2) return;
-  for (const a of firsts) {
-    g.roadOwner[a] = seat; // placed for a moment to judge the second road
-    for (let b = 0; b < EDGE_COUNT; b++) {
-      if (b === a || roadPlaceCode(g, seat, b) !== null) continue;
-      // Pairs of two roads that are each legal on their own were already listed with the lower edge first.
-      if (b < a && firsts.includes(b)) continue;
-      add({ type: 'play_roadworks', edges: [a, b] });
-    }
-    g.roadOwner[a] = -1;
+  let nf = 0;
+  for (let e = 0; e < EDGE_COUNT; e++) {
+    if (roadPlaceCode(g, seat, e) !== null) continue;
+    firsts[nf++] = e;
+    isFirst[e] = 1;
+    add(ROADWORKS_ONE[e]);
   }
+  if (g.roadsLeft[seat] >= 2) {
+    for (let i = 0; i < nf; i++) {
+      const a = firsts[i];
+      for (let j = i + 1; j < nf; j++) isSecond[firsts[j]] = 1;
+      for (let end = 0; end < 2; end++) {
+        const w = EDGE_VERTICES[a * 2 + end];
+        const owner = g.townOwner[w];
+        if (owner !== -1 && owner !== seat) continue; // a road may not continue through an opponent's town
+        for (let k = w * 3; k < w * 3 + 3; k++) {
+          const b = VERTEX_EDGES[k];
+          if (b !== -1 && b !== a && g.roadOwner[b] === -1 && !isFirst[b]) isSecond[b] = 1;
+        }
+      }
+      for (let b = 0; b < EDGE_COUNT; b++) {
+        if (isSecond[b]) { isSecond[b] = 0; add(roadworksPair(a, b)); }
+      }
+    }
+  }
+  for (let i = 0; i < nf; i++) isFirst[firsts[i]] = 0;
 }
+
+const discardCandidate = new Int16Array(5);
+const discardsListed = new Int16Array(6 * 5);
 
 /** The default discard plus, for each resource, "take as much as possible from it first, then the default order". */
 function legalDiscards(g: Game, seat: number): void {
-  const seen = new Set<string>();
+  let listed = 0;
   const addOnce = (cards: Int16Array): void => {
-    const key = cards.join(',');
-    if (seen.has(key)) return;
-    seen.add(key);
-    add({ cards: toCounts(cards) });
+    for (let i = 0; i < listed; i++) {
+      let same = true;
+      for (let r = 0; r < 5 && same; r++) same = discardsListed[i * 5 + r] === cards[r];
+      if (same) return;
+    }
+    for (let r = 0; r < 5; r++) discardsListed[listed * 5 + r] = cards[r];
+    listed++;
+    add(discardOf(cards));
   };
-  const d = new Int16Array(5);
-  defaultDiscard(g, seat, d);
-  addOnce(d);
+  const cards = discardCandidate;
+  defaultDiscard(g, seat, cards);
+  addOnce(cards);
   for (let first = 0; first < 5; first++) {
-    const cards = new Int16Array(5);
+    cards.fill(0);
     let left = g.owed[seat];
     for (let k = 0; k < 5 && left > 0; k++) {
       const r = (first + k) % 5;

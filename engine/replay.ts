@@ -45,7 +45,10 @@ function feed(g: Game, ev: GameEvent): string | null {
       return r.ok ? null : `recorded action was rejected: ${r.reason.code}: ${r.reason.message}`;
     }
     case 'timeout':
-      recordStrike(g, seat, data.reason as StrikeReason, Number(data.strikes), data.decision as DecisionKind);
+      recordStrike(g, seat, data.reason as StrikeReason, Number(data.strikes), data.decision as DecisionKind, {
+        code: typeof data.code === 'string' ? data.code : undefined,
+        message: typeof data.message === 'string' ? data.message : undefined,
+      });
       return null;
     case 'resign':
       resignSeat(g, seat);
@@ -89,13 +92,19 @@ export function stepReplay(
   };
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
+    if (!isRecord(ev) || typeof ev.kind !== 'string') return { ok: false, index: i, message: `event ${i} is not an event object with a string kind` };
     if (!isInput(ev)) continue;
     // Everything regenerated so far must match. The log may lag behind the
     // record while a simultaneous set (discards, trade answers) is buffered.
     if (log.length > i) return check(log.length) ?? mismatchAt(log, events, i);
     const bad = check(log.length);
     if (bad) return bad;
-    const err = feed(g, ev);
+    let err: string | null;
+    try {
+      err = feed(g, ev);
+    } catch (e) {
+      err = `recorded input cannot be applied: ${(e as Error).message}`; // e.g. a timeout for a seat that does not exist
+    }
     if (err) return { ok: false, index: i, message: err };
     visit(g, log.length - 1);
   }

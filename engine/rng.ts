@@ -78,3 +78,13 @@ export function shuffle<T>(s: Uint32Array, arr: { length: number; [i: number]: T
     arr[j] = t;
   }
 }
+
+/**
+ * A reproducible stand-in for Math.random: floats in [0, 1) from one named
+ * sub-stream. For code outside the engine (table draws, test bots) so the
+ * project has one PRNG, not several.
+ */
+export function seededRandom(seed: string, name: string): () => number {
+  const s = stream(seed, name);
+  return () => nextU32(s) / 4294967296;
+}

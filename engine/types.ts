@@ -118,6 +118,7 @@ export interface PublicView {
  *   start    {rulesVersion, seatCount, board}
  *   action   {kind, action, default?: true}  -- the answer applied for a decision (the verifier replays these)
  *   roll     {dice, produced: ResourceCounts[] per seat}
+ *   payout   {gained: ResourceCounts}            -- the second setup settlement's cards
  *   discard  {cards}                         -- result of a discard
  *   bandit   {hex, victim?, stole?: ResourceName | null}
  *   build    {what: 'road'|'settlement'|'city', at}

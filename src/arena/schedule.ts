@@ -2,7 +2,7 @@
 // seat. Pure and deterministic from the seed, so `--seed` reproduces it.
 // Goals: every bot plays about equally often (counts differ by at most 1),
 // and each bot's seat positions rotate (seat 0 moves first, which matters).
-import { createRng, shuffleInPlace } from './rng';
+import { shuffle, stream } from '../../engine';
 
 /** tables[g][seat] = index of the bot (in the order given) that sits there in game g. */
 export type Tables = number[][];
@@ -10,21 +10,24 @@ export type Tables = number[][];
 export function drawTables(botCount: number, seats: number, games: number, seed: string): Tables {
   if (!Number.isInteger(botCount) || botCount < seats) throw new RangeError(`need at least ${seats} bots for ${seats} seats, got ${botCount}`);
   if (!Number.isInteger(games) || games < 0) throw new RangeError(`games must be a whole number >= 0, got ${games}`);
-  const rng = createRng(`tables:${seed}`);
+  const rng = stream(seed, 'tables');
   const played = new Array<number>(botCount).fill(0);
   const seatCount = Array.from({ length: botCount }, () => new Array<number>(seats).fill(0));
   const perms = permutations(seats);
   const tables: Tables = [];
   for (let g = 0; g < games; g++) {
     // Fewest games first; a fresh random tie-break each game mixes opponents.
-    const order = shuffleInPlace([...Array(botCount).keys()], rng);
+    const order = [...Array(botCount).keys()];
+    shuffle(rng, order);
     order.sort((a, b) => played[a] - played[b]);
     const chosen = order.slice(0, seats);
     // Seat the chosen bots so that each goes where it has sat least often
     // (minimum total of squared counts over all seatings; at most 4! = 24).
     let best: number[] = [];
     let bestCost = Infinity;
-    for (const p of shuffleInPlace([...perms], rng)) {
+    const shuffled = [...perms];
+    shuffle(rng, shuffled);
+    for (const p of shuffled) {
       let cost = 0;
       for (let seat = 0; seat < seats; seat++) {
         const c = seatCount[chosen[p[seat]]][seat] + 1;

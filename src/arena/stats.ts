@@ -1,6 +1,6 @@
 // Per-bot tournament statistics, folded in one finished game at a time.
 import type { StrikeReason } from '../../engine/types';
-import { createRng } from './rng';
+import { seededRandom } from '../../engine';
 
 /**
  * Latency samples kept per bot. Up to this many every sample is kept (exact
@@ -58,7 +58,7 @@ export interface BotTally {
 
 export class Tallies {
   private readonly byBot = new Map<string, BotTally>();
-  private readonly rng = createRng('latency-reservoir');
+  private readonly rng = seededRandom('arena', 'latency-reservoir');
 
   constructor(botIds: readonly string[], private readonly sampleCap = LATENCY_SAMPLE_CAP) {
     for (const botId of botIds) {

@@ -126,19 +126,22 @@ function applyAnswer(g: Game, seat: Seat, d: PendingDecision, answer: SeatAnswer
   // Shape first (strips extra fields a bot may add); then the engine judges legality.
   const parsed = parseAction(d.kind, answer.action);
   if (!parsed.ok) {
-    strike(g, seat, d, 'illegal', `schema: ${parsed.message}`, decisionId, closing);
+    strike(g, seat, d, 'illegal', `bad_shape: ${parsed.message}`, decisionId, closing, 'bad_shape');
     return;
   }
   const r = submit(g, d.seat, parsed.action);
-  if (!r.ok) strike(g, seat, d, 'illegal', `${r.reason.code}: ${r.reason.message}`, decisionId, closing);
+  if (!r.ok) strike(g, seat, d, 'illegal', `${r.reason.code}: ${r.reason.message}`, decisionId, closing, r.reason.code);
 }
 
-function strike(g: Game, seat: Seat, d: PendingDecision, reason: StrikeReason, detail: string, decisionId: number, closing: Promise<void>[]): void {
+function strike(g: Game, seat: Seat, d: PendingDecision, reason: StrikeReason, detail: string, decisionId: number, closing: Promise<void>[], code?: string): void {
   const stats = seat.stats;
   stats.strikes[reason]++;
   stats.strikeLog.push({ decisionId: decisionId, kind: d.kind, reason, detail });
   const total = totalStrikes(stats);
-  recordStrike(g, d.seat, reason, total, d.kind);
+  // The replay says why an answer was refused (engine code, or what was wrong with the frame).
+  // Connection details stay out: they can name the bot's host, and replays become public.
+  const publicDetail = reason === 'illegal' || reason === 'malformed' ? { code, message: detail.slice(0, 200) } : undefined;
+  recordStrike(g, d.seat, reason, total, d.kind, publicDetail);
   playDefault(g, d.seat);
   if (total >= STRIKES_TO_RESIGN) {
     resignSeat(g, d.seat);

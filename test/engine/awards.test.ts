@@ -88,6 +88,17 @@ describe('longest road award', () => {
     expect(g.log!.at(-1)).toEqual({ kind: 'award', data: { award: 'longestRoad', seat: null, from: 0 } });
   });
 
+  it('a severed holder exceeded by two tied seats loses it to nobody', () => {
+    const g = blankMain('sever-tie');
+    roadPath(g, 0, [11, 7, 3, 0, 4, 1, 5, 2, 6]); // 8
+    roadPath(g, 2, [40, 45, 49, 52, 48, 44, 39]); // 6
+    roadPath(g, 3, [21, 27, 33, 28, 34, 29, 35]); // 6
+    expect(g.longestRoad).toBe(0);
+    town(g, 1, 1); // 11-7-3-0-4-1 | 1-5-2-6: 5, strictly exceeded by two equal roads
+    expect(g.roadLen[0]).toBe(5);
+    expect(g.longestRoad).toBe(-1);
+  });
+
   it('a severed holder still at 5 or more keeps it against an equal road', () => {
     const g = blankMain('sever-keep');
     roadPath(g, 0, [11, 7, 3, 0, 4, 1, 5, 2, 6]); // 8

@@ -58,7 +58,7 @@ describe('hostile answers', () => {
 });
 
 describe('legal generator completeness', () => {
-  const candidates = (g: Game, kind: string): readonly AnyAction[] => {
+  const candidates = (kind: string): readonly AnyAction[] => {
     switch (kind) {
       case 'setup': return SETUP.filter((a): a is NonNullable<typeof a> => a !== null);
       case 'bandit': return BANDIT;
@@ -73,7 +73,7 @@ describe('legal generator completeness', () => {
     for (const g of sampledStates(6, 60)) {
       for (const d of pendingDecisions(g)) {
         const listed = new Set(legalActions(g, d.seat));
-        for (const a of candidates(g, d.kind)) {
+        for (const a of candidates(d.kind)) {
           const ok = submit(cloneGame(g), d.seat, a).ok;
           if (ok !== listed.has(a)) throw new Error(`${d.kind} ${JSON.stringify(a)}: accepted=${ok}, listed=${listed.has(a)}`);
           compared++;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   abortGame, currentTurn, defaultAction, gameEvents, isOver, newGame, outcome, pendingDecisions, recordStrike,
-  resignSeat, seatOrder, submit,
+  resignSeat, seatOrder,
 } from '../../engine/game';
 import { placements } from '../../engine/outcome';
 import { VICTORY_POINT } from '../../engine/state';

@@ -75,6 +75,10 @@ describe('replay verification', () => {
     const r = verifyReplay('forge', 4, forged);
     expect(r).toMatchObject({ ok: false, index: i });
     expect(verifyReplay('forge', 3, good)).toMatchObject({ ok: false });
+    const garbage = [...good.slice(0, 10), null, ...good.slice(10)] as unknown as GameEvent[];
+    expect(verifyReplay('forge', 4, garbage)).toMatchObject({ ok: false, index: 10 });
+    const badSeat = [...good.slice(0, 10), { kind: 'timeout', seat: 9, data: { reason: 'late', strikes: 1, decision: 'setup' } }];
+    expect(verifyReplay('forge', 4, badSeat)).toMatchObject({ ok: false, index: 10 });
   });
 
   it('stepReplay visits after each input with the index of its last event', () => {

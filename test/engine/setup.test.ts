@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DESERT, RESOURCES, VERTEX_HEXES } from '../../engine/board';
-import { defaultAction, newGame, pendingDecisions, submit } from '../../engine/game';
+import { defaultAction, newGame, pendingDecisions } from '../../engine/game';
 import { STAGE_SETUP } from '../../engine/state';
 import { edge, expectAccepted, expectRejected, handOf } from './helpers';
 

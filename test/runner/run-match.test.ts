@@ -195,6 +195,18 @@ describe('misbehaving bots take the right strikes and resign after three', () =>
     const s = seatOf(result, 'bad');
     expect(s.strikeLog).toHaveLength(3);
     for (const entry of s.strikeLog) expect(entry.detail).toMatch(/^[a-z_]+: ./);
+    // The public replay says the same: each timeout event names the rejection code.
+    const timeouts = result.match.replay.filter((e) => e.kind === 'timeout' && e.seat === s.seat);
+    expect(timeouts.map((e) => (e.data as { code?: string }).code)).toEqual(s.strikeLog.map((l) => l.detail.split(':')[0]));
+    for (const e of timeouts) expect((e.data as { message?: string }).message).toMatch(/^[a-z_]+: ./);
+  });
+
+  it('keeps connection details (which can name the bot host) out of the public replay', async () => {
+    const flaky = await bot(dropperBot(1));
+    const result = await play([wsEntrant('flaky', flaky), builtin('r1'), builtin('r2')]);
+    const dropped = result.match.replay.filter((e) => e.kind === 'timeout' && (e.data as { reason: string }).reason === 'dropped');
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(JSON.stringify(result.match.replay)).not.toContain('127.0.0.1');
   });
 
   it('a bot that drops once and comes back reconnects and plays on with one strike', async () => {

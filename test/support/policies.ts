@@ -1,7 +1,7 @@
 // Answer policies for test bots: a deterministic legal player built on the
 // engine's legalActionsFromView (what a bot author holding only the view can
 // do), and misbehaving wrappers that each break one rule of the protocol.
-import { legalActionsFromView } from '../../engine/legal';
+import { legalActionsFromView, seededRandom } from '../../engine';
 import type { AnyAction, DecisionKind, PioneersView } from '../../engine/types';
 import { answer, type Behaviour, type DecisionContext } from './test-bot';
 
@@ -11,20 +11,6 @@ interface SeatMemo {
   devPlayedThisTurn: boolean;
   offersThisTurn: number;
   rng: () => number;
-}
-
-/** A seeded PRNG (mulberry32): the same frames give the same answers. */
-function rngFrom(text: string): () => number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const BUILD = new Set(['build_city', 'build_settlement', 'build_road', 'buy_dev']);
@@ -39,7 +25,7 @@ export function legalPlayer(opts: { openOfferEachTurn?: boolean } = {}): (view: 
   return (view, kind, matchId) => {
     const key = `${matchId}:${view.seat}`;
     let memo = memos.get(key);
-    if (!memo) memos.set(key, (memo = { turn: -1, devPlayedThisTurn: false, offersThisTurn: 0, offered: false, rng: rngFrom(key) }));
+    if (!memo) memos.set(key, (memo = { turn: -1, devPlayedThisTurn: false, offersThisTurn: 0, offered: false, rng: seededRandom(key, 'test-bot') }));
     if (view.turn !== memo.turn) Object.assign(memo, { turn: view.turn, devPlayedThisTurn: false, offersThisTurn: 0, offered: false });
     const legal = legalActionsFromView(view, kind, memo);
     if (legal.length === 0) throw new Error(`no legal ${kind} action in view`);
