@@ -1,14 +1,20 @@
-// Ctrl-C for long runs: the first SIGINT aborts (running matches end as
-// aborted, the summary so far is printed); a second one quits at once.
+// Stopping long runs: the first SIGINT (Ctrl-C) or SIGTERM (a service manager,
+// `timeout`) aborts: running matches end as aborted and are recorded, and the
+// summary so far is printed. A second signal quits at once.
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 export function abortOnSigint(controller: AbortController, note: (text: string) => void): () => void {
-  const onSigint = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
+    const again = signal === 'SIGINT' ? 'Ctrl-C again' : 'signal again';
     if (controller.signal.aborted) {
-      note('arena: second Ctrl-C, quitting now');
-      process.exit(130);
+      note(`arena: second ${signal}, quitting now`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
     }
-    note('arena: interrupted, aborting running matches (Ctrl-C again to quit at once)');
+    note(`arena: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}, aborting running matches (${again} to quit at once)`);
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
-  return () => process.off('SIGINT', onSigint);
+  for (const s of SIGNALS) process.on(s, onSignal);
+  return () => {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  };
 }

@@ -63,7 +63,7 @@ verify handshakes need its public half: arena play --print-platform-key.
 Ctrl-C aborts running matches (recorded as aborted), prints the summary so far
 and exits 130; a second Ctrl-C quits at once.
 
-Exit codes: 0 done, 1 a bot failed the deploy check or a run error, 2 usage, 130 interrupted.
+Exit codes: 0 done, 1 a bot failed the deploy check or a run error, 2 usage, 130 interrupted (Ctrl-C or SIGTERM).
 
 Examples:
   $ arena play http://127.0.0.1:8080 builtin:random builtin:random
