@@ -27,9 +27,15 @@ export function classifyFrame(
   } catch {
     return { type: 'malformed', detail: `not JSON: ${preview(text)}` };
   }
-  const parsed = DecisionResponseSchema.safeParse(json);
-  if (!parsed.success) return { type: 'malformed', detail: `not a DecisionResponse (${describeIssues(parsed.error)})` };
-  const { id, action } = parsed.data;
+  let id: number;
+  let action: unknown;
+  if (isPlainResponse(json)) {
+    ({ id, action } = json);
+  } else {
+    const parsed = DecisionResponseSchema.safeParse(json);
+    if (!parsed.success) return { type: 'malformed', detail: `not a DecisionResponse (${describeIssues(parsed.error)})` };
+    ({ id, action } = parsed.data);
+  }
   if (id === pendingId) return { type: 'answer', id, action };
   if (isPast(id)) return { type: 'stale', id };
   return { type: 'malformed', detail: `answer for unknown decision id ${id}${pendingId === null ? '' : ` (expected ${pendingId})`}` };
@@ -38,4 +44,15 @@ export function classifyFrame(
 function preview(text: string): string {
   const t = text.length > 40 ? `${text.slice(0, 40)}...` : text;
   return JSON.stringify(t);
+}
+
+/**
+ * A cheap sufficient check for DecisionResponseSchema (every value it passes,
+ * the schema passes with the same id and action; test/runner/answer-frame.test.ts).
+ * Anything else goes to the schema, which has the last word and the error message.
+ */
+function isPlainResponse(json: unknown): json is { id: number; action: unknown } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  const id = (json as { id?: unknown }).id;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 && Object.prototype.hasOwnProperty.call(json, 'action');
 }

@@ -5,14 +5,21 @@ import type { MatchEvent } from '../protocol';
 
 export class EventLog {
   readonly events: MatchEvent[] = [];
+  private lastMs = -1;
+  private lastAt = '';
 
   constructor(private readonly onEvent?: (event: MatchEvent) => void) {}
 
   /** Stamps and emits every engine event not seen yet (`all` is the engine's full log so far). */
   flush(all: readonly GameEvent[]): void {
     if (this.events.length === all.length) return;
-    // Events of one engine step share a timestamp (one clock read per step).
-    const at = new Date().toISOString();
+    // Events of one engine step share a timestamp; steps in the same millisecond share the string.
+    const now = Date.now();
+    if (now !== this.lastMs) {
+      this.lastMs = now;
+      this.lastAt = new Date(now).toISOString();
+    }
+    const at = this.lastAt;
     for (let i = this.events.length; i < all.length; i++) {
       const e = all[i];
       const event: MatchEvent = { seq: i, at, kind: e.kind };

@@ -40,49 +40,9 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   const closing: Promise<void>[] = [];
   const frames = new RequestFrameWriter();
   for (const s of seats) s.ws?.preconnect(deadlineMs);
-  let nextId = 1;
-  let syncRounds = 0;
-
   try {
     log.flush(gameEvents(g));
-    while (!isOver(g) && !stop.reason) {
-      const pending = [...pendingDecisions(g)].sort((a, b) => a.seat - b.seat);
-      if (pending.length === 0) throw new Error('engine reports no pending decision for a game that is not over');
-      // Every decision gets an id, built-in ones too, so strike logs can name it.
-      const ids = pending.map(() => nextId++);
-      const asks: Array<SeatAnswer | Promise<SeatAnswer> | null> = pending.map((d, i) => {
-        const seat = seats[d.seat];
-        if (seat.stats.resigned) return null;
-        seat.stats.decisions++;
-        if (seat.builtin) return askBuiltin(seat.builtin, g, d.seat);
-        const request: DecisionRequest = {
-          id: ids[i], matchId: opts.matchId, game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs, view: seatView(g, d.seat),
-        };
-        return seat.ws!.ask(request.id, frames.write(request), deadlineMs);
-      });
-      let answers: Array<SeatAnswer | null>;
-      if (asks.some((a) => a instanceof Promise)) {
-        syncRounds = 0;
-        const all = await new Promise<Array<SeatAnswer | null> | null>((resolve) => {
-          stop.onStop = () => resolve(null);
-          if (stop.reason) resolve(null);
-          void Promise.all(asks).then(resolve);
-        });
-        stop.onStop = null;
-        if (!all) break;
-        answers = all;
-      } else {
-        answers = asks as Array<SeatAnswer | null>;
-        if (++syncRounds % YIELD_EVERY_ROUNDS === 0) await new Promise((r) => setImmediate(r));
-      }
-      pending.forEach((d, i) => {
-        const seat = seats[d.seat];
-        const answer = answers[i];
-        if (answer) applyAnswer(g, seat, d, answer, ids[i], closing);
-        else playDefault(g, d.seat);
-      });
-      log.flush(gameEvents(g));
-    }
+    await playRounds({ g, seats, log, stop, frames, closing, matchId: opts.matchId, deadlineMs });
     if (!isOver(g)) {
       abortGame(g);
       log.flush(gameEvents(g));
@@ -100,6 +60,121 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
     outcome: result,
     seats: seats.map((s) => s.stats),
   };
+}
+
+interface MatchState {
+  g: Game;
+  seats: Seat[];
+  log: EventLog;
+  stop: StopSignal;
+  frames: RequestFrameWriter;
+  closing: Promise<void>[];
+  matchId: string;
+  deadlineMs: number;
+}
+
+/** One round: every pending decision, asked at once. */
+interface Round {
+  pending: readonly PendingDecision[];
+  firstId: number;
+  answers: Array<SeatAnswer | null>;
+  /** Socket answers still owed, plus one while the round is still being sent. */
+  waiting: number;
+}
+
+/**
+ * Plays rounds until the game is over or the stop fires. When a round's last
+ * socket answer arrives, the round is applied and the next one sent straight
+ * from the socket's message handler: no promise or timer per decision.
+ * Built-in-only stretches run synchronously and yield every so often.
+ */
+function playRounds(m: MatchState): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let nextId = 1;
+    let syncRounds = 0;
+    let finished = false;
+    const finish = (err?: unknown) => {
+      if (finished) return;
+      finished = true;
+      m.stop.onStop = null;
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    m.stop.onStop = () => finish();
+
+    const send = (): Round => {
+      const engineOrder = pendingDecisions(m.g);
+      if (engineOrder.length === 0) throw new Error('engine reports no pending decision for a game that is not over');
+      const pending = engineOrder.length === 1 ? engineOrder : [...engineOrder].sort((a, b) => a.seat - b.seat);
+      // Every decision gets an id, built-in ones too, so strike logs can name it.
+      const round: Round = { pending, firstId: nextId, answers: new Array<SeatAnswer | null>(pending.length).fill(null), waiting: 1 };
+      nextId += pending.length;
+      for (let i = 0; i < pending.length; i++) {
+        const d = pending[i];
+        const seat = m.seats[d.seat];
+        if (seat.stats.resigned) continue;
+        seat.stats.decisions++;
+        if (seat.builtin) {
+          round.answers[i] = askBuiltin(seat.builtin, m.g, d.seat);
+          continue;
+        }
+        const request: DecisionRequest = {
+          id: round.firstId + i, matchId: m.matchId, game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs: m.deadlineMs, view: seatView(m.g, d.seat),
+        };
+        round.waiting++;
+        seat.ws!.askThen(request.id, m.frames.encode(request), m.deadlineMs, (answer) => {
+          round.answers[i] = answer;
+          if (--round.waiting === 0) answered(round);
+        });
+      }
+      round.waiting--;
+      return round;
+    };
+
+    const apply = (round: Round): void => {
+      for (let i = 0; i < round.pending.length; i++) {
+        const d = round.pending[i];
+        const answer = round.answers[i];
+        if (answer) applyAnswer(m.g, m.seats[d.seat], d, answer, round.firstId + i, m.closing);
+        else playDefault(m.g, d.seat);
+      }
+      m.log.flush(gameEvents(m.g));
+    };
+
+    /** Plays rounds until one has to wait for sockets (or the match is done). */
+    const run = (): void => {
+      try {
+        while (!finished) {
+          if (isOver(m.g) || m.stop.reason) return finish();
+          const round = send();
+          if (round.waiting > 0) return; // continues in answered()
+          apply(round);
+          if (++syncRounds % YIELD_EVERY_ROUNDS === 0) {
+            // Let the wall clock and Ctrl-C fire.
+            setImmediate(run);
+            return;
+          }
+        }
+      } catch (err) {
+        finish(err);
+      }
+    };
+
+    /** The last socket answer of a round arrived (called from the socket's handlers). */
+    const answered = (round: Round): void => {
+      if (finished) return;
+      syncRounds = 0;
+      try {
+        apply(round);
+      } catch (err) {
+        finish(err);
+        return;
+      }
+      run();
+    };
+
+    run();
+  });
 }
 
 function makeSeat(opts: RunMatchOptions, entrant: MatchEntrant, seat: number): Seat {

@@ -27,9 +27,14 @@ export interface WsSeatOptions {
 interface Pending {
   id: number;
   sentAt: number;
-  timer: NodeJS.Timeout;
+  /** performance.now() at which it is late. */
+  lateAt: number;
+  deadlineMs: number;
   resolve: (answer: SeatAnswer) => void;
 }
+
+/** ws sends a Buffer as binary unless told otherwise; request frames are text. */
+const TEXT_FRAME = { binary: false } as const;
 
 /** How long close() waits for the bot's close frame before cutting the socket. */
 const CLOSE_GRACE_MS = 1000;
@@ -44,6 +49,24 @@ export class WsSeat {
   private closed = false;
   /** A connect started before the first decision (see preconnect). */
   private opening: Promise<unknown> | null = null;
+  /**
+   * The deadline timer. Decisions come every few microseconds and deadlines are
+   * seconds, so rather than a timer per decision there is one, re-armed lazily:
+   * when it fires it strikes the pending decision if that one is past its
+   * deadline, and otherwise sleeps until the pending one's deadline (or stops).
+   */
+  private deadlineTimer: NodeJS.Timeout | null = null;
+  /** performance.now() at which deadlineTimer fires. */
+  private timerDueAt = 0;
+  private readonly onDeadlineTimer = (): void => {
+    this.deadlineTimer = null;
+    const p = this.pending;
+    if (!p) return;
+    const left = p.lateAt - performance.now();
+    // Timers may fire a hair early by performance.now(); under 0.5 ms counts as due.
+    if (left < 0.5) this.settle(fail('late', `no answer within ${p.deadlineMs} ms`));
+    else this.armDeadline(Math.ceil(left));
+  };
 
   constructor(private readonly opts: WsSeatOptions) {}
 
@@ -58,18 +81,38 @@ export class WsSeat {
 
   /**
    * Sends one decision frame (already serialised) and waits for the answer.
+   * A Buffer frame is copied before this returns, so the caller may reuse it.
    * Connecting (when needed) is bounded by one deadline of its own; the answer
    * deadline starts when the frame is sent, as the bot reads it from the frame.
    */
-  ask(id: number, frame: string, deadlineMs: number): Promise<SeatAnswer> {
-    if (this.pending) throw new Error(`WsSeat: decision ${this.pending.id} is still pending; one decision per seat at a time`);
-    // Fast path: the socket is open, send now (no extra awaits per decision).
-    if (!this.closed && !this.opening && this.socket?.readyState === WebSocket.OPEN) return this.send(this.socket, id, frame, deadlineMs);
-    return this.connectThenAsk(id, frame, deadlineMs);
+  ask(id: number, frame: string | Buffer, deadlineMs: number): Promise<SeatAnswer> {
+    return new Promise((resolve) => this.askThen(id, frame, deadlineMs, resolve));
   }
 
-  private async connectThenAsk(id: number, frame: string, deadlineMs: number): Promise<SeatAnswer> {
-    if (this.closed) return fail('dropped', 'seat is closed');
+  /**
+   * ask() with a callback instead of a promise, for the match loop: `done` is
+   * called exactly once, straight from the socket's message handler when the
+   * answer arrives (no promise hops per decision), or with the strike reason.
+   */
+  askThen(id: number, frame: string | Buffer, deadlineMs: number, done: (answer: SeatAnswer) => void): void {
+    if (this.pending) throw new Error(`WsSeat: decision ${this.pending.id} is still pending; one decision per seat at a time`);
+    // Fast path: the socket is open, send now.
+    if (!this.closed && !this.opening && this.socket?.readyState === WebSocket.OPEN) this.send(this.socket, id, frame, deadlineMs, done);
+    // Otherwise the frame waits for the connection (frames handed over belong to the seat).
+    else {
+      this.connectThenAsk(id, frame, deadlineMs, done).catch((err: unknown) => {
+        // Not expected (connect failures are answers), but a decision must never be left unsettled.
+        if (this.pending?.id === id) this.settle(fail('dropped', errorMessage(err)));
+        else if (!this.settled.has(id)) {
+          this.settled.add(id);
+          done(fail('dropped', errorMessage(err)));
+        }
+      });
+    }
+  }
+
+  private async connectThenAsk(id: number, frame: string | Buffer, deadlineMs: number, done: (answer: SeatAnswer) => void): Promise<void> {
+    if (this.closed) return done(fail('dropped', 'seat is closed'));
     // Waiting for a preconnect and any retry share one deadline's worth of time.
     let connectBudget = deadlineMs;
     if (this.opening) {
@@ -83,24 +126,36 @@ export class WsSeat {
       : fail('dropped', `cannot connect: no upgrade within ${deadlineMs} ms`);
     if (!opened.ok) {
       this.settled.add(id);
-      return opened;
+      return done(opened);
     }
-    return this.send(opened.socket, id, frame, deadlineMs);
+    this.send(opened.socket, id, frame, deadlineMs, done);
   }
 
-  private send(socket: WebSocket, id: number, frame: string, deadlineMs: number): Promise<SeatAnswer> {
-    return new Promise<SeatAnswer>((resolve) => {
-      const timer = setTimeout(() => this.settle(fail('late', `no answer within ${deadlineMs} ms`)), deadlineMs);
-      this.pending = { id, sentAt: performance.now(), timer, resolve };
-      // No send callback: a failed write closes the socket, and 'close' settles the decision as dropped.
-      socket.send(frame);
-    });
+  private send(socket: WebSocket, id: number, frame: string | Buffer, deadlineMs: number, done: (answer: SeatAnswer) => void): void {
+    const sentAt = performance.now();
+    this.pending = { id, sentAt, lateAt: sentAt + deadlineMs, deadlineMs, resolve: done };
+    // An armed timer due before this deadline re-arms for it when it fires; one due after it is moved up.
+    if (this.deadlineTimer === null) this.armDeadline(deadlineMs);
+    else if (this.timerDueAt > sentAt + deadlineMs) {
+      clearTimeout(this.deadlineTimer);
+      this.armDeadline(deadlineMs);
+    }
+    // No send callback: a failed write closes the socket, and 'close' settles the decision as dropped.
+    socket.send(frame, TEXT_FRAME);
+  }
+
+  private armDeadline(ms: number): void {
+    this.timerDueAt = performance.now() + ms;
+    // Unref'd: a pending decision always has an open socket, which keeps the process alive.
+    this.deadlineTimer = setTimeout(this.onDeadlineTimer, ms).unref();
   }
 
   /** Closes the socket with 1000 and resolves once it is closed (cut after a short grace). */
   close(): Promise<void> {
     this.closed = true;
     this.settle(fail('dropped', 'match ended'));
+    if (this.deadlineTimer !== null) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
     const socket = this.socket;
     this.socket = null;
     return closeSocket(socket);
@@ -110,7 +165,6 @@ export class WsSeat {
     const p = this.pending;
     if (!p) return;
     this.pending = null;
-    clearTimeout(p.timer);
     this.settled.add(p.id);
     p.resolve(answer);
   }

@@ -11,6 +11,6 @@ export function renderPlain(t: Timeline, index: number, width = PLAIN_DEFAULT_WI
   // Tall enough for the board (either scale) beside the panels, or stacked when narrow.
   const board = boardSize(chooseScale(width, boardSize('wide').height));
   const beside = width - board.width - 2 >= 30;
-  const height = beside ? board.height + 3 : board.height + 4 * t.seatCount + 10;
+  const height = beside ? board.height + 4 : board.height + 4 * t.seatCount + 11;
   return plainText(composeScreen(t, index, { width, height, showIds: opts.showIds })) + '\n';
 }

@@ -65,6 +65,27 @@ describe('WsSeat', () => {
     expect(second).toMatchObject({ ok: false, reason: 'late' });
   });
 
+  it('sends Buffer frames as text frames, whether the socket is open or still connecting', async () => {
+    const { bot, seat } = await setup(endTurn);
+    const f = frame();
+    expect(await seat.ask(f.id, Buffer.from(f.text), DEADLINE)).toMatchObject({ ok: true }); // connects first
+    const g = frame();
+    expect(await seat.ask(g.id, Buffer.from(g.text), DEADLINE)).toMatchObject({ ok: true }); // open socket
+    expect(bot.frames.map((r) => r.id)).toEqual([f.id, g.id]);
+  });
+
+  it('a shorter deadline after a longer one is still kept (one deadline timer per seat)', async () => {
+    let calls = 0;
+    // The second answer comes 600 ms after its frame, past its 100 ms deadline but well within the first one's.
+    const { seat } = await setup((ctx) => {
+      if (calls++ === 0) answer(ctx, { type: 'end_turn' });
+      else setTimeout(() => answer(ctx, { type: 'end_turn' }), 600);
+    });
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    const f = frame();
+    expect(await seat.ask(f.id, f.text, 100)).toMatchObject({ ok: false, reason: 'late', detail: 'no answer within 100 ms' });
+  });
+
   it('an answer arriving after a late decision does not spill into the next one', async () => {
     let calls = 0;
     const { seat } = await setup((ctx) => {

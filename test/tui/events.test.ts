@@ -11,6 +11,8 @@ describe('describeEvent', () => {
     expect(say({ kind: 'roll', seat: 2, data: { dice: [3, 5], produced: [{ grain: 1 }, {}, { ore: 2 }, {}] } }))
       .toBe('seat 2 (cyd) rolled 3+5=8: seat 0 +1 grain, seat 2 +2 ore');
     expect(say({ kind: 'roll', seat: 1, data: { dice: [3, 4], produced: [{}, {}, {}, {}] } })).toBe('seat 1 (bob) rolled 3+4=7: bandit!');
+    expect(say({ kind: 'roll', seat: 0, data: { dice: [2, 2], produced: [{ brick: 1, wool: 2 }, {}, {}, {}] } }))
+      .toBe('seat 0 (ada) rolled 2+2=4: seat 0 +1 brick +2 wool');
   });
 
   it('trades read as trades, offers name both sides, talk is quoted', () => {
@@ -28,6 +30,8 @@ describe('describeEvent', () => {
     expect(say({ kind: 'build', seat: 1, data: { what: 'city', at: 23 } })).toBe('seat 1 (bob) built a city at 23');
     expect(say({ kind: 'timeout', seat: 2, data: { reason: 'late', strikes: 2, decision: 'turn' } }))
       .toBe('seat 2 (cyd) strike 2: late on a turn decision');
+    expect(say({ kind: 'timeout', seat: 0, data: { reason: 'illegal', strikes: 1, decision: 'turn', code: 'not_affordable', message: 'a city needs 3 ore and 2 grain' } }))
+      .toBe('seat 0 (ada) strike 1: illegal on a turn decision (not_affordable: a city needs 3 ore and 2 grain)');
     expect(say({ kind: 'action', seat: 2, data: { kind: 'turn', action: { type: 'end_turn' }, default: true } }))
       .toBe('seat 2 (cyd) → end turn (default)');
     expect(say({ kind: 'end', data: { reason: 'win', placements: [2, 1, 3, 3], vp: [8, 10, 4, 4], turns: 90 } }))

@@ -23,10 +23,10 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : und
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** "1 ore, 2 wool" from a ResourceCounts-like object; "nothing" when empty. */
-export function countsText(v: unknown): string {
+export function countsText(v: unknown, gained = false): string {
   if (!isObj(v)) return 'nothing';
-  const parts = Object.entries(v).filter(([, n]) => typeof n === 'number' && n > 0).map(([r, n]) => `${n} ${r}`);
-  return parts.length ? parts.join(', ') : 'nothing';
+  const parts = Object.entries(v).filter(([, n]) => typeof n === 'number' && n > 0).map(([r, n]) => `${gained ? '+' : ''}${n} ${r}`);
+  return parts.length ? parts.join(gained ? ' ' : ', ') : 'nothing';
 }
 
 export function describeEvent(ev: EventLike, opts: DescribeOptions): Line {
@@ -52,7 +52,7 @@ export function describeEvent(ev: EventLike, opts: DescribeOptions): Line {
       const gains: Line = [];
       produced.forEach((p, s) => {
         if (countsText(p) === 'nothing') return;
-        gains.push(t(gains.length ? ', ' : ': '), seatRef(s), t(` +${countsText(p)}`));
+        gains.push(t(gains.length ? ', ' : ': '), seatRef(s), t(` ${countsText(p, true)}`));
       });
       if (total === 7) gains.push(t(': bandit!'));
       else if (!gains.length) gains.push(t(': nothing paid'));
@@ -89,13 +89,16 @@ export function describeEvent(ev: EventLike, opts: DescribeOptions): Line {
       const holder = num(d.seat);
       return holder === undefined ? [t(`nobody holds ${name} now`)] : [seatRef(holder, true), t(` takes ${name}`)];
     }
-    case 'timeout':
-      return [actor, span(` strike ${num(d.strikes) ?? '?'}: ${str(d.reason) ?? '?'} on a ${str(d.decision) ?? '?'} decision`, { color: 'red' })];
+    case 'timeout': {
+      // The runner may say why (the engine's rejection code and message for an illegal answer).
+      const why = [str(d.code), str(d.message)].filter((x) => x).join(': ');
+      return [actor, span(` strike ${num(d.strikes) ?? '?'}: ${str(d.reason) ?? '?'} on a ${str(d.decision) ?? '?'} decision${why ? ` (${why})` : ''}`, { color: 'red' })];
+    }
     case 'resign':
       return [actor, span(` resigned after ${num(d.strikes) ?? 3} strikes; defaults play on`, { color: 'red', bold: true })];
     case 'end': {
       const reason = str(d.reason);
-      if (reason === 'aborted') return [span('match aborted (wall clock)', { bold: true })];
+      if (reason === 'aborted') return [span(`match aborted after ${num(d.turns) ?? '?'} turns: no placements`, { bold: true })];
       const vp = Array.isArray(d.vp) ? d.vp : [];
       const placements = Array.isArray(d.placements) ? d.placements : [];
       const out: Line = [span(`game over (${reason === 'win' ? 'win' : 'turn cap'}) after ${num(d.turns) ?? '?'} turns:`, { bold: true })];

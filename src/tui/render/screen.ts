@@ -3,7 +3,7 @@
 // the Ink app and `--plain` both draw exactly these lines.
 import type { Timeline } from '../timeline';
 import { boardSize, renderBoard, type BoardScale } from './board';
-import { countsText } from './events';
+import { countsText, describeEvent } from './events';
 import { renderLog } from './log';
 import { seatColour } from './palette';
 import { renderSeatPanels } from './panels';
@@ -61,6 +61,11 @@ function builtAt(t: Timeline, index: number): { vertex?: number; edge?: number }
   return d.what === 'road' ? { edge: d.at } : { vertex: d.at };
 }
 
+function currentEventLine(t: Timeline, index: number): Line {
+  const ev = t.events[index];
+  return [span('▶ ', { bold: true }), ...describeEvent(ev, { names: t.names })];
+}
+
 /** The line between panels and log: a rule, or the offer on the table while one is open. */
 function divider(t: Timeline, index: number, width: number): Line {
   const offer = t.frames[index].openTrade;
@@ -80,7 +85,9 @@ export function composeScreen(t: Timeline, index: number, opts: ScreenOptions): 
     out.push(...opts.overlay.slice(0, bodyHeight).map((l) => truncate(l, width)));
     while (out.length < bodyHeight + 1) out.push([]);
   } else {
-    out.push(...composeBody(t, index, width, bodyHeight, opts.showIds ?? false));
+    // The current event in full: the log beside the board may have cut it short.
+    out.push(truncate(currentEventLine(t, index), width));
+    out.push(...composeBody(t, index, width, bodyHeight - 1, opts.showIds ?? false));
   }
   if (footer) out.push(truncate(footer, width));
   return out;
