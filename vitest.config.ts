@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores: forks keep heavy property tests from starving socket tests.
     pool: 'forks',
+    globalSetup: ['test/global-setup.ts'],
   },
 });

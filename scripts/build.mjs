@@ -3,6 +3,7 @@
 // through a getter, which costs the engine's hot loop about 3x; a bundle
 // flattens modules into plain variables. Dependencies stay external.
 import { build } from 'esbuild';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -14,7 +15,8 @@ export const ENTRIES = {
 };
 
 export async function buildAll({ quiet = false } = {}) {
-  await build({
+  const result = await build({
+    write: false,
     entryPoints: ENTRIES,
     outdir: join(root, 'dist'),
     outExtension: { '.js': '.mjs' },
@@ -29,6 +31,14 @@ export async function buildAll({ quiet = false } = {}) {
     // Lets bundled code that uses require() (via createRequire) keep working.
     banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
   });
+  // Write each file to a temporary name, then rename: several `arena` processes
+  // may rebuild at once, and none may ever import a half-written bundle.
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  for (const file of result.outputFiles) {
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, file.contents);
+    renameSync(tmp, file.path);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
