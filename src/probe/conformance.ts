@@ -14,7 +14,8 @@ import {
 } from '../protocol/index';
 import { checkPing, checkUpgrade } from './deploy-check';
 import { findPosition } from './positions';
-import { pingUrl, socketUrl } from './urls';
+import { toWebSocketUrl } from '../runner/ws-url';
+import { pingUrl } from './urls';
 
 export interface CheckLine {
   /** e.g. "ping", "upgrade", "handshake", "decision: turn". */
@@ -49,7 +50,7 @@ export async function checkBot(url: string, opts: ConformanceOptions): Promise<C
   let ws: string;
   try {
     ping = pingUrl(url);
-    ws = socketUrl(url);
+    ws = toWebSocketUrl(url);
   } catch {
     checks.push({ name: 'url', status: 'fail', detail: `${url} is not a valid URL` });
     return report();

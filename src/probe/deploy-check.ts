@@ -6,7 +6,8 @@ import type { KeyObject } from 'node:crypto';
 import { request } from 'undici';
 import WebSocket from 'ws';
 import { signHandshake } from '../keys/index';
-import { pingUrl, socketUrl } from './urls';
+import { toWebSocketUrl } from '../runner/ws-url';
+import { pingUrl } from './urls';
 
 export const DEPLOY_CHECK_MATCH_ID = 'deploy-check';
 
@@ -45,7 +46,7 @@ export async function deployCheck(url: string, opts: DeployCheckOptions): Promis
   let ws: string;
   try {
     ping = pingUrl(url);
-    ws = socketUrl(url);
+    ws = toWebSocketUrl(url);
   } catch {
     return { ok: false, url, failure: { step: 'ping', code: 'invalid_url', message: `${url} is not a valid URL` } };
   }

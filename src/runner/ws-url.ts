@@ -12,5 +12,7 @@ export function toWebSocketUrl(url: string): string {
   const protocol = map[parsed.protocol];
   if (!protocol) throw new Error(`bot URL "${url}" must start with http://, https://, ws:// or wss://`);
   parsed.protocol = protocol;
+  // A fragment is never sent to the server, and ws refuses URLs that carry one.
+  parsed.hash = '';
   return parsed.toString();
 }

@@ -5,7 +5,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { generateKeyPair, publicKeyRaw, verifyHandshake } from '../../src/keys/index';
 import { deployCheck } from '../../src/probe/deploy-check';
-import { pingUrl, socketUrl } from '../../src/probe/urls';
+import { pingUrl } from '../../src/probe/urls';
+import { toWebSocketUrl } from '../../src/runner/ws-url';
 
 const { privateKey } = generateKeyPair();
 const servers: Server[] = [];
@@ -102,7 +103,7 @@ describe('bot URLs', () => {
   it('maps http/ws schemes both ways and appends /ping to the path', () => {
     expect(pingUrl('ws://h:1')).toBe('http://h:1/ping');
     expect(pingUrl('https://h/bot/?x=1')).toBe('https://h/bot/ping');
-    expect(socketUrl('http://h:1/bot')).toBe('ws://h:1/bot');
-    expect(socketUrl('https://h')).toBe('wss://h/');
+    expect(toWebSocketUrl('http://h:1/bot#frag')).toBe('ws://h:1/bot');
+    expect(toWebSocketUrl('https://h')).toBe('wss://h/');
   });
 });
