@@ -34,7 +34,8 @@ describe.skipIf(!hasTmux)('arena replay in tmux (100x30)', () => {
     sock = join(dir, 'tmux.sock');
     const done = join(dir, 'exit-code');
     // The shell records the exit code, then waits so we can read the screen after quitting.
-    const cmd = `cd ${REPO_ROOT} && NO_COLOR=1 node bin/arena replay ${FIXTURE_4P}; echo $? > ${done}; echo EXITED; sleep 30`;
+    // CI runs set CI=true, under which Ink draws no live frames: a person's terminal has no CI variable.
+    const cmd = `cd ${REPO_ROOT} && env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1 node bin/arena replay ${FIXTURE_4P}; echo $? > ${done}; echo EXITED; sleep 30`;
     tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '30', cmd);
   });
   afterAll(() => {
@@ -79,5 +80,19 @@ describe.skipIf(!hasTmux)('arena replay in tmux (100x30)', () => {
     const done = join(dir, 'exit-code');
     expect(existsSync(done)).toBe(true);
     expect(readFileSync(done, 'utf8').trim()).toBe('0');
+  });
+
+  it('with CI set in a real terminal, prints the plain rendering and says why instead of a blank screen', async () => {
+    const ciSession = `${session}-ci`;
+    const cmd = `cd ${REPO_ROOT} && CI=true NO_COLOR=1 node bin/arena replay ${FIXTURE_4P}; echo EXITED; sleep 30`;
+    tmux('new-session', '-d', '-s', ciSession, '-x', '100', '-y', '40', cmd);
+    let shown = '';
+    for (let i = 0; i < 300 && !shown.includes('EXITED'); i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      shown = tmux('capture-pane', '-p', '-t', ciSession);
+    }
+    expect(shown).toContain('CI is set in the environment');
+    expect(shown).toContain('event 1/');
+    expect(shown).not.toContain('space play');
   });
 });

@@ -70,9 +70,15 @@ Examples:
         process.stdout.write(JSON.stringify(replaySummary(timeline, index), null, 2) + '\n');
         return;
       }
-      const interactive = !opts.plain && process.stdin.isTTY === true && process.stdout.isTTY === true;
+      const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+      // Ink draws only the final frame when it thinks it runs in CI (CI or
+      // CONTINUOUS_INTEGRATION set), which would leave a blank screen.
+      const ciSet = inCi(process.env);
+      const interactive = !opts.plain && terminal && !ciSet;
       if (!opts.plain && !interactive) {
-        process.stderr.write('arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n');
+        process.stderr.write(ciSet && terminal
+          ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain instead (unset CI to use the viewer)\n'
+          : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n');
       }
       if (!interactive) {
         process.stdout.write(renderPlain(timeline, index, width ?? (process.stdout.isTTY ? process.stdout.columns : PLAIN_DEFAULT_WIDTH), { showIds: opts.ids }));
@@ -80,6 +86,11 @@ Examples:
       }
       await runViewer(timeline, { initialIndex: index, colour: colourWanted(), showIds: opts.ids });
     });
+}
+
+/** The same test Ink applies (the is-in-ci package): set and not "0" or "false". */
+export function inCi(env: NodeJS.ProcessEnv): boolean {
+  return ['CI', 'CONTINUOUS_INTEGRATION'].some((k) => k in env && env[k] !== '0' && env[k] !== 'false');
 }
 
 function parseWidth(text: string | undefined): number | undefined {
