@@ -8,6 +8,7 @@ export {
 } from './game';
 export type { Game, StrikeDetail } from './game';
 export { seatView, publicView } from './view';
+export { publicEvent } from './public-events';
 export { verifyReplay, stepReplay } from './replay';
 export type { ReplayResult } from './replay';
 export { legalActions, legalActionsFromView, fillLegalActions } from './legal';

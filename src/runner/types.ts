@@ -25,7 +25,12 @@ export interface RunMatchOptions {
   wallClockMs?: number;
   /** Abort (e.g. Ctrl-C): the match ends with status 'aborted'. */
   signal?: AbortSignal;
-  /** Every replay event as it happens (live viewers, progress). Must not throw: an error here ends runMatch with that error. */
+  /**
+   * Every replay event as it happens (progress, the owner's own live view).
+   * These are the full replay events: pass them through the engine's
+   * publicEvent() before showing them to anyone else while the match runs.
+   * Must not throw: an error here ends runMatch with that error.
+   */
   onEvent?: (event: MatchEvent) => void;
   /** Called before every connect; throws to refuse the URL (production policy). */
   checkUrl?: (url: string) => Promise<void> | void;
