@@ -60,6 +60,16 @@ export async function run(): Promise<BenchSuite[]> {
     return 1;
   }, MIN_MS);
   const avgAnswers = totalAnswers / recorded.length;
+  // The decision mix explains the per-decision cost: most answers are trade
+  // responses (every offer asks each opponent), the cheapest kind.
+  let responses = 0, offers = 0;
+  for (const r of recorded) {
+    for (const [, a] of r.answers) {
+      if ('accept' in a) responses++;
+      else if ('type' in a && a.type === 'offer_trade') offers++;
+    }
+  }
+  const pct = (x: number) => `${Math.round((100 * x) / totalAnswers)}%`;
 
   const row = (name: string, r: { gamesPerSec: number; decisionsPerSec: number; games: number }) => ({
     name, value: r.gamesPerSec, unit: 'games/s',
@@ -83,7 +93,7 @@ export async function run(): Promise<BenchSuite[]> {
       },
     ],
     notes: [
-      `random x4 games average ${avgAnswers.toFixed(0)} decisions`,
+      `random x4 games average ${avgAnswers.toFixed(0)} decisions: ${pct(responses)} trade responses, ${pct(offers)} offers, the rest other turn actions, setup, bandit, discards`,
       'engine only = newGame + submit of recorded answers (validation and rules), without choosing moves;',
       'the gap to "random x4" is the bots: legal-action generation and choice.',
       'requirement: >= 1,000 random x4 games/s on one core; goal 3,000.',

@@ -43,8 +43,12 @@ function res(name: ResourceName): number {
 /** The turn action of the given type (the switches below go by Counts.type, which TypeScript cannot link to the answer). */
 type Of<K extends TurnActionType> = Extract<TurnAction, { type: K }>;
 
+// The switches below list the commonest answers first (offers, end of turn,
+// trade responses in bot play): string cases are compared in order.
 function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): string | null {
   switch (c.type) {
+    case 'offer_trade': return checkOffer(g, seat, c.a, c.b, (a as Of<'offer_trade'>).to ?? -1);
+    case 'end_turn': return null;
     case 'build_road': return checkRoad(g, seat, (a as Of<'build_road'>).edge);
     case 'build_settlement': return checkSettlement(g, seat, (a as Of<'build_settlement'>).vertex);
     case 'build_city': return checkCity(g, seat, (a as Of<'build_city'>).vertex);
@@ -60,8 +64,6 @@ function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): string | nu
       const t = a as Of<'bank_trade'>;
       return checkBankTrade(g, seat, res(t.give), res(t.get));
     }
-    case 'offer_trade': return checkOffer(g, seat, c.a, c.b, (a as Of<'offer_trade'>).to ?? -1);
-    case 'end_turn': return null;
     default: throw new Error(`unprepared turn answer: ${String(c.type)}`);
   }
 }
@@ -69,6 +71,7 @@ function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): string | nu
 /** Why the answer is illegal right now (a stable code), or null. The caller has checked the seat owes `kind`. */
 export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, c: Counts): string | null {
   switch (kind) {
+    case 'trade': return null; // accepting without cover is legal; such an accepter is skipped at resolution
     case 'setup': {
       const a = action as SetupAction;
       return checkSetup(g, a.settlement, a.road);
@@ -79,7 +82,6 @@ export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: A
       const a = action as BanditAction;
       return checkBandit(g, seat, a.hex, a.victim ?? -1);
     }
-    case 'trade': return null; // accepting without cover is legal; such an accepter is skipped at resolution
   }
 }
 
@@ -89,6 +91,18 @@ function emitAction(g: Game, seat: number, kind: DecisionKind, action: AnyAction
 
 function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
   switch (c.type) {
+    case 'offer_trade': {
+      const o = a as Of<'offer_trade'>;
+      if (o.talk !== undefined) addTalk(g, seat, o.talk);
+      applyOffer(g, seat, c.a, c.b, o.to ?? -1, o.talk ?? null);
+      break;
+    }
+    case 'end_turn': {
+      const talk = (a as Of<'end_turn'>).talk;
+      if (talk !== undefined) addTalk(g, seat, talk);
+      endTurn(g);
+      return; // the next turn's roll already ran its own win check
+    }
     case 'build_road': applyRoad(g, seat, (a as Of<'build_road'>).edge, false); break;
     case 'build_settlement': applySettlement(g, seat, (a as Of<'build_settlement'>).vertex); break;
     case 'build_city': applyCity(g, seat, (a as Of<'build_city'>).vertex); break;
@@ -106,18 +120,6 @@ function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
       applyBankTrade(g, seat, res(t.give), res(t.get));
       break;
     }
-    case 'offer_trade': {
-      const o = a as Of<'offer_trade'>;
-      if (o.talk !== undefined) addTalk(g, seat, o.talk);
-      applyOffer(g, seat, c.a, c.b, o.to ?? -1, o.talk ?? null);
-      break;
-    }
-    case 'end_turn': {
-      const talk = (a as Of<'end_turn'>).talk;
-      if (talk !== undefined) addTalk(g, seat, talk);
-      endTurn(g);
-      return; // the next turn's roll already ran its own win check
-    }
   }
   checkWin(g);
 }
@@ -126,6 +128,11 @@ function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
 export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, c: Counts, isDefault: boolean): void {
   g.pendingCache = null;
   switch (kind) {
+    case 'trade':
+      g.accepts[seat] = (action as TradeResponse).accept ? 1 : 0;
+      buffer(g, seat, action, isDefault);
+      if (allAnswered(g, g.asked)) completeTrade(g);
+      return;
     case 'setup': {
       emitAction(g, seat, kind, action, isDefault);
       const a = action as SetupAction;
@@ -155,11 +162,6 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
       if (allAnswered(g, g.owed)) completeDiscards(g);
       return;
     }
-    case 'trade':
-      g.accepts[seat] = (action as TradeResponse).accept ? 1 : 0;
-      buffer(g, seat, action, isDefault);
-      if (allAnswered(g, g.asked)) completeTrade(g);
-      return;
   }
 }
 

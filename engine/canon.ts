@@ -28,16 +28,23 @@ const ZERO5 = new Int16Array(5);
  * so no rule converts them.
  */
 export interface CanonInfo {
+  /** The canonical object itself: an object that merely inherits the tag (Object.create) is not canonical. */
+  readonly self: object;
   readonly kind: DecisionKind;
   readonly counts: Counts;
 }
 
-const infoOf = new Map<object, CanonInfo>();
+// The info rides on the object itself under a private, non-enumerable symbol:
+// one property load instead of a map lookup on every answer, invisible to
+// JSON, Object.keys, spreads and deep-equality checks. Only canon() can set
+// it, and the object is frozen right after, so foreign input cannot carry it.
+const INFO: unique symbol = Symbol('canonInfo');
 
 function canon<T extends AnyAction>(kind: DecisionKind, action: T, a: ResourceCounts | null = null, b: ResourceCounts | null = null): T {
-  deepFreeze(action);
   const type = kind === 'turn' ? (action as TurnAction).type : null;
-  infoOf.set(action, { kind, counts: { type, a: a === null ? ZERO5 : slots(a), b: b === null ? ZERO5 : slots(b) } });
+  const info: CanonInfo = Object.freeze({ self: action, kind, counts: Object.freeze({ type, a: a === null ? ZERO5 : slots(a), b: b === null ? ZERO5 : slots(b) }) });
+  Object.defineProperty(action, INFO, { value: info, enumerable: false, writable: false, configurable: false });
+  deepFreeze(action);
   return action;
 }
 
@@ -52,7 +59,12 @@ function deepFreeze(o: object): void {
 
 /** The info of a canonical object, or undefined for any other value. */
 export function canonicalInfo(answer: unknown): CanonInfo | undefined {
-  return typeof answer === 'object' && answer !== null ? infoOf.get(answer) : undefined;
+  // Trade responses are two-thirds of all answers in bot play: two identity checks catch them.
+  if (answer === REJECT) return REJECT_INFO;
+  if (answer === ACCEPT) return ACCEPT_INFO;
+  if (typeof answer !== 'object' || answer === null) return undefined;
+  const info = (answer as { [INFO]?: CanonInfo })[INFO];
+  return info !== undefined && info.self === answer ? info : undefined;
 }
 
 const roadworksPairs = new Array<TurnAction | undefined>(EDGE_COUNT * EDGE_COUNT).fill(undefined);
@@ -74,8 +86,7 @@ export function discardOf(cards: ArrayLike<number>): DiscardAction {
   let action = discards.get(key);
   if (action === undefined) {
     if (discards.size >= DISCARD_CACHE_LIMIT) {
-      // Forget the old ones; any still held just take submit()'s ordinary shape check.
-      for (const old of discards.values()) infoOf.delete(old);
+      // Forget the old ones (they stay canonical: their info is their own).
       discards.clear();
     }
     const counts: ResourceCounts = {};
@@ -135,3 +146,5 @@ export const SETUP: ReadonlyArray<SetupAction | null> = Array.from({ length: VER
 
 export const ACCEPT: TradeResponse = canon('trade', { accept: true });
 export const REJECT: TradeResponse = canon('trade', { accept: false });
+const REJECT_INFO = (REJECT as { [INFO]?: CanonInfo })[INFO]!;
+const ACCEPT_INFO = (ACCEPT as { [INFO]?: CanonInfo })[INFO]!;

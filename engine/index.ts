@@ -11,7 +11,7 @@ export { seatView, publicView } from './view';
 export { publicEvent } from './public-events';
 export { verifyReplay, stepReplay } from './replay';
 export type { ReplayResult } from './replay';
-export { legalActions, legalActionsFromView, fillLegalActions } from './legal';
+export { legalActions, legalActionsFromView, fillLegalActions, randomLegalAction } from './legal';
 export type { ViewMemo } from './legal';
 export { REJECTION_MESSAGES } from './rejections';
 export type { RejectionCode } from './rejections';

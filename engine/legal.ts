@@ -11,6 +11,7 @@ import {
   discardOf, roadworksPair,
 } from './canon';
 import { owedKind } from './game';
+import { randInt } from './rng';
 import { defaultDiscard } from './rules/discard';
 import { distanceOk, placeRoad, placeSettlement, roadPlaceCode } from './rules/pieces';
 import { canCoverGet } from './rules/trade';
@@ -39,18 +40,22 @@ function add(a: AnyAction): void {
  * hot loops: reusing `out` means generating allocates nothing.
  */
 export function fillLegalActions(g: Game, seat: number, out: AnyAction[]): number {
+  return fillFor(g, seat, owedKind(g, seat), out);
+}
+
+function fillFor(g: Game, seat: number, kind: DecisionKind | null, out: AnyAction[]): number {
   target = out;
   count = 0;
-  switch (owedKind(g, seat)) {
+  switch (kind) {
+    case 'trade':
+      add(REJECT);
+      if (canCoverGet(g, seat)) add(ACCEPT);
+      break;
     case null: break;
     case 'setup': legalSetup(g); break;
     case 'turn': legalTurn(g, seat); break;
     case 'discard': legalDiscards(g, seat); break;
     case 'bandit': legalBandit(g, seat, BANDIT); break;
-    case 'trade':
-      add(REJECT);
-      if (canCoverGet(g, seat)) add(ACCEPT);
-      break;
   }
   return count;
 }
@@ -83,6 +88,81 @@ function legalBandit(g: Game, seat: number, table: readonly AnyAction[]): void {
 }
 
 function legalTurn(g: Game, seat: number): void {
+  legalTurnMoves(g, seat);
+  const gives = tradeGives(g, seat);
+  const bank = gives & 31, offer = gives >> 5;
+  // The trades are most of the list: written through locals rather than add(),
+  // which reads and writes the module-level cursor for every entry.
+  const out = target;
+  let c = count;
+  for (let give = 0; give < 5; give++) {
+    if (!(bank & (1 << give))) continue;
+    for (let get = 0; get < 5; get++) if (get !== give) out[c++] = BANK_TRADE[give * 5 + get];
+  }
+  for (let give = 0; give < 5; give++) {
+    if (!(offer & (1 << give))) continue;
+    for (let get = 0; get < 5; get++) if (get !== give) out[c++] = OFFER_ONE[give * 5 + get];
+  }
+  count = c;
+}
+
+/**
+ * The trades the seat may make, as two masks of give resources, each give
+ * standing for four trades (one per other resource): bits 0..4 bank trades,
+ * bits 5..9 open 1-for-1 offers. One pass over the hand for both.
+ */
+function tradeGives(g: Game, seat: number): number {
+  const o = seat * 5;
+  const ports = g.portMask[seat];
+  const base = ports & GENERIC_PORT ? 3 : 4;
+  const offers = g.offers < OFFER_LIMIT;
+  let mask = 0;
+  for (let give = 0; give < 5; give++) {
+    const have = g.hand[o + give];
+    if (have >= 2 && have >= (ports & (1 << give) ? 2 : base)) mask |= 1 << give;
+    if (offers && have >= 1) mask |= 32 << give;
+  }
+  return mask;
+}
+
+/** Four entries per set bit: the k-th (0-based) of give's four trades, gets in resource order. */
+function pickTrade(table: readonly AnyAction[], mask: number, k: number): AnyAction {
+  for (let give = 0; give < 5; give++) {
+    if (!(mask & (1 << give))) continue;
+    if (k < 4) return table[give * 5 + (k < give ? k : k + 1)];
+    k -= 4;
+  }
+  throw new Error('pickTrade: index out of range');
+}
+
+const BITS = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5];
+
+/**
+ * Exactly `out[randInt(rng, n)]` after `n = fillLegalActions(g, seat, out)`
+ * (same choice, same draws), or null when the seat owes nothing; for random
+ * play. On a turn it lists only the moves before the trades, which are most
+ * of the list, and finds a drawn trade from its index without listing them.
+ */
+export function randomLegalAction(g: Game, seat: number, out: AnyAction[], rng: Uint32Array): AnyAction | null {
+  const kind = owedKind(g, seat);
+  if (kind !== 'turn') {
+    const n = fillFor(g, seat, kind, out);
+    return n === 0 ? null : out[randInt(rng, n)];
+  }
+  target = out;
+  count = 0;
+  legalTurnMoves(g, seat);
+  const moves = count;
+  const gives = tradeGives(g, seat);
+  const bank = gives & 31, offer = gives >> 5;
+  const banks = 4 * BITS[bank];
+  const k = randInt(rng, moves + banks + 4 * BITS[offer]);
+  if (k < moves) return out[k];
+  return k < moves + banks ? pickTrade(BANK_TRADE, bank, k - moves) : pickTrade(OFFER_ONE, offer, k - moves - banks);
+}
+
+/** The turn's answers before the trades: end, builds, dev purchase and plays. */
+function legalTurnMoves(g: Game, seat: number): void {
   add(END_TURN);
   const o = seat * 5;
   const h = g.hand;
@@ -102,27 +182,14 @@ function legalTurn(g: Game, seat: number): void {
     }
     if (g.devOld[o + EMBARGO] > 0) for (let r = 0; r < 5; r++) add(EMBARGO_ACTIONS[r]);
   }
-  const ports = g.portMask[seat];
-  const base = ports & GENERIC_PORT ? 3 : 4;
-  for (let give = 0; give < 5; give++) {
-    const have = h[o + give];
-    if (have < 2 || have < (ports & (1 << give) ? 2 : base)) continue;
-    for (let get = 0; get < 5; get++) if (get !== give) add(BANK_TRADE[give * 5 + get]);
-  }
-  if (g.offers < OFFER_LIMIT) {
-    for (let give = 0; give < 5; give++) {
-      if (h[o + give] < 1) continue;
-      for (let get = 0; get < 5; get++) if (get !== give) add(OFFER_ONE[give * 5 + get]);
-    }
-  }
 }
 
 /** portMask bit of a generic 3:1 port (bits 0..4 are the 2:1 resource ports). */
 const GENERIC_PORT = 1 << 5;
 
-const edgeMark = new Uint8Array(EDGE_COUNT);
 const vertexMark = new Uint8Array(VERTEX_COUNT);
 
+const edgeMark = new Uint8Array(EDGE_COUNT);
 /**
  * Roads the seat may build, in edge order: the free edges at the ends of its
  * roads, except ends holding an opponent's town (every own town touches an

@@ -1,8 +1,8 @@
 // The `random` bot: a uniformly random choice among the legal actions, from
 // its own seeded stream so its games reproduce.
 
-import { fillLegalActions } from '../legal';
-import { randInt, stream } from '../rng';
+import { randomLegalAction } from '../legal';
+import { stream } from '../rng';
 import type { Game } from '../state';
 import type { AnyAction } from '../types';
 
@@ -17,8 +17,8 @@ export class RandomBot {
   }
 
   decide(g: Game, seat: number): AnyAction {
-    const n = fillLegalActions(g, seat, this.buffer);
-    if (n === 0) throw new Error(`random bot: seat ${seat} owes no decision`);
-    return this.buffer[randInt(this.rng, n)];
+    const a = randomLegalAction(g, seat, this.buffer, this.rng);
+    if (a === null) throw new Error(`random bot: seat ${seat} owes no decision`);
+    return a;
   }
 }
