@@ -14,8 +14,7 @@ import {
 } from '../protocol/index';
 import { checkPing, checkUpgrade } from './deploy-check';
 import { findPosition } from './positions';
-import { toWebSocketUrl } from '../runner/ws-url';
-import { pingUrl } from './urls';
+import { botAddresses } from './urls';
 
 export interface CheckLine {
   /** e.g. "ping", "upgrade", "handshake", "decision: turn". */
@@ -46,15 +45,12 @@ export async function checkBot(url: string, opts: ConformanceOptions): Promise<C
   const checks: CheckLine[] = [];
   const report = (): ConformanceReport => ({ url, ok: checks.every((c) => c.status !== 'fail'), checks });
 
-  let ping: string;
-  let ws: string;
-  try {
-    ping = pingUrl(url);
-    ws = toWebSocketUrl(url);
-  } catch {
+  const addresses = botAddresses(url);
+  if (!addresses) {
     checks.push({ name: 'url', status: 'fail', detail: `${url} is not a valid URL` });
     return report();
   }
+  const { ping, ws } = addresses;
 
   const pinged = await checkPing(ping, timeoutMs);
   checks.push(pinged.ok

@@ -6,8 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { request } from 'undici';
 import WebSocket from 'ws';
 import { signHandshake } from '../keys/index';
-import { toWebSocketUrl } from '../runner/ws-url';
-import { pingUrl } from './urls';
+import { botAddresses } from './urls';
 
 export const DEPLOY_CHECK_MATCH_ID = 'deploy-check';
 
@@ -42,14 +41,9 @@ export interface DeployCheckOptions {
 
 export async function deployCheck(url: string, opts: DeployCheckOptions): Promise<DeployCheckResult> {
   const timeoutMs = opts.timeoutMs ?? 5000;
-  let ping: string;
-  let ws: string;
-  try {
-    ping = pingUrl(url);
-    ws = toWebSocketUrl(url);
-  } catch {
-    return { ok: false, url, failure: { step: 'ping', code: 'invalid_url', message: `${url} is not a valid URL` } };
-  }
+  const addresses = botAddresses(url);
+  if (!addresses) return { ok: false, url, failure: { step: 'ping', code: 'invalid_url', message: `${url} is not a valid URL` } };
+  const { ping, ws } = addresses;
   const pinged = await checkPing(ping, timeoutMs);
   if (!pinged.ok) return { ok: false, url, failure: pinged.failure };
   const upgraded = await checkUpgrade(ws, opts.platformKey, DEPLOY_CHECK_MATCH_ID, timeoutMs);
