@@ -1,6 +1,6 @@
 // Engine throughput on one core: whole games with built-in bots, and the
 // engine alone (replaying recorded answers) to show where the time goes.
-import { createBuiltinBot, isOver, newGame, pendingDecisions, submit, type AnyAction } from '../engine';
+import { createBuiltinBot, newGame, submit, type AnyAction } from '../engine';
 import { playToEnd } from '../src/sim/simulate';
 import { measure, type BenchSuite } from './harness';
 
@@ -24,14 +24,8 @@ function recordGames(count: number): Array<{ seed: string; answers: Array<[numbe
   for (let i = 0; i < count; i++) {
     const seed = `bench-replay/${i}`;
     const bots = [0, 1, 2, 3].map((s) => createBuiltinBot('random', `${seed}:${s}`));
-    const g = newGame(seed, 4, { events: false });
     const answers: Array<[number, AnyAction]> = [];
-    while (!isOver(g)) {
-      const seat = pendingDecisions(g)[0].seat;
-      const a = bots[seat].decide(g, seat);
-      submit(g, seat, a);
-      answers.push([seat, a]);
-    }
+    playToEnd(newGame(seed, 4, { events: false }), bots, (seat, a) => answers.push([seat, a]));
     out.push({ seed, answers });
   }
   return out;

@@ -1,2 +1,1 @@
-export declare const ENTRIES: Record<string, string>;
 export declare function buildAll(opts?: { quiet?: boolean }): Promise<void>;

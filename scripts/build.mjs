@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export const ENTRIES = {
+const ENTRIES = {
   arena: join(root, 'src/cli/main.ts'),
   bench: join(root, 'bench/run.ts'),
 };

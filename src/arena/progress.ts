@@ -1,6 +1,7 @@
 // Live progress for `arena play`, always on stderr (stdout carries the data):
 // a redrawn status line on a terminal, one plain line per finished game
 // otherwise (CI logs, pipes).
+import { createStatusLine } from '../term/status-line';
 import type { ArenaBot } from './bots';
 import { strikeText } from './summary';
 import { totalStrikes, type GameResult } from './stats';
@@ -29,18 +30,14 @@ export function createPlayProgress(stream: ProgressSink, bots: readonly ArenaBot
   // Turns reached by each running match (one `roll` event per turn).
   const turns = new Map<string, number>();
   let last: TournamentProgress | null = null;
-  let shown = false;
   let drawnAt = 0;
-  const clear = () => {
-    if (tty && shown) stream.write('\r\x1b[2K');
-    shown = false;
-  };
+  const line = createStatusLine(stream);
+  const clear = () => line.clear();
   const draw = () => {
     drawnAt = Date.now();
     const head = last ? statusLine(bots, last) : `games 0/${opts.planned ?? '?'}`;
     const live = turns.size ? ` | playing: ${[...turns.values()].map((t) => `turn ${t}`).join(', ')}` : '';
-    stream.write(`\r\x1b[2K${(head + live).slice(0, Math.max(20, (stream.columns || 100) - 1))}`);
-    shown = true;
+    line.draw(head + live);
   };
   return {
     gameDone(game, progress) {

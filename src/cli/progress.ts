@@ -1,5 +1,7 @@
 // Progress on stderr: a redrawn line on a terminal, sparse plain lines otherwise,
 // nothing at all when quiet. Data never goes here; stdout stays clean for pipes.
+import { createStatusLine } from '../term/status-line';
+
 export interface Progress {
   update(line: string): void;
   /** Clears the live line (terminal) so the final output starts on a clean line. */
@@ -13,22 +15,17 @@ export function createProgress(opts: { quiet?: boolean; stream?: NodeJS.WriteStr
   // Redraw at most every 100 ms on a terminal; print a plain line at most every 2 s otherwise.
   const interval = opts.intervalMs ?? (tty ? 100 : 2000);
   let last = 0;
-  let shown = false;
+  const line = createStatusLine(stream);
   return {
-    update(line) {
+    update(text) {
       const now = Date.now();
       if (now - last < interval) return;
       last = now;
-      if (tty) {
-        stream.write(`\r\x1b[2K${line.slice(0, (stream.columns ?? 80) - 1)}`);
-        shown = true;
-      } else {
-        stream.write(line + '\n');
-      }
+      if (tty) line.draw(text);
+      else stream.write(text + '\n');
     },
     done() {
-      if (tty && shown) stream.write('\r\x1b[2K');
-      shown = false;
+      line.clear();
     },
   };
 }

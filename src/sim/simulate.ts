@@ -2,7 +2,7 @@
 // Seats rotate between games so no bot keeps the first-move advantage.
 import {
   createBuiltinBot, BUILTIN_BOTS, currentTurn, isOver, newGame, outcome, pendingDecisions, submit,
-  type BuiltinBot, type Game,
+  type AnyAction, type BuiltinBot, type Game,
 } from '../../engine';
 
 export type BuiltinName = (typeof BUILTIN_BOTS)[number];
@@ -55,8 +55,11 @@ export function gameSeed(seed: string, index: number): string {
   return `${seed}/${index}`;
 }
 
-/** Plays one game to the end; seatBots[s] answers for seat s. Returns the number of decisions answered. */
-export function playToEnd(g: Game, seatBots: readonly BuiltinBot[]): number {
+/**
+ * Plays one game to the end; seatBots[s] answers for seat s. Returns the number
+ * of decisions answered. onAnswer sees each applied answer (benchmarks record them).
+ */
+export function playToEnd(g: Game, seatBots: readonly BuiltinBot[], onAnswer?: (seat: number, answer: AnyAction) => void): number {
   let decisions = 0;
   while (!isOver(g)) {
     const pending = pendingDecisions(g);
@@ -66,6 +69,7 @@ export function playToEnd(g: Game, seatBots: readonly BuiltinBot[]): number {
     if (!res.ok) {
       throw new Error(`built-in bot ${seatBots[seat].name} at seat ${seat} made an illegal ${pending[0].kind}: ${res.reason.code}: ${res.reason.message}`);
     }
+    onAnswer?.(seat, answer);
     decisions++;
   }
   return decisions;
