@@ -5,3 +5,4 @@ export * from './actions';
 export * from './view';
 export * from './frames';
 export * from './match';
+export * from './api';

@@ -1,0 +1,93 @@
+// The management API's bodies and records (spec sections 2 and 4, decisions
+// file "Service API"). The service validates with these, the CLI types its
+// responses with them, and openapi.json is generated from them.
+import { z } from 'zod';
+
+export const SCOPES = ['bots.read', 'bots.write', 'keys.read', 'keys.write', 'account.read', 'account.write'] as const;
+export const ScopeSchema = z.enum(SCOPES).describe('An API key scope.');
+export const DEFAULT_KEY_SCOPES = ['bots.read', 'bots.write'] as const;
+
+export const HANDLE_PATTERN = /^[a-z0-9_]{2,32}$/;
+export const HandleSchema = z.string().regex(HANDLE_PATTERN).describe('Public handle: 2-32 of a-z, 0-9, _.');
+export const GameSchema = z.literal('pioneers').describe('The only game.');
+export const BotStatusSchema = z.enum(['active', 'paused']);
+
+export const UserSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string().describe('Public handle; empty until one is picked.'),
+    email: z.string(),
+  })
+  .describe('A user account.');
+
+export const ApiKeyMetaSchema = z
+  .strictObject({
+    id: z.string().describe('The key id sent in x-svc-key.'),
+    name: z.string().min(1).max(64),
+    publicKey: z.string().describe('Ed25519 public key, base64 of the raw 32 bytes.'),
+    scopes: z.array(ScopeSchema),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .describe('An API key: metadata only; no secret is stored.');
+
+export const BotSchema = z
+  .strictObject({
+    id: z.string(),
+    ownerId: z.string(),
+    name: z.string(),
+    game: GameSchema,
+    url: z.string().describe('Only ever shown to the owner.'),
+    status: BotStatusSchema,
+    createdAt: z.string(),
+  })
+  .describe("A registered bot, as its owner sees it.");
+
+export const BOT_NAME_MAX = 64;
+export const BotNameSchema = z.string().min(1).max(BOT_NAME_MAX).describe('Bot name, 1-64 characters.');
+export const BotUrlSchema = z.string().min(1).max(2048).describe('Where the bot listens: https in production.');
+
+// Request bodies.
+export const HandleBodySchema = z.strictObject({ handle: HandleSchema });
+export const KeyCreateBodySchema = z.strictObject({
+  name: z.string().min(1).max(64),
+  publicKey: z.string().min(1).max(4096).describe('An OpenSSH ssh-ed25519 line, a PEM PUBLIC KEY block, or base64 of the raw 32 bytes.'),
+  scopes: z.array(ScopeSchema).min(1).optional().describe('Default: bots.read and bots.write.'),
+});
+export const BotCreateBodySchema = z.strictObject({ name: BotNameSchema, game: GameSchema, url: BotUrlSchema });
+export const BotUpdateBodySchema = z
+  .strictObject({ name: BotNameSchema.optional(), url: BotUrlSchema.optional() })
+  .refine((b) => b.name !== undefined || b.url !== undefined, { message: 'give name, url or both' });
+export const EmailSignInBodySchema = z.strictObject({ email: z.email().max(254) });
+
+// Envelopes.
+export const KeyListSchema = z.strictObject({ keys: z.array(ApiKeyMetaSchema) });
+export const BotListSchema = z.strictObject({ bots: z.array(BotSchema) });
+export const HealthSchema = z.strictObject({ status: z.literal('ok') });
+export const PlatformKeyDocSchema = z.strictObject({ publicKey: z.string().describe('base64 of the raw 32-byte Ed25519 platform key.') });
+
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'too_large',
+  'url_rejected',
+  'deploy_check_failed',
+  'rate_limited',
+  'internal',
+] as const;
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export const ErrorBodySchema = z
+  .strictObject({ error: z.strictObject({ code: ErrorCodeSchema, message: z.string() }) })
+  .describe('Every error response.');
+
+export type Scope = z.infer<typeof ScopeSchema>;
+export type User = z.infer<typeof UserSchema>;
+export type ApiKeyMeta = z.infer<typeof ApiKeyMetaSchema>;
+export type Bot = z.infer<typeof BotSchema>;
+export type BotStatus = z.infer<typeof BotStatusSchema>;
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
