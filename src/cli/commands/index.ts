@@ -9,5 +9,6 @@ import { register as keys } from './keys';
 import { register as sign } from './sign';
 import { register as api } from './api';
 import { register as login } from './login';
+import { register as board } from './board';
 
-export const commands: Array<(program: Command) => void> = [demo, play, simulate, replay, bot, keys, sign, api, login];
+export const commands: Array<(program: Command) => void> = [demo, play, simulate, replay, bot, board, keys, sign, api, login];

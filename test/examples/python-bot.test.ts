@@ -1,0 +1,102 @@
+// The Python starter as a bot author runs it: `python3 bot.py`, a real server,
+// real matches against the built-in bots, and its handshake verification.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { boardData } from '../../engine/board-data';
+import { generateKeyPair, publicKeyRaw, signHandshake } from '../../src/keys/index';
+import { runMatch, type MatchEntrant } from '../../src/runner/index';
+
+const root = resolve(__dirname, '../..');
+const botDir = resolve(root, 'examples/python-bot');
+
+/** A python3 that has websockets: Debian's (CI installs python3-websockets) or the first on PATH. */
+function findPython(): string | null {
+  for (const py of ['/usr/bin/python3', 'python3']) {
+    const r = spawnSync(py, ['-c', 'import websockets, sys; assert sys.version_info >= (3, 10)'], { stdio: 'ignore' });
+    if (r.status === 0) return py;
+  }
+  return null;
+}
+const python = findPython();
+// CI installs what the test needs, so there a missing python is a failure, not a skip.
+const suite = python || process.env.CI ? describe : describe.skip;
+
+const platform = generateKeyPair().privateKey;
+const platformPublic = Buffer.from(publicKeyRaw(platform)).toString('base64');
+
+function startPythonBot(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  if (!python) throw new Error('python3 with the websockets package is required: apt-get install python3-websockets');
+  const child = spawn(python, [resolve(botDir, 'bot.py'), '--port', '0', '--quiet', ...args], { cwd: botDir });
+  return new Promise((ok, fail) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) ok({ url: m[1], child });
+    });
+    child.stderr!.on('data', (d) => (err += d));
+    child.on('exit', (code) => fail(new Error(`python bot exited with ${code}: ${err}`)));
+  });
+}
+
+function upgradeStatus(url: string, headers: Record<string, string>): Promise<number | 'open'> {
+  return new Promise((ok) => {
+    const ws = new WebSocket(url.replace('http', 'ws'), { headers });
+    ws.on('open', () => {
+      ok('open');
+      ws.close();
+    });
+    ws.on('unexpected-response', (_req, res) => ok(res.statusCode ?? 0));
+    ws.on('error', () => {});
+  });
+}
+
+suite('examples/python-bot', () => {
+  let bot: { url: string; child: ChildProcess };
+  beforeAll(async () => {
+    bot = await startPythonBot(['--platform-key', platformPublic]);
+  });
+  afterAll(async () => {
+    if (!bot) return;
+    const exited = new Promise((r) => bot.child.once('exit', r));
+    bot.child.kill('SIGINT');
+    await exited;
+  });
+
+  it('ships the board geometry exactly as `arena board --json` prints it', () => {
+    expect(JSON.parse(readFileSync(resolve(botDir, 'board.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(boardData())));
+  });
+
+  it('answers /ping and accepts only handshakes the platform key signed', async () => {
+    expect(await (await fetch(`${bot.url}/ping`)).text()).toBe('pong');
+    expect(await upgradeStatus(bot.url, signHandshake(platform, 'm-1'))).toBe('open');
+    expect(await upgradeStatus(bot.url, {})).toBe(401);
+    expect(await upgradeStatus(bot.url, signHandshake(generateKeyPair().privateKey, 'm-1'))).toBe(401);
+  });
+
+  it('plays 20 games against built-in bots without a single strike', async () => {
+    const entrants: MatchEntrant[] = [
+      { botId: 'python', botName: 'python', source: { type: 'ws', url: bot.url } },
+      { botId: 'greedy', botName: 'greedy', source: { type: 'builtin', bot: 'greedy' } },
+      { botId: 'r1', botName: 'r1', source: { type: 'builtin', bot: 'random' } },
+      { botId: 'r2', botName: 'r2', source: { type: 'builtin', bot: 'random' } },
+    ];
+    const kinds = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const r = await runMatch({ matchId: `m-py${i}`, seed: `python/${i}`, entrants, platformKey: platform });
+      expect(r.match.status).toBe('completed');
+      const seat = r.seats.find((s) => s.botId === 'python')!;
+      expect(seat.strikeLog).toEqual([]);
+      for (const ev of r.match.replay) {
+        const data = ev.data as { kind?: string; default?: boolean } | undefined;
+        if (ev.seat === seat.seat && ev.kind === 'action' && data?.kind && !data.default) kinds.add(data.kind);
+      }
+    }
+    // Every decision kind came up and was answered by the bot itself.
+    expect([...kinds].sort()).toEqual(['bandit', 'discard', 'setup', 'trade', 'turn']);
+  }, 120_000);
+});
