@@ -6,7 +6,7 @@
 
 import { EDGE_COUNT, EDGE_VERTICES, VERTEX_COUNT, VERTEX_EDGES } from './board';
 import type { Game } from './state';
-import { ROAD_LIMIT, emit, roadCount } from './state';
+import { LARGEST_ARMY_MIN, LONGEST_ROAD_MIN, ROAD_LIMIT, emit, roadCount } from './state';
 
 // Scratch space, reused: the engine is single-threaded and walk() never nests across games.
 const used = new Uint8Array(EDGE_COUNT);
@@ -97,10 +97,10 @@ export function updateLongestRoad(g: Game, seatMask: number): void {
     const l = g.roadLen[s];
     if (l > max) { max = l; maxSeat = s; ties = 1; } else if (l === max) ties++;
   }
-  const sole = ties === 1 && max >= 5 ? maxSeat : -1;
+  const sole = ties === 1 && max >= LONGEST_ROAD_MIN ? maxSeat : -1;
   let next = holder;
   if (holder === -1) next = sole;
-  else if (g.roadLen[holder] < 5) next = sole;
+  else if (g.roadLen[holder] < LONGEST_ROAD_MIN) next = sole;
   else if (max > g.roadLen[holder]) next = sole; // strictly exceeded: to the sole maximum, or nobody if that is tied
   if (next !== holder) {
     g.longestRoad = next;
@@ -112,7 +112,7 @@ export function updateLongestRoad(g: Game, seatMask: number): void {
 export function updateLargestArmy(g: Game, seat: number): void {
   const k = g.knights[seat];
   const holder = g.largestArmy;
-  if (holder === seat || k < 3) return;
+  if (holder === seat || k < LARGEST_ARMY_MIN) return;
   if (holder !== -1 && k <= g.knights[holder]) return;
   g.largestArmy = seat;
   if (g.log) emit(g, 'award', seat, { award: 'largestArmy', seat, from: holder === -1 ? null : holder });

@@ -21,7 +21,7 @@ export const VICTORY_POINT = 1;
 export const ROADWORKS = 2;
 export const WINDFALL = 3;
 export const EMBARGO = 4;
-const DECK_COUNTS = [14, 5, 2, 2, 2];
+export const DECK_COUNTS = [14, 5, 2, 2, 2];
 
 export const MAX_TURNS = 200;
 export const WIN_VP = 10;
@@ -33,6 +33,18 @@ export const TOWN_LIMIT = SETTLEMENT_LIMIT + CITY_LIMIT;
 export const OFFER_LIMIT = 5;
 export const TALK_LIMIT = 240;
 export const TALK_LOG_SIZE = 20;
+/** Awards: largest army needs this many knights, longest road this many roads; each is worth AWARD_VP. */
+export const LARGEST_ARMY_MIN = 3;
+export const LONGEST_ROAD_MIN = 5;
+export const AWARD_VP = 2;
+export const SETTLEMENT_VP = 1;
+export const CITY_VP = 2;
+/** After a 7, a seat holding more than this many cards discards half, rounded down. */
+export const DISCARD_ABOVE = 7;
+/** Bank trade rates: base, with any generic port, with the resource's own port. */
+export const BANK_RATE = 4;
+export const GENERIC_PORT_RATE = 3;
+export const RESOURCE_PORT_RATE = 2;
 
 // Costs as [brick, lumber, wool, grain, ore].
 export const COST_ROAD = [1, 1, 0, 0, 0];
@@ -40,8 +52,8 @@ export const COST_SETTLEMENT = [1, 1, 1, 1, 0];
 export const COST_CITY = [0, 0, 0, 2, 3];
 export const COST_DEV = [0, 0, 1, 1, 1];
 
-const BOARD_RESOURCES = [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, DESERT];
-const TOKENS = [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12];
+export const BOARD_RESOURCES = [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, DESERT];
+export const TOKENS = [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12];
 
 export interface Game {
   readonly seed: string;
@@ -269,7 +281,7 @@ export function pay(g: Game, seat: number, cost: readonly number[]): void {
 export function publicVp(g: Game, seat: number): number {
   const settlements = SETTLEMENT_LIMIT - g.settlementsLeft[seat];
   const cities = CITY_LIMIT - g.citiesLeft[seat];
-  return settlements + 2 * cities + (g.largestArmy === seat ? 2 : 0) + (g.longestRoad === seat ? 2 : 0);
+  return SETTLEMENT_VP * settlements + CITY_VP * cities + (g.largestArmy === seat ? AWARD_VP : 0) + (g.longestRoad === seat ? AWARD_VP : 0);
 }
 
 /** True VP: public VP plus hidden victory_point cards. */

@@ -3,16 +3,16 @@
 // any is applied.
 
 import type { Game } from '../state';
-import { handTotal } from '../state';
+import { DISCARD_ABOVE, handTotal } from '../state';
 
 /** Marks the seats that owe a discard. Returns true when at least one does. */
 export function assessDiscards(g: Game): boolean {
   let any = false;
   for (let s = 0; s < g.n; s++) {
     const t = handTotal(g, s);
-    g.owed[s] = t > 7 ? t >> 1 : 0;
+    g.owed[s] = t > DISCARD_ABOVE ? t >> 1 : 0;
     g.answered[s] = 0;
-    if (t > 7) any = true;
+    if (t > DISCARD_ABOVE) any = true;
   }
   return any;
 }

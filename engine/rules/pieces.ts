@@ -3,7 +3,7 @@
 
 import { EDGE_VERTICES, RESOURCES, VERTEX_EDGES, VERTEX_HEXES, VERTEX_PORT, VERTEX_VERTICES } from '../board';
 import type { Game } from '../state';
-import { ROAD_LIMIT, TOWN_LIMIT, roadCount, townCount } from '../state';
+import { BANK_RATE, GENERIC_PORT_RATE, RESOURCE_PORT_RATE, ROAD_LIMIT, TOWN_LIMIT, roadCount, townCount } from '../state';
 
 /** The vertex and all its neighbours are town-free. */
 export function distanceOk(g: Game, v: number): boolean {
@@ -64,7 +64,7 @@ export function placeSettlement(g: Game, seat: number, v: number): void {
 /** Best bank rate for giving resource r: 2 with its port, 3 with a generic port, else 4. */
 export function bankRate(g: Game, seat: number, r: number): number {
   const m = g.portMask[seat];
-  if (m & (1 << r)) return 2;
-  if (m & (1 << RESOURCES.length)) return 3;
-  return 4;
+  if (m & (1 << r)) return RESOURCE_PORT_RATE;
+  if (m & (1 << RESOURCES.length)) return GENERIC_PORT_RATE;
+  return BANK_RATE;
 }
