@@ -1,11 +1,12 @@
 // `arena board`: the fixed board geometry as data (for bots in any language),
 // and with --seed one match's resources and tokens.
 import type { Command } from 'commander';
+import type { CliIO } from '../io';
 import { boardData } from '../../../engine/board-data';
 import { renderBoard } from '../../tui/render/board';
 import { lineText } from '../../tui/render/style';
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIO): void {
   program
     .command('board')
     .description('Print the board: hex, vertex and edge numbering, adjacency and ports; with --seed, that seed\'s layout.')
@@ -26,7 +27,7 @@ Examples:
     .action((opts: { seed?: string; json?: boolean }) => {
       const data = boardData(opts.seed);
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+        io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
         return;
       }
       // Without a seed there are no resources to draw: the drawing shows vertex ids and ports, the table below the hexes.
@@ -37,6 +38,6 @@ Examples:
         ? `Board of seed "${data.layout.seed}": each hex shows its id (h7), resource and number token (• per way to roll it, * on 6 and 8); (X) is the bandit. Ports: 2B = 2:1 brick, 3? = 3:1 any.`
         : 'Numbered board (no seed: resources and tokens are shuffled per match; give --seed to see one).';
       const hexes = data.hexes.map((h) => `  hex ${String(h.id).padStart(2)}: vertices ${h.vertices.join(', ')}`).join('\n');
-      process.stdout.write(`${legend}\n${text}\n\nHexes (corners clockwise from the top):\n${hexes}\n\nPorts:\n${data.ports.map((p) => `  vertices ${p.vertices[0]}-${p.vertices[1]}: ${p.rate}:1 ${p.resource ?? 'any'}`).join('\n')}\n`);
+      io.stdout.write(`${legend}\n${text}\n\nHexes (corners clockwise from the top):\n${hexes}\n\nPorts:\n${data.ports.map((p) => `  vertices ${p.vertices[0]}-${p.vertices[1]}: ${p.rate}:1 ${p.resource ?? 'any'}`).join('\n')}\n`);
     });
 }
