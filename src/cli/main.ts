@@ -3,10 +3,11 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './errors';
 import { commands } from './commands/index';
+import { processIO, type CliIO } from './io';
 // Inlined by the bundler, so the version is right wherever the bundle runs.
 import pkg from '../../package.json' with { type: 'json' };
 
-export function buildProgram(): Command {
+export function buildProgram(io: CliIO = processIO()): Command {
   const program = new Command('arena')
     .description('Arena, engine and operator toolkit for bots that play pioneers, a hex-island resource game.')
     .version(pkg.version, '-V, --version', 'print the arena version')
@@ -15,8 +16,17 @@ export function buildProgram(): Command {
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     // Before registering: subcommands copy these settings when they are created,
     // so usage errors anywhere reach exitCodeFor (exit 2) instead of exiting 1.
-    .exitOverride();
-  for (const register of commands) register(program);
+    .exitOverride()
+    // Help and usage errors go to the given streams too (subcommands inherit this).
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      getOutHelpWidth: () => io.stdout.columns || 80,
+      getErrHelpWidth: () => io.stderr.columns || 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    });
+  for (const register of commands) register(program, io);
   program.addHelpText('after', `
 Examples:
   $ arena demo                                   start example bots and run a short tournament
@@ -28,30 +38,40 @@ Docs: README.md; the game rules and protocol are in the spec shipped with the se
   return program;
 }
 
+/** Runs the program with the given IO and returns the exit code; nothing here exits the process. */
+export async function run(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync([...argv]);
+    return EXIT.ok;
+  } catch (err) {
+    return exitCodeFor(err, io);
+  }
+}
+
+/** The process entry point (bin/arena). */
 export async function main(argv: string[]): Promise<void> {
   // `arena ... | head` closes the pipe early: stop quietly instead of crashing on EPIPE.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
   });
-  const program = buildProgram();
-  try {
-    await program.parseAsync(argv);
-  } catch (err) {
-    process.exitCode = exitCodeFor(err);
-  }
+  const code = await run(argv, processIO());
+  // A command that set process.exitCode itself (older style) keeps it unless it failed harder.
+  process.exitCode = code !== EXIT.ok ? code : (process.exitCode ?? EXIT.ok);
 }
 
-function exitCodeFor(err: unknown): number {
+function exitCodeFor(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {
     // Help and version exit 0; every other commander error is a usage error (its message is already printed).
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   if (err instanceof CliError) {
-    process.stderr.write(`arena: ${err.message}\n`);
+    // An empty message is a bare exit code (e.g. 130 after an interrupted run already said so).
+    if (err.message) io.stderr.write(`arena: ${err.message}\n`);
     return err.exitCode;
   }
-  process.stderr.write(`arena: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  io.stderr.write(`arena: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   return EXIT.failure;
 }

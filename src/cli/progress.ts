@@ -1,6 +1,7 @@
 // Progress on stderr: a redrawn line on a terminal, sparse plain lines otherwise,
 // nothing at all when quiet. Data never goes here; stdout stays clean for pipes.
 import { createStatusLine } from '../term/status-line';
+import type { OutStream } from './io';
 
 export interface Progress {
   update(line: string): void;
@@ -8,7 +9,7 @@ export interface Progress {
   done(): void;
 }
 
-export function createProgress(opts: { quiet?: boolean; stream?: NodeJS.WriteStream; intervalMs?: number } = {}): Progress {
+export function createProgress(opts: { quiet?: boolean; stream?: OutStream; intervalMs?: number } = {}): Progress {
   const stream = opts.stream ?? process.stderr;
   if (opts.quiet) return { update() {}, done() {} };
   const tty = stream.isTTY === true;

@@ -6,6 +6,7 @@ import { sendSigned, type SignedResponse } from '../../client/signed-request';
 import { requireSigner, requireUrl } from '../../config/credentials';
 import { resolveSettings } from '../../config/settings';
 import { CliError, EXIT, usageError } from '../errors';
+import type { CliIO } from '../io';
 import { parseMethod, parsePath, toCliError } from './sign';
 
 interface ApiOptions {
@@ -17,7 +18,7 @@ interface ApiOptions {
   include?: boolean;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIO): void {
   program
     .command('api')
     // main.ts sets exitOverride after commands exist, so they do not inherit it;
@@ -54,22 +55,22 @@ Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage,
       const headers = parseHeaders(opts.header ?? []);
       let res: SignedResponse;
       try {
-        const settings = resolveSettings({ url: opts.url, keyId: opts.keyId, keyFile: opts.key });
+        const settings = resolveSettings({ url: opts.url, keyId: opts.keyId, keyFile: opts.key }, io.env);
         const baseUrl = requireUrl(settings);
         const signer = requireSigner(settings);
-        const body = await readBodyArg(opts.data);
+        const body = await readBodyArg(opts.data, io.stdin);
         res = await sendSigned({ baseUrl, keyId: signer.keyId, privateKey: signer.privateKey, method, path, body, headers });
       } catch (err) {
         throw toCliError(err);
       }
       if (opts.include) {
         const lines = [`HTTP ${res.status}`, ...Object.entries(res.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`)];
-        process.stderr.write(lines.join('\n') + '\n\n');
+        io.stderr.write(lines.join('\n') + '\n\n');
       } else {
-        process.stderr.write(`HTTP ${res.status}\n`);
+        io.stderr.write(`HTTP ${res.status}\n`);
       }
       const contentType = res.headers['content-type'];
-      process.stdout.write(formatResponseBody(res.body, Array.isArray(contentType) ? contentType[0] : contentType, process.stdout.isTTY === true));
+      io.stdout.write(formatResponseBody(res.body, Array.isArray(contentType) ? contentType[0] : contentType, io.stdout.isTTY === true));
       if (res.status >= 400) {
         const why = errorMessage(res.body);
         throw new CliError(`HTTP ${res.status}${why ? `: ${why}` : ''}`, res.status === 401 ? EXIT.auth : EXIT.failure);

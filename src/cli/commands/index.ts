@@ -1,5 +1,8 @@
-// Every command module, in the order `arena --help` lists them.
+// Every command module, in the order `arena --help` lists them. A command
+// module exports `register(program, io)`: it adds its commander command and
+// writes only to io.stdout / io.stderr, reads io.env and io.cwd (see ../io.ts).
 import type { Command } from 'commander';
+import type { CliIO } from '../io';
 import { register as demo } from './demo';
 import { register as play } from './play';
 import { register as simulate } from './simulate';
@@ -10,5 +13,9 @@ import { register as sign } from './sign';
 import { register as api } from './api';
 import { register as login } from './login';
 import { register as board } from './board';
+import { register as rules } from './rules';
+import { register as schema } from './schema';
 
-export const commands: Array<(program: Command) => void> = [demo, play, simulate, replay, bot, board, keys, sign, api, login];
+export type RegisterCommand = (program: Command, io: CliIO) => void;
+
+export const commands: RegisterCommand[] = [demo, play, simulate, replay, bot, rules, board, schema, keys, sign, api, login];

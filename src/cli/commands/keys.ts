@@ -7,9 +7,14 @@ import { KeyError } from '../../keys/errors';
 import { writePrivateKeyFile } from '../../keys/key-file';
 import { generateKeyPair, loadPrivateKeyFile, privateKeyToPem, publicKeyRaw } from '../../keys/keypair';
 import { formatPublicKey, parsePublicKey, PUBLIC_KEY_FORMATS, type PublicKeyFormat } from '../../keys/public-key';
+import type { CliIO } from '../io';
 import { toCliError } from './sign';
 
-export function register(program: Command): void {
+// Help text is the same for everyone (man pages are generated from it), so it
+// names the default path by its rule, not by this user's directories.
+const DEFAULT_KEY_HELP = '<config dir>/keys/id_ed25519.pem';
+
+export function register(program: Command, io: CliIO): void {
   const keys = program
     .command('keys')
     // main.ts sets exitOverride after commands exist, so they do not inherit it;
@@ -23,7 +28,7 @@ export function register(program: Command): void {
   keys
     .command('generate')
     .description('generate a new Ed25519 key pair; write the private key (mode 0600) and print the public key')
-    .option('-o, --out <FILE>', `where to write the private key (PKCS#8 PEM); "-" prints it to stdout (default: ${tildify(defaultKeyPath())})`)
+    .option('-o, --out <FILE>', `where to write the private key (PKCS#8 PEM); "-" prints it to stdout (default: ${DEFAULT_KEY_HELP})`)
     .option('-f, --force', 'overwrite an existing key file (the old key is lost)')
     .option('--comment <TEXT>', 'comment for the ssh form, e.g. you@laptop')
     .option('--json', 'print {privateKeyFile, publicKey: {ssh, pem, raw}} as JSON')
@@ -32,9 +37,10 @@ export function register(program: Command): void {
       `
 The public key is printed in the three forms the service accepts: an OpenSSH
 "ssh-ed25519" line, a PEM PUBLIC KEY block, and base64 of the raw 32 bytes.
+The config dir is $ARENA_CONFIG_DIR, else $XDG_CONFIG_HOME/arena, else ~/.config/arena.
 
 Examples:
-  $ arena keys generate                              write ${tildify(defaultKeyPath())}
+  $ arena keys generate                              write ${DEFAULT_KEY_HELP}
   $ arena keys generate --out bot-admin.pem --comment ada@laptop
   $ arena keys generate --out - > key.pem            private key to stdout, public key to stderr
   $ arena keys generate --json | jq -r .publicKey.raw`,
@@ -43,18 +49,18 @@ Examples:
       try {
         const { privateKey, publicKey } = generateKeyPair();
         if (opts.out === '-') {
-          process.stdout.write(privateKeyToPem(privateKey));
-          process.stderr.write(labelled(publicKey, opts.comment));
+          io.stdout.write(privateKeyToPem(privateKey));
+          io.stderr.write(labelled(publicKey, opts.comment));
           return;
         }
-        const out = opts.out ?? defaultKeyPath();
+        const out = opts.out ?? defaultKeyPath(io.env);
         writePrivateKeyFile(out, privateKey, { force: opts.force });
         if (opts.json) {
-          process.stdout.write(JSON.stringify({ privateKeyFile: out, publicKey: allForms(publicKey, opts.comment) }) + '\n');
+          io.stdout.write(JSON.stringify({ privateKeyFile: out, publicKey: allForms(publicKey, opts.comment) }) + '\n');
         } else {
-          process.stdout.write(labelled(publicKey, opts.comment));
+          io.stdout.write(labelled(publicKey, opts.comment));
         }
-        process.stderr.write(`wrote private key to ${out} (mode 0600); register the public key above, then \`arena login --key ${out} --key-id ID --url URL\`\n`);
+        io.stderr.write(`wrote private key to ${out} (mode 0600); register the public key above, then \`arena login --key ${out} --key-id ID --url URL\`\n`);
       } catch (err) {
         throw toCliError(err);
       }
@@ -80,9 +86,9 @@ Examples:
     .action((file: string, opts: { format?: PublicKeyFormat; comment?: string; json?: boolean }) => {
       try {
         const raw = publicKeyOfFile(file);
-        if (opts.format) process.stdout.write(formatPublicKey(raw, opts.format, opts.comment) + '\n');
-        else if (opts.json) process.stdout.write(JSON.stringify(allForms(raw, opts.comment)) + '\n');
-        else process.stdout.write(labelled(raw, opts.comment));
+        if (opts.format) io.stdout.write(formatPublicKey(raw, opts.format, opts.comment) + '\n');
+        else if (opts.json) io.stdout.write(JSON.stringify(allForms(raw, opts.comment)) + '\n');
+        else io.stdout.write(labelled(raw, opts.comment));
       } catch (err) {
         throw toCliError(err);
       }
@@ -111,9 +117,4 @@ function allForms(key: Uint8Array | KeyObject, comment?: string): Record<PublicK
 function labelled(key: Uint8Array | KeyObject, comment?: string): string {
   const f = allForms(key, comment);
   return `ssh: ${f.ssh}\nraw: ${f.raw}\npem:\n${f.pem}\n`;
-}
-
-function tildify(path: string): string {
-  const home = process.env.HOME;
-  return home && path.startsWith(home + '/') ? '~' + path.slice(home.length) : path;
 }

@@ -6,6 +6,7 @@ import { ConfigError, readProfile, writeProfile, type Profile } from '../../conf
 import { absoluteKeyFile, normalizeServerUrl, resolveSettings } from '../../config/settings';
 import { loadPrivateKeyFile } from '../../keys/keypair';
 import { usageError } from '../errors';
+import type { CliIO } from '../io';
 import { toCliError } from './sign';
 
 interface LoginOptions {
@@ -16,7 +17,7 @@ interface LoginOptions {
   json?: boolean;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIO): void {
   program
     .command('login')
     // main.ts sets exitOverride after commands exist, so they do not inherit it;
@@ -41,21 +42,21 @@ Examples:
     )
     .action((opts: LoginOptions) => {
       try {
-        if (opts.show) return show(opts.json === true);
+        if (opts.show) return show(io, opts.json === true);
         if (!opts.url && !opts.keyId && !opts.key) throw usageError('nothing to save: pass at least one of --url, --key-id, --key (or --show to see the current settings)');
-        const path = profilePath();
+        const path = profilePath(io.env);
         const next: Profile = { ...currentProfile(path, Boolean(opts.url && opts.keyId && opts.key)) };
         if (opts.url) next.url = normalizeServerUrl(opts.url, 'flag');
         if (opts.keyId) next.keyId = opts.keyId;
         if (opts.key) {
-          next.keyFile = absoluteKeyFile(opts.key);
+          next.keyFile = absoluteKeyFile(opts.key, io.cwd);
           loadPrivateKeyFile(next.keyFile); // refuse to save a key that cannot sign
         }
         writeProfile(path, next);
-        if (opts.json) process.stdout.write(JSON.stringify(next) + '\n');
-        process.stderr.write(`saved ${path}\n`);
+        if (opts.json) io.stdout.write(JSON.stringify(next) + '\n');
+        io.stderr.write(`saved ${path}\n`);
         const missing = (['url', 'keyId', 'keyFile'] as const).filter((k) => !next[k]);
-        if (missing.length) process.stderr.write(`still missing: ${missing.join(', ')}\n`);
+        if (missing.length) io.stderr.write(`still missing: ${missing.join(', ')}\n`);
       } catch (err) {
         throw toCliError(err);
       }
@@ -73,13 +74,13 @@ function currentProfile(path: string, replacesAll: boolean): Profile {
   }
 }
 
-function show(json: boolean): void {
-  const s = resolveSettings({});
+function show(io: CliIO, json: boolean): void {
+  const s = resolveSettings({}, io.env);
   const rows = { url: s.url, keyId: s.keyId, keyFile: s.keyFile };
   if (json) {
-    process.stdout.write(JSON.stringify({ profileFile: s.profileFile, ...rows }) + '\n');
+    io.stdout.write(JSON.stringify({ profileFile: s.profileFile, ...rows }) + '\n');
     return;
   }
-  process.stdout.write(`profile: ${s.profileFile}\n`);
-  for (const [name, v] of Object.entries(rows)) process.stdout.write(`${name}: ${v ? `${v.value} (from ${v.source})` : '(not set)'}\n`);
+  io.stdout.write(`profile: ${s.profileFile}\n`);
+  for (const [name, v] of Object.entries(rows)) io.stdout.write(`${name}: ${v ? `${v.value} (from ${v.source})` : '(not set)'}\n`);
 }

@@ -8,6 +8,7 @@ import { normalizeServerUrl, resolveSettings } from '../../config/settings';
 import { KeyError } from '../../keys/errors';
 import { signRequest } from '../../keys/request';
 import { CliError, EXIT, usageError } from '../errors';
+import type { CliIO } from '../io';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
@@ -41,7 +42,7 @@ interface SignOptions {
   curl?: string;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIO): void {
   program
     .command('sign')
     // main.ts sets exitOverride after commands exist, so they do not inherit it;
@@ -72,16 +73,16 @@ Exit codes: 0 ok, 1 unreadable key or body, 2 usage, 4 no key id or key file.`,
       const method = parseMethod(methodArg);
       const path = parsePath(pathArg);
       try {
-        const signer = requireSigner(resolveSettings({ keyId: opts.keyId, keyFile: opts.key }, process.env, ['keyId', 'keyFile']));
-        const body = await readBodyArg(opts.data);
+        const signer = requireSigner(resolveSettings({ keyId: opts.keyId, keyFile: opts.key }, io.env, ['keyId', 'keyFile']));
+        const body = await readBodyArg(opts.data, io.stdin);
         const target = opts.curl ? requestTarget(normalizeServerUrl(opts.curl), path) : undefined;
         const headers = signRequest(signer.privateKey, signer.keyId, { method, path: target?.signedPath ?? path, body });
         if (opts.json) {
-          process.stdout.write(JSON.stringify(headers) + '\n');
+          io.stdout.write(JSON.stringify(headers) + '\n');
         } else if (target) {
-          process.stdout.write(curlCommand(method, target.url, headers, opts.data, body) + '\n');
+          io.stdout.write(curlCommand(method, target.url, headers, opts.data, body) + '\n');
         } else {
-          for (const [name, value] of Object.entries(headers)) process.stdout.write(`${name}: ${value}\n`);
+          for (const [name, value] of Object.entries(headers)) io.stdout.write(`${name}: ${value}\n`);
         }
       } catch (err) {
         throw toCliError(err);

@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { simulate, SimulateError, type SimulateResult } from '../../sim/simulate';
 import { createProgress } from '../progress';
 import { usageError } from '../errors';
+import type { CliIO } from '../io';
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIO): void {
   program
     .command('simulate')
     .description('Play games between built-in bots in-process, as fast as the engine goes, and report win rates.')
@@ -26,7 +27,7 @@ Examples:
     .action((opts: { games: number; bots: string; seed?: string; json?: boolean; quiet?: boolean }) => {
       const seed = opts.seed ?? randomBytes(6).toString('hex');
       const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
-      const progress = createProgress({ quiet: opts.quiet });
+      const progress = createProgress({ quiet: opts.quiet, stream: io.stderr });
       let result: SimulateResult;
       try {
         const start = Date.now();
@@ -45,7 +46,7 @@ Examples:
       } finally {
         progress.done();
       }
-      process.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result));
+      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result));
     });
 }
 
