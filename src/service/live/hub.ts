@@ -1,0 +1,130 @@
+// Live spectating (decisions file, "live"): one channel per running match.
+// Every replay event is filtered to its public form and serialized ONCE; all
+// viewers get the same string. A viewer first gets a snapshot of the public
+// state, then one message per event; one that reconnects with Last-Event-ID
+// gets exactly the events it missed, then the current public view.
+import { publicEvent } from '../../../engine/index';
+import type { GameEvent, PublicView } from '../../../engine/types';
+import type { MatchEvent, MatchPlayer } from '../../protocol/index';
+import { sseMessage } from './sse';
+
+export interface LiveViewer {
+  /** Writes one chunk; must not throw. */
+  send(chunk: string): void;
+  /** Ends the stream (the match ended or the hub is closing). */
+  close(): void;
+}
+
+export interface LiveMatchHeader {
+  id: string;
+  game: 'pioneers';
+  status: 'running' | 'completed' | 'aborted';
+  players: MatchPlayer[];
+  startedAt: string;
+}
+
+/** How many recent public events a snapshot carries, so a new viewer's log is not empty. */
+export const SNAPSHOT_RECENT_EVENTS = 50;
+
+/** The public form of a replay event: what a spectator of a running match may see. */
+export function publicMatchEvent(ev: MatchEvent): MatchEvent {
+  const p = publicEvent(ev as unknown as GameEvent);
+  if (p === (ev as unknown)) return ev;
+  const out: MatchEvent = { seq: ev.seq, at: ev.at, kind: ev.kind };
+  if (ev.seat !== undefined) out.seat = ev.seat;
+  if (p.data !== undefined) out.data = p.data as MatchEvent['data'];
+  return out;
+}
+
+export class LiveChannel {
+  /** history[seq] = the SSE message of public event seq. */
+  private readonly history: string[] = [];
+  private readonly recent: MatchEvent[] = [];
+  private readonly viewers = new Set<LiveViewer>();
+  private view: (() => PublicView) | null = null;
+  private ended = false;
+
+  constructor(readonly header: LiveMatchHeader) {}
+
+  get viewerCount(): number {
+    return this.viewers.size;
+  }
+
+  get lastSeq(): number {
+    return this.history.length - 1;
+  }
+
+  /** New replay events and a way to read the public view after them (read only when someone watches). */
+  publish(events: readonly MatchEvent[], view: () => PublicView): void {
+    if (this.ended) return;
+    this.view = view;
+    for (const ev of events) {
+      if (ev.seq !== this.history.length) continue; // already published, or out of order: never repeat or skip
+      const pub = publicMatchEvent(ev);
+      const msg = sseMessage('event', pub, ev.seq);
+      this.history.push(msg);
+      this.recent.push(pub);
+      if (this.recent.length > SNAPSHOT_RECENT_EVENTS) this.recent.shift();
+      this.broadcast(msg);
+    }
+    if (this.viewers.size > 0 && events.length > 0) this.broadcast(sseMessage('view', { seq: this.lastSeq, view: view() }));
+  }
+
+  /**
+   * Adds a viewer. With `lastEventId` (a reconnect) it gets the events after
+   * that id and the current view; otherwise a snapshot first.
+   */
+  subscribe(viewer: LiveViewer, lastEventId: number | null): () => void {
+    if (lastEventId !== null && lastEventId <= this.lastSeq) {
+      for (let seq = lastEventId + 1; seq <= this.lastSeq; seq++) viewer.send(this.history[seq]);
+      if (this.view) viewer.send(sseMessage('view', { seq: this.lastSeq, view: this.view() }));
+    } else {
+      viewer.send(sseMessage('snapshot', { match: this.header, seq: this.lastSeq, view: this.view ? this.view() : null, recent: this.recent }));
+    }
+    this.viewers.add(viewer);
+    return () => {
+      this.viewers.delete(viewer);
+    };
+  }
+
+  /** The match is over: tell every viewer how it ended and close their streams. */
+  end(final: { status: 'completed' | 'aborted'; players: MatchPlayer[]; endedAt: string }): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.broadcast(sseMessage('end', { id: this.header.id, ...final }));
+    for (const v of this.viewers) v.close();
+    this.viewers.clear();
+  }
+
+  private broadcast(msg: string): void {
+    for (const v of this.viewers) v.send(msg);
+  }
+}
+
+/** The channels of every running match. */
+export class LiveHub {
+  private readonly channels = new Map<string, LiveChannel>();
+
+  open(header: LiveMatchHeader): LiveChannel {
+    const ch = new LiveChannel(header);
+    this.channels.set(header.id, ch);
+    return ch;
+  }
+
+  get(matchId: string): LiveChannel | undefined {
+    return this.channels.get(matchId);
+  }
+
+  close(matchId: string, final: Parameters<LiveChannel['end']>[0]): void {
+    const ch = this.channels.get(matchId);
+    if (!ch) return;
+    ch.end(final);
+    this.channels.delete(matchId);
+  }
+
+  viewerCount(): number {
+    let n = 0;
+    for (const ch of this.channels.values()) n += ch.viewerCount;
+    return n;
+  }
+}
