@@ -48,6 +48,8 @@ export const MatchRecordSchema = z
     rulesVersion: z.string().describe("The engine's rules version; an old replay is never judged by new rules."),
     seatCount: z.number().int().min(3).max(4),
     vp: z.array(z.number().int().min(0)).min(3).max(4).nullable().describe('True VP per seat at the end; null if aborted.'),
+    timeUsedMs: z.array(z.number().int().min(0)).min(3).max(4).optional()
+      .describe("Thinking time per seat (ms): what came out of each seat's time bank. Absent in older records."),
   })
   .describe('A Match as the arena stores it: plus rules version, seat count and final VP.');
 

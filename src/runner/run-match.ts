@@ -3,7 +3,7 @@
 // together), applies the answers in seat order, strikes what a bot got wrong,
 // and streams the engine's events. A bot can only cost itself strikes.
 import {
-  abortGame, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
+  abortGame, BUILTIN_BOTS, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
   pendingDecisions, recordStrike, resignSeat, RULES_VERSION, seatOrder, seatView, submit,
   type BuiltinBot, type Game,
 } from '../../engine';
@@ -17,6 +17,8 @@ import type { MatchEntrant, MatchResult, RunMatchOptions, SeatStats } from './ty
 import { WsSeat, type SeatAnswer } from './ws-seat';
 
 export const DEFAULT_DEADLINE_MS = 5000;
+/** Thinking time per WebSocket seat per match (shared/spec/decisions.md): a match of slow but legal bots still ends. */
+export const DEFAULT_TIME_BANK_MS = 120_000;
 export const DEFAULT_WALL_CLOCK_MS = 600_000;
 export const STRIKES_TO_RESIGN = 3;
 /** Built-in-only rounds run synchronously; yield this often so the wall clock and Ctrl-C can fire. */
@@ -26,6 +28,8 @@ interface Seat {
   stats: SeatStats;
   ws: WsSeat | null;
   builtin: BuiltinBot | null;
+  /** WebSocket seats: thinking time left this match, in ms. */
+  bankLeftMs: number;
 }
 
 export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
@@ -34,7 +38,8 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   const seatCount = opts.entrants.length as 3 | 4;
   const startedAt = new Date().toISOString();
   const g = newGame(opts.seed, seatCount);
-  const seats = seatOrder(opts.seed, seatCount).map((entrantIndex, seat) => makeSeat(opts, opts.entrants[entrantIndex], seat));
+  const timeBankMs = opts.timeBankMs ?? DEFAULT_TIME_BANK_MS;
+  const seats = seatOrder(opts.seed, seatCount).map((entrantIndex, seat) => makeSeat(opts, opts.entrants[entrantIndex], seat, timeBankMs));
   const log = new EventLog(opts.onEvent);
   const stop = new StopSignal(opts.wallClockMs ?? DEFAULT_WALL_CLOCK_MS, opts.signal);
   const closing: Promise<void>[] = [];
@@ -51,7 +56,11 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
     stop.dispose();
     for (const s of seats) if (s.ws) closing.push(s.ws.close());
     await Promise.all(closing);
-    for (const s of seats) if (s.ws) s.stats.connections = s.ws.connections;
+    for (const s of seats) {
+      if (!s.ws) continue;
+      s.stats.connections = s.ws.connections;
+      s.stats.unrequestedFrames = s.ws.unrequested;
+    }
   }
 
   const result = gameOutcome(g);
@@ -118,11 +127,17 @@ function playRounds(m: MatchState): Promise<void> {
           round.answers[i] = askBuiltin(seat.builtin, m.g, d.seat);
           continue;
         }
+        // The time bank: a frame never allows more than the bank has left; an empty bank is late at once.
+        const deadlineMs = Math.min(m.deadlineMs, Math.floor(seat.bankLeftMs));
+        if (deadlineMs < 1) {
+          round.answers[i] = { ok: false, reason: 'late', detail: 'time bank empty: no thinking time left this match', spentMs: 0 };
+          continue;
+        }
         const request: DecisionRequest = {
-          id: round.firstId + i, matchId: m.matchId, game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs: m.deadlineMs, view: seatView(m.g, d.seat),
+          id: round.firstId + i, matchId: m.matchId, game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs, view: seatView(m.g, d.seat),
         };
         round.waiting++;
-        seat.ws!.askThen(request.id, m.frames.encode(request), m.deadlineMs, (answer) => {
+        seat.ws!.askThen(request.id, m.frames.encode(request), deadlineMs, (answer) => {
           round.answers[i] = answer;
           if (--round.waiting === 0) answered(round);
         });
@@ -135,6 +150,7 @@ function playRounds(m: MatchState): Promise<void> {
       for (let i = 0; i < round.pending.length; i++) {
         const d = round.pending[i];
         const answer = round.answers[i];
+        if (answer) spendTime(m.seats[d.seat], answer);
         if (answer) applyAnswer(m.g, m.seats[d.seat], d, answer, round.firstId + i, m.closing);
         else playDefault(m.g, d.seat);
       }
@@ -177,13 +193,20 @@ function playRounds(m: MatchState): Promise<void> {
   });
 }
 
-function makeSeat(opts: RunMatchOptions, entrant: MatchEntrant, seat: number): Seat {
+function makeSeat(opts: RunMatchOptions, entrant: MatchEntrant, seat: number, timeBankMs: number): Seat {
   const stats = emptySeatStats(seat, entrant.botId, entrant.botName);
   if (entrant.source.type === 'builtin') {
-    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`) };
+    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`), bankLeftMs: timeBankMs };
   }
-  const ws = new WsSeat({ url: entrant.source.url, matchId: opts.matchId, platformKey: opts.platformKey, checkUrl: opts.checkUrl });
-  return { stats, ws, builtin: null };
+  const ws = new WsSeat({ url: entrant.source.url, matchId: opts.matchId, platformKey: opts.platformKey, gate: opts.gate });
+  return { stats, ws, builtin: null, bankLeftMs: timeBankMs };
+}
+
+/** Charges a decision's time to the seat: recorded for every seat, taken from the bank of socket seats. */
+function spendTime(seat: Seat, answer: SeatAnswer): void {
+  const spent = answer.ok ? answer.latencyMs : answer.spentMs;
+  seat.stats.timeUsedMs += spent;
+  if (seat.ws) seat.bankLeftMs = Math.max(0, seat.bankLeftMs - spent);
 }
 
 function askBuiltin(bot: BuiltinBot, g: Game, seat: number): SeatAnswer {
@@ -251,6 +274,7 @@ function buildRecord(
     rulesVersion: RULES_VERSION,
     seatCount,
     vp: result ? result.vp : null,
+    timeUsedMs: seats.map((s) => Math.round(s.stats.timeUsedMs)),
   };
 }
 
@@ -259,11 +283,11 @@ function checkOptions(opts: RunMatchOptions): void {
   const n = opts.entrants.length;
   if (n !== 3 && n !== 4) throw new RangeError(`runMatch: a match seats 3 or 4 entrants, got ${n}`);
   if (!opts.matchId) throw new TypeError('runMatch: matchId must be a non-empty string');
-  for (const [name, v] of [['deadlineMs', opts.deadlineMs], ['wallClockMs', opts.wallClockMs]] as const) {
+  for (const [name, v] of [['deadlineMs', opts.deadlineMs], ['wallClockMs', opts.wallClockMs], ['timeBankMs', opts.timeBankMs]] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new RangeError(`runMatch: ${name} must be a positive integer, got ${v}`);
   }
   for (const e of opts.entrants) {
-    if (e.source.type === 'builtin' && e.source.bot !== 'random' && e.source.bot !== 'greedy') {
+    if (e.source.type === 'builtin' && !(BUILTIN_BOTS as readonly string[]).includes(e.source.bot)) {
       throw new RangeError(`runMatch: unknown built-in bot "${String(e.source.bot)}"`);
     }
   }

@@ -17,14 +17,46 @@ export class StopSignal {
       this.onStop?.();
     };
     this.timer = setTimeout(() => fire('wall-clock'), wallClockMs);
-    const onAbort = () => fire('signal');
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.detach = () => signal?.removeEventListener('abort', onAbort);
+    this.detach = signal ? onAbort(signal, () => fire('signal')) : () => {};
   }
 
   dispose(): void {
     clearTimeout(this.timer);
     this.detach();
   }
+}
+
+/**
+ * Matches that share one signal (a tournament's) share one 'abort' listener on
+ * it, which calls each of theirs: a listener per match would pass Node's limit
+ * of 10 per EventTarget at `--concurrency` 11 and print MaxListenersExceededWarning.
+ */
+const sharedListeners = new WeakMap<AbortSignal, { callbacks: Set<() => void>; listener: () => void }>();
+
+/** Calls `fn` once when `signal` aborts (at once if it already has); returns the detach function. */
+export function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  if (signal.aborted) {
+    fn();
+    return () => {};
+  }
+  let entry = sharedListeners.get(signal);
+  if (!entry) {
+    const callbacks = new Set<() => void>();
+    const listener = () => {
+      sharedListeners.delete(signal);
+      for (const cb of [...callbacks]) cb();
+    };
+    entry = { callbacks, listener };
+    sharedListeners.set(signal, entry);
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const { callbacks, listener } = entry;
+  // A function may be added twice; each registration is its own.
+  const own = () => fn();
+  callbacks.add(own);
+  return () => {
+    if (!callbacks.delete(own) || callbacks.size > 0) return;
+    if (sharedListeners.get(signal)?.callbacks === callbacks) sharedListeners.delete(signal);
+    signal.removeEventListener('abort', listener);
+  };
 }

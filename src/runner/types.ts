@@ -1,10 +1,12 @@
 // The runner's public contract (shared with src/arena and the service).
 import type { KeyObject } from 'node:crypto';
 import type { Outcome } from '../../engine/types';
+import type { BuiltinBotName } from '../../engine/bots/index';
 import type { DecisionKind, MatchEvent, MatchRecord, StrikeReason } from '../protocol';
+import type { AddressGate } from './connect';
 
 /** Where a seat's answers come from. A ws url may be http(s):// (upgraded to ws(s)://) or ws(s)://. */
-export type SeatSource = { type: 'builtin'; bot: 'random' | 'greedy' } | { type: 'ws'; url: string };
+export type SeatSource = { type: 'builtin'; bot: BuiltinBotName } | { type: 'ws'; url: string };
 
 export interface MatchEntrant {
   botId: string;
@@ -19,8 +21,15 @@ export interface RunMatchOptions {
   entrants: MatchEntrant[];
   /** Signs every socket handshake (src/keys signHandshake). */
   platformKey: KeyObject;
-  /** Sent in every DecisionRequest; default 5000. */
+  /** Sent in every DecisionRequest (or the seat's time bank left, if less); default 5000. */
   deadlineMs?: number;
+  /**
+   * Thinking time per WebSocket seat for the whole match; default 120_000.
+   * Each frame's deadlineMs is min(deadlineMs, bank left); the time from a
+   * frame's send to its answer (or strike) comes out of the bank; with the
+   * bank empty every decision is `late` at once. Built-in seats are not timed.
+   */
+  timeBankMs?: number;
   /** Default 600_000; then the match is aborted. */
   wallClockMs?: number;
   /** Abort (e.g. Ctrl-C): the match ends with status 'aborted'. */
@@ -32,8 +41,12 @@ export interface RunMatchOptions {
    * Must not throw: an error here ends runMatch with that error.
    */
   onEvent?: (event: MatchEvent) => void;
-  /** Called before every connect; throws to refuse the URL (production policy). */
-  checkUrl?: (url: string) => Promise<void> | void;
+  /**
+   * The address check, run before every connect and reconnect: throws to
+   * refuse the URL (production policy), or returns the address it checked,
+   * and the socket then connects to exactly that address (pinned lookup).
+   */
+  gate?: AddressGate;
 }
 
 /** One strike as the runner saw it; `detail` says what the bot did (for reports and `bot check`). */
@@ -58,6 +71,10 @@ export interface SeatStats {
   strikeLog: StrikeRecord[];
   /** WebSocket seats: connection attempts (1 + reconnects, failed attempts included). 0 for built-in seats. */
   connections: number;
+  /** Time the seat spent on its decisions (frame sent -> answer or strike), in ms; what came out of its time bank. */
+  timeUsedMs: number;
+  /** Frames the seat sent that answered no pending decision. */
+  unrequestedFrames: number;
 }
 
 export interface MatchResult {

@@ -7,7 +7,10 @@ import { generateKeyPair } from '../../src/keys';
 import { verifyHandshake } from '../../src/keys/handshake';
 import { DecisionRequestSchema, MatchRecordSchema, STRIKE_REASONS, type MatchEvent, type StrikeReason } from '../../src/protocol';
 import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions } from '../../src/runner';
-import { dropperBot, garbageBot, illegalBot, lateBot, legalPlayer, oversizeBot, wellBehaved } from '../support/policies';
+import {
+  closeAfterAnswerBot, closeOnDecisionBot, dropperBot, flooderBot, garbageBot, illegalBot, lateBot, legalPlayer, oversizeBot,
+  stallingBot, wellBehaved, withholdingBot,
+} from '../support/policies';
 import { answer, startTestBot, type Behaviour, type TestBot } from '../support/test-bot';
 
 const { privateKey, publicKey } = generateKeyPair();
@@ -114,6 +117,15 @@ describe('runMatch with well-behaved WebSocket bots', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("records each seat's thinking time in the seat stats and the match record", () => {
+    expect(result.match.timeUsedMs).toEqual(result.seats.map((s) => Math.round(s.timeUsedMs)));
+    for (const s of result.seats) {
+      expect(s.timeUsedMs).toBeGreaterThan(0);
+      // Time used is the sum of the answer times (no strikes here).
+      expect(s.timeUsedMs).toBeCloseTo(s.latenciesMs.reduce((a, b) => a + b, 0), 6);
+    }
+  });
+
   it('streams every replay event live, in order, as recorded', () => {
     expect(live).toEqual(result.match.replay);
   });
@@ -122,19 +134,23 @@ describe('runMatch with well-behaved WebSocket bots', () => {
 
 describe('simultaneous decisions', () => {
   it('an open offer goes to every opponent at once: all trade frames arrive before anyone answers', async () => {
-    // Each responder waits (up to most of its deadline) until all three asked seats hold the offer.
-    // A runner that asked one seat at a time would make the first responder answer alone.
-    const arrivals = new Map<string, number>();
-    const fullAtFirstAnswer = new Map<string, boolean>();
+    // Each responder answers only once all three asked seats hold the offer. A runner that
+    // asked one seat at a time would leave the first responder waiting past its deadline (a strike).
+    const offers = new Map<string, { count: number; all: Promise<void>; arrived: () => void }>();
     const behaviour = (): Behaviour => {
       const play = legalPlayer({ openOfferEachTurn: true });
       return async (ctx) => {
         const { view, kind, matchId } = ctx.request;
         if (kind === 'trade') {
           const key = `${view.turn}:${view.openTrade?.from}`;
-          arrivals.set(key, (arrivals.get(key) ?? 0) + 1);
-          for (let t = 0; t < DEADLINE - 60 && arrivals.get(key)! < 3; t += 5) await new Promise((r) => setTimeout(r, 5));
-          if (!fullAtFirstAnswer.has(key)) fullAtFirstAnswer.set(key, arrivals.get(key) === 3);
+          let offer = offers.get(key);
+          if (!offer) {
+            let arrived!: () => void;
+            const all = new Promise<void>((r) => { arrived = r; });
+            offers.set(key, (offer = { count: 0, all, arrived }));
+          }
+          if (++offer.count === 3) offer.arrived();
+          await offer.all;
           answer(ctx, { accept: false });
           return;
         }
@@ -143,15 +159,15 @@ describe('simultaneous decisions', () => {
     };
     const bs = await Promise.all([0, 1, 2, 3].map(() => bot(behaviour())));
     const result = await play(bs.map((b, i) => wsEntrant(`t${i}`, b)), { seed: 'offers', wallClockMs: 20_000 });
-    expect(fullAtFirstAnswer.size).toBeGreaterThan(0);
-    expect([...fullAtFirstAnswer.values()].every(Boolean)).toBe(true);
+    expect(offers.size).toBeGreaterThan(0);
+    expect([...offers.values()].every((o) => o.count === 3)).toBe(true);
     for (const s of result.seats) expect(s.strikes).toEqual(zeroStrikes());
   });
 });
 
 describe('misbehaving bots take the right strikes and resign after three', () => {
   const cases: Array<{ name: string; reason: StrikeReason; behaviour: () => Behaviour }> = [
-    { name: 'answers late', reason: 'late', behaviour: () => lateBot(DEADLINE + 100) },
+    { name: 'answers late', reason: 'late', behaviour: () => withholdingBot(Infinity) },
     { name: 'sends garbage', reason: 'malformed', behaviour: () => garbageBot() },
     { name: 'sends 70 KB frames', reason: 'oversize', behaviour: () => oversizeBot() },
     { name: 'drops its connection every time', reason: 'dropped', behaviour: () => dropperBot() },
@@ -223,7 +239,7 @@ describe('misbehaving bots take the right strikes and resign after three', () =>
   });
 
   it('late answers to timed-out decisions are ignored: exactly one strike per missed decision', async () => {
-    const slow = await bot(lateBot(DEADLINE + 50, 2));
+    const slow = await bot(withholdingBot(2));
     const result = await play([wsEntrant('slow', slow), builtin('r1'), builtin('r2')]);
     expectValidCompletedRecord(result);
     const s = seatOf(result, 'slow');
@@ -245,15 +261,117 @@ describe('hostile endpoints cannot stall a match', () => {
     }
   });
 
-  it('checkUrl refusing a URL strikes that seat without connecting', async () => {
+  it('a gate refusing the URL strikes that seat without connecting', async () => {
     const b = await bot(wellBehaved());
     const result = await play([wsEntrant('b', b), builtin('r1'), builtin('r2')], {
-      checkUrl: () => { throw new Error('loopback addresses are not allowed'); },
+      gate: async () => { throw new Error('loopback addresses are not allowed'); },
     });
     expect(b.handshakes).toHaveLength(0);
     const s = seatOf(result, 'b');
     expect(s.strikes.dropped).toBe(3);
     expect(s.strikeLog[0].detail).toContain('loopback addresses are not allowed');
+  });
+});
+
+describe('connections, floods and the time bank', () => {
+  it('a bot that closes its socket cleanly after every answer takes no strike: each decision reconnects', async () => {
+    const closer = await bot(closeAfterAnswerBot());
+    const result = await play([wsEntrant('closer', closer), builtin('r1'), builtin('g1', 'greedy')]);
+    expectValidCompletedRecord(result);
+    const s = seatOf(result, 'closer');
+    expect(s.strikes).toEqual(zeroStrikes());
+    expect(s.connections).toBeGreaterThan(1);
+    expect(closer.connections).toBe(s.connections);
+    for (const h of closer.handshakes) expect(verifyHandshake(publicKey, h).ok).toBe(true);
+  });
+
+  it('a bot that closes cleanly on every decision gets each one resent once, then `dropped`', async () => {
+    const closer = await bot(closeOnDecisionBot());
+    const result = await play([wsEntrant('closer', closer), builtin('r1'), builtin('r2')]);
+    expectValidCompletedRecord(result);
+    const s = seatOf(result, 'closer');
+    expect(s.strikes).toEqual({ ...zeroStrikes(), dropped: 3 });
+    expect(s.resigned).toBe(true);
+    const ids = closer.frames.map((f) => f.id);
+    expect(ids).toHaveLength(6);
+    expect(ids.filter((_, i) => i % 2 === 0)).toEqual(ids.filter((_, i) => i % 2 === 1));
+  });
+
+  it('a bot flooding 60 KB stale frames is struck `malformed` and resigns; an honest bot in the match is untouched', async () => {
+    const flooder = await bot(flooderBot(40));
+    const honest = await bot(wellBehaved());
+    const result = await play([wsEntrant('flooder', flooder), wsEntrant('honest', honest), builtin('r1'), builtin('g1', 'greedy')]);
+    expectValidCompletedRecord(result);
+    const f = seatOf(result, 'flooder');
+    expect(f.strikes).toEqual({ ...zeroStrikes(), malformed: 3 });
+    expect(f.resigned).toBe(true);
+    expect(f.unrequestedFrames).toBeGreaterThan(16);
+    for (const entry of f.strikeLog) expect(entry.detail).toContain('unrequested');
+    const h = seatOf(result, 'honest');
+    expect(h.strikes).toEqual(zeroStrikes());
+    expect(h.unrequestedFrames).toBe(0);
+    expect(h.connections).toBe(1);
+  });
+
+  it('a stalling bot spends its time bank, then every decision is `late`; the match ends', async () => {
+    const staller = await bot(stallingBot(0.5));
+    const timeBankMs = 600;
+    const deadlineMs = 200;
+    const result = await play([wsEntrant('staller', staller), builtin('r1'), builtin('g1', 'greedy')], { deadlineMs, timeBankMs });
+    expectValidCompletedRecord(result);
+    const s = seatOf(result, 'staller');
+    expect(s.strikes).toEqual({ ...zeroStrikes(), late: 3 });
+    expect(s.resigned).toBe(true);
+    expect(s.strikeLog.at(-1)!.detail).toContain('time bank empty');
+    // The bank ran dry, so the seat used all of it (minus under a millisecond).
+    expect(s.timeUsedMs).toBeGreaterThan(timeBankMs - 1);
+    expect(result.match.timeUsedMs![s.seat]).toBe(Math.round(s.timeUsedMs));
+    // Each frame allows min(deadline, bank left): the full deadline first, then less and less.
+    const deadlines = staller.frames.map((fr) => fr.deadlineMs);
+    expect(deadlines[0]).toBe(deadlineMs);
+    expect(deadlines.every((d) => d >= 1 && d <= deadlineMs)).toBe(true);
+    expect(deadlines.some((d) => d < deadlineMs)).toBe(true);
+    expect(deadlines.slice(1)).toEqual(deadlines.slice(1).map((_, i) => Math.min(deadlines[i], deadlines[i + 1])));
+    // Built-in seats are not timed against the bank.
+    for (const id of ['r1', 'g1']) expect(seatOf(result, id).strikes).toEqual(zeroStrikes());
+  });
+
+  it('the gate pins the connection to the address it checked: `bot.invalid` reaches the local bot', async () => {
+    const b = await bot(wellBehaved());
+    const port = new URL(b.url).port;
+    const url = `http://bot.invalid:${port}`;
+    const gated: string[] = [];
+    const result = await play([{ botId: 'b', botName: 'b', source: { type: 'ws', url } }, builtin('r1'), builtin('r2')], {
+      gate: async (u) => {
+        gated.push(u);
+        return { address: '127.0.0.1', family: 4 };
+      },
+    });
+    expectValidCompletedRecord(result);
+    expect(seatOf(result, 'b').strikes).toEqual(zeroStrikes());
+    expect(gated).toEqual([url]);
+    expect(b.handshakes.map((h) => h.host)).toEqual([`bot.invalid:${port}`]);
+  });
+
+  it('12 matches sharing one abort signal add no listener each (no MaxListenersExceededWarning)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const ac = new AbortController();
+      const matches = Array.from({ length: 12 }, (_, i) => runMatch({
+        matchId: `m-${i}`, seed: `listeners-${i}`, platformKey: privateKey, signal: ac.signal,
+        entrants: [builtin('a'), builtin('b'), builtin('c')],
+      }));
+      ac.abort();
+      const results = await Promise.all(matches);
+      expect(results.map((r) => r.match.status)).toEqual(Array(12).fill('aborted'));
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });
 

@@ -1,10 +1,11 @@
 // The socket layer on its own: real WebSocket bots on 127.0.0.1, one WsSeat each.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPair } from '../../src/keys';
 import { verifyHandshake } from '../../src/keys/handshake';
-import { WsSeat } from '../../src/runner/ws-seat';
+import { leadingId, UNREQUESTED_BUDGET, WsSeat } from '../../src/runner/ws-seat';
+import { FRAME_CEILING_BYTES } from '../../src/runner/connect';
 import { answer, startTestBot, type Behaviour, type TestBot, type TestBotOptions } from '../support/test-bot';
 
 const { privateKey, publicKey } = generateKeyPair();
@@ -54,15 +55,17 @@ describe('WsSeat', () => {
   });
 
   it('a late answer is a `late` strike, and the late frame is ignored afterwards', async () => {
-    let calls = 0;
+    let first: number | null = null;
+    // Withholds the first answer and sends it once the second decision is pending; never answers the second.
     const { seat } = await setup((ctx) => {
-      if (calls++ === 0) setTimeout(() => answer(ctx, { type: 'end_turn' }), DEADLINE + 100);
-      else setTimeout(() => answer(ctx, { type: 'buy_dev' }), DEADLINE + 150);
+      if (first === null) first = ctx.request.id;
+      else answer({ ...ctx, request: { ...ctx.request, id: first } }, { type: 'end_turn' });
     });
     expect(await ask(seat)).toMatchObject({ ok: false, reason: 'late' });
     // The second decision is pending when the first's late answer arrives: that answer must not be taken for it.
     const second = await ask(seat);
     expect(second).toMatchObject({ ok: false, reason: 'late' });
+    expect(seat.unrequested).toBe(1);
   });
 
   it('sends Buffer frames as text frames, whether the socket is open or still connecting', async () => {
@@ -87,10 +90,15 @@ describe('WsSeat', () => {
   });
 
   it('an answer arriving after a late decision does not spill into the next one', async () => {
-    let calls = 0;
+    let first: number | null = null;
+    // The first answer is sent only when the second decision arrives, just before the second's own answer.
     const { seat } = await setup((ctx) => {
-      if (calls++ === 0) setTimeout(() => answer(ctx, { type: 'buy_dev' }), DEADLINE + 50);
-      else setTimeout(() => answer(ctx, { type: 'end_turn' }), 100);
+      if (first === null) {
+        first = ctx.request.id;
+        return;
+      }
+      answer({ ...ctx, request: { ...ctx.request, id: first } }, { type: 'buy_dev' });
+      answer(ctx, { type: 'end_turn' });
     });
     expect(await ask(seat)).toMatchObject({ ok: false, reason: 'late' });
     expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
@@ -119,16 +127,38 @@ describe('WsSeat', () => {
     expect(bot.connections).toBe(1);
   });
 
-  it('a frame over 65,536 bytes is `oversize`; the seat reconnects at the next decision', async () => {
+  it('a frame over 65,536 bytes is `oversize` and the socket stays open', async () => {
     let calls = 0;
     const { bot, seat } = await setup((ctx) => {
       if (calls++ === 0) ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: 'x'.repeat(70_000) }));
       else answer(ctx, { type: 'end_turn' });
     });
-    expect(await ask(seat)).toMatchObject({ ok: false, reason: 'oversize' });
+    const r = await ask(seat);
+    expect(r).toMatchObject({ ok: false, reason: 'oversize' });
+    if (!r.ok) expect(r.detail).toContain('65536-byte limit');
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(bot.connections).toBe(1);
+    expect(bot.closeCodes).toEqual([]);
+  });
+
+  it('a frame over the 1 MiB ceiling is `oversize` and closes the socket; the next decision reconnects', async () => {
+    let calls = 0;
+    const { bot, seat } = await setup((ctx) => {
+      if (calls++ === 0) ctx.socket.send('x'.repeat(FRAME_CEILING_BYTES + 1));
+      else answer(ctx, { type: 'end_turn' });
+    });
+    const r = await ask(seat);
+    expect(r).toMatchObject({ ok: false, reason: 'oversize' });
+    if (!r.ok) expect(r.detail).toContain('ceiling');
     expect(await ask(seat)).toMatchObject({ ok: true });
     expect(bot.connections).toBe(2);
-    expect(bot.verified).toEqual([true, true]);
+    expect(bot.closeCodes).toEqual([1009]);
+  });
+
+  it('offers no compression (no permessage-deflate in the handshake)', async () => {
+    const { bot, seat } = await setup(endTurn);
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(bot.handshakes[0]['sec-websocket-extensions']).toBeUndefined();
   });
 
   it('a text frame that is not UTF-8 is `malformed` (ws must close that socket); the next decision reconnects', async () => {
@@ -152,19 +182,58 @@ describe('WsSeat', () => {
     expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
   });
 
-  it('a drop is `dropped` at once (not at the deadline); the next decision reconnects with a fresh handshake', async () => {
+  it('a drop (no Close frame) with a decision pending is `dropped` at once; the next decision reconnects with a fresh handshake', async () => {
     let calls = 0;
     const { bot, seat } = await setup((ctx) => {
-      if (calls++ === 0) ctx.socket.close(1001);
+      if (calls++ === 0) ctx.socket.terminate();
       else answer(ctx, { type: 'end_turn' });
     });
-    const t0 = performance.now();
-    const r = await seat.ask(frame().id, frame().text, 5000);
-    expect(r).toMatchObject({ ok: false, reason: 'dropped' });
-    expect(performance.now() - t0).toBeLessThan(5000);
+    // Dropped, not late: the strike comes from the close, long before this deadline.
+    const f = frame();
+    expect(await seat.ask(f.id, f.text, 60_000)).toMatchObject({ ok: false, reason: 'dropped', detail: expect.stringContaining('1006') });
     expect(await ask(seat)).toMatchObject({ ok: true });
     expect(bot.connections).toBe(2);
     expect(bot.verified).toEqual([true, true]);
+  });
+
+  it('a clean close right after answering is no strike: the next decision reconnects with a fresh handshake', async () => {
+    const { bot, seat } = await setup((ctx) => {
+      answer(ctx, { type: 'end_turn' });
+      ctx.socket.close(1000, 'done');
+    });
+    for (let i = 0; i < 4; i++) expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+    expect(bot.connections).toBe(4);
+    expect(bot.verified).toEqual([true, true, true, true]);
+  });
+
+  it('a clean close that crosses the next frame gets that frame again on a fresh socket', async () => {
+    // The bot closes as the decision arrives (as if its Close crossed our frame), then answers on the new socket.
+    let calls = 0;
+    const { bot, seat } = await setup((ctx) => {
+      if (calls++ === 0) ctx.socket.close(1001, 'going away');
+      else answer(ctx, { type: 'end_turn' });
+    });
+    const f = frame();
+    expect(await seat.ask(f.id, f.text, DEADLINE)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+    expect(bot.frames.map((x) => x.id)).toEqual([f.id, f.id]);
+    expect(bot.connections).toBe(2);
+  });
+
+  it('a clean close on the resent frame too is `dropped` (one resend per decision)', async () => {
+    const { bot, seat } = await setup((ctx) => ctx.socket.close(1001, 'going away'));
+    const f = frame();
+    expect(await seat.ask(f.id, f.text, 60_000)).toMatchObject({ ok: false, reason: 'dropped', detail: expect.stringContaining('1001') });
+    expect(bot.frames.map((x) => x.id)).toEqual([f.id, f.id]);
+  });
+
+  it('a close while no decision is pending is no strike', async () => {
+    const { bot, seat } = await setup(endTurn);
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    // The bot's server restarts between decisions: every socket dropped without a Close frame.
+    for (const s of bot.sockets()) s.terminate();
+    await vi.waitFor(() => expect(seat.isOpen()).toBe(false));
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(bot.connections).toBe(2);
   });
 
   it('an upgrade refused with 401 is `dropped` and names the status', async () => {
@@ -201,38 +270,109 @@ describe('WsSeat', () => {
     expect(await ask(seat)).toMatchObject({ ok: false, reason: 'dropped' });
   });
 
-  it('checkUrl refusing a URL means no connection is attempted', async () => {
+  it('a gate that refuses the URL means no connection is attempted', async () => {
     const bot = await startTestBot({ behaviour: endTurn });
     bots.push(bot);
     const seat = new WsSeat({
       url: bot.url, matchId: 'm-1', platformKey: privateKey,
-      checkUrl: (u) => { throw new Error(`${u} is loopback`); },
+      gate: async (u) => { throw new Error(`${u} is loopback`); },
     });
     seats.push(seat);
     const r = await ask(seat);
     expect(r).toMatchObject({ ok: false, reason: 'dropped' });
     if (!r.ok) expect(r.detail).toContain('is loopback');
     expect(bot.handshakes).toHaveLength(0);
+    expect(seat.connections).toBe(0);
   });
 
-  it('stray frames and duplicate answers while nothing is pending are ignored', async () => {
+  it('connects to the address the gate checked, not to what DNS says (pinned lookup)', async () => {
+    const bot = await startTestBot({ behaviour: endTurn, verifyKey: publicKey });
+    bots.push(bot);
+    const port = new URL(bot.url).port;
+    const checked: string[] = [];
+    // `.invalid` never resolves (RFC 6761): reaching the bot proves the socket used the gate's answer.
+    const seat = new WsSeat({
+      url: `http://bot.invalid:${port}/`, matchId: 'm-1', platformKey: privateKey,
+      gate: async (u) => {
+        checked.push(u);
+        return { address: '127.0.0.1', family: 4 };
+      },
+    });
+    seats.push(seat);
+    expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+    expect(bot.handshakes[0].host).toBe(`bot.invalid:${port}`);
+    expect(bot.verified).toEqual([true]);
+    // The gate runs again on every reconnect.
+    for (const s of bot.sockets()) s.terminate();
+    await vi.waitFor(() => expect(seat.isOpen()).toBe(false));
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(checked).toEqual([`http://bot.invalid:${port}/`, `http://bot.invalid:${port}/`]);
+  });
+
+  it('stray frames and duplicate answers while nothing is pending are ignored (within the budget)', async () => {
     const { seat, bot } = await setup((ctx) => {
       answer(ctx, { type: 'end_turn' });
       ctx.socket.send('garbage after');
       ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: { type: 'buy_dev' } }));
     });
     expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
-    await new Promise((r) => setTimeout(r, 30));
+    await vi.waitFor(() => expect(seat.unrequested).toBe(2));
     expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
     expect(bot.connections).toBe(1);
+  });
+
+  it('answers to settled decisions are recognised by their leading id, without parsing the rest', async () => {
+    let first: number | null = null;
+    const { seat } = await setup((ctx) => {
+      if (first === null) {
+        first = ctx.request.id;
+        answer(ctx, { type: 'end_turn' });
+        return;
+      }
+      // Not JSON past its id: parsed, it would be a malformed strike for the pending decision.
+      ctx.socket.send(`{"id":${first},"action":{"type":"end_turn"},"padding":"${'x'.repeat(60_000)}`);
+      answer(ctx, { type: 'end_turn' });
+    });
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(seat.unrequested).toBe(1);
+  });
+
+  it(`past ${UNREQUESTED_BUDGET} unrequested frames, the next one is \`malformed\` for the pending decision`, async () => {
+    let first: number | null = null;
+    const { seat, bot } = await setup((ctx) => {
+      if (first === null) {
+        first = ctx.request.id;
+        answer(ctx, { type: 'end_turn' });
+        return;
+      }
+      const stale = JSON.stringify({ id: first, action: { type: 'end_turn' } });
+      for (let i = 0; i <= UNREQUESTED_BUDGET; i++) ctx.socket.send(stale);
+      answer(ctx, { type: 'end_turn' });
+    });
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    const r = await ask(seat);
+    expect(r).toMatchObject({ ok: false, reason: 'malformed', detail: expect.stringContaining('unrequested') });
+    expect(bot.connections).toBe(1);
+  });
+
+  it('past the budget with nothing pending, the socket is closed (no strike); the next decision reconnects', async () => {
+    let answered = 0;
+    const { seat, bot } = await setup((ctx) => {
+      answer(ctx, { type: 'end_turn' });
+      if (answered++ === 0) for (let i = 0; i <= UNREQUESTED_BUDGET; i++) ctx.socket.send('{"chatter": true}');
+    });
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(bot.closeCodes).toEqual([1008]));
+    expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(bot.connections).toBe(2);
   });
 
   it('close() closes the socket with code 1000', async () => {
     const { bot, seat } = await setup(endTurn);
     await ask(seat);
     await seat.close();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(bot.closeCodes).toEqual([1000]);
+    await vi.waitFor(() => expect(bot.closeCodes).toEqual([1000]));
     expect(bot.openSockets()).toBe(0);
     expect(await ask(seat)).toMatchObject({ ok: false, reason: 'dropped' });
   });
@@ -240,30 +380,40 @@ describe('WsSeat', () => {
   it('preconnect opens the socket before the first decision, which then reuses it', async () => {
     const { bot, seat } = await setup(endTurn);
     seat.preconnect(DEADLINE);
-    for (let i = 0; i < 50 && bot.connections === 0; i++) await new Promise((r) => setTimeout(r, 5));
-    expect(bot.connections).toBe(1);
+    await vi.waitFor(() => expect(bot.connections).toBe(1));
     expect(await ask(seat)).toMatchObject({ ok: true });
     expect(bot.connections).toBe(1);
   });
 
   it('a failed preconnect is retried once at the first decision', async () => {
-    let accept = false;
+    let calls = 0;
     const bot = await startTestBot({ behaviour: endTurn });
     bots.push(bot);
     const seat = new WsSeat({
       url: bot.url, matchId: 'm-1', platformKey: privateKey,
-      checkUrl: () => { if (!accept) throw new Error('not yet'); },
+      gate: async () => {
+        if (calls++ === 0) throw new Error('not yet');
+      },
     });
     seats.push(seat);
     seat.preconnect(DEADLINE);
-    await new Promise((r) => setTimeout(r, 20));
-    accept = true;
     expect(await ask(seat)).toMatchObject({ ok: true });
+    expect(calls).toBe(2);
   });
 
   it('a deeply nested answer within the size limit is just malformed', async () => {
     const { seat } = await setup((ctx) => ctx.socket.send('['.repeat(30_000) + ']'.repeat(30_000)));
     expect(await ask(seat)).toMatchObject({ ok: false, reason: 'malformed' });
+  });
+
+  it('leadingId reads `{"id":N` only when it is the whole id', () => {
+    expect(leadingId(Buffer.from('{"id":12,"action":{}}'))).toBe(12);
+    expect(leadingId(Buffer.from(' { "id" : 7 }'))).toBe(7);
+    expect(leadingId(Buffer.from('{"id":1.5,"action":{}}'))).toBeNull();
+    expect(leadingId(Buffer.from('{"id":01,"action":{}}'))).toBeNull();
+    expect(leadingId(Buffer.from('{"action":{},"id":3}'))).toBeNull();
+    expect(leadingId(Buffer.from('{"id":"3"}'))).toBeNull();
+    expect(leadingId(Buffer.from('{"id":12345678901234567890}'))).toBeNull();
   });
 
   it('http(s) URLs are upgraded to ws(s); other schemes are refused', async () => {

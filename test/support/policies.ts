@@ -100,11 +100,73 @@ export function oversizeBot(times = Infinity): Behaviour {
   });
 }
 
-/** Closes its socket instead of answering (on the first `times` decisions); accepts the reconnects. */
+/** Drops its connection (no Close frame, as a crashed server does) instead of answering, on the first `times` decisions; accepts the reconnects. */
 export function dropperBot(times = Infinity): Behaviour {
+  return misbehaving(times, (ctx) => {
+    ctx.socket.terminate();
+  });
+}
+
+/** Closes its socket cleanly (Close frame 1001) instead of answering, on the first `times` decisions. */
+export function closeOnDecisionBot(times = Infinity): Behaviour {
   return misbehaving(times, (ctx) => {
     ctx.socket.close(1001, 'going away');
   });
+}
+
+/** Answers legally, then closes its socket cleanly: one connection per decision. */
+export function closeAfterAnswerBot(): Behaviour {
+  const play = legalPlayer();
+  return (ctx) => {
+    answer(ctx, play(ctx.request.view, ctx.request.kind, ctx.request.matchId));
+    ctx.socket.close(1000, 'done');
+  };
+}
+
+/**
+ * Never answers its first `times` decisions in time: it sends each withheld
+ * answer when the next decision arrives (so it reaches the arena while another
+ * decision is pending), then answers that one legally. No timers involved.
+ */
+export function withholdingBot(times: number): Behaviour {
+  const play = legalPlayer();
+  let held: { id: number; action: AnyAction } | null = null;
+  return (ctx) => {
+    if (held) {
+      ctx.socket.send(JSON.stringify({ id: held.id, action: held.action }));
+      held = null;
+    }
+    const action = play(ctx.request.view, ctx.request.kind, ctx.request.matchId);
+    if (ctx.index < times) held = { id: ctx.request.id, action };
+    else answer(ctx, action);
+  };
+}
+
+/**
+ * Floods: with every decision it first sends `count` stale frames of ~60 KB
+ * (answers to the id it answered last), then answers legally.
+ */
+export function flooderBot(count: number): Behaviour {
+  const play = legalPlayer();
+  let lastId: number | null = null;
+  return (ctx) => {
+    if (lastId !== null) {
+      const stale = JSON.stringify({ id: lastId, action: { type: 'end_turn' }, padding: 'x'.repeat(60_000) });
+      for (let i = 0; i < count; i++) ctx.socket.send(stale);
+    }
+    lastId = ctx.request.id;
+    answer(ctx, play(ctx.request.view, ctx.request.kind, ctx.request.matchId));
+  };
+}
+
+/** Answers legally, but only after `fraction` of the frame's deadlineMs: slow, never late while the bank lasts. */
+export function stallingBot(fraction: number): Behaviour {
+  const play = legalPlayer();
+  return async (ctx) => {
+    const action = play(ctx.request.view, ctx.request.kind, ctx.request.matchId);
+    await new Promise((r) => setTimeout(r, Math.floor(ctx.request.deadlineMs * fraction)));
+    answer(ctx, action);
+  };
 }
 
 /** Answers with well-formed actions the rules refuse. */

@@ -46,6 +46,8 @@ export interface TestBot {
   closeCodes: number[];
   /** Sockets currently open. */
   openSockets(): number;
+  /** The bot's side of every open socket (to drop them as a crashing server would). */
+  sockets(): WebSocket[];
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startTestBot(opts: TestBotOptions): Promise<TestBot> {
     connections: 0,
     closeCodes: [],
     openSockets: () => wss.clients.size,
+    sockets: () => [...wss.clients],
     close: () => closeAll(server, wss, rawSockets),
   };
   let decisions = 0;
