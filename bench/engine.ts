@@ -1,17 +1,17 @@
 // Engine throughput on one core: whole games with built-in bots, and the
 // engine alone (replaying recorded answers) to show where the time goes.
-import { createBuiltinBot, newGame, submit, type AnyAction } from '../engine';
+import { createBuiltinBot, newGame, submit, type AnyAction, type BuiltinBotName } from '../engine';
 import { playToEnd } from '../src/sim/simulate';
 import { measure, type BenchSuite } from './harness';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 3000);
 
-function playGames(names: string[], prefix: string) {
+function playGames(names: BuiltinBotName[], prefix: string) {
   let i = 0;
   let decisions = 0;
   const r = measure(() => {
     const seed = `${prefix}/${i++}`;
-    const bots = names.map((n, s) => createBuiltinBot(n as 'random' | 'greedy', `${seed}:${s}`));
+    const bots = names.map((n, s) => createBuiltinBot(n, `${seed}:${s}`));
     decisions += playToEnd(newGame(seed, names.length as 3 | 4, { events: false }), bots);
     return 1;
   }, MIN_MS);

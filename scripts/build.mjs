@@ -5,7 +5,8 @@
 import { build } from 'esbuild';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { inputsFile } from './bundle-fresh.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -15,8 +16,13 @@ const ENTRIES = {
 };
 
 export async function buildAll({ quiet = false } = {}) {
+  // Before esbuild reads anything: a file saved during the build counts as newer.
+  // Whole milliseconds, as mtimes on some file systems are.
+  const startedAt = Math.floor(Date.now());
   const result = await build({
     write: false,
+    absWorkingDir: root,
+    metafile: true,
     entryPoints: ENTRIES,
     outdir: join(root, 'dist'),
     outExtension: { '.js': '.mjs' },
@@ -34,10 +40,17 @@ export async function buildAll({ quiet = false } = {}) {
   // Write each file to a temporary name, then rename: several `arena` processes
   // may rebuild at once, and none may ever import a half-written bundle.
   mkdirSync(join(root, 'dist'), { recursive: true });
-  for (const file of result.outputFiles) {
-    const tmp = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, file.contents);
-    renameSync(tmp, file.path);
+  const atomicWrite = (path, contents) => {
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, contents);
+    renameSync(tmp, path);
+  };
+  for (const file of result.outputFiles) atomicWrite(file.path, file.contents);
+  // What each bundle is made of, for bin/arena's staleness check (bundle-fresh.mjs).
+  for (const name of Object.keys(ENTRIES)) {
+    const output = result.metafile.outputs[relative(root, join(root, 'dist', `${name}.mjs`))];
+    if (!output) throw new Error(`esbuild produced no dist/${name}.mjs`);
+    atomicWrite(inputsFile(root, name), JSON.stringify({ startedAt, inputs: Object.keys(output.inputs).sort() }, null, 1) + '\n');
   }
 }
 

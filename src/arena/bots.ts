@@ -1,12 +1,15 @@
 // Turns `arena play` bot arguments into named entrants. A bot is a URL
 // (http, https, ws, wss) or a built-in (`builtin:random`, `builtin:greedy`),
 // optionally named: `alice=http://127.0.0.1:8080`.
+import { BUILTIN_BOTS, type BuiltinBotName } from '../../engine/index';
+import type { SeatSource } from '../runner/index';
 
-export type BuiltinName = 'random' | 'greedy';
-export const BUILTIN_NAMES: readonly BuiltinName[] = ['random', 'greedy'];
+/** The engine's list of built-in bots is the only one; everything else derives from it. */
+export type BuiltinName = BuiltinBotName;
+export const BUILTIN_NAMES: readonly BuiltinName[] = BUILTIN_BOTS;
 
-/** Where a seat's answers come from (the runner's SeatSource, restated so this module stays pure). */
-export type BotSource = { type: 'builtin'; bot: BuiltinName } | { type: 'ws'; url: string };
+/** Where a seat's answers come from: the runner's SeatSource. */
+export type BotSource = SeatSource;
 
 export interface ArenaBot {
   /** Unique within the tournament; also the botId in match records. */
@@ -21,9 +24,46 @@ export class ArenaInputError extends Error {
 }
 
 const NAME_RE = /^[A-Za-z0-9_.@+#-]{1,64}$/;
+const BOT_SCHEMES = ['http:', 'https:', 'ws:', 'wss:'];
 
 export function sourceLabel(source: BotSource): string {
   return source.type === 'builtin' ? `builtin:${source.bot}` : source.url;
+}
+
+export function isBuiltinName(name: string): name is BuiltinName {
+  return (BUILTIN_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Hides the user-info part of anything URL-like (`http://user:pass@host` ->
+ * `http://***@host`), so an error message never repeats a password.
+ */
+export function redactCredentials(text: string): string {
+  return text.replace(/(\/\/)[^/?#\s]*@/g, '$1***@');
+}
+
+/**
+ * Checks one bot URL: http, https, ws or wss, with a host and no user name or
+ * password. Credentials in a bot URL would end up in summaries, JSON output
+ * and messages; the arena authenticates itself with a signed handshake instead.
+ * Throws ArenaInputError with a message that never repeats the credentials.
+ */
+export function parseBotUrl(text: string, label = text): URL {
+  const shown = redactCredentials(label);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ArenaInputError(`"${shown}" is not a bot URL; give e.g. http://127.0.0.1:8080`);
+  }
+  if (!BOT_SCHEMES.includes(url.protocol)) {
+    throw new ArenaInputError(`bot URL "${shown}" has scheme ${url.protocol.replace(/:$/, '')}; use http, https, ws or wss`);
+  }
+  if (url.username || url.password) {
+    throw new ArenaInputError(`bot URL "${shown}" carries a user name or password; remove them: the arena signs its handshake with the platform key instead`);
+  }
+  if (!url.hostname) throw new ArenaInputError(`bot URL "${shown}" has no host`);
+  return url;
 }
 
 /** Parses one argument; throws ArenaInputError saying what is wrong and what is accepted. */
@@ -44,21 +84,15 @@ export function parseBotArg(arg: string): { name?: string; source: BotSource } {
 function parseSource(spec: string, arg: string): BotSource {
   if (spec.startsWith('builtin:')) {
     const bot = spec.slice('builtin:'.length);
-    if (!(BUILTIN_NAMES as readonly string[]).includes(bot)) {
+    if (!isBuiltinName(bot)) {
       throw new ArenaInputError(`unknown built-in bot "${bot}" in "${arg}"; choose ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' or ')}`);
     }
-    return { type: 'builtin', bot: bot as BuiltinName };
+    return { type: 'builtin', bot };
   }
-  let url: URL;
-  try {
-    url = new URL(spec);
-  } catch {
-    throw new ArenaInputError(`"${arg}" is neither a URL nor a built-in bot; give e.g. http://127.0.0.1:8080 or builtin:random`);
+  if (!URL.canParse(spec)) {
+    throw new ArenaInputError(`"${redactCredentials(arg)}" is neither a URL nor a built-in bot; give e.g. http://127.0.0.1:8080 or builtin:random`);
   }
-  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
-    throw new ArenaInputError(`bot URL "${arg}" has scheme ${url.protocol.replace(/:$/, '')}; use http, https, ws or wss`);
-  }
-  if (!url.hostname) throw new ArenaInputError(`bot URL "${arg}" has no host`);
+  parseBotUrl(spec, arg);
   return { type: 'ws', url: spec };
 }
 

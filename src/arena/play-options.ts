@@ -1,6 +1,7 @@
 // Turns `arena play` input into a validated plan, or a clear ArenaInputError.
 // Nothing here touches the network or the disk.
 import { ArenaInputError, fillWithRandom, parseBotArgs, type ArenaBot } from './bots';
+import { newTournamentSeed } from './seeds';
 
 export interface PlayInput {
   bots: readonly string[];
@@ -29,7 +30,7 @@ export interface PlayPlan {
 export const PLAY_DEFAULTS = { games: 10, concurrency: 4, deadlineMs: 5000 } as const;
 export const MAX_GAMES = 100_000;
 
-export function planPlay(input: PlayInput, randomSeed: () => string = defaultSeed): PlayPlan {
+export function planPlay(input: PlayInput, randomSeed: () => string = newTournamentSeed): PlayPlan {
   if (input.bots.length === 0) throw new ArenaInputError('no bots given: name at least one bot URL or builtin:random / builtin:greedy');
   const named = parseBotArgs(input.bots);
   const games = int('--games', input.games, PLAY_DEFAULTS.games, 1, MAX_GAMES);
@@ -54,8 +55,4 @@ function int(flag: string, value: string | number | undefined, fallback: number,
     throw new ArenaInputError(`${flag} must be a whole number from ${min} to ${max}, got "${value}"`);
   }
   return n;
-}
-
-function defaultSeed(): string {
-  return Math.floor(Math.random() * 36 ** 8).toString(36).padStart(8, '0');
 }

@@ -31,11 +31,15 @@ export interface SeatResult {
 }
 
 export interface GameResult {
-  /** 0-based position in the tournament. */
+  /** 0-based position in the tournament (game number - 1). */
   index: number;
   matchId: string;
   seed: string;
   status: 'completed' | 'aborted';
+  /** How the game ended: a seat reached 10 VP, the turn cap, or it was aborted. */
+  ended: 'win' | 'cap' | 'aborted';
+  /** Turns played (null when aborted). */
+  turns: number | null;
   seats: SeatResult[];
   durationMs: number;
 }
@@ -113,6 +117,25 @@ export function percentile(samples: readonly number[], p: number): number | null
   const sorted = [...samples].sort((a, b) => a - b);
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+/**
+ * Percentile of answer times over every decision asked, late ones included:
+ * `answered` decisions (of which `samples` is all or a uniform sample) and
+ * `late` decisions that got no answer in time. A late decision took longer
+ * than any answered one, so it ranks above them all; returns 'late' when the
+ * percentile falls on one. Null when nothing was asked.
+ */
+export function latencyPercentile(samples: readonly number[], answered: number, late: number, p: number): number | 'late' | null {
+  const total = answered + late;
+  if (total === 0) return null;
+  const rank = Math.max(1, Math.ceil((p / 100) * total));
+  if (rank > answered || samples.length === 0) return 'late';
+  // The same rank among the answered decisions, scaled to the sample held
+  // (integer arithmetic, so a full sample gives the exact nearest rank).
+  const sorted = [...samples].sort((a, b) => a - b);
+  const inSample = Math.ceil((rank * sorted.length) / answered);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, inSample - 1))];
 }
 
 export function totalStrikes(s: StrikeCounts): number {

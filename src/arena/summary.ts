@@ -1,10 +1,9 @@
-// The tournament summary: one JSON document (`--json`, `--out DIR/summary.json`)
-// and the table printed to people. Both are built from the same numbers.
+// The tournament summary: one JSON document (`--json`, `--out DIR/summary.json`).
+// The table printed to people (src/term/tournament-table.ts) is built from it.
 import type { ArenaBot } from './bots';
 import { sourceLabel } from './bots';
 import type { RatingBook } from './ratings';
-import { round1 } from './ratings';
-import { percentile, STRIKE_REASONS, totalStrikes, type StrikeCounts, type Tallies } from './stats';
+import { latencyPercentile, type StrikeCounts, type Tallies } from './stats';
 
 export interface SummaryBot {
   name: string;
@@ -25,8 +24,12 @@ export interface SummaryBot {
   strikes: StrikeCounts;
   /** Games in which the bot resigned after three strikes. */
   resigned: number;
-  /** Answer latency over every answered decision; null when nothing was measured. */
-  latencyMs: { p50: number; p95: number } | null;
+  /**
+   * Answer time over every decision asked: answered ones as measured, late
+   * ones (no answer in time) counted as the full deadline; `late` is how many
+   * were late. Null when the bot was asked nothing.
+   */
+  latencyMs: { p50: number; p95: number; late: number } | null;
 }
 
 export interface SummaryMatchPlayer {
@@ -39,10 +42,14 @@ export interface SummaryMatchPlayer {
 
 export interface SummaryMatch {
   id: string;
-  /** 1-based game number; the match seed is `<seed>/<game>`. */
+  /** 1-based game number; the match id ends in it. */
   game: number;
+  /** This game's seed: HMAC-SHA-256 of the game number keyed by the tournament seed (src/arena/seeds.ts). */
   seed: string;
   status: 'completed' | 'aborted';
+  /** A seat reached 10 VP (win), the turn cap ended it (cap), or it was aborted. */
+  ended: 'win' | 'cap' | 'aborted';
+  turns: number | null;
   players: SummaryMatchPlayer[];
 }
 
@@ -66,12 +73,16 @@ export interface TournamentSummary {
   matches: SummaryMatch[];
 }
 
-export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratings: RatingBook): SummaryBot[] {
+export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratings: RatingBook, deadlineMs: number): SummaryBot[] {
   const rows = bots.map((bot): SummaryBot => {
     const t = tallies.get(bot.id);
     const r = ratings.get(bot.id);
-    const p50 = percentile(t.latenciesMs, 50);
-    const p95 = percentile(t.latenciesMs, 95);
+    const at = (p: number) => {
+      const v = latencyPercentile(t.latenciesMs, t.latencyCount, t.strikes.late, p);
+      return v === 'late' ? deadlineMs : v;
+    };
+    const p50 = at(50);
+    const p95 = at(95);
     return {
       name: bot.name,
       source: sourceLabel(bot.source),
@@ -86,7 +97,7 @@ export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratin
       sigma: Math.round(r.sigma * 1000) / 1000,
       strikes: { ...t.strikes },
       resigned: t.resigned,
-      latencyMs: p50 === null || p95 === null ? null : { p50: ms(p50), p95: ms(p95) },
+      latencyMs: p50 === null || p95 === null ? null : { p50: ms(p50), p95: ms(p95), late: t.strikes.late },
     };
   });
   return rows.sort((a, b) => b.rating - a.rating || b.wins - a.wins || a.name.localeCompare(b.name));
@@ -94,42 +105,4 @@ export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratin
 
 function ms(x: number): number {
   return x >= 10 ? Math.round(x) : Math.round(x * 100) / 100;
-}
-
-/** The human table: one row per bot, best first. */
-export function formatTable(summary: TournamentSummary): string {
-  const header = ['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', 'strikes', 'latency p50/p95'];
-  const rows = summary.bots.map((b) => [
-    b.name,
-    String(b.games),
-    String(b.wins),
-    b.avgPlacement === null ? '-' : b.avgPlacement.toFixed(2),
-    b.avgVp === null ? '-' : b.avgVp.toFixed(1),
-    b.rating.toFixed(1),
-    round1(b.sigma).toFixed(1),
-    strikeText(b.strikes, b.resigned),
-    b.latencyMs === null ? '-' : `${fmtMs(b.latencyMs.p50)} / ${fmtMs(b.latencyMs.p95)} ms`,
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  // Text columns left-aligned, numbers right-aligned.
-  const left = new Set([0, 7]);
-  const line = (cells: string[]) => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
-  const out = [line(header), ...rows.map(line)];
-  const tail = [`${summary.games} of ${summary.gamesPlanned} games completed`];
-  if (summary.aborted) tail.push(`${summary.aborted} aborted`);
-  if (summary.interrupted) tail.push('interrupted');
-  tail.push(`seed ${summary.seed}`);
-  out.push('', tail.join(', ') + `. Rating = mu - 3*sigma (openskill Weng-Lin, ranks = placements).`);
-  return out.join('\n');
-}
-
-function fmtMs(x: number): string {
-  return x >= 10 ? String(Math.round(x)) : x.toFixed(1);
-}
-
-export function strikeText(s: StrikeCounts, resigned = 0): string {
-  if (totalStrikes(s) === 0 && resigned === 0) return '-';
-  const parts = STRIKE_REASONS.filter((r) => s[r] > 0).map((r) => `${r} ${s[r]}`);
-  if (resigned) parts.push(`resigned ${resigned}x`);
-  return parts.join(', ');
 }

@@ -11,6 +11,7 @@ import type { ArenaBot } from './bots';
 import { writeJsonAtomic, matchIdFactory } from './files';
 import { RatingBook } from './ratings';
 import { arrangeForSeats, drawTables } from './schedule';
+import { gameSeed } from './seeds';
 import { noStrikes, Tallies, type GameResult } from './stats';
 import { summarizeBots, type SummaryMatch, type TournamentSummary } from './summary';
 
@@ -19,7 +20,7 @@ export interface TournamentOptions {
   bots: readonly ArenaBot[];
   games: number;
   seats: 3 | 4;
-  /** Reproduces the tournament: tables and every match seed derive from it. */
+  /** Reproduces the tournament: the tables and every game's seed (gameSeed) derive from it. */
   seed: string;
   /** Matches played at once; default 1. */
   concurrency?: number;
@@ -43,11 +44,6 @@ export interface TournamentProgress {
   done: number;
   planned: number;
   tallies: Tallies;
-}
-
-/** The seed of game n (1-based) of a tournament seeded `seed`. Documented in `arena play --help`. */
-export function matchSeed(seed: string, game: number): string {
-  return `${seed}/${game}`;
 }
 
 export async function runTournament(opts: TournamentOptions): Promise<TournamentSummary> {
@@ -103,7 +99,7 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
     while (next < games && !stop.signal.aborted) {
       const index = next++;
       const game = index + 1;
-      const mSeed = matchSeed(seed, game);
+      const mSeed = gameSeed(seed, game);
       const table = tables[index].map((b) => bots[b]);
       const entrants: MatchEntrant[] = arrangeForSeats(table, engineSeatOrder(mSeed, seats)).map((b) => ({
         botId: b.id,
@@ -162,7 +158,7 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
     interrupted: opts.signal?.aborted === true,
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
-    bots: summarizeBots(bots, tallies, ratings),
+    bots: summarizeBots(bots, tallies, ratings, deadlineMs),
     matches,
   };
   if (opts.outDir) await writeJsonAtomic(join(opts.outDir, 'summary.json'), summary);
@@ -177,6 +173,8 @@ function gameResult(index: number, result: MatchResult, durationMs: number): Gam
     matchId: match.id,
     seed: match.seed ?? '',
     status: completed ? 'completed' : 'aborted',
+    ended: completed ? outcome.reason : 'aborted',
+    turns: completed ? outcome.turns : null,
     durationMs,
     seats: result.seats.map((s) => ({
       seat: s.seat,
@@ -204,6 +202,8 @@ function summaryMatch(record: MatchRecord, game: GameResult): SummaryMatch {
     game: game.index + 1,
     seed: game.seed,
     status: game.status,
+    ended: game.ended,
+    turns: game.turns,
     players: record.players.map((p) => {
       const s = game.seats.find((x) => x.seat === p.seat);
       return { bot: p.botName, seat: p.seat, placement: p.placement, vp: s?.vp ?? null, ratingDelta: p.ratingDelta };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArenaInputError, fillWithRandom, parseBotArg, parseBotArgs } from '../../src/arena/bots';
+import { BUILTIN_BOTS, createBuiltinBot } from '../../engine/index';
+import { ArenaInputError, BUILTIN_NAMES, fillWithRandom, parseBotArg, parseBotArgs, parseBotUrl, redactCredentials } from '../../src/arena/bots';
 import { planPlay } from '../../src/arena/play-options';
 
 describe('bot arguments', () => {
@@ -19,6 +20,32 @@ describe('bot arguments', () => {
     expect(() => parseBotArg('builtin:smart')).toThrow(/builtin:random or builtin:greedy/);
     expect(() => parseBotArg('localhost8080')).toThrow(ArenaInputError);
     expect(() => parseBotArg('bad name=http://h:1')).toThrow(/bad bot name/);
+  });
+
+  it('refuses user:password in a bot URL, without repeating the password', () => {
+    for (const arg of ['http://alice:s3cret@127.0.0.1:8080', 'me=wss://tok3n@bots.example.com/b', 'ws://:s3cret@h:1/']) {
+      let message = '';
+      try {
+        parseBotArg(arg);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ArenaInputError);
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/carries a user name or password/);
+      expect(message).not.toMatch(/s3cret|tok3n/);
+    }
+    expect(() => parseBotUrl('https://u:p@bot.example.com')).toThrow(ArenaInputError);
+    // A URL that does not even parse is not echoed with its credentials either.
+    expect(() => parseBotArg('http://u:s3cret@exa mple')).toThrow(/^(?!.*s3cret)/);
+    expect(redactCredentials('x http://u:p@h/ and wss://t@h2')).toBe('x http://***@h/ and wss://***@h2');
+  });
+
+  it('accepts exactly the engine\'s built-in bots (one list) and each of them can play', () => {
+    expect(BUILTIN_NAMES).toBe(BUILTIN_BOTS);
+    for (const name of BUILTIN_BOTS) {
+      expect(parseBotArg(`builtin:${name}`).source).toEqual({ type: 'builtin', bot: name });
+      expect(createBuiltinBot(name, 'x').name).toBe(name);
+    }
   });
 
   it('names bots by host:port or built-in name and suffixes duplicates', () => {
@@ -44,6 +71,17 @@ describe('planPlay', () => {
     const p = planPlay({ bots: ['builtin:random', 'builtin:random', 'builtin:random'] }, () => 'gen');
     expect(p).toMatchObject({ seats: 3, games: 10, seed: 'gen', seedGenerated: true, concurrency: 4, deadlineMs: 5000, filled: [] });
     expect(planPlay({ bots: Array(5).fill('builtin:random') }).seats).toBe(4);
+  });
+
+  it('generates a 128-bit seed from the system CSPRNG, different every time', () => {
+    const seeds = Array.from({ length: 20 }, () => planPlay({ bots: ['builtin:random'] }).seed);
+    for (const s of seeds) expect(s).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(seeds).size).toBe(seeds.length);
+    expect(planPlay({ bots: ['builtin:random'], seed: 'mine' })).toMatchObject({ seed: 'mine', seedGenerated: false });
+  });
+
+  it('refuses credentials in a bot URL as bad input', () => {
+    expect(() => planPlay({ bots: ['http://u:pw@127.0.0.1:9', 'builtin:random'] })).toThrow(ArenaInputError);
   });
 
   it('fills one bot up to the table and says which bots it added', () => {

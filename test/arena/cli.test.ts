@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadOrCreatePlatformKey } from '../../src/arena/platform-key';
+import { loadOrCreatePlatformKey } from '../../src/config/platform-key';
 import { decide } from '../../examples/starter-bot/bot';
 import { serveBot, type RunningBot } from '../../examples/starter-bot/server';
 import { MatchRecordSchema } from '../../src/protocol/index';

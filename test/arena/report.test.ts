@@ -4,19 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBotArgs } from '../../src/arena/bots';
 import { matchIdFactory, writeJsonAtomic } from '../../src/arena/files';
-import { createPlayProgress, gameLine, statusLine } from '../../src/arena/progress';
 import { RatingBook } from '../../src/arena/ratings';
-import { noStrikes, percentile, Tallies, type GameResult } from '../../src/arena/stats';
-import { formatTable, summarizeBots, type TournamentSummary } from '../../src/arena/summary';
+import { latencyPercentile, noStrikes, percentile, Tallies, type GameResult } from '../../src/arena/stats';
+import { summarizeBots, type TournamentSummary } from '../../src/arena/summary';
+import { createPlayProgress, gameLine, statusLine } from '../../src/term/play-progress';
+import { formatTable } from '../../src/term/tournament-table';
 
 const bots = parseBotArgs(['alice=builtin:random', 'bob=http://127.0.0.1:9000', 'carol=builtin:greedy']);
 
-function game(index: number, status: 'completed' | 'aborted', placements: number[], extra: Partial<GameResult['seats'][number]>[] = []): GameResult {
+function game(index: number, status: 'completed' | 'aborted', placements: number[], extra: Partial<GameResult['seats'][number]>[] = [], ended: GameResult['ended'] = status === 'aborted' ? 'aborted' : 'win'): GameResult {
   return {
-    index, matchId: `m-${index}`, seed: `s/${index + 1}`, status, durationMs: 1234,
+    index, matchId: `m-${index}`, seed: `s/${index + 1}`, status, durationMs: 1234, ended, turns: status === 'aborted' ? null : 80,
     seats: bots.map((b, seat) => ({
       seat, botId: b.id, placement: status === 'completed' ? placements[seat] : null, vp: status === 'completed' ? 10 - placements[seat] * 2 : null,
-      won: status === 'completed' && placements[seat] === 1, strikes: noStrikes(), resigned: false, latenciesMs: [], ...extra[seat],
+      won: ended === 'win' && placements[seat] === 1, strikes: noStrikes(), resigned: false, latenciesMs: [], ...extra[seat],
     })),
   };
 }
@@ -28,12 +29,13 @@ describe('tallies and the summary', () => {
     t.add(game(1, 'aborted', [], [{}, { strikes: { ...noStrikes(), illegal: 1 }, latenciesMs: [7] }]));
     const ratings = new RatingBook(bots.map((b) => b.id));
     ratings.applyMatch([{ botId: 'alice', placement: 1 }, { botId: 'bob', placement: 2 }, { botId: 'carol', placement: 3 }]);
-    const rows = summarizeBots(bots, t, ratings);
+    const rows = summarizeBots(bots, t, ratings, 5000);
     expect(rows.map((r) => r.name)).toEqual(['alice', 'bob', 'carol']); // best rating first
     const bob = rows[1];
     expect(bob).toMatchObject({ games: 1, aborted: 1, wins: 0, avgPlacement: 2, avgVp: 6, source: 'http://127.0.0.1:9000' });
     expect(bob.strikes).toEqual({ late: 2, malformed: 0, oversize: 0, dropped: 0, illegal: 1 });
-    expect(bob.latencyMs).toEqual({ p50: 5, p95: 7 });
+    // Five decisions asked: answered in 3, 5 and 7 ms, and two late (counted as the 5000 ms deadline).
+    expect(bob.latencyMs).toEqual({ p50: 7, p95: 5000, late: 2 });
     expect(rows[0].latencyMs).toBeNull();
   });
 
@@ -43,18 +45,38 @@ describe('tallies and the summary', () => {
     expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
   });
 
+  it('latency percentiles rank late decisions above every answer', () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(latencyPercentile(hundred, 100, 0, 95)).toBe(95);
+    // 100 answered + 10 late: p95 is rank 105 of 110, a late one; p50 is rank 55, an answer.
+    expect(latencyPercentile(hundred, 100, 10, 95)).toBe('late');
+    expect(latencyPercentile(hundred, 100, 10, 50)).toBe(55);
+    expect(latencyPercentile([], 0, 3, 50)).toBe('late');
+    expect(latencyPercentile([], 0, 0, 50)).toBeNull();
+    // With a reservoir sample, the rank is scaled to the sample held.
+    const sample = Array.from({ length: 10 }, (_, i) => (i + 1) * 10);
+    expect(latencyPercentile(sample, 100, 0, 50)).toBe(50);
+  });
+
   it('the table shows every column users rely on', () => {
     const t = new Tallies(bots.map((b) => b.id));
     t.add(game(0, 'completed', [1, 2, 3], [{}, { strikes: { ...noStrikes(), late: 2 }, resigned: true, latenciesMs: [12, 40] }]));
     const ratings = new RatingBook(bots.map((b) => b.id));
-    const summary = { bots: summarizeBots(bots, t, ratings), games: 1, gamesPlanned: 2, aborted: 1, interrupted: true, seed: 'x' } as TournamentSummary;
+    const summary = { bots: summarizeBots(bots, t, ratings, 5000), deadlineMs: 5000, games: 1, gamesPlanned: 2, aborted: 1, interrupted: true, seed: 'x' } as TournamentSummary;
     const text = formatTable(summary);
     const [header, ...rest] = text.split('\n');
     expect(header).toMatch(/^bot\s+games\s+wins\s+avg place\s+avg VP\s+rating\s+sigma\s+strikes\s+latency p50\/p95$/);
     const bob = rest.find((l) => l.startsWith('bob'))!;
     expect(bob).toContain('late 2, resigned 1x');
-    expect(bob).toContain('12 / 40 ms');
+    // Four decisions: 12 and 40 ms answers and two late ones, so p95 is late.
+    expect(bob).toContain('40 ms / late');
     expect(text).toContain('1 of 2 games completed, 1 aborted, interrupted, seed x');
+    expect(text).toMatch(/no answer within 5000 ms/);
+    const onTime = new Tallies(bots.map((b) => b.id));
+    onTime.add(game(0, 'completed', [1, 2, 3], [{}, { latenciesMs: [12, 40] }]));
+    const plain = formatTable({ ...summary, bots: summarizeBots(bots, onTime, ratings, 5000) });
+    expect(plain.split('\n').find((l) => l.startsWith('bob'))).toContain('12 / 40 ms');
+    expect(plain).not.toMatch(/no answer within/);
   });
 });
 
@@ -66,7 +88,26 @@ describe('progress', () => {
     const g = game(0, 'completed', [2, 1, 3], [{}, {}, { strikes: { ...noStrikes(), dropped: 1 } }]);
     t.add(g);
     p.gameDone(g, { done: 1, planned: 4, tallies: t });
-    expect(lines).toEqual(['game 1/4 m-0 (1.2s): 1st bob 8 VP, 2nd alice 6 VP, 3rd carol 4 VP; strikes: carol dropped 1\n']);
+    expect(lines).toEqual(['game 1/4 m-0 (1.2s): bob won with 8 VP; 2nd alice 6 VP, 3rd carol 4 VP; strikes: carol dropped 1\n']);
+  });
+
+  it('says when the turn cap ended a game, so a leader at the cap never reads as a winner', () => {
+    const t = new Tallies(bots.map((b) => b.id));
+    const capped = game(0, 'completed', [1, 2, 2], [], 'cap');
+    capped.turns = 200;
+    t.add(capped);
+    expect(t.get('alice').wins).toBe(0);
+    const line = gameLine(capped, { done: 1, planned: 3, tallies: t }, new Map());
+    expect(line).toBe('game 1/3 m-0 (1.2s): turn cap after 200 turns, no winner; by VP: 1st alice 8 VP, 2nd bob 6 VP, 2nd carol 6 VP');
+    expect(line).not.toMatch(/won/);
+  });
+
+  it('numbers each line by its game number (as its match id and file are), not by completion order', () => {
+    const t = new Tallies(bots.map((b) => b.id));
+    const third = { ...game(2, 'completed', [1, 2, 3]), matchId: 'm-x-0003' };
+    t.add(third);
+    // Game 3 finished first.
+    expect(gameLine(third, { done: 1, planned: 3, tallies: t }, new Map())).toMatch(/^game 3\/3 m-x-0003 /);
   });
 
   it('redraws one status line on a terminal and clears it at the end', () => {

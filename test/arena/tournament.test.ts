@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { rate, rating, type Rating } from 'openskill';
 import { verifyReplay, type GameEvent } from '../../engine/index';
 import { parseBotArgs } from '../../src/arena/bots';
-import { startDemoBots, type DemoBots } from '../../src/arena/demo-bots';
 import { displayRating } from '../../src/arena/ratings';
+import { gameSeed } from '../../src/arena/seeds';
 import { runTournament } from '../../src/arena/tournament';
 import { runMatch } from '../../src/runner/index';
 import { drawTables } from '../../src/arena/schedule';
@@ -16,9 +16,13 @@ import type { TournamentSummary } from '../../src/arena/summary';
 import { generateKeyPair } from '../../src/keys/index';
 import { MatchRecordSchema, type MatchRecord } from '../../src/protocol/index';
 import { startScriptedBot } from '../probe/scripted-bot';
+import { startBot as startStarter } from '../../examples/starter-bot/bot';
+import { startBot as startHeuristic } from '../../examples/heuristic-bot/bot';
+import type { RunningBot } from '../../examples/starter-bot/server';
 
 const { privateKey } = generateKeyPair();
-let demo: DemoBots;
+// The example bots, in this process (tests may import examples; the arena never does).
+let demo: { args: string[]; bots: RunningBot[] };
 const dirs: string[] = [];
 const tempDir = () => {
   const d = mkdtempSync(join(tmpdir(), 'arena-play-'));
@@ -27,10 +31,11 @@ const tempDir = () => {
 };
 
 beforeAll(async () => {
-  demo = await startDemoBots();
+  const bots = [await startStarter({ port: 0 }), await startHeuristic({ port: 0 })];
+  demo = { bots, args: [`starter=${bots[0].url}`, `heuristic=${bots[1].url}`] };
 });
 afterAll(async () => {
-  await demo.close();
+  await Promise.all(demo.bots.map((b) => b.close()));
 });
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -57,6 +62,11 @@ describe('runTournament with the example bots', () => {
   it('completes every game with no strikes for well-behaved bots', () => {
     expect(summary).toMatchObject({ games: 4, gamesPlanned: 4, aborted: 0, interrupted: false, seed: 'e2e', seats: 4 });
     expect(summary.matches.map((m) => m.game)).toEqual([1, 2, 3, 4]);
+    for (const m of summary.matches) {
+      expect(['win', 'cap']).toContain(m.ended);
+      expect(m.turns).toBeGreaterThan(0);
+      expect(m.id.endsWith(String(m.game).padStart(4, '0'))).toBe(true);
+    }
     for (const b of summary.bots) {
       expect(b.games).toBe(4);
       expect(Object.values(b.strikes).every((n) => n === 0)).toBe(true);
@@ -73,7 +83,7 @@ describe('runTournament with the example bots', () => {
     expect(records.map((r) => r.id)).toEqual(summary.matches.map((m) => m.id));
     for (const r of records) {
       expect(r.status).toBe('completed');
-      expect(r.seed).toMatch(/^e2e\/\d$/);
+      expect(r.seed).toBe(gameSeed('e2e', Number(r.id.slice(-4))));
       expect(r.rulesVersion).toBe(summary.rulesVersion);
       const check = verifyReplay(r.seed!, r.seatCount as 3 | 4, r.replay as GameEvent[]);
       expect(check).toMatchObject({ ok: true });
@@ -153,12 +163,12 @@ describe('a failing match (a bug, not a bot)', () => {
       bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']),
       games: 4, seats: 3, seed: 'fail', concurrency: 1, platformKey: privateKey, outDir: out,
       playMatch: async (o) => {
-        if (o.seed === 'fail/2') throw boom;
+        if (o.seed === gameSeed('fail', 2)) throw boom;
         return runMatch(o);
       },
     });
     await expect(run).rejects.toBe(boom);
-    expect(readRecords(out).map((r) => r.seed)).toEqual(['fail/1']);
+    expect(readRecords(out).map((r) => r.seed)).toEqual([gameSeed('fail', 1)]);
   });
 });
 

@@ -1,7 +1,9 @@
 // `arena bot check <url>`: the conformance check for bot authors (src/probe).
 import type { Command } from 'commander';
+import { ArenaInputError, parseBotUrl } from '../../arena/bots';
 import { checkBot, formatReport } from '../../probe/conformance';
 import { CliError, EXIT, usageError } from '../errors';
+import type { CliIO } from '../io';
 import { platformKeyOrFail } from './play';
 
 interface CheckFlags {
@@ -10,7 +12,7 @@ interface CheckFlags {
   seed?: string;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIO): void {
   const bot = program.command('bot').description('Tools for bot authors: check a bot before it plays.');
   bot
     .command('check')
@@ -36,19 +38,19 @@ Examples:
   $ arena bot check ws://127.0.0.1:8080 --deadline-ms 1000 --json | jq '.checks[] | select(.status == "fail")'`)
     .action(async (url: string, flags: CheckFlags) => {
       try {
-        const u = new URL(url);
-        if (!['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol)) throw new Error();
-      } catch {
-        throw usageError(`"${url}" is not a bot URL; give e.g. http://127.0.0.1:8080`);
+        parseBotUrl(url);
+      } catch (err) {
+        if (err instanceof ArenaInputError) throw usageError(err.message);
+        throw err;
       }
       let deadlineMs = 5000;
       if (flags.deadlineMs !== undefined) {
         deadlineMs = Number(flags.deadlineMs);
         if (!/^\d+$/.test(flags.deadlineMs) || deadlineMs < 1 || deadlineMs > 60_000) throw usageError(`--deadline-ms must be a whole number from 1 to 60000, got "${flags.deadlineMs}"`);
       }
-      const key = platformKeyOrFail();
+      const key = platformKeyOrFail(io);
       const report = await checkBot(url, { platformKey: key.privateKey, deadlineMs, seed: flags.seed });
-      process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report) + '\n');
+      io.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report) + '\n');
       if (!report.ok) throw new CliError(`bot check failed for ${url}`, EXIT.failure);
     });
 }

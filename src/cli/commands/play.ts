@@ -2,15 +2,18 @@
 // Thin layer: options -> src/arena planPlay -> deploy check -> runTournament.
 import type { Command } from 'commander';
 import { ArenaInputError } from '../../arena/bots';
-import { abortOnSigint } from '../../arena/interrupt';
-import { loadOrCreatePlatformKey, type PlatformKey } from '../../arena/platform-key';
 import { planPlay, PLAY_DEFAULTS, type PlayPlan } from '../../arena/play-options';
-import { preflight } from '../../arena/preflight';
-import { createPlayProgress } from '../../arena/progress';
-import { formatTable, type TournamentSummary } from '../../arena/summary';
+import type { TournamentSummary } from '../../arena/summary';
 import { runTournament } from '../../arena/tournament';
+import { loadOrCreatePlatformKey, type PlatformKey } from '../../config/platform-key';
 import { KeyError } from '../../keys/index';
+import { createPlayProgress } from '../../term/play-progress';
+import { formatTable } from '../../term/tournament-table';
 import { CliError, EXIT, usageError } from '../errors';
+import { abortOnSigint } from '../interrupt';
+import { arenaCommand, shellWord } from '../invocation';
+import type { CliIO } from '../io';
+import { preflight } from '../preflight';
 
 interface PlayFlags {
   games?: string;
@@ -23,13 +26,13 @@ interface PlayFlags {
   printPlatformKey?: boolean;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIO): void {
   program
     .command('play')
     .description('Run a local tournament between bot URLs and built-in bots, with ratings.')
     .argument('[bots...]', 'bot URLs (http, https, ws, wss) or builtin:random / builtin:greedy; name one with name=URL')
     .option('-n, --games <N>', `games to play (default ${PLAY_DEFAULTS.games})`)
-    .option('-s, --seed <S>', 'seed of the tournament; game n uses seed "<S>/<n>" (default: random, printed)')
+    .option('-s, --seed <S>', 'seed of the tournament: the same seed plays the same games (default: 128 random bits, printed)')
     .option('--seats <3|4>', 'seats per table (default 4 with 4+ bots, else 3)')
     .option('-c, --concurrency <C>', `games played at once (default ${PLAY_DEFAULTS.concurrency})`)
     .option('--deadline-ms <MS>', `time a bot has per decision (default ${PLAY_DEFAULTS.deadlineMs})`)
@@ -43,8 +46,12 @@ nothing starts.
 
 Tables: with more bots than seats, tables are drawn so every bot plays about
 equally often and seat positions rotate. With fewer bots than seats the table
-is filled with builtin:random (and you are told). Everything is reproducible
-from --seed: the tables and game n's seed "<seed>/<n>".
+is filled with builtin:random (and you are told).
+
+Seeds: without --seed the tournament seed is 128 random bits. Game n's seed is
+HMAC-SHA-256(key = tournament seed, message = n) in hex (first 128 bits), so a
+published game seed tells nothing about the others. The same --seed plays the
+same tables and games.
 
 Ratings: openskill Weng-Lin, ranks = placements, shown as mu - 3*sigma.
 Match ids: m-<yyyymmddhhmmss UTC>-<tag>-<game>, sortable by time.
@@ -57,8 +64,14 @@ verify handshakes need its public half: arena play --print-platform-key.
   aborted, interrupted, startedAt, endedAt,
   bots: [{name, source, games, aborted, wins, winRate, avgPlacement, avgVp, rating,
           mu, sigma, strikes: {late, malformed, oversize, dropped, illegal},
-          resigned, latencyMs: {p50, p95} | null}],   (best rating first)
-  matches: [{id, game, seed, status, players: [{bot, seat, placement, vp, ratingDelta}]}]}
+          resigned, latencyMs: {p50, p95, late} | null}],   (best rating first)
+  matches: [{id, game, seed, status, ended: win|cap|aborted, turns,
+             players: [{bot, seat, placement, vp, ratingDelta}]}]}
+latencyMs covers every decision asked: a late one (no answer in time) counts
+as the full deadline, and late says how many there were.
+
+Progress: one line per finished game, numbered like its match id and file
+(game 3 is m-...-0003), saying who won or that the turn cap ended it.
 
 Ctrl-C aborts running matches (recorded as aborted), prints the summary so far
 and exits 130; a second Ctrl-C quits at once.
@@ -72,9 +85,9 @@ Examples:
   $ arena play ws://127.0.0.1:8080 builtin:random builtin:random --json | jq '.bots[] | {name, rating}'
   $ arena play --print-platform-key`)
     .action(async (bots: string[], flags: PlayFlags) => {
-      const key = platformKeyOrFail();
+      const key = platformKeyOrFail(io);
       if (flags.printPlatformKey) {
-        process.stdout.write(`${key.publicKeyBase64}\n`);
+        io.stdout.write(`${key.publicKeyBase64}\n`);
         return;
       }
       let plan: PlayPlan;
@@ -87,15 +100,16 @@ Examples:
         if (err instanceof ArenaInputError) throw usageError(err.message);
         throw err;
       }
-      const summary = await playTournament(plan, key, { json: flags.json === true });
-      if (summary.interrupted) process.exitCode = EXIT.interrupted;
+      const summary = await playTournament(plan, key, io, { json: flags.json === true });
+      // The interruption was already reported; exit 130 without another message.
+      if (summary.interrupted) throw new CliError('', EXIT.interrupted);
     });
 }
 
-export function platformKeyOrFail(): PlatformKey {
+export function platformKeyOrFail(io: CliIO): PlatformKey {
   try {
-    const key = loadOrCreatePlatformKey();
-    if (key.created) process.stderr.write(`arena: created the local platform key ${key.path} (public: ${key.publicKeyBase64})\n`);
+    const key = loadOrCreatePlatformKey(io.env);
+    if (key.created) io.stderr.write(`arena: created the local platform key ${key.path} (public: ${key.publicKeyBase64})\n`);
     return key;
   } catch (err) {
     if (err instanceof KeyError) throw new CliError(`platform key: ${err.message} (delete it to make a new one)`);
@@ -104,21 +118,21 @@ export function platformKeyOrFail(): PlatformKey {
 }
 
 /** Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the result. */
-export async function playTournament(plan: PlayPlan, key: PlatformKey, out: { json: boolean }): Promise<TournamentSummary> {
-  const note = (text: string) => process.stderr.write(text + '\n');
+export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO, out: { json: boolean }): Promise<TournamentSummary> {
+  const note = (text: string) => void io.stderr.write(text + '\n');
   if (plan.filled.length) {
     note(`arena: ${plan.seats} seats need ${plan.seats} bots; added ${plan.filled.map((b) => b.name).join(', ')} (builtin:random)`);
   }
   const problems = await preflight(plan, key.privateKey);
   if (problems.length) {
     const hint = problems.some((p) => p.includes('deploy check failed'))
-      ? '\nA bot must answer GET <url>/ping with "pong" and accept a WebSocket upgrade; check one with: arena bot check <url>'
+      ? `\nA bot must answer GET <url>/ping with "pong" and accept a WebSocket upgrade; check one with: ${arenaCommand(io)} bot check <url>`
       : '';
     throw new CliError(`nothing was started:\n${problems.map((p) => `  ${p}`).join('\n')}${hint}`);
   }
   note(`arena: ${plan.games} game${plan.games === 1 ? '' : 's'}, ${plan.seats} seats, ${plan.bots.length} bots, seed ${plan.seed}${plan.seedGenerated ? ' (rerun with --seed to reproduce)' : ''}`);
 
-  const progress = createPlayProgress(process.stderr, plan.bots, { planned: plan.games });
+  const progress = createPlayProgress(io.stderr, plan.bots, { planned: plan.games });
   const controller = new AbortController();
   const release = abortOnSigint(controller, progress.note);
   let summary: TournamentSummary;
@@ -128,14 +142,14 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, out: { js
       deadlineMs: plan.deadlineMs, platformKey: key.privateKey, outDir: plan.outDir, signal: controller.signal,
       onGame: (game, p) => progress.gameDone(game, p),
       // Live turn counts only matter on a terminal; skip the per-event callback otherwise.
-      onMatchEvent: process.stderr.isTTY ? (id, e) => progress.matchEvent(id, e) : undefined,
+      onMatchEvent: io.stderr.isTTY ? (id, e) => progress.matchEvent(id, e) : undefined,
     });
   } finally {
     progress.finish();
     release();
   }
-  if (out.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-  else process.stdout.write(formatTable(summary) + '\n');
-  if (plan.outDir) note(`arena: wrote ${summary.matches.length} match file${summary.matches.length === 1 ? '' : 's'} and summary.json to ${plan.outDir}; replay with: arena replay ${plan.outDir}`);
+  if (out.json) io.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  else io.stdout.write(formatTable(summary) + '\n');
+  if (plan.outDir) note(`arena: wrote ${summary.matches.length} match file${summary.matches.length === 1 ? '' : 's'} and summary.json to ${plan.outDir}; replay with: ${arenaCommand(io)} replay ${shellWord(plan.outDir)}`);
   return summary;
 }

@@ -4,7 +4,7 @@
 import type { KeyObject } from 'node:crypto';
 import { mkdirSync, writeFileSync, linkSync, unlinkSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDir } from '../config/paths';
+import { configDir } from './paths';
 import { generateKeyPair, loadPrivateKeyFile, privateKeyToPem, publicKeyRaw } from '../keys/index';
 
 export interface PlatformKey {

@@ -1,11 +1,11 @@
-// Everything checked before the first game of a tournament, so that a problem
-// stops the run before anything starts: built-ins this engine can field, the
-// deploy check of every URL bot, and a writable --out directory.
+// Everything `arena play` checks before the first game, so that a problem
+// stops the run before anything starts: the deploy check of every URL bot and
+// a writable --out directory. Built-in bots need no check: the names come
+// from the engine's own list.
 import type { KeyObject } from 'node:crypto';
+import { sourceLabel, type ArenaBot } from '../arena/bots';
+import { ensureWritableDir } from '../arena/files';
 import { deployCheckAll } from '../probe/deploy-check';
-import { sourceLabel, type ArenaBot } from './bots';
-import { unavailableBuiltins } from './builtins';
-import { ensureWritableDir } from './files';
 
 export interface PreflightInput {
   bots: readonly ArenaBot[];
@@ -14,7 +14,7 @@ export interface PreflightInput {
 
 /** Problems that must stop the run, each one line naming the bot or path and what failed; empty means go. */
 export async function preflight(input: PreflightInput, platformKey: KeyObject, timeoutMs?: number): Promise<string[]> {
-  const problems = unavailableBuiltins(input.bots).map((m) => `${m}; use builtin:random instead`);
+  const problems: string[] = [];
   const urlBots = input.bots.filter((b) => b.source.type === 'ws');
   if (urlBots.length) {
     const results = await deployCheckAll(urlBots.map((b) => sourceLabel(b.source)), { platformKey, timeoutMs });

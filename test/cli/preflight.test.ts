@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBotArgs } from '../../src/arena/bots';
-import { builtinUnavailable } from '../../src/arena/builtins';
-import { preflight } from '../../src/arena/preflight';
+import { preflight } from '../../src/cli/preflight';
 import { generateKeyPair } from '../../src/keys/index';
 import { startBot } from '../../examples/starter-bot/bot';
 
@@ -44,12 +43,5 @@ describe('preflight', () => {
     writeFileSync(join(dir, 'file'), '');
     const problems = await preflight({ bots: parseBotArgs(['builtin:random']), outDir: join(dir, 'file', 'out') }, key);
     expect(problems).toEqual([expect.stringMatching(/^cannot write to --out .*: ENOTDIR/)]);
-  });
-
-  it('reports a built-in the engine cannot field', async () => {
-    const why = builtinUnavailable('greedy');
-    const problems = await preflight({ bots: parseBotArgs(['builtin:greedy']) }, key);
-    // Whether greedy exists depends on the engine build; the preflight must agree with it.
-    expect(problems).toEqual(why === null ? [] : [`builtin:greedy cannot play: ${why}; use builtin:random instead`]);
   });
 });

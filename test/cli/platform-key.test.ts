@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadOrCreatePlatformKey } from '../../src/arena/platform-key';
+import { loadOrCreatePlatformKey } from '../../src/config/platform-key';
 import { publicKeyRaw, signHandshake, verifyHandshake } from '../../src/keys/index';
 
 const dirs: string[] = [];

@@ -1,11 +1,11 @@
 // Live progress for `arena play`, always on stderr (stdout carries the data):
 // a redrawn status line on a terminal, one plain line per finished game
 // otherwise (CI logs, pipes).
-import { createStatusLine } from '../term/status-line';
-import type { ArenaBot } from './bots';
-import { strikeText } from './summary';
-import { totalStrikes, type GameResult } from './stats';
-import type { TournamentProgress } from './tournament';
+import type { ArenaBot } from '../arena/bots';
+import { totalStrikes, type GameResult } from '../arena/stats';
+import type { TournamentProgress } from '../arena/tournament';
+import { createStatusLine } from './status-line';
+import { strikeText } from './tournament-table';
 
 export interface ProgressSink {
   write(text: string): unknown;
@@ -61,7 +61,7 @@ export function createPlayProgress(stream: ProgressSink, bots: readonly ArenaBot
   };
 }
 
-/** `games 5/12 | wins: a 3, b 2, c 0 | strikes: b 1` */
+/** `games 5/12 | wins: a 3, b 2, c 0 | strikes: b 1` (games finished so far). */
 export function statusLine(bots: readonly ArenaBot[], p: TournamentProgress): string {
   const wins = bots.map((b) => `${b.name} ${p.tallies.get(b.id).wins}`).join(', ');
   const struck = bots
@@ -71,14 +71,28 @@ export function statusLine(bots: readonly ArenaBot[], p: TournamentProgress): st
   return `games ${p.done}/${p.planned} | wins: ${wins}${struck.length ? ` | strikes: ${struck.join(', ')}` : ''}`;
 }
 
-/** `game 3/12 m-... (2.1s): 1st alice 10 VP, 2nd bob 7 VP, ...; strikes: bob late 1` */
+/**
+ * One finished game, numbered by its game number (the number its match id and
+ * file end in), saying how it ended:
+ *   `game 3/12 m-...-0003 (2.1s): alice won with 10 VP; 2nd bob 7 VP, 3rd carol 5 VP`
+ *   `game 4/12 m-...-0004 (9.0s): turn cap after 200 turns, no winner; by VP: 1st alice 8 VP, ...`
+ */
 export function gameLine(game: GameResult, p: TournamentProgress, names: ReadonlyMap<string, string>): string {
-  const head = `game ${p.done}/${p.planned} ${game.matchId} (${(game.durationMs / 1000).toFixed(1)}s)`;
+  const head = `game ${game.index + 1}/${p.planned} ${game.matchId} (${(game.durationMs / 1000).toFixed(1)}s)`;
   if (game.status === 'aborted') return `${head}: aborted`;
+  const name = (botId: string) => names.get(botId) ?? botId;
   const ranked = [...game.seats].sort((a, b) => (a.placement ?? 9) - (b.placement ?? 9) || a.seat - b.seat);
-  const places = ranked.map((s) => `${ordinal(s.placement ?? 0)} ${names.get(s.botId) ?? s.botId} ${s.vp ?? 0} VP${s.resigned ? ' (resigned)' : ''}`);
-  const strikes = game.seats.filter((s) => totalStrikes(s.strikes) > 0).map((s) => `${names.get(s.botId) ?? s.botId} ${strikeText(s.strikes)}`);
-  return `${head}: ${places.join(', ')}${strikes.length ? `; strikes: ${strikes.join('; ')}` : ''}`;
+  const place = (s: GameResult['seats'][number]) => `${ordinal(s.placement ?? 0)} ${name(s.botId)} ${s.vp ?? 0} VP${s.resigned ? ' (resigned)' : ''}`;
+  const strikes = game.seats.filter((s) => totalStrikes(s.strikes) > 0).map((s) => `${name(s.botId)} ${strikeText(s.strikes)}`);
+  let result: string;
+  const winner = game.ended === 'win' ? ranked.find((s) => s.won) : undefined;
+  if (winner) {
+    result = `${name(winner.botId)} won with ${winner.vp ?? 0} VP; ${ranked.filter((s) => s !== winner).map(place).join(', ')}`;
+  } else {
+    const turns = game.turns === null ? '' : ` after ${game.turns} turns`;
+    result = `turn cap${turns}, no winner; by VP: ${ranked.map(place).join(', ')}`;
+  }
+  return `${head}: ${result}${strikes.length ? `; strikes: ${strikes.join('; ')}` : ''}`;
 }
 
 function ordinal(n: number): string {

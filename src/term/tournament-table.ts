@@ -1,0 +1,55 @@
+// The tournament summary as people read it: one row per bot, best first.
+// Built from the same TournamentSummary that --json prints.
+import { round1 } from '../arena/ratings';
+import { STRIKE_REASONS, totalStrikes, type StrikeCounts } from '../arena/stats';
+import type { TournamentSummary } from '../arena/summary';
+
+export function formatTable(summary: TournamentSummary): string {
+  const header = ['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', 'strikes', 'latency p50/p95'];
+  const rows = summary.bots.map((b) => [
+    b.name,
+    String(b.games),
+    String(b.wins),
+    b.avgPlacement === null ? '-' : b.avgPlacement.toFixed(2),
+    b.avgVp === null ? '-' : b.avgVp.toFixed(1),
+    b.rating.toFixed(1),
+    round1(b.sigma).toFixed(1),
+    strikeText(b.strikes, b.resigned),
+    b.latencyMs === null ? '-' : latencyText(b.latencyMs, summary.deadlineMs),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  // Text columns left-aligned, numbers right-aligned.
+  const left = new Set([0, 7]);
+  const line = (cells: string[]) => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const out = [line(header), ...rows.map(line)];
+  const tail = [`${summary.games} of ${summary.gamesPlanned} games completed`];
+  if (summary.aborted) tail.push(`${summary.aborted} aborted`);
+  if (summary.interrupted) tail.push('interrupted');
+  tail.push(`seed ${summary.seed}`);
+  out.push('', tail.join(', ') + `. Rating = mu - 3*sigma (openskill Weng-Lin, ranks = placements).`);
+  if (summary.bots.some((b) => (b.latencyMs?.late ?? 0) > 0)) {
+    out.push(`Latency counts every decision asked; "late" marks a percentile that fell on a decision with no answer within ${summary.deadlineMs} ms.`);
+  }
+  return out.join('\n');
+}
+
+/** `12 / 40 ms`, `12 ms / late`, `late / late`. */
+function latencyText(l: { p50: number; p95: number }, deadlineMs: number): string {
+  // A late decision is recorded as the full deadline; no answered one reaches it.
+  const isLate = (x: number) => x >= deadlineMs;
+  const p50 = isLate(l.p50) ? 'late' : fmtMs(l.p50);
+  const p95 = isLate(l.p95) ? 'late' : fmtMs(l.p95);
+  if (p95 !== 'late') return `${p50} / ${p95} ms`;
+  return p50 === 'late' ? 'late / late' : `${p50} ms / late`;
+}
+
+function fmtMs(x: number): string {
+  return x >= 10 ? String(Math.round(x)) : x.toFixed(1);
+}
+
+export function strikeText(s: StrikeCounts, resigned = 0): string {
+  if (totalStrikes(s) === 0 && resigned === 0) return '-';
+  const parts = STRIKE_REASONS.filter((r) => s[r] > 0).map((r) => `${r} ${s[r]}`);
+  if (resigned) parts.push(`resigned ${resigned}x`);
+  return parts.join(', ');
+}
