@@ -16,7 +16,9 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), 'arena-cli-'));
-  env = { ...process.env, ARENA_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1' };
+  // Without npm's variables (npm test sets them), as a user running bin/arena by path.
+  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_')));
+  env = { ...own, ARENA_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1' };
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -104,8 +106,18 @@ describe('arena demo and arena bot check (CLI)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/heuristic/);
     expect(r.stdout).toMatch(/starter/);
-    expect(r.stderr).toContain(`arena replay ${out}`);
     expect(readdirSync(out).filter((f) => f.startsWith('m-'))).toHaveLength(2);
+    // The replay hint runs as printed: here `node <path>/bin/arena replay <out>`.
+    const hint = /^ {2}(.+ replay \S+) +\(the newest match\)$/m.exec(r.stderr)?.[1];
+    expect(hint).toBe(`node ${join(root, 'bin/arena')} replay ${out}`);
+    const replay = await new Promise<{ code: number | null; stdout: string }>((done) => {
+      const child = spawn('/bin/sh', ['-c', `${hint} --plain --turn end`], { cwd: home, env });
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.on('close', (code) => done({ code, stdout }));
+    });
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toMatch(/turn/i);
   });
 
   it('bot check passes a good bot (exit 0) and fails an illegal one (exit 1)', async () => {
