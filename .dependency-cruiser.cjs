@@ -1,0 +1,89 @@
+// The layering of ARCHITECTURE.md as dependency-cruiser rules, checked by
+// test/layering.test.ts (and `npx depcruise engine src examples test bench scripts bin`).
+//
+//   cli -> (arena | service | sim | tui | client) -> runner -> engine
+//   with protocol, keys, probe and config shared below them;
+//   term holds terminal helpers for cli; web imports only engine and protocol.
+//
+// Each layer lists what of the project it may import (its own directory is
+// always allowed); npm packages and node built-ins are not restricted here.
+// Type-only imports count: a type is a dependency too.
+
+/** Project code, as opposed to node_modules, node: built-ins and package.json. */
+const PROJECT = '^(engine|src|examples|test|bench|scripts|bin)/';
+
+/** A layer: code under `from` may import only its own directory and `allowed`. */
+function layer(name, from, allowed, comment) {
+  const own = from.replace(/^\^/, '').replace(/\/$/, '');
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from: { path: from },
+    to: { path: PROJECT, pathNot: `^(${[own, ...allowed].join('|')})/` },
+  };
+}
+
+module.exports = {
+  forbidden: [
+    layer('engine-stands-alone', '^engine/', [], 'The engine is pure TypeScript with no I/O: it imports nothing outside engine/.'),
+    layer('protocol-imports-nothing', '^src/protocol/', [], 'The zod schemas are the contract; they import nothing of the project.'),
+    layer('keys-import-nothing', '^src/keys/', [], 'Ed25519 signing imports nothing of the project.'),
+    layer('config-below-everything', '^src/config/', ['src/keys', 'src/protocol'], 'Config (paths, profile, platform key) uses keys and protocol only.'),
+    layer('runner-on-engine', '^src/runner/', ['engine', 'src/protocol', 'src/keys'], 'The runner plays matches on the engine; it knows no arena, service or terminal.'),
+    layer('probe-on-runner', '^src/probe/', ['engine', 'src/runner', 'src/protocol', 'src/keys', 'src/config'], 'The deploy and conformance checks use the runner\'s socket path; shared by arena, service and cli.'),
+    layer('arena-is-a-library', '^src/arena/', ['engine', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config'],
+      'Tournaments, ratings, stats: used by the service too, so no terminal (term, tui), no cli, no process.exit.'),
+    layer('sim-on-engine', '^src/sim/', ['engine', 'src/runner', 'src/protocol', 'src/keys', 'src/config'], 'In-process simulation.'),
+    layer('client-on-keys', '^src/client/', ['src/keys', 'src/protocol', 'src/config'], 'The signed API client.'),
+    layer('tui-below-cli', '^src/tui/', ['engine', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/term'], 'The replay viewer; commands call it, never the reverse.'),
+    layer('term-below-cli', '^src/term/', ['engine', 'src/arena', 'src/sim', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config'], 'Terminal helpers for commands; they import no command.'),
+    layer('web-on-engine-and-protocol', '^src/web/', ['engine', 'src/protocol'], 'The dashboard reaches the service over HTTP only.'),
+    {
+      name: 'service-no-terminal',
+      comment: 'serve runs without a terminal: it must not import the cli, tui, term or web code.',
+      severity: 'error',
+      from: { path: '^src/service/' },
+      to: { path: '^src/(cli|tui|term|web)/' },
+    },
+    {
+      name: 'examples-copyable',
+      comment: 'Example bots are copied out of the repository: engine, protocol and keys (and each other) only.',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: PROJECT, pathNot: '^(examples|engine|src/protocol|src/keys)/' },
+    },
+    {
+      name: 'only-tests-import-examples',
+      comment: 'Production code never imports the copy-me examples (the demo starts them as processes).',
+      severity: 'error',
+      from: { pathNot: '^(test|examples)/' },
+      to: { path: '^examples/' },
+    },
+    {
+      name: 'only-tests-import-tests',
+      comment: 'Nothing but tests (and the benchmarks, which reuse test bots) imports test/.',
+      severity: 'error',
+      from: { pathNot: '^(test|bench)/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'every-import-resolves',
+      comment: 'An import the cruiser cannot resolve would escape every rule above.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|coverage|man|docs)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.mts', '.mjs', '.js', '.json'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};
