@@ -4,10 +4,10 @@
 // JSON, DecisionResponse shape, the kind's action schema, legality in that
 // position, and latency against the deadline.
 import type { KeyObject } from 'node:crypto';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { seatView, submit } from '../../engine/index';
 import type { DecisionKind } from '../../engine/types';
-import { signHandshake } from '../keys/index';
+import { FRAME_CEILING_BYTES, openBotSocket } from '../runner/connect';
 import {
   DECISION_KINDS, DecisionResponseSchema, MAX_FRAME_BYTES, describeIssues, parseAction,
   type DecisionRequest,
@@ -63,7 +63,7 @@ export async function checkBot(url: string, opts: ConformanceOptions): Promise<C
     : { name: 'upgrade', status: 'fail', detail: upgraded.failure.message });
   if (!upgraded.ok) return report();
 
-  checks.push(await checkVerifiesHandshake(ws, timeoutMs));
+  checks.push(await checkVerifiesHandshake(ws, opts.platformKey, timeoutMs));
 
   const matchId = `bot-check-${Date.now()}`;
   const session = new Session(ws, opts.platformKey, matchId, timeoutMs);
@@ -77,21 +77,11 @@ export async function checkBot(url: string, opts: ConformanceOptions): Promise<C
 }
 
 /** Sends a badly signed upgrade: a bot that verifies refuses it with 401. Verifying is optional (spec 5). */
-async function checkVerifiesHandshake(ws: string, timeoutMs: number): Promise<CheckLine> {
-  const result = await new Promise<number | 'open' | 'error'>((resolve) => {
-    const headers = { 'x-svc-match': 'bot-check-forged', 'x-svc-timestamp': String(Date.now()), 'x-svc-signature': Buffer.alloc(64).toString('base64') };
-    const socket = new WebSocket(ws, { headers, handshakeTimeout: timeoutMs });
-    socket.on('open', () => {
-      resolve('open');
-      socket.close();
-    });
-    socket.on('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      res.resume();
-      socket.terminate();
-    });
-    socket.on('error', () => resolve('error'));
-  });
+async function checkVerifiesHandshake(ws: string, platformKey: KeyObject, timeoutMs: number): Promise<CheckLine> {
+  const headers = { 'x-svc-match': 'bot-check-forged', 'x-svc-timestamp': String(Date.now()), 'x-svc-signature': Buffer.alloc(64).toString('base64') };
+  const opened = await openBotSocket({ url: ws, matchId: 'bot-check-forged', platformKey, headers, maxPayload: 1024, handshakeTimeoutMs: timeoutMs });
+  if (opened.ok) opened.socket.terminate();
+  const result: number | 'open' | 'error' = opened.ok ? 'open' : opened.failure.code === 'upgrade_refused' ? opened.failure.status ?? 0 : 'error';
   if (result === 401) return { name: 'handshake', status: 'pass', detail: 'verifies signatures: a forged handshake was refused with 401' };
   if (result === 'open') return { name: 'handshake', status: 'info', detail: 'accepts unsigned/forged handshakes (verifying is optional; see --print-platform-key to enable it)' };
   return { name: 'handshake', status: 'fail', detail: `a forged handshake got ${result === 'error' ? 'a network error' : `HTTP ${result}`}; a verifying bot must answer 401` };
@@ -142,30 +132,26 @@ class Session {
 
   constructor(private readonly url: string, private readonly key: KeyObject, private readonly matchId: string, private readonly timeoutMs: number) {}
 
-  private open(): Promise<WebSocket | string> {
-    return new Promise((resolve) => {
-      // maxPayload above the limit so an oversize answer is measured, not just cut off.
-      const socket = new WebSocket(this.url, { headers: signHandshake(this.key, this.matchId), handshakeTimeout: this.timeoutMs, maxPayload: 4 * MAX_FRAME_BYTES });
-      socket.on('open', () => resolve(socket));
-      socket.on('unexpected-response', (_req, res) => {
-        resolve(`upgrade refused with HTTP ${res.statusCode}`);
-        res.resume();
-        socket.terminate();
-      });
-      socket.on('error', (err) => {
-        resolve(err.message);
-        this.waiter?.({ kind: 'closed', why: err.message });
-      });
-      socket.on('message', (data) => {
-        const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-        const text = buf.toString('utf8');
-        if (this.isStale(text)) return;
-        this.waiter?.({ kind: 'frame', text, bytes: buf.length, ms: 0 });
-      });
-      socket.on('close', (code) => {
-        if (this.socket === socket) this.socket = null;
-        this.waiter?.({ kind: 'closed', why: `close code ${code}` });
-      });
+  private async open(): Promise<WebSocket | string> {
+    // The runner's client path; frames up to its ceiling are read, so an oversize answer is measured, not just cut off.
+    const opened = await openBotSocket({
+      url: this.url, matchId: this.matchId, platformKey: this.key, maxPayload: FRAME_CEILING_BYTES, handshakeTimeoutMs: this.timeoutMs,
+      onSocket: (socket) => this.listen(socket),
+    });
+    return opened.ok ? opened.socket : opened.failure.message;
+  }
+
+  private listen(socket: WebSocket): void {
+    socket.on('error', (err) => this.waiter?.({ kind: 'closed', why: err.message }));
+    socket.on('message', (data) => {
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      const text = buf.toString('utf8');
+      if (this.isStale(text)) return;
+      this.waiter?.({ kind: 'frame', text, bytes: buf.length, ms: 0 });
+    });
+    socket.on('close', (code) => {
+      if (this.socket === socket) this.socket = null;
+      this.waiter?.({ kind: 'closed', why: `close code ${code}` });
     });
   }
 

@@ -2,16 +2,21 @@
 // the URL must accept a WebSocket upgrade signed like a real match's with
 // `x-svc-match: deploy-check`. Used by `arena play` before the first game and
 // by the hosted service at registration, so it knows nothing of the CLI.
+// With an address gate, the gate runs once and both steps connect to the
+// address it checked (pinned lookup), so DNS cannot move the bot in between.
 import type { KeyObject } from 'node:crypto';
-import { request } from 'undici';
-import WebSocket from 'ws';
-import { signHandshake } from '../keys/index';
+import { Agent, request } from 'undici';
+import {
+  networkFailure as classifyNetworkError, openBotSocket, pinnedLookup, runGate,
+  type AddressGate, type CheckedAddress, type ConnectFailure,
+} from '../runner/connect';
 import { botAddresses } from './urls';
 
 export const DEPLOY_CHECK_MATCH_ID = 'deploy-check';
 
 export type DeployCheckCode =
   | 'invalid_url'
+  | 'url_rejected'
   | 'connection_refused'
   | 'host_not_found'
   | 'timeout'
@@ -21,7 +26,8 @@ export type DeployCheckCode =
   | 'network';
 
 export interface DeployCheckFailure {
-  step: 'ping' | 'upgrade';
+  /** `url`: the address gate refused the URL before any connection. */
+  step: 'url' | 'ping' | 'upgrade';
   code: DeployCheckCode;
   /** Names the URL and what failed, ready to show a user. */
   message: string;
@@ -37,31 +43,47 @@ export interface DeployCheckOptions {
   platformKey: KeyObject;
   /** Per step; default 5000 ms. */
   timeoutMs?: number;
+  /** The address check (production policy); both steps then connect to the address it returned. */
+  gate?: AddressGate;
 }
+
+/** The deploy check reads no message: any frame the bot sends over this closes the socket. */
+const DEPLOY_CHECK_MAX_PAYLOAD = 1024;
 
 export async function deployCheck(url: string, opts: DeployCheckOptions): Promise<DeployCheckResult> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const addresses = botAddresses(url);
   if (!addresses) return { ok: false, url, failure: { step: 'ping', code: 'invalid_url', message: `${url} is not a valid URL` } };
   const { ping, ws } = addresses;
-  const pinged = await checkPing(ping, timeoutMs);
+  let address: CheckedAddress | undefined;
+  if (opts.gate) {
+    const checked = await runGate(opts.gate, url, timeoutMs);
+    if (!checked.ok) {
+      const { code, message } = checked.failure;
+      return { ok: false, url, failure: { step: 'url', code: code === 'timeout' ? 'timeout' : 'url_rejected', message: `${url}: ${message}` } };
+    }
+    address = checked.address;
+  }
+  const pinged = await checkPing(ping, timeoutMs, address);
   if (!pinged.ok) return { ok: false, url, failure: pinged.failure };
-  const upgraded = await checkUpgrade(ws, opts.platformKey, DEPLOY_CHECK_MATCH_ID, timeoutMs);
+  const upgraded = await checkUpgrade(ws, opts.platformKey, DEPLOY_CHECK_MATCH_ID, timeoutMs, address);
   if (!upgraded.ok) return { ok: false, url, failure: upgraded.failure };
   return { ok: true, url, pingMs: pinged.ms, upgradeMs: upgraded.ms };
 }
 
 type StepResult = { ok: true; ms: number } | { ok: false; failure: DeployCheckFailure };
 
-/** GET <url>/ping; the body must be `pong` (surrounding whitespace tolerated). */
-export async function checkPing(url: string, timeoutMs: number): Promise<StepResult> {
+/** GET <url>/ping; the body must be `pong` (surrounding whitespace tolerated). With `address`, connects only there. */
+export async function checkPing(url: string, timeoutMs: number, address?: CheckedAddress): Promise<StepResult> {
   const start = performance.now();
+  const dispatcher = address ? new Agent({ connect: { lookup: pinnedLookup(address) } }) : undefined;
   try {
     const res = await request(url, {
       method: 'GET',
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),
+      dispatcher,
     });
     // A bot's ping answer is 4 bytes; read a little more to quote a wrong body, never a flood.
     const body = await readCapped(res.body, 256);
@@ -74,57 +96,46 @@ export async function checkPing(url: string, timeoutMs: number): Promise<StepRes
     }
     return { ok: true, ms };
   } catch (err) {
-    return { ok: false, failure: networkFailure('ping', `GET ${url}`, err, timeoutMs) };
+    return { ok: false, failure: stepFailure('ping', `GET ${url}`, classifyNetworkError(err, timeoutMs), timeoutMs) };
+  } finally {
+    await dispatcher?.destroy();
   }
 }
 
-/** Opens a signed WebSocket to the bot and closes it again as soon as it is accepted. */
-export function checkUpgrade(url: string, platformKey: KeyObject, matchId: string, timeoutMs: number): Promise<StepResult> {
-  const start = performance.now();
-  return new Promise((resolve) => {
-    const socket = new WebSocket(url, { headers: signHandshake(platformKey, matchId), handshakeTimeout: timeoutMs });
-    let settled = false;
-    const finish = (r: StepResult) => {
-      if (settled) return;
-      settled = true;
-      resolve(r);
-    };
-    socket.on('open', () => {
-      finish({ ok: true, ms: performance.now() - start });
-      socket.close(1000, 'deploy check done');
-    });
-    socket.on('unexpected-response', (_req, res) => {
-      const status = res.statusCode ?? 0;
-      const hint = status === 401 ? ' (the bot refused the handshake signature: is it verifying with this arena\'s platform key? see `arena play --print-platform-key`)' : '';
-      finish({ ok: false, failure: { step: 'upgrade', code: 'upgrade_refused', status, message: `WebSocket upgrade to ${url} was refused with HTTP ${status}${hint}` } });
-      res.resume();
-      socket.terminate();
-    });
-    socket.on('error', (err) => finish({ ok: false, failure: networkFailure('upgrade', `WebSocket upgrade to ${url}`, err, timeoutMs) }));
-  });
+/**
+ * Opens a signed WebSocket to the bot (the runner's client path) and cuts it
+ * as soon as the upgrade is accepted: no compression offered, no message read,
+ * no waiting for a Close handshake the bot may never answer.
+ */
+export async function checkUpgrade(url: string, platformKey: KeyObject, matchId: string, timeoutMs: number, address?: CheckedAddress): Promise<StepResult> {
+  const r = await openBotSocket({ url, matchId, platformKey, maxPayload: DEPLOY_CHECK_MAX_PAYLOAD, handshakeTimeoutMs: timeoutMs, address });
+  if (r.ok) {
+    r.socket.terminate();
+    return { ok: true, ms: r.ms };
+  }
+  const { failure } = r;
+  if (failure.code === 'upgrade_refused') {
+    const status = failure.status ?? 0;
+    const hint = status === 401 ? ' (the bot refused the handshake signature: is it verifying with this arena\'s platform key? see `arena play --print-platform-key`)' : '';
+    return { ok: false, failure: { step: 'upgrade', code: 'upgrade_refused', status, message: `WebSocket upgrade to ${url} was refused with HTTP ${status}${hint}` } };
+  }
+  return { ok: false, failure: stepFailure('upgrade', `WebSocket upgrade to ${url}`, failure, timeoutMs) };
 }
 
-function networkFailure(step: 'ping' | 'upgrade', what: string, err: unknown, timeoutMs: number): DeployCheckFailure {
-  const code = errorCode(err);
-  if (code === 'ECONNREFUSED') return { step, code: 'connection_refused', message: `${what} failed: connection refused (is the bot running and listening on that port?)` };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { step, code: 'host_not_found', message: `${what} failed: host not found` };
-  const message = err instanceof Error ? err.message : String(err);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ABORT_ERR' || code === 'ETIMEDOUT' || /timed? ?out|aborted due to timeout|Opening handshake has timed out/i.test(message)) {
-    return { step, code: 'timeout', message: `${what} timed out after ${timeoutMs} ms` };
+/** A connection failure, worded for a user: what was tried and what went wrong. */
+function stepFailure(step: 'ping' | 'upgrade', what: string, f: ConnectFailure, timeoutMs: number): DeployCheckFailure {
+  switch (f.code) {
+    case 'connection_refused':
+      return { step, code: f.code, message: `${what} failed: connection refused (is the bot running and listening on that port?)` };
+    case 'host_not_found':
+      return { step, code: f.code, message: `${what} failed: host not found` };
+    case 'timeout':
+      return { step, code: f.code, message: `${what} timed out after ${timeoutMs} ms` };
+    case 'invalid_url':
+      return { step, code: f.code, message: `${what} failed: ${f.message}` };
+    default:
+      return { step, code: 'network', message: `${what} failed: ${f.message}` };
   }
-  return { step, code: 'network', message: `${what} failed: ${message}` };
-}
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  // undici wraps socket errors in `cause`; the timeout signal throws a DOMException.
-  for (let depth = 0; e && depth < 4; depth++) {
-    const c = (e as { code?: unknown }).code;
-    if (typeof c === 'string') return c;
-    if ((e as { name?: unknown }).name === 'TimeoutError') return 'ABORT_ERR';
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy?: () => void }, max: number): Promise<string> {

@@ -90,13 +90,9 @@ export async function openBotSocket(opts: OpenBotSocketOptions): Promise<OpenBot
   }
   let address = opts.address;
   if (!address && opts.gate) {
-    try {
-      const gate = opts.gate;
-      address = (await withTimeout(Promise.resolve().then(() => gate(opts.url)), opts.handshakeTimeoutMs)) ?? undefined;
-    } catch (err) {
-      if (err instanceof GateTimeout) return failed('timeout', `address check took over ${opts.handshakeTimeoutMs} ms`);
-      return failed('url_rejected', `URL refused: ${errorMessage(err)}`);
-    }
+    const checked = await runGate(opts.gate, opts.url, opts.handshakeTimeoutMs);
+    if (!checked.ok) return checked;
+    address = checked.address;
   }
   const left = Math.max(1, Math.floor(opts.handshakeTimeoutMs - (performance.now() - start)));
   return upgrade(wsUrl, opts, address, left, start);
@@ -142,6 +138,17 @@ function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddr
     });
     socket.once('close', (code) => finish(failed('network', `closed during the upgrade (${code})`)));
   });
+}
+
+/** Runs the address gate, bounded by `timeoutMs`: the address to pin (if any), or why the URL is refused. */
+export async function runGate(gate: AddressGate, url: string, timeoutMs: number): Promise<{ ok: true; address?: CheckedAddress } | { ok: false; failure: ConnectFailure }> {
+  try {
+    const address = await withTimeout(Promise.resolve().then(() => gate(url)), timeoutMs);
+    return address ? { ok: true, address } : { ok: true };
+  } catch (err) {
+    if (err instanceof GateTimeout) return failed('timeout', `address check took over ${timeoutMs} ms`);
+    return failed('url_rejected', `URL refused: ${errorMessage(err)}`);
+  }
 }
 
 /** A resolver that answers every lookup with the checked address (both the single and the `all` form). */

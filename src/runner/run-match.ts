@@ -5,7 +5,7 @@
 import {
   abortGame, BUILTIN_BOTS, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
   pendingDecisions, recordStrike, resignSeat, RULES_VERSION, seatOrder, seatView, submit,
-  type BuiltinBot, type Game,
+  type BuiltinBot, type Game, type StrikeDetail,
 } from '../../engine';
 import type { Outcome, PendingDecision } from '../../engine/types';
 import { parseAction, type DecisionRequest, type MatchRecord, type StrikeReason } from '../protocol';
@@ -231,7 +231,7 @@ function applyAnswer(g: Game, seat: Seat, d: PendingDecision, answer: SeatAnswer
   if (!r.ok) strike(g, seat, d, 'illegal', `${r.reason.code}: ${r.reason.message}`, decisionId, closing, r.reason.code);
 }
 
-function strike(g: Game, seat: Seat, d: PendingDecision, reason: StrikeReason, detail: string, decisionId: number, closing: Promise<void>[], code?: string): void {
+function strike(g: Game, seat: Seat, d: PendingDecision, reason: StrikeReason, detail: string, decisionId: number, closing: Promise<void>[], code?: StrikeDetail['code']): void {
   const stats = seat.stats;
   stats.strikes[reason]++;
   stats.strikeLog.push({ decisionId: decisionId, kind: d.kind, reason, detail });

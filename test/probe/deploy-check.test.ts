@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { generateKeyPair, publicKeyRaw, verifyHandshake } from '../../src/keys/index';
@@ -89,6 +90,62 @@ describe('deployCheck', () => {
     const r = await deployCheck(url, { platformKey: privateKey });
     expect(!r.ok && r.failure).toMatchObject({ step: 'ping', code: 'connection_refused' });
     expect(!r.ok && r.failure.message).toContain('connection refused');
+  });
+
+  it('offers no compression and cuts the socket once upgraded, even from a bot that never answers a Close', async () => {
+    const seen: IncomingMessage[] = [];
+    let raw: Socket | null = null;
+    // Accepts the upgrade by hand and then ignores everything: a Close frame would never be answered.
+    const url = await serve(pong, (req, socket) => {
+      seen.push(req);
+      raw = socket as Socket;
+      const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`);
+      socket.on('data', () => {});
+    });
+    const r = await deployCheck(url, { platformKey: privateKey });
+    expect(r.ok).toBe(true);
+    expect(seen[0].headers['sec-websocket-extensions']).toBeUndefined();
+    // The check does not linger in a close handshake: the connection ends (FIN) now, not after ws's 30 s close timeout.
+    await new Promise<void>((resolve) => {
+      if (raw!.readableEnded) resolve();
+      else raw!.once('end', () => resolve());
+    });
+    raw!.destroy();
+  });
+
+  it('with a gate, connects both steps to the address it checked (pinned lookup, no DNS)', async () => {
+    const seen: IncomingMessage[] = [];
+    const pings: string[] = [];
+    const url = await serve((req, res) => {
+      pings.push(String(req.headers.host));
+      pong(req, res);
+    }, acceptingUpgrade(seen));
+    const port = new URL(url).port;
+    const gated: string[] = [];
+    // `.invalid` never resolves (RFC 6761): reaching the server proves both steps used the gate's answer.
+    const botUrl = `http://bot.invalid:${port}`;
+    const r = await deployCheck(botUrl, {
+      platformKey: privateKey,
+      gate: async (u) => {
+        gated.push(u);
+        return { address: '127.0.0.1', family: 4 };
+      },
+    });
+    expect(r).toMatchObject({ ok: true });
+    expect(gated).toEqual([botUrl]);
+    expect(pings).toEqual([`bot.invalid:${port}`]);
+    expect(seen.map((q) => q.headers.host)).toEqual([`bot.invalid:${port}`]);
+  });
+
+  it('a gate that refuses the URL fails the check before any connection', async () => {
+    let connections = 0;
+    const url = await serve(pong, acceptingUpgrade());
+    servers.at(-1)!.on('connection', () => connections++);
+    const r = await deployCheck(url, { platformKey: privateKey, gate: async () => { throw new Error('loopback addresses are not allowed'); } });
+    expect(!r.ok && r.failure).toMatchObject({ step: 'url', code: 'url_rejected' });
+    expect(!r.ok && r.failure.message).toContain('loopback addresses are not allowed');
+    expect(connections).toBe(0);
   });
 
   it('times out a ping that never answers', async () => {
