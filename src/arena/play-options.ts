@@ -1,6 +1,6 @@
 // Turns `arena play` input into a validated plan, or a clear ArenaInputError.
 // Nothing here touches the network or the disk.
-import { ArenaInputError, fillWithRandom, parseBotArgs, type ArenaBot } from './bots';
+import { ArenaInputError, BUILTIN_NAMES, fillWithRandom, parseBotArgs, type ArenaBot } from './bots';
 import { newTournamentSeed } from './seeds';
 
 export interface PlayInput {
@@ -31,7 +31,7 @@ export const PLAY_DEFAULTS = { games: 10, concurrency: 4, deadlineMs: 5000 } as 
 export const MAX_GAMES = 100_000;
 
 export function planPlay(input: PlayInput, randomSeed: () => string = newTournamentSeed): PlayPlan {
-  if (input.bots.length === 0) throw new ArenaInputError('no bots given: name at least one bot URL or builtin:random / builtin:greedy');
+  if (input.bots.length === 0) throw new ArenaInputError(`no bots given: name at least one bot URL or ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' / ')}`);
   const named = parseBotArgs(input.bots);
   const games = int('--games', input.games, PLAY_DEFAULTS.games, 1, MAX_GAMES);
   const seatsRaw = input.seats === undefined ? (named.length >= 4 ? 4 : 3) : int('--seats', input.seats, 4, 3, 4);

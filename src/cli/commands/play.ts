@@ -1,7 +1,7 @@
 // `arena play`: a local tournament between bot URLs and built-in bots.
 // Thin layer: options -> src/arena planPlay -> deploy check -> runTournament.
 import type { Command } from 'commander';
-import { ArenaInputError } from '../../arena/bots';
+import { ArenaInputError, BUILTIN_NAMES } from '../../arena/bots';
 import { planPlay, PLAY_DEFAULTS, type PlayPlan } from '../../arena/play-options';
 import type { TournamentSummary } from '../../arena/summary';
 import { runTournament } from '../../arena/tournament';
@@ -30,7 +30,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('play')
     .description('Run a local tournament between bot URLs and built-in bots, with ratings.')
-    .argument('[bots...]', 'bot URLs (http, https, ws, wss) or builtin:random / builtin:greedy; name one with name=URL')
+    .argument('[bots...]', `bot URLs (http, https, ws, wss) or ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' / ')}; name one with name=URL`)
     .option('-n, --games <N>', `games to play (default ${PLAY_DEFAULTS.games})`)
     .option('-s, --seed <S>', 'seed of the tournament: the same seed plays the same games (default: 128 random bits, printed)')
     .option('--seats <3|4>', 'seats per table (default 4 with 4+ bots, else 3)')

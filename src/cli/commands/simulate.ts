@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { randomBytes } from 'node:crypto';
+import { BUILTIN_BOTS } from '../../../engine/index';
 import { simulate, SimulateError, type SimulateResult } from '../../sim/simulate';
 import { createProgress } from '../progress';
 import { usageError } from '../errors';
@@ -10,7 +11,7 @@ export function register(program: Command, io: CliIO): void {
     .command('simulate')
     .description('Play games between built-in bots in-process, as fast as the engine goes, and report win rates.')
     .option('-n, --games <N>', 'number of games', parsePositiveInt, 100)
-    .option('-b, --bots <list>', 'comma-separated built-in bots, one per seat (3 or 4): random, greedy', 'greedy,random,random,random')
+    .option('-b, --bots <list>', `comma-separated built-in bots, one per seat (3 or 4): ${BUILTIN_BOTS.join(', ')}`, 'greedy,random,random,random')
     .option('-s, --seed <S>', 'seed of the run; game i uses "<S>/<i>" (default: a fresh random seed, printed)')
     .option('--json', 'print one JSON object instead of the table')
     .addOption(new Option('-q, --quiet', 'no progress display'))
