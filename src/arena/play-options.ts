@@ -10,6 +10,8 @@ export interface PlayInput {
   seats?: string | number;
   concurrency?: string | number;
   deadlineMs?: string | number;
+  /** Seconds of thinking time per bot per match (--time-bank). */
+  timeBank?: string | number;
   outDir?: string;
 }
 
@@ -24,10 +26,12 @@ export interface PlayPlan {
   seedGenerated: boolean;
   concurrency: number;
   deadlineMs: number;
+  /** Thinking time per WebSocket bot per match, in ms (the runner's time bank). */
+  timeBankMs: number;
   outDir?: string;
 }
 
-export const PLAY_DEFAULTS = { games: 10, concurrency: 4, deadlineMs: 5000 } as const;
+export const PLAY_DEFAULTS = { games: 10, concurrency: 4, deadlineMs: 5000, timeBankSeconds: 120 } as const;
 export const MAX_GAMES = 100_000;
 
 export function planPlay(input: PlayInput, randomSeed: () => string = newTournamentSeed): PlayPlan {
@@ -38,13 +42,14 @@ export function planPlay(input: PlayInput, randomSeed: () => string = newTournam
   const seats = seatsRaw as 3 | 4;
   const concurrency = int('--concurrency', input.concurrency, PLAY_DEFAULTS.concurrency, 1, 64);
   const deadlineMs = int('--deadline-ms', input.deadlineMs, PLAY_DEFAULTS.deadlineMs, 1, 60_000);
+  const timeBankMs = int('--time-bank', input.timeBank, PLAY_DEFAULTS.timeBankSeconds, 1, 3600) * 1000;
   let seed = input.seed;
   if (seed !== undefined && (seed.length === 0 || seed.length > 200)) throw new ArenaInputError('--seed must be 1 to 200 characters');
   const seedGenerated = seed === undefined;
   seed ??= randomSeed();
   if (input.outDir !== undefined && input.outDir.trim() === '') throw new ArenaInputError('--out needs a directory');
   const filled = fillWithRandom(named, seats);
-  return { bots: [...named, ...filled], filled, games, seats, seed, seedGenerated, concurrency, deadlineMs, outDir: input.outDir };
+  return { bots: [...named, ...filled], filled, games, seats, seed, seedGenerated, concurrency, deadlineMs, timeBankMs, outDir: input.outDir };
 }
 
 function int(flag: string, value: string | number | undefined, fallback: number, min: number, max: number): number {

@@ -25,6 +25,8 @@ export interface TournamentOptions {
   /** Matches played at once; default 1. */
   concurrency?: number;
   deadlineMs?: number;
+  /** Thinking time per WebSocket seat per match (the runner's default when absent). */
+  timeBankMs?: number;
   wallClockMs?: number;
   platformKey: KeyObject;
   /** Write `<matchId>.json` per match and `summary.json` here. */
@@ -116,6 +118,7 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
           entrants,
           platformKey: opts.platformKey,
           deadlineMs,
+          timeBankMs: opts.timeBankMs,
           wallClockMs: opts.wallClockMs,
           signal: stop.signal,
           onEvent: opts.onMatchEvent ? (e) => opts.onMatchEvent!(matchId, e) : undefined,

@@ -21,6 +21,7 @@ interface PlayFlags {
   seats?: string;
   concurrency?: string;
   deadlineMs?: string;
+  timeBank?: string;
   out?: string;
   json?: boolean;
   printPlatformKey?: boolean;
@@ -36,6 +37,7 @@ export function register(program: Command, io: CliIO): void {
     .option('--seats <3|4>', 'seats per table (default 4 with 4+ bots, else 3)')
     .option('-c, --concurrency <C>', `games played at once (default ${PLAY_DEFAULTS.concurrency})`)
     .option('--deadline-ms <MS>', `time a bot has per decision (default ${PLAY_DEFAULTS.deadlineMs})`)
+    .option('--time-bank <SECONDS>', `thinking time a bot has per match; once spent, every decision is late (default ${PLAY_DEFAULTS.timeBankSeconds})`)
     .option('-o, --out <DIR>', 'write each match as DIR/<matchId>.json and the summary as DIR/summary.json')
     .option('--json', 'print the summary as one JSON document on stdout (progress stays on stderr)')
     .option('--print-platform-key', "print the local arena's platform public key (base64, 32 raw bytes) and exit")
@@ -94,7 +96,7 @@ Examples:
       try {
         plan = planPlay({
           bots, games: flags.games, seed: flags.seed, seats: flags.seats, concurrency: flags.concurrency,
-          deadlineMs: flags.deadlineMs, outDir: flags.out,
+          deadlineMs: flags.deadlineMs, timeBank: flags.timeBank, outDir: flags.out,
         });
       } catch (err) {
         if (err instanceof ArenaInputError) throw usageError(err.message);
@@ -139,7 +141,7 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
   try {
     summary = await runTournament({
       bots: plan.bots, games: plan.games, seats: plan.seats, seed: plan.seed, concurrency: plan.concurrency,
-      deadlineMs: plan.deadlineMs, platformKey: key.privateKey, outDir: plan.outDir, signal: controller.signal,
+      deadlineMs: plan.deadlineMs, timeBankMs: plan.timeBankMs, platformKey: key.privateKey, outDir: plan.outDir, signal: controller.signal,
       onGame: (game, p) => progress.gameDone(game, p),
       // Live turn counts only matter on a terminal; skip the per-event callback otherwise.
       onMatchEvent: io.stderr.isTTY ? (id, e) => progress.matchEvent(id, e) : undefined,
