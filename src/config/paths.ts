@@ -14,6 +14,22 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(home, '.config', 'arena');
 }
 
+/**
+ * The service's data directory: --data, else $ARENA_DATA_DIR, else
+ * $XDG_DATA_HOME/arena, else ~/.local/share/arena. Never created here (the store does).
+ */
+export function dataDir(env: NodeJS.ProcessEnv = process.env, flag?: string): string {
+  const given = flag?.trim();
+  if (given) return given;
+  const own = env.ARENA_DATA_DIR?.trim();
+  if (own) return own;
+  // As for XDG_CONFIG_HOME: a relative XDG_DATA_HOME is invalid and ignored.
+  const xdg = env.XDG_DATA_HOME?.trim();
+  if (xdg && xdg.startsWith('/')) return join(xdg, 'arena');
+  const home = env.HOME?.trim() || homedir();
+  return join(home, '.local', 'share', 'arena');
+}
+
 /** The profile written by `arena login`. */
 export function profilePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), 'profile.json');

@@ -44,8 +44,11 @@ export interface SignInTokenRecord {
   usedAt: string | null;
 }
 
-/** A match as stored: the arena's record plus the bot ids seated (for queries). */
+/** A match as stored: the arena's record (players name the bots seated). */
 export type StoredMatch = MatchRecord;
+
+/** A stored match without its seed and replay: what a page of a listing carries (the API's MatchSummary plus record fields). */
+export type StoredMatchSummary = Omit<StoredMatch, 'seed' | 'replay'>;
 
 export interface MatchQuery {
   game?: 'pioneers';
@@ -62,6 +65,11 @@ export interface MatchPage {
   next: string | null;
 }
 
+export interface MatchSummaryPage {
+  matches: StoredMatchSummary[];
+  next: string | null;
+}
+
 /** Thrown by the store when a uniqueness rule (handle, e-mail, ids) would break. */
 export class StoreConflict extends Error {
   constructor(
@@ -70,6 +78,25 @@ export class StoreConflict extends Error {
   ) {
     super(message);
     this.name = 'StoreConflict';
+  }
+}
+
+/** Thrown when a method names a record that does not exist (or, for updateBot, was removed). */
+export class StoreNotFound extends Error {
+  constructor(
+    readonly what: 'user' | 'key' | 'bot' | 'match',
+    readonly id: string,
+  ) {
+    super(`no ${what} ${id}`);
+    this.name = 'StoreNotFound';
+  }
+}
+
+/** Thrown by listMatches for a cursor that no page ever returned (a 400 for the API). */
+export class InvalidCursor extends Error {
+  constructor(readonly cursor: string) {
+    super('cursor is not one a previous page returned');
+    this.name = 'InvalidCursor';
   }
 }
 
@@ -86,54 +113,82 @@ export class StoreLocked extends Error {
 
 /**
  * Every method is atomic and durable when its promise resolves (a 2xx may be
- * sent after it), except touchKey, which may be batched.
+ * sent after it), except touchKey, which may be batched. A method that throws
+ * changed nothing. Records returned are copies: changing them changes nothing.
  */
 export interface Store {
   // Users
+  /** Throws StoreConflict('email') for an e-mail already used (compared case-insensitively), StoreConflict('handle') for a taken name. */
   createUser(input: { email: string; name?: string }): Promise<UserRecord>;
   getUser(id: string): Promise<UserRecord | null>;
+  /** Case-insensitive. */
   getUserByEmail(email: string): Promise<UserRecord | null>;
-  /** Throws StoreConflict('handle') when another user has it. */
+  /** Throws StoreConflict('handle') when another user has it, StoreNotFound('user'). */
   setHandle(userId: string, handle: string): Promise<UserRecord>;
+  /** Oldest first. */
   listUsers(): Promise<UserRecord[]>;
 
   // API keys
+  /** Throws StoreNotFound('user') for an unknown userId. */
   addKey(input: Omit<KeyRecord, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>): Promise<KeyRecord>;
+  /** lastUsedAt includes touches not yet flushed. */
   getKey(id: string): Promise<KeyRecord | null>;
+  /** The user's keys, revoked ones included, oldest first. */
   listKeys(userId: string): Promise<KeyRecord[]>;
-  /** Revoking twice keeps the first time. */
+  /** Revoking twice keeps the first time. Throws StoreNotFound('key'). */
   revokeKey(id: string): Promise<KeyRecord>;
   /** Remembers the last use; may be flushed later (no write per request). */
   touchKey(id: string, at: string): void;
 
   // Bots
+  /** A new `active` bot. Throws StoreNotFound('user') for an unknown owner. */
   addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'>): Promise<BotRecord>;
   /** Includes removed bots (records name them). */
   getBot(id: string): Promise<BotRecord | null>;
   /** The owner's bots that are not removed, oldest first. */
   listBots(ownerId: string, game?: 'pioneers'): Promise<BotRecord[]>;
+  /** Throws StoreNotFound('bot') for an unknown or removed bot. */
   updateBot(id: string, patch: Partial<Pick<BotRecord, 'name' | 'url' | 'status'>>): Promise<BotRecord>;
+  /** Sets removedAt; removing twice keeps the first time. Throws StoreNotFound('bot') for an unknown bot. */
   removeBot(id: string): Promise<void>;
   /** Every `active`, not removed bot of the game (the scheduler's pool). */
   listActiveBots(game: 'pioneers'): Promise<BotRecord[]>;
 
   // Sessions and sign-in links
+  /** Throws StoreConflict('token') for a hash already stored. Expired links and sessions are pruned on later writes. */
   addSignInToken(rec: SignInTokenRecord): Promise<void>;
   /** Marks it used and returns it, or null when unknown, used or expired. Single use. */
   consumeSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null>;
+  /** Throws StoreConflict('session') for a hash already stored. */
   addSession(rec: SessionRecord): Promise<void>;
-  getSession(tokenHash: string): Promise<SessionRecord | null>;
+  /** With `now`, an expired session is null. */
+  getSession(tokenHash: string, now?: string): Promise<SessionRecord | null>;
   deleteSession(tokenHash: string): Promise<void>;
 
   // Ratings and matches
   getRating(botId: string, game: 'pioneers'): Promise<RatingRecord | null>;
   listRatings(game: 'pioneers'): Promise<RatingRecord[]>;
-  /** Stores a new or updated match (running, or aborted). */
+  /**
+   * Stores a new or updated match (running, or aborted). A completed or
+   * aborted match is final: writing it again throws StoreConflict('match').
+   */
   putMatch(match: StoredMatch): Promise<void>;
-  /** The completed match and its seats' new ratings, in one atomic step. */
+  /**
+   * The completed match and its seats' new ratings (after-values), in one
+   * atomic step. Throws StoreConflict('match') if the match is already final.
+   */
   completeMatch(match: StoredMatch, ratings: RatingRecord[]): Promise<void>;
+  /** Any string is safe to pass (an id from a URL): unknown ones are null. */
   getMatch(id: string): Promise<StoredMatch | null>;
+  /**
+   * Newest first (the order matches were first stored); a match stored after
+   * a page was read never shifts later pages (no gaps, no repeats). Full
+   * records: reads one match file per row. Throws InvalidCursor, or
+   * RangeError for a limit outside 1..100.
+   */
   listMatches(query: MatchQuery): Promise<MatchPage>;
+  /** The same rows and cursors as listMatches, without seed and replay: cheap, for API pages. */
+  listMatchSummaries(query: MatchQuery): Promise<MatchSummaryPage>;
 
   /** A consistent copy of the whole store into an empty or new directory. */
   backup(dir: string): Promise<void>;

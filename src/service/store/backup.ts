@@ -1,0 +1,186 @@
+// A consistent copy of a data directory, whether a server is writing to it or
+// not (so `arena admin backup` needs no lock). The copy opens as a store.
+//
+// What can change under a reader: store.json (replaced whole), the match log
+// (appended), and the files of matches still running (replaced whole); files
+// of completed and aborted matches never change again. So the reader takes
+// store.json, then the log, then the running matches' files, then store.json
+// again: if the document did not change and every running file is at the
+// version the log names, those reads are one moment of the store. A
+// completion whose ratings had not reached store.json yet is re-applied when
+// the copy opens, as after a crash. Otherwise it tries again. The final
+// files are copied afterwards, at leisure.
+import { copyFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fsyncDir } from './atomic-write';
+import { DOC_FILE, emptyDoc, parseDoc } from './doc';
+import { LOG_FILE, MATCH_DIR, matchFile, parseEnvelope, parseLine } from './match-files';
+import { isTerminal } from './match-index';
+
+export interface BackupOptions {
+  /** Runs the consistent read inside the store's write queue (an in-process backup): one attempt suffices. */
+  hold?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Attempts before giving up on a store that never stops changing. */
+  attempts?: number;
+}
+
+interface Snapshot {
+  docText: string;
+  log: Buffer;
+  volatile: Map<string, string>;
+  final: string[];
+}
+
+/** Copies the store in `src` into `out`, which must be new or empty. */
+export async function backupDataDir(src: string, out: string, opts: BackupOptions = {}): Promise<void> {
+  const from = resolve(src);
+  const to = resolve(out);
+  if (from === to) throw new Error('the backup directory must not be the data directory');
+  if (!(await exists(join(from, DOC_FILE))) && !(await exists(join(from, MATCH_DIR)))) {
+    throw new Error(`${from} holds no arena store`);
+  }
+  await ensureEmpty(to);
+
+  let snap: Snapshot | null = null;
+  if (opts.hold) {
+    snap = await opts.hold(() => readSnapshot(from));
+    if (!snap) throw new Error('the store changed while it was held for a backup');
+  } else {
+    const attempts = opts.attempts ?? 200;
+    for (let i = 0; i < attempts && !snap; i++) {
+      snap = await readSnapshot(from);
+      if (!snap) await new Promise((r) => setImmediate(r));
+    }
+    if (!snap) throw new Error(`the store in ${from} kept changing during ${attempts} attempts to copy it; try again`);
+  }
+
+  const outMatches = join(to, MATCH_DIR);
+  await mkdir(outMatches, { recursive: true, mode: 0o700 });
+  const written: string[] = [];
+  for (const [id, text] of snap.volatile) {
+    const f = matchFile(outMatches, id);
+    await writeFile(f, text, { mode: 0o600 });
+    written.push(f);
+  }
+  await pool(snap.final, 16, async (id) => {
+    const f = matchFile(outMatches, id);
+    await copyFile(matchFile(join(from, MATCH_DIR), id), f);
+    written.push(f);
+  });
+  const logOut = join(outMatches, LOG_FILE);
+  await writeFile(logOut, snap.log, { mode: 0o600 });
+  const docOut = join(to, DOC_FILE);
+  await writeFile(docOut, snap.docText, { mode: 0o600 });
+  written.push(logOut, docOut);
+  // Durable when this returns: every file, then both directories.
+  await pool(written, 16, async (f) => {
+    const fh = await open(f, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  });
+  await fsyncDir(outMatches);
+  await fsyncDir(to);
+}
+
+/** One consistent read of the mutable parts, or null if something changed meanwhile. */
+async function readSnapshot(root: string): Promise<Snapshot | null> {
+  const docPath = join(root, DOC_FILE);
+  const matches = join(root, MATCH_DIR);
+  const docRaw = await readText(docPath);
+  const docText = docRaw ?? JSON.stringify(emptyDoc());
+  parseDoc(docText, docPath);
+  const whole = (await readBytes(join(matches, LOG_FILE))) ?? Buffer.alloc(0);
+  let end = whole.lastIndexOf(0x0a) + 1; // a torn last append is not part of any moment
+  let lines = parseLog(whole, end, root);
+  const volatile = new Map<string, string>();
+
+  if (lines.last) {
+    const { id, v, off } = lines.last;
+    const text = await readText(matchFile(matches, id));
+    const fileV = text === null ? 0 : parseEnvelope(text, matchFile(matches, id)).v;
+    if (fileV === v - 1) {
+      // That write had announced itself but not landed: it is not in this moment.
+      end = off;
+      lines = parseLog(whole, end, root);
+    } else if (fileV !== v) {
+      return null;
+    }
+  }
+  for (const [id, { v, status }] of lines.latest) {
+    if (isTerminal(status) && id !== lines.last?.id) continue;
+    const text = await readText(matchFile(matches, id));
+    if (text === null || parseEnvelope(text, matchFile(matches, id)).v !== v) return null;
+    volatile.set(id, text);
+  }
+  if ((await readText(docPath)) !== docRaw) return null;
+  const final = [...lines.latest].filter(([id, e]) => isTerminal(e.status) && !volatile.has(id)).map(([id]) => id);
+  return { docText, log: whole.subarray(0, end), volatile, final };
+}
+
+interface Parsed {
+  latest: Map<string, { v: number; status: string }>;
+  last: { id: string; v: number; off: number } | null;
+}
+
+function parseLog(buf: Buffer, end: number, root: string): Parsed {
+  const latest = new Map<string, { v: number; status: string }>();
+  let last: Parsed['last'] = null;
+  let off = 0;
+  while (off < end) {
+    const nl = buf.indexOf(0x0a, off);
+    const line = parseLine(buf.subarray(off, nl).toString('utf8'), `${join(root, MATCH_DIR, LOG_FILE)} at byte ${off}`);
+    latest.set(line.id, { v: line.v, status: line.m.status });
+    last = { id: line.id, v: line.v, off };
+    off = nl + 1;
+  }
+  return { latest, last };
+}
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+async function readBytes(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
+}
+
+async function ensureEmpty(dir: string): Promise<void> {
+  try {
+    const entries = await readdir(dir);
+    if (entries.length > 0) throw new Error(`the backup directory ${dir} is not empty`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  }
+}
+
+async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+}
