@@ -60,3 +60,12 @@ describe('the replay hint', () => {
     expect(line).toBe(`arena replay ${out}`);
   });
 });
+
+describe('arena demo options', () => {
+  it('a bad option is a usage error before any bot process starts', async () => {
+    const r = await runCli(['demo', '--games', '0', '--out', join(home, 'demo-bad')], { env: { ARENA_CONFIG_DIR: config } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--games must be a whole number from 1/);
+    expect(r.stderr).not.toMatch(/bot on http/);
+  });
+});
