@@ -15,7 +15,8 @@ import type { Counts } from './canon';
 import type { Game } from './state';
 import { STAGE_BANDIT, STAGE_TURN, addTalk, emit, toCounts } from './state';
 import type {
-  AnyAction, BanditAction, DecisionKind, DiscardAction, ResourceName, SetupAction, TradeResponse, TurnAction, TurnActionType,
+  ActionEventData, AnyAction, BanditAction, DecisionKind, DiscardAction, RejectionCode, ResourceName, SetupAction, TradeResponse,
+  TurnAction, TurnActionType,
 } from './types';
 
 // Reused by countsOf: an answer's counts are read by its check and apply, then dropped.
@@ -45,7 +46,7 @@ type Of<K extends TurnActionType> = Extract<TurnAction, { type: K }>;
 
 // The switches below list the commonest answers first (offers, end of turn,
 // trade responses in bot play): string cases are compared in order.
-function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): string | null {
+function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): RejectionCode | null {
   switch (c.type) {
     case 'offer_trade': return checkOffer(g, seat, c.a, c.b, (a as Of<'offer_trade'>).to ?? -1);
     case 'end_turn': return null;
@@ -69,7 +70,7 @@ function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): string | nu
 }
 
 /** Why the answer is illegal right now (a stable code), or null. The caller has checked the seat owes `kind`. */
-export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, c: Counts): string | null {
+export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, c: Counts): RejectionCode | null {
   switch (kind) {
     case 'trade': return null; // accepting without cover is legal; such an accepter is skipped at resolution
     case 'setup': {
@@ -86,7 +87,8 @@ export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: A
 }
 
 function emitAction(g: Game, seat: number, kind: DecisionKind, action: AnyAction, isDefault: boolean): void {
-  if (g.log) emit(g, 'action', seat, isDefault ? { kind, action, default: true } : { kind, action });
+  // kind and action belong together (the seat owed `kind`); TypeScript cannot see that here.
+  if (g.log) emit(g, 'action', seat, (isDefault ? { kind, action, default: true } : { kind, action }) as ActionEventData);
 }
 
 function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {

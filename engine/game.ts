@@ -14,7 +14,9 @@ import {
   createGame, emit, setupSeat,
 } from './state';
 import { boardView } from './view';
-import type { AnyAction, DecisionKind, GameEvent, Outcome, PendingDecision, StrikeReason, SubmitResult } from './types';
+import type {
+  AnyAction, DecisionKind, GameEvent, Outcome, PendingDecision, RejectionCode, StrikeReason, SubmitResult, TimeoutEvent,
+} from './types';
 
 export { RULES_VERSION };
 export type { Game };
@@ -138,7 +140,7 @@ export function defaultAction(g: Game, seat: number): AnyAction {
 }
 
 /** Why a strike happened, for people reading the replay: the rejection code of an illegal answer, and a short message. */
-export interface StrikeDetail { code?: string; message?: string }
+export interface StrikeDetail { code?: RejectionCode; message?: string }
 
 /**
  * Records a strike (a `timeout` event). When the seat owes a decision, its
@@ -148,8 +150,8 @@ export function recordStrike(g: Game, seat: number, reason: StrikeReason, strike
   if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
   g.strikes[seat] = strikes;
   if (owedKind(g, seat) !== null) g.nextDefault[seat] = 1;
-  const data: Record<string, unknown> = { reason, strikes, decision };
-  if (detail?.code !== undefined) data.code = String(detail.code);
+  const data: TimeoutEvent['data'] = { reason, strikes, decision };
+  if (detail?.code !== undefined) data.code = detail.code;
   if (detail?.message !== undefined) data.message = String(detail.message);
   const ev: GameEvent = { kind: 'timeout', seat, data };
   g.log?.push(ev);

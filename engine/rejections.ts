@@ -36,9 +36,13 @@ export const REJECTION_MESSAGES = {
   trade_already_open: 'another offer is still open',
 } as const;
 
+/** Every code `submit` can answer with; a union, so a new code is added here or nowhere. */
 export type RejectionCode = keyof typeof REJECTION_MESSAGES;
 
-export function rejection(code: string, detail?: string): Rejection {
-  const base = (REJECTION_MESSAGES as Record<string, string>)[code] ?? code;
+/** The codes in a fixed order (src/protocol lists them too; a test keeps the two lists equal). */
+export const REJECTION_CODES = Object.keys(REJECTION_MESSAGES) as RejectionCode[];
+
+export function rejection(code: RejectionCode, detail?: string): Rejection {
+  const base = REJECTION_MESSAGES[code];
   return { code, message: detail ? `${base} (${detail})` : base };
 }

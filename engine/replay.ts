@@ -6,7 +6,7 @@
 
 import { abortGame, newGame, recordStrike, resignSeat, submit } from './game';
 import type { Game } from './state';
-import type { DecisionKind, GameEvent, Outcome, StrikeReason } from './types';
+import type { DecisionKind, GameEvent, Outcome, RecordedEvent, RejectionCode, StrikeReason } from './types';
 
 export type ReplayResult = { ok: true; outcome: Outcome | null } | { ok: false; index: number; message: string };
 
@@ -24,20 +24,20 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 
-function sameEvent(produced: GameEvent, recorded: GameEvent): boolean {
-  const { seq: _s, at: _a, ...rest } = recorded as GameEvent & { seq?: unknown; at?: unknown };
+function sameEvent(produced: GameEvent, recorded: RecordedEvent): boolean {
+  const { seq: _s, at: _a, ...rest } = recorded as RecordedEvent & { seq?: unknown; at?: unknown };
   return sameJson(produced, rest);
 }
 
-function summary(e: GameEvent | undefined): string {
+function summary(e: RecordedEvent | undefined): string {
   if (e === undefined) return 'nothing';
   const s = JSON.stringify(e);
   return s.length > 300 ? `${s.slice(0, 300)}...` : s;
 }
 
 /** Feeds one recorded input event to the game; returns an error message or null. */
-function feed(g: Game, ev: GameEvent): string | null {
-  const data = isRecord(ev.data) ? ev.data : {};
+function feed(g: Game, ev: RecordedEvent): string | null {
+  const data: Record<string, unknown> = isRecord(ev.data) ? ev.data : {};
   const seat = typeof ev.seat === 'number' ? ev.seat : -1;
   switch (ev.kind) {
     case 'action': {
@@ -46,7 +46,7 @@ function feed(g: Game, ev: GameEvent): string | null {
     }
     case 'timeout':
       recordStrike(g, seat, data.reason as StrikeReason, Number(data.strikes), data.decision as DecisionKind, {
-        code: typeof data.code === 'string' ? data.code : undefined,
+        code: typeof data.code === 'string' ? (data.code as RejectionCode) : undefined,
         message: typeof data.message === 'string' ? data.message : undefined,
       });
       return null;
@@ -63,7 +63,7 @@ function feed(g: Game, ev: GameEvent): string | null {
 
 const INPUTS = new Set(['action', 'timeout', 'resign']);
 
-function isInput(ev: GameEvent): boolean {
+function isInput(ev: RecordedEvent): boolean {
   return INPUTS.has(ev.kind) || (ev.kind === 'end' && isRecord(ev.data) && ev.data.reason === 'aborted');
 }
 
@@ -71,7 +71,7 @@ function isInput(ev: GameEvent): boolean {
 export function stepReplay(
   seed: string,
   seatCount: 3 | 4,
-  events: readonly GameEvent[],
+  events: readonly RecordedEvent[],
   visit: (g: Game, lastEventIndex: number) => void,
 ): ReplayResult {
   let g: Game;
@@ -113,11 +113,11 @@ export function stepReplay(
   return { ok: true, outcome: g.outcome };
 }
 
-function mismatchAt(log: readonly GameEvent[], events: readonly GameEvent[], j: number): ReplayResult {
+function mismatchAt(log: readonly GameEvent[], events: readonly RecordedEvent[], j: number): ReplayResult {
   return { ok: false, index: j, message: `event ${j}: recorded ${summary(events[j])}, engine produced ${summary(log[j])}` };
 }
 
 /** Re-plays the recorded inputs from the seed and checks the engine reproduces the record exactly. */
-export function verifyReplay(seed: string, seatCount: 3 | 4, events: readonly GameEvent[]): ReplayResult {
+export function verifyReplay(seed: string, seatCount: 3 | 4, events: readonly RecordedEvent[]): ReplayResult {
   return stepReplay(seed, seatCount, events, () => {});
 }

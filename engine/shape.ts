@@ -1,20 +1,36 @@
 // Shape checks for answers that arrive from outside (a bot's JSON): every
-// field present, of the right type, integers in range, no unknown keys.
+// field present, of the right type, integers in range. This is the one check
+// of what an answer must look like; the zod schemas in src/protocol/actions.ts
+// describe exactly the same shapes (test/protocol/answer-agreement.test.ts
+// compares the two on generated answers). Decisions:
+// - unknown fields of an answer are ignored (a bot may add debug fields);
+//   the keys of ResourceCounts are closed (an unknown resource is refused);
+// - an optional field is given or absent: null is not "absent", it is refused;
+// - a windfall takes exactly 2 cards (`bad_amount`) and `talk` is at most 240
+//   characters (`talk_too_long`): bounds of the shape, refused before any rule;
+// - roadworks naming one edge twice is well-shaped: the rules refuse the
+//   second road (`occupied`).
 // A good answer comes back as a fresh canonical object (fixed key order,
 // zero counts dropped), so the replay records exactly what was applied.
 
 import { EDGE_COUNT, HEX_COUNT, RESOURCES, VERTEX_COUNT } from './board';
 import type { ResourceName } from './board';
 import { TALK_LIMIT } from './state';
-import type { AnyAction, DecisionKind, ResourceCounts, TurnAction } from './types';
+import type { AnyAction, DecisionKind, RejectionCode, ResourceCounts, TurnAction } from './types';
 
-export type Parsed = { ok: true; action: AnyAction } | { ok: false; code: string; message: string };
+/** The codes a shape check can answer with. */
+export type ShapeCode = Extract<RejectionCode, 'bad_shape' | 'talk_too_long' | 'bad_amount'>;
+export const SHAPE_CODES: readonly ShapeCode[] = ['bad_shape', 'talk_too_long', 'bad_amount'];
 
-/** Largest count accepted in a ResourceCounts field; nobody holds more than this. */
-const MAX_COUNT = 1000;
+export type Parsed = { ok: true; action: AnyAction } | { ok: false; code: ShapeCode; message: string };
+
+/** Largest count accepted in a ResourceCounts field of an answer; nobody holds more than this. */
+export const MAX_ANSWER_COUNT = 1000;
+/** Cards a windfall takes. */
+export const WINDFALL_CARDS = 2;
 
 class ShapeError extends Error {
-  constructor(readonly code: string, message: string) { super(message); }
+  constructor(readonly code: ShapeCode, message: string) { super(message); }
 }
 
 function bad(message: string): never {
@@ -25,26 +41,20 @@ function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-function onlyKeys(o: Record<string, unknown>, allowed: readonly string[], what: string): void {
-  for (const k of Object.keys(o)) {
-    if (!allowed.includes(k)) bad(`${what}: unknown field '${k}' (allowed: ${allowed.join(', ')})`);
-  }
-}
-
 function int(o: Record<string, unknown>, key: string, max: number): number {
   const v = o[key];
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) bad(`'${key}' must be an integer 0..${max}`);
   return v;
 }
 
-/** Optional fields: absent, undefined or null all mean "not given". */
+/** Optional fields: absent (or undefined) means "not given"; null is refused like any other wrong type. */
 function optInt(o: Record<string, unknown>, key: string, max: number): number | undefined {
-  return o[key] === undefined || o[key] === null ? undefined : int(o, key, max);
+  return o[key] === undefined ? undefined : int(o, key, max);
 }
 
 function talk(o: Record<string, unknown>): string | undefined {
   const v = o.talk;
-  if (v === undefined || v === null) return undefined;
+  if (v === undefined) return undefined;
   if (typeof v !== 'string') bad("'talk' must be a string");
   if (v.length > TALK_LIMIT) throw new ShapeError('talk_too_long', `'talk' is ${v.length} characters; the limit is ${TALK_LIMIT}`);
   return v;
@@ -59,15 +69,26 @@ function resource(o: Record<string, unknown>, key: string): ResourceName {
 function counts(o: Record<string, unknown>, key: string): ResourceCounts {
   const v = o[key];
   if (!isRecord(v)) bad(`'${key}' must be an object of resource counts, e.g. {"brick": 1}`);
-  onlyKeys(v, RESOURCES, `'${key}'`);
+  // Closed keys: in ResourceCounts the keys are the data.
+  for (const k of Object.keys(v)) {
+    if (!(RESOURCES as readonly string[]).includes(k)) bad(`'${key}': unknown resource '${k}' (allowed: ${RESOURCES.join(', ')})`);
+  }
   const out: ResourceCounts = {};
   for (const r of RESOURCES) {
     const c = v[r];
     if (c === undefined) continue;
-    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0 || c > MAX_COUNT) bad(`'${key}.${r}' must be an integer 0..${MAX_COUNT}`);
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0 || c > MAX_ANSWER_COUNT) bad(`'${key}.${r}' must be an integer 0..${MAX_ANSWER_COUNT}`);
     if (c > 0) out[r] = c;
   }
   return out;
+}
+
+function windfallTake(o: Record<string, unknown>): ResourceCounts {
+  const take = counts(o, 'take');
+  let total = 0;
+  for (const r of RESOURCES) total += take[r] ?? 0;
+  if (total !== WINDFALL_CARDS) throw new ShapeError('bad_amount', `'take' names ${total} cards; a windfall takes exactly ${WINDFALL_CARDS}`);
+  return take;
 }
 
 function withOptional<T extends object>(base: T, extra: Record<string, unknown>): T {
@@ -75,27 +96,17 @@ function withOptional<T extends object>(base: T, extra: Record<string, unknown>)
   return base;
 }
 
-const TURN_FIELDS: Record<TurnAction['type'], readonly string[]> = {
-  build_road: ['type', 'edge'],
-  build_settlement: ['type', 'vertex'],
-  build_city: ['type', 'vertex'],
-  buy_dev: ['type'],
-  play_knight: ['type', 'hex', 'victim'],
-  play_roadworks: ['type', 'edges'],
-  play_windfall: ['type', 'take'],
-  play_embargo: ['type', 'resource'],
-  bank_trade: ['type', 'give', 'get'],
-  offer_trade: ['type', 'give', 'get', 'to', 'talk'],
-  end_turn: ['type', 'talk'],
-};
+const TURN_TYPES: readonly TurnAction['type'][] = [
+  'build_road', 'build_settlement', 'build_city', 'buy_dev', 'play_knight', 'play_roadworks', 'play_windfall',
+  'play_embargo', 'bank_trade', 'offer_trade', 'end_turn',
+];
 
 function parseTurn(o: Record<string, unknown>): TurnAction {
   const type = o.type;
-  if (typeof type !== 'string' || !Object.hasOwn(TURN_FIELDS, type)) {
-    bad(`'type' must be one of ${Object.keys(TURN_FIELDS).join(', ')}`);
+  if (typeof type !== 'string' || !(TURN_TYPES as readonly string[]).includes(type)) {
+    bad(`'type' must be one of ${TURN_TYPES.join(', ')}`);
   }
   const t = type as TurnAction['type'];
-  onlyKeys(o, TURN_FIELDS[t], t);
   switch (t) {
     case 'build_road': return { type: t, edge: int(o, 'edge', EDGE_COUNT - 1) };
     case 'build_settlement': return { type: t, vertex: int(o, 'vertex', VERTEX_COUNT - 1) };
@@ -106,10 +117,9 @@ function parseTurn(o: Record<string, unknown>): TurnAction {
       const edges = o.edges;
       if (!Array.isArray(edges) || edges.length < 1 || edges.length > 2) bad("'edges' must be an array of 1 or 2 edge ids");
       const out = edges.map((_, i) => int(edges as unknown as Record<string, unknown>, String(i), EDGE_COUNT - 1));
-      if (out.length === 2 && out[0] === out[1]) bad("'edges' names the same edge twice");
       return { type: t, edges: out };
     }
-    case 'play_windfall': return { type: t, take: counts(o, 'take') };
+    case 'play_windfall': return { type: t, take: windfallTake(o) };
     case 'play_embargo': return { type: t, resource: resource(o, 'resource') };
     case 'bank_trade': return { type: t, give: resource(o, 'give'), get: resource(o, 'get') };
     case 'offer_trade':
@@ -121,23 +131,19 @@ function parseTurn(o: Record<string, unknown>): TurnAction {
 function parseKind(kind: DecisionKind, o: Record<string, unknown>): AnyAction {
   switch (kind) {
     case 'setup':
-      onlyKeys(o, ['settlement', 'road'], 'setup');
       return { settlement: int(o, 'settlement', VERTEX_COUNT - 1), road: int(o, 'road', EDGE_COUNT - 1) };
     case 'turn': return parseTurn(o);
     case 'discard':
-      onlyKeys(o, ['cards'], 'discard');
       return { cards: counts(o, 'cards') };
     case 'bandit':
-      onlyKeys(o, ['hex', 'victim', 'talk'], 'bandit');
       return withOptional({ hex: int(o, 'hex', HEX_COUNT - 1) }, { victim: optInt(o, 'victim', 3), talk: talk(o) });
     case 'trade':
-      onlyKeys(o, ['accept', 'talk'], 'trade');
       if (typeof o.accept !== 'boolean') bad("'accept' must be true or false");
       return withOptional({ accept: o.accept }, { talk: talk(o) });
   }
 }
 
-/** Validates the shape of an answer to a decision of the given kind. */
+/** Validates the shape of an answer to a decision of the given kind; unknown fields are dropped. */
 export function parseAnswer(kind: DecisionKind, raw: unknown): Parsed {
   if (!isRecord(raw)) return { ok: false, code: 'bad_shape', message: `a ${kind} answer must be a JSON object` };
   try {

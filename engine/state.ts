@@ -3,7 +3,7 @@
 
 import { DESERT, EDGE_COUNT, HEX_COUNT, HEX_VERTICES, RESOURCES, VERTEX_COUNT } from './board';
 import { shuffle, stream } from './rng';
-import type { AnyAction, GameEvent, Outcome, PendingDecision, ResourceCounts, TableTalk } from './types';
+import type { AnyAction, EventOf, GameEvent, GameEventKind, Outcome, PendingDecision, ResourceCounts, TableTalk } from './types';
 
 export const RULES_VERSION = 'pioneers/1';
 
@@ -236,11 +236,10 @@ function assemble(s: Game, copy: boolean, log: GameEvent[] | null): Game {
 }
 
 /** Appends an event when the log is on. Call sites guard with `if (g.log)` to skip building `data` at all. */
-export function emit(g: Game, kind: string, seat: number | undefined, data?: unknown): void {
+export function emit<K extends GameEventKind>(g: Game, kind: K, seat: EventOf<K>['seat'], data: EventOf<K>['data']): void {
   if (!g.log) return;
-  const ev: GameEvent = { kind };
-  if (seat !== undefined) ev.seat = seat;
-  if (data !== undefined) ev.data = data;
+  // Key order kind, seat, data, as in every record.
+  const ev = (seat === undefined ? { kind, data } : { kind, seat, data }) as GameEvent;
   g.log.push(ev);
 }
 

@@ -5,6 +5,7 @@
 import { RESOURCES } from '../board';
 import { randInt } from '../rng';
 import type { Game } from '../state';
+import type { RejectionCode } from '../types';
 import { emit, handTotal } from '../state';
 
 export function hasTownOn(g: Game, seat: number, hex: number): boolean {
@@ -12,7 +13,7 @@ export function hasTownOn(g: Game, seat: number, hex: number): boolean {
 }
 
 /** victim -1 means none. */
-export function checkBandit(g: Game, seat: number, hex: number, victim: number): string | null {
+export function checkBandit(g: Game, seat: number, hex: number, victim: number): RejectionCode | null {
   if (hex === g.bandit) return 'bandit_same_hex';
   if (victim !== -1 && (victim === seat || victim >= g.n || !hasTownOn(g, victim, hex))) return 'bad_victim';
   return null;

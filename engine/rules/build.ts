@@ -4,11 +4,12 @@
 import { VERTEX_EDGES } from '../board';
 import { updateLongestRoad } from '../awards';
 import type { Game } from '../state';
+import type { RejectionCode } from '../types';
 import { COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, canAfford, emit, pay } from '../state';
 import { DEV_CARDS } from '../types';
 import { distanceOk, placeRoad, placeSettlement, roadPlaceCode, touchesOwnRoad } from './pieces';
 
-export function checkRoad(g: Game, seat: number, e: number): string | null {
+export function checkRoad(g: Game, seat: number, e: number): RejectionCode | null {
   const where = roadPlaceCode(g, seat, e);
   if (where) return where;
   if (g.roadsLeft[seat] === 0) return 'limit_reached';
@@ -23,7 +24,7 @@ export function applyRoad(g: Game, seat: number, e: number, free: boolean): void
   updateLongestRoad(g, 1 << seat);
 }
 
-export function checkSettlement(g: Game, seat: number, v: number): string | null {
+export function checkSettlement(g: Game, seat: number, v: number): RejectionCode | null {
   if (g.townOwner[v] !== -1) return 'occupied';
   if (!distanceOk(g, v)) return 'distance_rule';
   if (!touchesOwnRoad(g, seat, v)) return 'not_connected';
@@ -45,7 +46,7 @@ export function applySettlement(g: Game, seat: number, v: number): void {
   if (mask) updateLongestRoad(g, mask);
 }
 
-export function checkCity(g: Game, seat: number, v: number): string | null {
+export function checkCity(g: Game, seat: number, v: number): RejectionCode | null {
   if (g.townOwner[v] !== seat || g.isCity[v]) return 'not_own_settlement';
   if (g.citiesLeft[seat] === 0) return 'limit_reached';
   if (!canAfford(g, seat, COST_CITY)) return 'cannot_afford';
@@ -60,7 +61,7 @@ export function applyCity(g: Game, seat: number, v: number): void {
   if (g.log) emit(g, 'build', seat, { what: 'city', at: v });
 }
 
-export function checkBuyDev(g: Game, seat: number): string | null {
+export function checkBuyDev(g: Game, seat: number): RejectionCode | null {
   if (g.deckPos >= g.deck.length) return 'deck_empty';
   if (!canAfford(g, seat, COST_DEV)) return 'cannot_afford';
   return null;

@@ -4,12 +4,12 @@
 import { RESOURCES } from '../board';
 import { updateLargestArmy, updateLongestRoad } from '../awards';
 import type { Game } from '../state';
-import { EMBARGO, KNIGHT, ROADWORKS, WINDFALL, emit } from '../state';
-import { DEV_CARDS } from '../types';
+import { EMBARGO, KNIGHT, ROADWORKS, WINDFALL, emit, toCounts } from '../state';
+import type { RejectionCode } from '../types';
 import { applyBandit, checkBandit } from './bandit';
 import { placeRoad, roadPlaceCode } from './pieces';
 
-export function checkPlayable(g: Game, seat: number, card: number): string | null {
+export function checkPlayable(g: Game, seat: number, card: number): RejectionCode | null {
   if (g.devPlayed) return 'dev_already_played';
   if (g.devOld[seat * 5 + card] > 0) return null;
   return g.devNew[seat * 5 + card] > 0 ? 'dev_bought_this_turn' : 'no_such_card';
@@ -20,20 +20,20 @@ function markPlayed(g: Game, seat: number, card: number): void {
   g.devPlayed = true;
 }
 
-export function checkKnight(g: Game, seat: number, hex: number, victim: number): string | null {
+export function checkKnight(g: Game, seat: number, hex: number, victim: number): RejectionCode | null {
   return checkPlayable(g, seat, KNIGHT) ?? checkBandit(g, seat, hex, victim);
 }
 
 export function applyKnight(g: Game, seat: number, hex: number, victim: number): void {
   markPlayed(g, seat, KNIGHT);
   g.knights[seat]++;
-  if (g.log) emit(g, 'dev', seat, { action: 'play', card: DEV_CARDS[KNIGHT] });
+  if (g.log) emit(g, 'dev', seat, { action: 'play', card: 'knight' });
   applyBandit(g, seat, hex, victim);
   updateLargestArmy(g, seat);
 }
 
 /** Each edge legal in order (the first may connect the second), within the roads left. */
-export function checkRoadworks(g: Game, seat: number, edges: readonly number[]): string | null {
+export function checkRoadworks(g: Game, seat: number, edges: readonly number[]): RejectionCode | null {
   const played = checkPlayable(g, seat, ROADWORKS);
   if (played) return played;
   if (edges.length > g.roadsLeft[seat]) return 'limit_reached';
@@ -48,7 +48,7 @@ export function checkRoadworks(g: Game, seat: number, edges: readonly number[]):
 
 export function applyRoadworks(g: Game, seat: number, edges: readonly number[]): void {
   markPlayed(g, seat, ROADWORKS);
-  if (g.log) emit(g, 'dev', seat, { action: 'play', card: DEV_CARDS[ROADWORKS], edges: edges.slice() });
+  if (g.log) emit(g, 'dev', seat, { action: 'play', card: 'roadworks', edges: edges.slice() });
   for (const e of edges) {
     placeRoad(g, seat, e);
     if (g.log) emit(g, 'build', seat, { what: 'road', at: e, free: true });
@@ -57,7 +57,7 @@ export function applyRoadworks(g: Game, seat: number, edges: readonly number[]):
 }
 
 /** take: five counts summing to exactly 2. */
-export function checkWindfall(g: Game, seat: number, take: ArrayLike<number>): string | null {
+export function checkWindfall(g: Game, seat: number, take: ArrayLike<number>): RejectionCode | null {
   const played = checkPlayable(g, seat, WINDFALL);
   if (played) return played;
   let t = 0;
@@ -69,13 +69,11 @@ export function applyWindfall(g: Game, seat: number, take: ArrayLike<number>): v
   markPlayed(g, seat, WINDFALL);
   for (let r = 0; r < 5; r++) g.hand[seat * 5 + r] += take[r];
   if (g.log) {
-    const got: Record<string, number> = {};
-    for (let r = 0; r < 5; r++) if (take[r]) got[RESOURCES[r]] = take[r];
-    emit(g, 'dev', seat, { action: 'play', card: DEV_CARDS[WINDFALL], take: got });
+    emit(g, 'dev', seat, { action: 'play', card: 'windfall', take: toCounts(take) });
   }
 }
 
-export function checkEmbargo(g: Game, seat: number): string | null {
+export function checkEmbargo(g: Game, seat: number): RejectionCode | null {
   return checkPlayable(g, seat, EMBARGO);
 }
 
@@ -89,5 +87,5 @@ export function applyEmbargo(g: Game, seat: number, r: number): void {
     g.hand[seat * 5 + r] += c;
     if (taken) taken[s] = c;
   }
-  if (g.log) emit(g, 'dev', seat, { action: 'play', card: DEV_CARDS[EMBARGO], resource: RESOURCES[r], taken });
+  if (g.log) emit(g, 'dev', seat, { action: 'play', card: 'embargo', resource: RESOURCES[r], taken: taken! });
 }

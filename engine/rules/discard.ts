@@ -3,6 +3,7 @@
 // any is applied.
 
 import type { Game } from '../state';
+import type { RejectionCode } from '../types';
 import { DISCARD_ABOVE, handTotal } from '../state';
 
 /** Marks the seats that owe a discard. Returns true when at least one does. */
@@ -18,7 +19,7 @@ export function assessDiscards(g: Game): boolean {
 }
 
 /** cards: five counts. */
-export function checkDiscard(g: Game, seat: number, cards: ArrayLike<number>): string | null {
+export function checkDiscard(g: Game, seat: number, cards: ArrayLike<number>): RejectionCode | null {
   let t = 0;
   for (let r = 0; r < 5; r++) {
     if (cards[r] > g.hand[seat * 5 + r]) return 'not_enough_cards';

@@ -3,6 +3,7 @@
 
 import { EDGE_VERTICES, RESOURCES, VERTEX_EDGES, VERTEX_HEXES, VERTEX_PORT, VERTEX_VERTICES } from '../board';
 import type { Game } from '../state';
+import type { RejectionCode } from '../types';
 import { BANK_RATE, GENERIC_PORT_RATE, RESOURCE_PORT_RATE, ROAD_LIMIT, TOWN_LIMIT, roadCount, townCount } from '../state';
 
 /** The vertex and all its neighbours are town-free. */
@@ -29,7 +30,7 @@ export function touchesOwnRoad(g: Game, seat: number, v: number): boolean {
  * limits), or null: it must be empty and reach the seat's network at an
  * endpoint holding an own town, or holding an own road and no opponent town.
  */
-export function roadPlaceCode(g: Game, seat: number, e: number): string | null {
+export function roadPlaceCode(g: Game, seat: number, e: number): RejectionCode | null {
   if (g.roadOwner[e] !== -1) return 'occupied';
   let blocked = false;
   for (let end = 0; end < 2; end++) {

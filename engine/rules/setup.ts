@@ -4,10 +4,11 @@
 import { DESERT, EDGE_VERTICES, VERTEX_HEXES } from '../board';
 import { updateLongestRoad } from '../awards';
 import type { Game } from '../state';
+import type { RejectionCode } from '../types';
 import { emit, setupSeat, toCounts } from '../state';
 import { distanceOk, placeRoad, placeSettlement } from './pieces';
 
-export function checkSetup(g: Game, settlement: number, road: number): string | null {
+export function checkSetup(g: Game, settlement: number, road: number): RejectionCode | null {
   if (g.townOwner[settlement] !== -1) return 'occupied';
   if (!distanceOk(g, settlement)) return 'distance_rule';
   if (EDGE_VERTICES[road * 2] !== settlement && EDGE_VERTICES[road * 2 + 1] !== settlement) return 'road_not_adjacent';

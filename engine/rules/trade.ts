@@ -5,10 +5,11 @@
 
 import { RESOURCES } from '../board';
 import type { Game } from '../state';
+import type { RejectionCode } from '../types';
 import { OFFER_LIMIT, STAGE_TRADE, emit, toCounts } from '../state';
 import { bankRate } from './pieces';
 
-export function checkBankTrade(g: Game, seat: number, give: number, get: number): string | null {
+export function checkBankTrade(g: Game, seat: number, give: number, get: number): RejectionCode | null {
   if (give === get) return 'bad_trade';
   return g.hand[seat * 5 + give] >= bankRate(g, seat, give) ? null : 'cannot_afford';
 }
@@ -21,7 +22,7 @@ export function applyBankTrade(g: Game, seat: number, give: number, get: number)
 }
 
 /** give/get: five counts each; to: -1 for an open offer. */
-export function checkOffer(g: Game, seat: number, give: ArrayLike<number>, get: ArrayLike<number>, to: number): string | null {
+export function checkOffer(g: Game, seat: number, give: ArrayLike<number>, get: ArrayLike<number>, to: number): RejectionCode | null {
   if (g.stage === STAGE_TRADE) return 'trade_already_open';
   if (g.offers >= OFFER_LIMIT) return 'offer_limit';
   let tg = 0, tt = 0;

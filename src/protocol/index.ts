@@ -5,4 +5,5 @@ export * from './actions';
 export * from './view';
 export * from './frames';
 export * from './match';
+export * from './events';
 export * from './api';

@@ -1,20 +1,18 @@
-// Match records (spec section 2): MatchEvent, MatchPlayer, MatchSummary, Match,
+// Match records (spec section 2): MatchEvent (events.ts), MatchPlayer, MatchSummary, Match,
 // the arena's MatchRecord extension, and LeaderboardRow. We emit all of them,
 // so they are exact (z.strictObject).
 import { z } from 'zod';
 import { SeatIndex } from './common';
+import { StampedGameEventSchema } from './events';
 
 export const MatchStatusSchema = z.enum(['running', 'completed', 'aborted']);
 
-export const MatchEventSchema = z
-  .strictObject({
-    seq: z.number().int().min(0).describe('0-based, consecutive within a match.'),
-    at: z.string().describe('ISO 8601 timestamp when the event happened.'),
-    kind: z.string().describe('start, action, roll, discard, bandit, build, dev, trade, talk, award, timeout, resign, end.'),
-    seat: SeatIndex.optional(),
-    data: z.unknown().optional().describe('Kind-specific payload (engine/types.ts documents each kind).'),
-  })
-  .describe('One replay event.');
+/**
+ * One replay event: the spec's MatchEvent (seq, at, kind, seat?, data?), with
+ * `data` exact for each kind (events.ts; engine/README.md "Events").
+ */
+export const MatchEventSchema = StampedGameEventSchema
+  .describe('One replay event: seq, at, kind, the acting seat (where there is one) and the data of that kind.');
 
 export const MatchPlayerSchema = z
   .strictObject({

@@ -22,9 +22,7 @@ export class EventLog {
     const at = this.lastAt;
     for (let i = this.events.length; i < all.length; i++) {
       const e = all[i];
-      const event: MatchEvent = { seq: i, at, kind: e.kind };
-      if (e.seat !== undefined) event.seat = e.seat;
-      if (e.data !== undefined) event.data = e.data;
+      const event: MatchEvent = { seq: i, at, ...e };
       this.events.push(event);
       this.onEvent?.(event);
     }

@@ -91,7 +91,9 @@ describe('roadworks', () => {
     expectRejected(g, 0, { type: 'play_roadworks', edges: [edge(13, 9), edge(9, 14)] }, 'limit_reached');
     expectRejected(g, 0, { type: 'play_roadworks', edges: [] }, 'bad_shape');
     expectRejected(g, 0, { type: 'play_roadworks', edges: [1, 2, 3] }, 'bad_shape');
-    expectRejected(g, 0, { type: 'play_roadworks', edges: [edge(13, 9), edge(13, 9)] }, 'bad_shape');
+    g.roadsLeft[0] = 2;
+    // Well-shaped (1 to 2 edge ids), but the second road would go where the first just went.
+    expectRejected(g, 0, { type: 'play_roadworks', edges: [edge(13, 9), edge(13, 9)] }, 'occupied');
   });
 });
 

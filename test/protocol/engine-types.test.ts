@@ -37,9 +37,25 @@ describe('protocol types agree with engine/types.ts', () => {
     expect(same<P.HexKind, E.HexKind>(true)).toBe(true);
   });
 
+  it('replay events, their public form and rejection codes', () => {
+    expect(same<P.GameEvent, E.GameEvent>(true)).toBe(true);
+    expect(same<P.GameEventKind, E.GameEventKind>(true)).toBe(true);
+    expect(same<P.PublicGameEvent, E.PublicGameEvent>(true)).toBe(true);
+    expect(same<P.RejectionCode, E.RejectionCode>(true)).toBe(true);
+    // A MatchEvent is a GameEvent plus the runner's seq and at.
+    expect(same<P.MatchEvent, E.GameEvent & { seq: number; at: string }>(true)).toBe(true);
+    expect(same<P.PublicMatchEvent, E.PublicGameEvent & { seq: number; at: string }>(true)).toBe(true);
+    // Kind by kind, so a drift names the kind that drifted.
+    expect(same<Extract<P.GameEvent, { kind: 'dev' }>, E.EventOf<'dev'>>(true)).toBe(true);
+    expect(same<Extract<P.GameEvent, { kind: 'timeout' }>, E.EventOf<'timeout'>>(true)).toBe(true);
+    expect(same<Extract<P.GameEvent, { kind: 'action' }>, E.EventOf<'action'>>(true)).toBe(true);
+  });
+
   it('a deliberately different shape is caught', () => {
     // Guards the guard: if Same<> were vacuous this line would not compile.
     // @ts-expect-error SetupAction is not a TradeResponse
     expect(same<P.SetupAction, E.TradeResponse>(true)).toBe(true);
+    // @ts-expect-error the public form of an event is not the private one
+    expect(same<P.PublicGameEvent, E.GameEvent>(true)).toBe(true);
   });
 });

@@ -180,7 +180,7 @@ describe('what the arena emits is exact', () => {
       startedAt: '2026-01-01T00:00:00.000Z',
       endedAt: '2026-01-01T00:01:00.000Z',
       seed: 's',
-      replay: [{ seq: 0, at: '2026-01-01T00:00:00.000Z', kind: 'start', data: {} }],
+      replay: [{ seq: 0, at: '2026-01-01T00:00:00.000Z', kind: 'talk', seat: 1, data: { message: 'gl hf' } }],
       rulesVersion: 'pioneers/1',
       seatCount: 3,
       vp: [10, 7, 5],

@@ -30,10 +30,8 @@ export const SNAPSHOT_RECENT_EVENTS = 50;
 export function publicMatchEvent(ev: MatchEvent): MatchEvent {
   const p = publicEvent(ev as unknown as GameEvent);
   if (p === (ev as unknown)) return ev;
-  const out: MatchEvent = { seq: ev.seq, at: ev.at, kind: ev.kind };
-  if (ev.seat !== undefined) out.seat = ev.seat;
-  if (p.data !== undefined) out.data = p.data as MatchEvent['data'];
-  return out;
+  // A public form is a MatchEvent with fewer fields (protocol PublicMatchEventSchema).
+  return { seq: ev.seq, at: ev.at, ...p } as MatchEvent;
 }
 
 export class LiveChannel {
