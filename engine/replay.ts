@@ -6,7 +6,7 @@
 
 import { abortGame, newGame, recordStrike, resignSeat, submit } from './game';
 import type { Game } from './state';
-import type { DecisionKind, GameEvent, Outcome, RecordedEvent, RejectionCode, StrikeReason } from './types';
+import type { DecisionKind, GameEvent, Outcome, StrikeReason } from './types';
 
 export type ReplayResult = { ok: true; outcome: Outcome | null } | { ok: false; index: number; message: string };
 
@@ -24,20 +24,20 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 
-function sameEvent(produced: GameEvent, recorded: RecordedEvent): boolean {
-  const { seq: _s, at: _a, ...rest } = recorded as RecordedEvent & { seq?: unknown; at?: unknown };
+function sameEvent(produced: GameEvent, recorded: GameEvent): boolean {
+  const { seq: _s, at: _a, ...rest } = recorded as GameEvent & { seq?: unknown; at?: unknown };
   return sameJson(produced, rest);
 }
 
-function summary(e: RecordedEvent | undefined): string {
+function summary(e: GameEvent | undefined): string {
   if (e === undefined) return 'nothing';
   const s = JSON.stringify(e);
   return s.length > 300 ? `${s.slice(0, 300)}...` : s;
 }
 
 /** Feeds one recorded input event to the game; returns an error message or null. */
-function feed(g: Game, ev: RecordedEvent): string | null {
-  const data: Record<string, unknown> = isRecord(ev.data) ? ev.data : {};
+function feed(g: Game, ev: GameEvent): string | null {
+  const data = isRecord(ev.data) ? ev.data : {};
   const seat = typeof ev.seat === 'number' ? ev.seat : -1;
   switch (ev.kind) {
     case 'action': {
@@ -46,7 +46,7 @@ function feed(g: Game, ev: RecordedEvent): string | null {
     }
     case 'timeout':
       recordStrike(g, seat, data.reason as StrikeReason, Number(data.strikes), data.decision as DecisionKind, {
-        code: typeof data.code === 'string' ? (data.code as RejectionCode) : undefined,
+        code: typeof data.code === 'string' ? data.code : undefined,
         message: typeof data.message === 'string' ? data.message : undefined,
       });
       return null;
@@ -63,16 +63,26 @@ function feed(g: Game, ev: RecordedEvent): string | null {
 
 const INPUTS = new Set(['action', 'timeout', 'resign']);
 
-function isInput(ev: RecordedEvent): boolean {
+function isInput(ev: GameEvent): boolean {
   return INPUTS.has(ev.kind) || (ev.kind === 'end' && isRecord(ev.data) && ev.data.reason === 'aborted');
 }
 
-/** Like verifyReplay, calling visit after each recorded input with the index of the last event it produced. */
+/**
+ * Like verifyReplay, calling visit after each recorded input with the index
+ * of the last event it produced. onEvent, when given, is called as each event
+ * (after the first, `start`) is appended, with the game as it stands at that
+ * moment: one input can produce several events (an end of turn, then the next
+ * roll), and a viewer needs the state between them. The engine appends an
+ * `action` event before applying the answer and every other event right after
+ * applying its own effect; bookkeeping after an input's last event (a stage
+ * change) shows only at visit.
+ */
 export function stepReplay(
   seed: string,
   seatCount: 3 | 4,
-  events: readonly RecordedEvent[],
+  events: readonly GameEvent[],
   visit: (g: Game, lastEventIndex: number) => void,
+  onEvent?: (g: Game, eventIndex: number) => void,
 ): ReplayResult {
   let g: Game;
   try {
@@ -81,6 +91,19 @@ export function stepReplay(
     return { ok: false, index: 0, message: `cannot start the game: ${(err as Error).message}` };
   }
   const log = g.log!;
+  if (onEvent) {
+    // Every append goes through push (emit, recordStrike, resignSeat, abortGame);
+    // watching this one array is how the replay sees between an input's events.
+    const append = log.push.bind(log);
+    log.push = (...added: GameEvent[]): number => {
+      let n = log.length;
+      for (const ev of added) {
+        n = append(ev);
+        onEvent(g, n - 1);
+      }
+      return n;
+    };
+  }
   let checked = 0; // log[0..checked) is known to match the record
   const check = (upTo: number): ReplayResult | null => {
     for (; checked < upTo; checked++) {
@@ -113,11 +136,65 @@ export function stepReplay(
   return { ok: true, outcome: g.outcome };
 }
 
-function mismatchAt(log: readonly GameEvent[], events: readonly RecordedEvent[], j: number): ReplayResult {
+function mismatchAt(log: readonly GameEvent[], events: readonly GameEvent[], j: number): ReplayResult {
   return { ok: false, index: j, message: `event ${j}: recorded ${summary(events[j])}, engine produced ${summary(log[j])}` };
 }
 
 /** Re-plays the recorded inputs from the seed and checks the engine reproduces the record exactly. */
-export function verifyReplay(seed: string, seatCount: 3 | 4, events: readonly RecordedEvent[]): ReplayResult {
+export function verifyReplay(seed: string, seatCount: 3 | 4, events: readonly GameEvent[]): ReplayResult {
   return stepReplay(seed, seatCount, events, () => {});
+}
+
+/**
+ * What a match record's header says about its game, beside the replay. The
+ * header is written by whoever wrote the record; only the replay is
+ * checked by the engine, so the header is compared with it.
+ */
+export interface RecordHeader {
+  status: string;
+  seatCount: number;
+  players: ReadonlyArray<{ seat: number; placement: number | null }>;
+  vp: readonly number[] | null;
+}
+
+/** Seat count, players and seats, read before replaying: null when they agree with the replay's start event. */
+export function checkHeaderSeats(header: RecordHeader, events: readonly GameEvent[]): string | null {
+  const start = events[0];
+  const startSeats = start?.kind === 'start' && isRecord(start.data) ? start.data.seatCount : undefined;
+  if (typeof startSeats === 'number' && startSeats !== header.seatCount) {
+    return `the header says ${header.seatCount} seats, but the replay's start event says ${startSeats}`;
+  }
+  if (header.players.length !== header.seatCount) return `the header names ${header.players.length} players for ${header.seatCount} seats`;
+  const seats = header.players.map((p) => p.seat).sort((a, b) => a - b);
+  if (seats.some((s, i) => s !== i)) return `the header's players sit in seats ${seats.join(', ')}; a ${header.seatCount}-seat match has each of seats 0-${header.seatCount - 1} once`;
+  return null;
+}
+
+/**
+ * Compares a header's status, placements and VP with a verified replay (its
+ * events and the outcome verifyReplay returned). Returns what contradicts
+ * the replay, or null.
+ */
+export function checkHeaderResult(header: RecordHeader, events: readonly GameEvent[], outcome: Outcome | null): string | null {
+  const last = events[events.length - 1];
+  const end = last?.kind === 'end' && isRecord(last.data) ? last.data.reason : undefined;
+  if (end === undefined) return 'the replay stops before the game ends (no end event)';
+  const ended = end === 'aborted' ? 'an abort' : end === 'win' ? 'a win' : 'a turn cap';
+  const status = end === 'aborted' ? 'aborted' : 'completed';
+  if (header.status !== status) return `the header says status ${header.status}, but the replay ends with ${ended} (${status})`;
+  if (outcome === null) {
+    const placed = header.players.find((p) => p.placement !== null);
+    if (placed) return `the header gives seat ${placed.seat} placement ${placed.placement}, but an aborted match has no placements`;
+    if (header.vp !== null) return 'the header gives final VP, but an aborted match has none';
+    return null;
+  }
+  for (const p of [...header.players].sort((a, b) => a.seat - b.seat)) {
+    const replayed = outcome.placements[p.seat];
+    if (p.placement !== replayed) return `the header gives seat ${p.seat} placement ${p.placement}, but the replay gives it placement ${replayed}`;
+  }
+  const vp = header.vp;
+  if (vp === null || vp.length !== outcome.vp.length || vp.some((v, s) => v !== outcome.vp[s])) {
+    return `the header's final VP ${vp === null ? 'are missing' : `[${vp.join(', ')}]`}, but the replay's are [${outcome.vp.join(', ')}]`;
+  }
+  return null;
 }

@@ -2,7 +2,7 @@
 // engine: one frame per replay event. A record that does not reproduce
 // exactly is refused, naming the first event that differs.
 import { newGame, gameEvents, RULES_VERSION, type Game } from '../../engine/game';
-import { stepReplay } from '../../engine/replay';
+import { checkHeaderResult, checkHeaderSeats, stepReplay } from '../../engine/replay';
 import { publicView, seatView } from '../../engine/view';
 import type { BoardView, DevCardName, Outcome, PublicView, ResourceCounts } from '../../engine/types';
 import type { MatchEvent, MatchRecord } from '../protocol/match';
@@ -49,14 +49,14 @@ export class ReplayVerifyError extends Error {
   }
 }
 
-function snapshot(g: Game, seatCount: number, strikes: number[]): { frame: Frame; board: BoardView } {
+function snapshot(g: Game, seatCount: number): Frame {
   const { board, talkLog: _talk, ...pub } = publicView(g);
   const seats: SeatFrame[] = [];
   for (let s = 0; s < seatCount; s++) {
     const v = seatView(g, s);
     seats.push({ hand: v.hand, devCards: v.devCards, devBoughtThisTurn: v.devBoughtThisTurn, trueVp: v.myScore });
   }
-  return { frame: { ...pub, bandit: board.bandit, strikes: strikes.slice(), seats }, board };
+  return { ...pub, bandit: board.bandit, strikes: Array.from(g.strikes), seats };
 }
 
 /** Rebuilds every frame of a record. Throws ReplayVerifyError when the record cannot be replayed as recorded. */
@@ -67,43 +67,47 @@ export function buildTimeline(record: MatchRecord): Timeline {
   if (record.rulesVersion !== RULES_VERSION) {
     throw new ReplayVerifyError(`match ${record.id} was played under rules ${record.rulesVersion}, but this arena replays ${RULES_VERSION}; use an arena release with those rules`, null);
   }
-  const seatCount = record.seatCount as 3 | 4;
-  if (record.players.length !== seatCount) {
-    throw new ReplayVerifyError(`match ${record.id} names ${record.players.length} players for ${seatCount} seats`, null);
+  if (record.status === 'running') {
+    throw new ReplayVerifyError(`match ${record.id} says it is running but carries a seed and replay; a running match has neither, so the record is not to be trusted`, null);
   }
+  const seatCount = record.seatCount as 3 | 4;
+  const seats = checkHeaderSeats(record, record.replay);
+  if (seats) throw new ReplayVerifyError(`match ${record.id} does not verify: ${seats}`, null);
   const seed = record.seed;
   const events = record.replay;
   const names = Array.from({ length: seatCount }, (_, s) => record.players.find((p) => p.seat === s)?.botName ?? `seat ${s}`);
 
-  const strikes = new Array<number>(seatCount).fill(0);
-  const frames: Frame[] = [];
+  // frames[i] is the game as it stood when the engine appended event i; the
+  // last event of each input gets the state once the input is fully applied.
+  const frames: Frame[] = new Array<Frame>(events.length);
   const initial = newGame(seed, seatCount);
-  const first = snapshot(initial, seatCount, strikes);
-  const board = first.board;
-  let covered = gameEvents(initial).length - 1;
-  let last = first.frame;
-  for (let i = 0; i <= covered && i < events.length; i++) frames.push(last);
+  const board = publicView(initial).board;
+  const first = snapshot(initial, seatCount);
+  const opening = Math.min(events.length, gameEvents(initial).length);
+  for (let i = 0; i < opening; i++) frames[i] = first;
+  let settled = opening - 1;
 
-  const result = stepReplay(seed, seatCount, events, (g, lastIndex) => {
-    for (let i = covered + 1; i <= lastIndex; i++) {
-      const ev = events[i];
-      if (ev?.kind === 'timeout' && ev.seat !== undefined) {
-        const data = ev.data as { strikes?: unknown } | undefined;
-        strikes[ev.seat] = typeof data?.strikes === 'number' ? data.strikes : strikes[ev.seat] + 1;
-      }
-    }
-    last = snapshot(g, seatCount, strikes).frame;
-    for (let i = covered + 1; i <= lastIndex; i++) frames[i] = last;
-    covered = Math.max(covered, lastIndex);
-  });
+  const result = stepReplay(
+    seed, seatCount, events,
+    (g, last) => {
+      if (last > settled && last < events.length) frames[last] = snapshot(g, seatCount);
+      settled = Math.max(settled, last);
+    },
+    (g, i) => {
+      if (i < events.length) frames[i] = snapshot(g, seatCount);
+    },
+  );
   if (!result.ok) {
     const full = result.message.replace(/^event \d+: /, '');
     // The engine quotes both events; keep the message to a readable length.
     const detail = full.length > 400 ? `${full.slice(0, 400)}…` : full;
     throw new ReplayVerifyError(`match ${record.id} does not verify at event ${result.index} (${events[result.index]?.kind ?? 'past the end'}): ${detail}`, result.index);
   }
-  // Events after the last answer (an abort's `end`) show the last state.
-  for (let i = covered + 1; i < events.length; i++) frames[i] = last;
+  // The replay is the engine's; the header beside it must tell the same story.
+  const header = checkHeaderResult(record, events, result.outcome);
+  if (header) throw new ReplayVerifyError(`match ${record.id} does not verify: ${header}`, null);
+  // A verified replay has every event regenerated, so every frame is set; this only guards the invariant.
+  for (let i = 1; i < events.length; i++) frames[i] ??= frames[i - 1];
   const turnOf: number[] = [];
   let turn = 0;
   for (const ev of events) {

@@ -1,7 +1,9 @@
 // Event sentences: what the log tells a reader.
 import { describe, expect, it } from 'vitest';
 import { describeEvent } from '../../src/tui/render/events';
+import { renderLog } from '../../src/tui/render/log';
 import { lineText } from '../../src/tui/render/style';
+import { FIXTURE_4P, fixtureTimeline } from './helpers';
 
 const names = ['ada', 'bob', 'cyd', 'dee'];
 const say = (ev: { kind: string; seat?: number; data?: unknown }, short = false) => lineText(describeEvent(ev, { names, short }));
@@ -42,6 +44,33 @@ describe('describeEvent', () => {
     expect(say({ kind: 'build', seat: 1, data: { what: 'road', at: 7 } }, true)).toBe('s1 built a road on edge 7');
     expect(say({ kind: 'mystery', seat: 0, data: { x: 1 } })).toBe('seat 0 (ada) mystery {"x":1}');
     expect(say({ kind: 'roll', seat: 0, data: 'garbage' })).toContain('rolled');
+  });
+});
+
+describe('strike reasons', () => {
+  it('name the rejection code once, also when the runner\'s message already starts with it', () => {
+    // The runner records {code, message: "code: message"}; older records may hold either form.
+    const line = say({ kind: 'timeout', seat: 1, data: { reason: 'illegal', strikes: 1, decision: 'setup', code: 'occupied', message: 'occupied: setup settlement 12' } });
+    expect(line).toBe('seat 1 (bob) strike 1: illegal on a setup decision (occupied: setup settlement 12)');
+    expect(say({ kind: 'timeout', seat: 1, data: { reason: 'malformed', strikes: 2, decision: 'turn', message: 'not JSON' } }))
+      .toBe('seat 1 (bob) strike 2: malformed on a turn decision (not JSON)');
+    expect(say({ kind: 'timeout', seat: 1, data: { reason: 'illegal', strikes: 2, decision: 'turn', code: 'occupied' } }))
+      .toBe('seat 1 (bob) strike 2: illegal on a turn decision (occupied)');
+  });
+});
+
+describe('the log beside the board', () => {
+  const t = fixtureTimeline(FIXTURE_4P);
+
+  it('shows the events up to the cursor, the cursor last, and nothing that has not happened yet', () => {
+    for (const index of [0, 3, 150, t.events.length - 1]) {
+      const lines = renderLog(t, index, { width: 200, height: 12 }).map(lineText);
+      expect(lines).toHaveLength(Math.min(12, index + 1));
+      expect(lines.at(-1)!.startsWith('▶')).toBe(true);
+      const shown = lines.map((l) => l.slice(1).trim().replace(/^\d+ /, ''));
+      const expected = t.events.slice(Math.max(0, index - 11), index + 1).map((e) => lineText(describeEvent(e, { names: t.names })));
+      expect(shown).toEqual(expected);
+    }
   });
 });
 

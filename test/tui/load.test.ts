@@ -3,6 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync, copyFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
+import type { MatchRecord } from '../../src/protocol/match';
+import { runMatch } from '../../src/runner/index';
 import { loadRecord, RecordLoadError, type RecordSource } from '../../src/tui/load';
 import { buildTimeline, ReplayVerifyError } from '../../src/tui/timeline';
 import { FIXTURE_4P, FIXTURE_TALK, readFixture } from './helpers';
@@ -125,6 +128,82 @@ describe('buildTimeline refuses records that do not replay', () => {
   it('refuses a record made under other rules', () => {
     const record = { ...readFixture(FIXTURE_TALK), rulesVersion: 'pioneers/0' };
     expect(() => buildTimeline(record)).toThrow(/played under rules pioneers\/0/);
+  });
+});
+
+describe('buildTimeline refuses records whose header contradicts the replay', () => {
+  const finished = readFixture(FIXTURE_4P);
+  const refusal = (record: MatchRecord): string => {
+    try {
+      buildTimeline(record);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ReplayVerifyError);
+      return (err as Error).message;
+    }
+    throw new Error('the record was accepted');
+  };
+
+  it('accepts the untouched records', () => {
+    expect(() => buildTimeline(finished)).not.toThrow();
+    expect(() => buildTimeline(readFixture(FIXTURE_TALK))).not.toThrow();
+  });
+
+  it('changed placements', () => {
+    const r = structuredClone(finished);
+    const first = r.players.find((p) => p.placement === 1)!;
+    const other = r.players.find((p) => p.placement !== 1)!;
+    [first.placement, other.placement] = [other.placement, first.placement];
+    const low = Math.min(first.seat, other.seat);
+    const claimed = r.players.find((p) => p.seat === low)!.placement;
+    const real = finished.players.find((p) => p.seat === low)!.placement;
+    expect(refusal(r)).toContain(`the header gives seat ${low} placement ${claimed}, but the replay gives it placement ${real}`);
+  });
+
+  it('changed VP', () => {
+    const r = structuredClone(finished);
+    r.vp = r.vp!.map((v, s) => (s === 0 ? v + 1 : v));
+    expect(refusal(r)).toMatch(/VP/);
+  });
+
+  it('a finished game marked aborted (placements and VP removed to match)', () => {
+    const r = { ...structuredClone(finished), status: 'aborted' as const, vp: null };
+    r.players = r.players.map((p) => ({ ...p, placement: null }));
+    expect(refusal(r)).toMatch(/aborted.*replay ends with a (win|turn cap)/);
+  });
+
+  it('a running match that carries a seed and replay', () => {
+    expect(refusal({ ...structuredClone(finished), status: 'running' })).toMatch(/running/);
+  });
+
+  it('a replay cut short where an answer ends, with no end', () => {
+    const r = structuredClone(finished);
+    // An end of turn is the first event of its answer: everything before it is whole answers.
+    const lastEnd = r.replay.findLastIndex((e) => e.kind === 'action' && (e.data as { action: { type?: string } }).action.type === 'end_turn');
+    r.replay = r.replay.slice(0, lastEnd);
+    expect(refusal(r)).toMatch(/stops before the game ends/);
+  });
+
+  it('a seat count other than the replay\'s, and players that do not fill the seats', () => {
+    const three = { ...structuredClone(finished), seatCount: 3, vp: finished.vp!.slice(0, 3), players: finished.players.filter((p) => p.seat < 3) };
+    expect(refusal(three)).toMatch(/3 seats.*start.*4/);
+    const twice = structuredClone(finished);
+    twice.players[1] = { ...twice.players[1], seat: twice.players[0].seat };
+    expect(refusal(twice)).toMatch(/seat/);
+  });
+
+  it('an aborted game marked completed, or with placements', async () => {
+    const stop = new AbortController();
+    const { match } = await runMatch({
+      matchId: 'm-aborted-header', seed: 'tui-aborted-2', platformKey: generateKeyPairSync('ed25519').privateKey,
+      entrants: ['a', 'b', 'c'].map((n) => ({ botId: n, botName: n, source: { type: 'builtin' as const, bot: 'random' as const } })),
+      signal: stop.signal,
+      onEvent: (e) => { if (e.seq === 200) stop.abort(); },
+    });
+    expect(match.status).toBe('aborted');
+    expect(() => buildTimeline(match)).not.toThrow();
+    expect(refusal({ ...match, status: 'completed' })).toMatch(/completed.*aborted/);
+    expect(refusal({ ...match, players: match.players.map((p) => ({ ...p, placement: p.seat + 1 })) })).toMatch(/placement/);
+    expect(refusal({ ...match, vp: [1, 1, 1] })).toMatch(/VP/);
   });
 });
 

@@ -91,7 +91,7 @@ export function describeEvent(ev: EventLike, opts: DescribeOptions): Line {
     }
     case 'timeout': {
       // The runner may say why (the engine's rejection code and message for an illegal answer).
-      const why = [str(d.code), str(d.message)].filter((x) => x).join(': ');
+      const why = strikeWhy(str(d.code), str(d.message));
       return [actor, span(` strike ${num(d.strikes) ?? '?'}: ${str(d.reason) ?? '?'} on a ${str(d.decision) ?? '?'} decision${why ? ` (${why})` : ''}`, { color: 'red' })];
     }
     case 'resign':
@@ -109,6 +109,13 @@ export function describeEvent(ev: EventLike, opts: DescribeOptions): Line {
     default:
       return [actor, t(` ${ev.kind} ${ev.data === undefined ? '' : JSON.stringify(ev.data)}`)];
   }
+}
+
+/** "code: message", naming the code once: the runner's message may already start with it. */
+function strikeWhy(code: string | undefined, message: string | undefined): string {
+  if (!code) return message ?? '';
+  if (!message || message === code) return code;
+  return message.startsWith(`${code}: `) ? message : `${code}: ${message}`;
 }
 
 function describeAction(actor: Span, d: Obj, t: (s: string) => Span): Line {

@@ -1,6 +1,6 @@
-// The event log: a window of replay events around the current one, which is
-// highlighted; later events are dimmed (the replay is public, so no spoilers
-// are hidden, but the eye should land on "now").
+// The event log: the events up to the current one, which is last and
+// highlighted. Later events are not shown: the screen is the match as it
+// stood at the cursor, and the log must not tell what has not happened yet.
 import type { Timeline } from '../timeline';
 import { describeEvent } from './events';
 import { span, truncate, type Line } from './style';
@@ -14,18 +14,15 @@ export interface LogOptions {
 export function renderLog(t: Timeline, index: number, opts: LogOptions): Line[] {
   const { height } = opts;
   if (height <= 0) return [];
-  const before = Math.max(0, Math.floor((height * 2) / 3));
-  let start = Math.max(0, index - before);
-  const end = Math.min(t.events.length, start + height);
-  start = Math.max(0, end - height);
+  const start = Math.max(0, index - height + 1);
   const out: Line[] = [];
-  for (let i = start; i < end; i++) {
+  for (let i = start; i <= index && i < t.events.length; i++) {
     const ev = t.events[i];
     const prefix = span(`${String(t.turnOf[i]).padStart(3)} `, { dim: true });
     const body = describeEvent(ev, { names: t.names, short: opts.short });
-    let line: Line = [prefix, ...body];
-    if (i === index) line = [span('▶', { bold: true }), ...line.map((s) => ({ ...s, inverse: true, dim: false }))];
-    else line = [span(' '), ...line.map((s) => (i > index ? { ...s, dim: true } : s))];
+    const line: Line = i === index
+      ? [span('▶', { bold: true }), ...[prefix, ...body].map((s) => ({ ...s, inverse: true, dim: false }))]
+      : [span(' '), prefix, ...body];
     out.push(truncate(line, opts.width));
   }
   return out;
