@@ -7,9 +7,10 @@
 import type { KeyObject } from 'node:crypto';
 import { Agent, request } from 'undici';
 import {
-  networkFailure as classifyNetworkError, openBotSocket, pinnedLookup, runGate,
+  networkFailure as classifyNetworkError, openBotSocket, runGate,
   type AddressGate, type CheckedAddress, type ConnectFailure,
 } from '../runner/connect';
+import { pinnedLookup } from './pinned-lookup';
 import { botAddresses } from './urls';
 
 export const DEPLOY_CHECK_MATCH_ID = 'deploy-check';

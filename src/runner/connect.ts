@@ -7,13 +7,11 @@ import type { KeyObject } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import WebSocket, { type ClientOptions } from 'ws';
 import { signHandshake } from '../keys/handshake';
+import { pinnedLookup, type PinnedAddress } from '../probe/pinned-lookup';
 import { toWebSocketUrl } from './ws-url';
 
 /** An address the gate checked; every connection to the bot then goes to exactly this address. */
-export interface CheckedAddress {
-  address: string;
-  family: 4 | 6;
-}
+export type CheckedAddress = PinnedAddress;
 
 /**
  * The address check run before every connect and reconnect: throws to refuse
@@ -110,7 +108,7 @@ function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddr
         perMessageDeflate: false,
         // A redirect would leave the checked address.
         followRedirects: false,
-        // ws hands this to net/tls.connect; TLS still verifies the URL's host name.
+        // ws hands this to net/tls.connect (src/probe/pinned-lookup.ts); TLS still verifies the URL's host name.
         lookup: address ? pinnedLookup(address) : undefined,
       };
       socket = new WebSocket(wsUrl, options);
@@ -149,16 +147,6 @@ export async function runGate(gate: AddressGate, url: string, timeoutMs: number)
     if (err instanceof GateTimeout) return failed('timeout', `address check took over ${timeoutMs} ms`);
     return failed('url_rejected', `URL refused: ${errorMessage(err)}`);
   }
-}
-
-/** A resolver that answers every lookup with the checked address (both the single and the `all` form). */
-export function pinnedLookup({ address, family }: CheckedAddress): LookupFunction {
-  return ((_hostname: string, options: unknown, callback?: unknown) => {
-    const cb = (typeof options === 'function' ? options : callback) as (...args: unknown[]) => void;
-    const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
-    // Node calls back asynchronously from its own resolver; so do we.
-    process.nextTick(() => (all ? cb(null, [{ address, family }]) : cb(null, address, family)));
-  }) as LookupFunction;
 }
 
 /** What a network error means for a user, from the codes of node, undici and ws. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReplay } from '../../engine/replay';
 import { generateKeyPair } from '../../src/keys';
 import { verifyHandshake } from '../../src/keys/handshake';
+import { addressGate } from '../../src/probe/address-policy';
 import { DecisionRequestSchema, MatchRecordSchema, STRIKE_REASONS, type MatchEvent, type StrikeReason } from '../../src/protocol';
 import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions } from '../../src/runner';
 import {
@@ -350,6 +351,22 @@ describe('connections, floods and the time bank', () => {
     expectValidCompletedRecord(result);
     expect(seatOf(result, 'b').strikes).toEqual(zeroStrikes());
     expect(gated).toEqual([url]);
+    expect(b.handshakes.map((h) => h.host)).toEqual([`bot.invalid:${port}`]);
+  });
+
+  it('with the address policy as the gate: production refuses a loopback bot unconnected; development pins what it resolved', async () => {
+    const b = await bot(wellBehaved());
+    const port = new URL(b.url).port;
+    const url = `http://bot.invalid:${port}`;
+    const entrants = [{ botId: 'b', botName: 'b', source: { type: 'ws' as const, url } }, builtin('r1'), builtin('r2')];
+    // The injected resolver stands in for DNS (the name never resolves for real).
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    const refused = await play(entrants, { gate: addressGate({ production: true, resolve }) });
+    expect(seatOf(refused, 'b').strikes).toEqual({ ...zeroStrikes(), dropped: 3 });
+    expect(b.handshakes).toHaveLength(0);
+    const allowed = await play(entrants, { gate: addressGate({ production: false, resolve }) });
+    expectValidCompletedRecord(allowed);
+    expect(seatOf(allowed, 'b').strikes).toEqual(zeroStrikes());
     expect(b.handshakes.map((h) => h.host)).toEqual([`bot.invalid:${port}`]);
   });
 
