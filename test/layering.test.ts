@@ -49,7 +49,9 @@ describe('layering (ARCHITECTURE.md)', () => {
     file('src/protocol/index.ts', 'export const schema = 1;\n');
     file('src/keys/index.ts', 'export const sign = 1;\n');
     file('src/config/paths.ts', "import { sign } from '../keys/index';\nexport const dir = sign;\n");
-    file('src/runner/index.ts', "import { game } from '../../engine/game';\nimport { schema } from '../protocol/index';\nexport const run = game + schema;\n");
+    file('src/probe/pinned-lookup.ts', 'export const lookup = 1;\n');
+    file('src/runner/index.ts', "import { game } from '../../engine/game';\nimport { schema } from '../protocol/index';\nimport { lookup } from '../probe/pinned-lookup';\nexport const run = game + schema + lookup;\n");
+    file('src/probe/deploy-check.ts', "import { run } from '../runner/index';\nexport const check = run;\n");
     file('src/term/line.ts', 'export const line = 1;\n');
     file('src/cli/main.ts', "import { run } from '../runner/index';\nimport { line } from '../term/line';\nexport const main = run + line;\n");
     file('examples/bot/bot.ts', "import { game } from '../../engine/game';\nexport const bot = game;\n");
@@ -61,6 +63,7 @@ describe('layering (ARCHITECTURE.md)', () => {
       ['protocol-imports-nothing', 'src/protocol/bad.ts', "import { game } from '../../engine/game';\nexport const x = game;\n"],
       ['keys-import-nothing', 'src/keys/bad.ts', "import { dir } from '../config/paths';\nexport const x = dir;\n"],
       ['runner-on-engine', 'src/runner/bad.ts', "import { line } from '../term/line';\nexport const x = line;\n"],
+      ['runner-on-engine', 'src/runner/bad2.ts', "import { check } from '../probe/deploy-check';\nexport const x = check;\n"],
       ['arena-is-a-library', 'src/arena/bad.ts', "import { line } from '../term/line';\nexport const x = line;\n"],
       ['arena-is-a-library', 'src/arena/bad2.ts', "import { main } from '../cli/main';\nexport const x = main;\n"],
       ['service-no-terminal', 'src/service/bad.ts', "import { main } from '../cli/main';\nexport const x = main;\n"],
@@ -72,6 +75,19 @@ describe('layering (ARCHITECTURE.md)', () => {
 
     it('the skeleton itself passes', async () => {
       expect(shown(await cruiseAt(fixture, sources()))).toEqual([]);
+    });
+
+    it('no-circular: two modules importing each other at run time', async () => {
+      file('src/cli/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
+      file('src/cli/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
+      try {
+        const violations = await cruiseAt(fixture, sources());
+        expect(violations.length).toBeGreaterThan(0);
+        expect(new Set(violations.map((v) => v.rule.name))).toEqual(new Set(['no-circular']));
+      } finally {
+        rmSync(join(fixture, 'src/cli/a.ts'));
+        rmSync(join(fixture, 'src/cli/b.ts'));
+      }
     });
 
     for (const [rule, path, text] of cases) {
