@@ -29,6 +29,9 @@ export type AddressGate = (url: string) => Promise<CheckedAddress | void>;
  */
 export const FRAME_CEILING_BYTES = 1_048_576;
 
+/** How long a socket in its closing handshake waits for the bot to end the TCP connection before cutting it. */
+const CLOSE_TIMEOUT_MS = 1000;
+
 export interface OpenBotSocketOptions {
   /** The bot's URL as registered (http(s) or ws(s)); the gate sees it as given. */
   url: string;
@@ -100,7 +103,7 @@ function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddr
   return new Promise((resolve) => {
     let socket: WebSocket;
     try {
-      const options: ClientOptions & { lookup?: LookupFunction } = {
+      const options: ClientOptions & { lookup?: LookupFunction; closeTimeout?: number } = {
         headers: opts.headers ?? signHandshake(opts.platformKey, opts.matchId),
         maxPayload: opts.maxPayload,
         handshakeTimeout: timeoutMs,
@@ -108,6 +111,8 @@ function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddr
         perMessageDeflate: false,
         // A redirect would leave the checked address.
         followRedirects: false,
+        // After a Close frame, wait this long (not ws's 30 s) for the bot to end the connection.
+        closeTimeout: CLOSE_TIMEOUT_MS,
         // ws hands this to net/tls.connect (src/probe/pinned-lookup.ts); TLS still verifies the URL's host name.
         lookup: address ? pinnedLookup(address) : undefined,
       };

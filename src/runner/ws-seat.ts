@@ -245,6 +245,8 @@ export class WsSeat {
   private attach(socket: WebSocket): void {
     this.connections++;
     this.live.add(socket);
+    // close() ran while the gate was still deciding: this socket is not wanted (terminated once ws has set it up).
+    if (this.closed) process.nextTick(() => socket.terminate());
     let lastError = '';
     // Set when the bot broke the socket by what it sent (so the strike is not `dropped`).
     let badFrame: SeatFailure | null = null;

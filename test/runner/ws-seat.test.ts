@@ -1,7 +1,10 @@
 // The socket layer on its own: real WebSocket bots on 127.0.0.1, one WsSeat each.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createServer } from 'node:net';
+import { createHash } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { generateKeyPair } from '../../src/keys';
 import { verifyHandshake } from '../../src/keys/handshake';
 import { leadingId, UNREQUESTED_BUDGET, WsSeat } from '../../src/runner/ws-seat';
@@ -217,6 +220,40 @@ describe('WsSeat', () => {
     expect(await seat.ask(f.id, f.text, DEADLINE)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
     expect(bot.frames.map((x) => x.id)).toEqual([f.id, f.id]);
     expect(bot.connections).toBe(2);
+  });
+
+  it('a bot that sends a Close frame but never ends the connection is cut after 1 s, and the decision resent', async () => {
+    // First upgrade: accepted by hand; the first frame is answered with a Close frame, then the TCP connection is held open.
+    // Later upgrades: a normal bot. (ws alone would wait 30 s for the TCP close, and the decision would go late.)
+    const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+    const raws: Socket[] = [];
+    let upgrades = 0;
+    const server = createHttpServer();
+    server.on('upgrade', (req, socket: Socket, head) => {
+      if (upgrades++ > 0) {
+        wss.handleUpgrade(req, socket, head, (ws) => ws.on('message', (data) => {
+          const id = (JSON.parse(String(data)) as { id: number }).id;
+          ws.send(JSON.stringify({ id, action: { type: 'end_turn' } }));
+        }));
+        return;
+      }
+      raws.push(socket);
+      const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`);
+      socket.once('data', () => socket.write(Buffer.from([0x88, 0x02, 0x03, 0xe9])));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const seat = new WsSeat({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, matchId: 'm-1', platformKey: privateKey });
+      seats.push(seat);
+      const f = frame();
+      expect(await seat.ask(f.id, f.text, 10_000)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
+      expect(upgrades).toBe(2);
+    } finally {
+      for (const c of wss.clients) c.terminate();
+      for (const r of raws) r.destroy();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('a clean close on the resent frame too is `dropped` (one resend per decision)', async () => {
