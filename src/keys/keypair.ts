@@ -1,8 +1,8 @@
 // Ed25519 key pairs: generate, load a private key file, write PKCS#8 PEM.
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { KeyError } from './errors';
 import { isOpenSshPrivateKey, parseOpenSshPrivateKey } from './openssh-private';
+import { readKeyFileText } from './read-key-file';
 
 export { publicKeyRaw } from './raw';
 
@@ -20,14 +20,7 @@ export function privateKeyToPem(key: KeyObject): string {
 
 /** Reads a private key file: PKCS#8 PEM or unencrypted OpenSSH. Errors name the file, never its contents. */
 export function loadPrivateKeyFile(path: string): KeyObject {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'read failed');
-    throw new KeyError(`cannot read key file ${path}: ${why}`);
-  }
+  const text = readKeyFileText(path);
   try {
     return parsePrivateKey(text);
   } catch (err) {

@@ -1,12 +1,16 @@
 // Finding and reading a match record: a file, the newest record in a
 // directory (as `arena play --out DIR` writes them), or, later, a match id
 // fetched from a server. Each way is a RecordSource; the first that claims a
-// reference loads it.
-import { readdir, readFile, stat } from 'node:fs/promises';
+// reference loads it. A record is untrusted input: anything that is not a
+// regular file of sensible size and shape is refused with one clear message.
+import { constants } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MatchRecordSchema, type MatchRecord } from '../protocol/match';
 
-export type LoadErrorCode = 'not_found' | 'empty_dir' | 'not_json' | 'not_a_record' | 'needs_server';
+export type LoadErrorCode =
+  | 'not_found' | 'empty_dir' | 'not_json' | 'not_a_record' | 'needs_server'
+  | 'unreadable' | 'not_a_file' | 'too_large' | 'too_deep' | 'too_long';
 
 export class RecordLoadError extends Error {
   constructor(readonly code: LoadErrorCode, message: string) {
@@ -14,6 +18,20 @@ export class RecordLoadError extends Error {
     this.name = 'RecordLoadError';
   }
 }
+
+/**
+ * Limits on what `arena replay` reads. A 200-turn match record is a few MB;
+ * these leave room for any real record and keep a hostile one from using up
+ * memory or the stack.
+ */
+export const RECORD_LIMITS = {
+  /** Bytes in a record file. */
+  fileBytes: 64 * 1024 * 1024,
+  /** Nesting of arrays and objects (a record needs about 8). */
+  depth: 64,
+  /** Characters in any one string (names, ids, messages). */
+  stringChars: 64 * 1024,
+} as const;
 
 export interface LoadedRecord {
   record: MatchRecord;
@@ -28,6 +46,157 @@ export interface RecordSource {
   load(ref: string): Promise<LoadedRecord>;
 }
 
+// Keys and values quoted from a file may hold control characters; never print them raw.
+const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+
+const ERRNO_TEXT: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'no such file or directory (a part of the path is not a directory)',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ELOOP: 'too many levels of symbolic links (a symlink loop?)',
+  ENAMETOOLONG: 'the path is too long',
+  EISDIR: 'is a directory',
+  EIO: 'input/output error',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files',
+};
+
+function errnoText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return (code && ERRNO_TEXT[code]) ?? (code ? `cannot read it (${code})` : `cannot read it (${(err as Error)?.message ?? String(err)})`);
+}
+
+function unreadable(path: string, err: unknown): RecordLoadError {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return new RecordLoadError(code === 'ENOENT' || code === 'ENOTDIR' ? 'not_found' : 'unreadable', `${printable(path)}: ${errnoText(err)}`);
+}
+
+function kindOf(s: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
+  if (s.isDirectory()) return 'a directory';
+  if (s.isFIFO()) return 'a FIFO (named pipe)';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  if (s.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+const MiB = (n: number) => `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
+
+/**
+ * Reads a record file's text: a regular file (checked on the open descriptor,
+ * so a path swapped after a check cannot slip past it) of at most
+ * RECORD_LIMITS.fileBytes. O_NONBLOCK keeps a FIFO from blocking the open.
+ */
+export async function readRecordFile(path: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw unreadable(path, err);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      throw new RecordLoadError('not_a_file', `${printable(path)} is ${kindOf(info)}, not a regular file; pass a match record file or a directory of them`);
+    }
+    const limit = RECORD_LIMITS.fileBytes;
+    if (info.size > limit) throw tooLarge(path, info.size);
+    // Read to the end, but never past the limit: the file may grow while we read.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(limit + 1 - total, 1024 * 1024));
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buf.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limit) throw tooLarge(path, total);
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } catch (err) {
+    if (err instanceof RecordLoadError) throw err;
+    throw unreadable(path, err);
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+function tooLarge(path: string, size: number): RecordLoadError {
+  return new RecordLoadError('too_large', `${printable(path)} is ${MiB(size)}; match records are at most ${MiB(RECORD_LIMITS.fileBytes)}, so this is not one`);
+}
+
+/**
+ * Walks parsed JSON without recursion and refuses nesting deeper than
+ * RECORD_LIMITS.depth or strings longer than RECORD_LIMITS.stringChars, so
+ * nothing after it (schema, verifier, renderer) meets a value that could
+ * overflow the stack or fill the screen with one name.
+ */
+/** A location inside the record for a message: printable, and short even when a key is long. */
+function place(where: string): string {
+  const text = printable(where || '(top level)');
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+function checkBounds(json: unknown, origin: string): void {
+  const stack: Array<{ value: unknown; depth: number; where: string }> = [{ value: json, depth: 0, where: '' }];
+  // The path as zod names it (replay.5.data), to four steps: enough to find the spot.
+  const name = (where: string, key: string, depth: number) => (where === '' ? key : depth <= 4 ? `${where}.${key}` : where);
+  while (stack.length) {
+    const { value, depth, where } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.length > RECORD_LIMITS.stringChars) {
+        throw new RecordLoadError('too_long', `${origin} is not a match record: ${place(where)} holds a string of ${value.length} characters; the limit is ${RECORD_LIMITS.stringChars}`);
+      }
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= RECORD_LIMITS.depth) {
+      throw new RecordLoadError('too_deep', `${origin} is not a match record: ${place(where)} is nested more than ${RECORD_LIMITS.depth} levels deep`);
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], depth: depth + 1, where: name(where, String(i), depth + 1) });
+    } else {
+      for (const [k, v] of Object.entries(value)) {
+        if (k.length > RECORD_LIMITS.stringChars) {
+          throw new RecordLoadError('too_long', `${origin} is not a match record: ${place(where)} has a key of ${k.length} characters; the limit is ${RECORD_LIMITS.stringChars}`);
+        }
+        stack.push({ value: v, depth: depth + 1, where: name(where, k, depth + 1) });
+      }
+    }
+  }
+}
+
+/** Parses text as a match record, with errors that say what is wrong and where. */
+export function parseRecord(text: string, from: string): MatchRecord {
+  const origin = printable(from);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new RecordLoadError('not_json', `${origin} is not JSON (${printable((err as Error).message).slice(0, 200)}); pass a match record written by \`arena play --out DIR\``);
+  }
+  checkBounds(json, origin);
+  const parsed = MatchRecordSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
+    throw new RecordLoadError('not_a_record', `${origin} is not a match record: ${place(where)}: ${printable(issue.message).slice(0, 300)}`);
+  }
+  return parsed.data;
+}
+
+/** stat, with "does not exist" as null and every other failure thrown as a RecordLoadError. */
+async function statOf(path: string) {
+  try {
+    return await stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw unreadable(path, err);
+  }
+}
+
 async function statOrNull(path: string) {
   try {
     return await stat(path);
@@ -36,31 +205,14 @@ async function statOrNull(path: string) {
   }
 }
 
-/** Parses text as a match record, with errors that say what is wrong and where. */
-export function parseRecord(text: string, origin: string): MatchRecord {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new RecordLoadError('not_json', `${origin} is not JSON (${(err as Error).message}); pass a match record written by \`arena play --out DIR\``);
-  }
-  const parsed = MatchRecordSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
-    // Keys and values quoted from the file may hold control characters; never print them raw.
-    const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
-    throw new RecordLoadError('not_a_record', `${origin} is not a match record: ${printable(where)}: ${printable(issue.message)}`);
-  }
-  return parsed.data;
-}
-
+/** Anything at the path that is not a directory: a record file, or something to refuse clearly (a FIFO, a device). */
 export const fileSource: RecordSource = {
   async claims(ref) {
-    return (await statOrNull(ref))?.isFile() ?? false;
+    const s = await statOf(ref);
+    return s !== null && !s.isDirectory();
   },
   async load(ref) {
-    return { record: parseRecord(await readFile(ref, 'utf8'), ref), origin: ref };
+    return { record: parseRecord(await readRecordFile(ref), ref), origin: ref };
   },
 };
 
@@ -69,15 +221,21 @@ const NOT_RECORDS = new Set(['summary.json']);
 
 export const directorySource: RecordSource = {
   async claims(ref) {
-    return (await statOrNull(ref))?.isDirectory() ?? false;
+    return (await statOf(ref))?.isDirectory() ?? false;
   },
   async load(ref) {
-    const names = (await readdir(ref)).filter((n) => n.endsWith('.json') && !NOT_RECORDS.has(n));
+    let entries: string[];
+    try {
+      entries = await readdir(ref);
+    } catch (err) {
+      throw unreadable(ref, err);
+    }
+    const names = entries.filter((n) => n.endsWith('.json') && !NOT_RECORDS.has(n));
     const dated = await Promise.all(names.map(async (n) => ({ n, s: await statOrNull(join(ref, n)) })));
     const files = dated.filter((d) => d.s?.isFile()).sort((a, b) => b.s!.mtimeMs - a.s!.mtimeMs || b.n.localeCompare(a.n));
-    if (!files.length) throw new RecordLoadError('empty_dir', `${ref} holds no match records (*.json); run \`arena play --out ${ref}\` first`);
+    if (!files.length) throw new RecordLoadError('empty_dir', `${printable(ref)} holds no match records (*.json); run \`arena play --out ${printable(ref)}\` first`);
     const path = join(ref, files[0].n);
-    return { record: parseRecord(await readFile(path, 'utf8'), path), origin: path };
+    return { record: parseRecord(await readRecordFile(path), path), origin: path };
   },
 };
 
@@ -89,7 +247,7 @@ export const serverSource: RecordSource = {
     return !LOOKS_LIKE_PATH.test(ref);
   },
   async load(ref) {
-    throw new RecordLoadError('needs_server', `no file or directory named "${ref}"; fetching match "${ref}" by id from a server comes with the service. Pass a match file or a directory written by \`arena play --out DIR\``);
+    throw new RecordLoadError('needs_server', `no file or directory named "${printable(ref)}"; fetching match "${printable(ref)}" by id from a server comes with the service. Pass a match file or a directory written by \`arena play --out DIR\``);
   },
 };
 
@@ -99,5 +257,5 @@ export async function loadRecord(ref: string, sources: readonly RecordSource[] =
   for (const source of sources) {
     if (await source.claims(ref)) return source.load(ref);
   }
-  throw new RecordLoadError('not_found', `${ref}: no such file or directory`);
+  throw new RecordLoadError('not_found', `${printable(ref)}: no such file or directory`);
 }

@@ -1,10 +1,10 @@
 // `arena keys generate | public`: make an Ed25519 key and show public halves.
 import { Command, Option } from 'commander';
-import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { defaultKeyPath } from '../../config/paths';
 import { KeyError } from '../../keys/errors';
 import { writePrivateKeyFile } from '../../keys/key-file';
+import { readKeyFileText } from '../../keys/read-key-file';
 import { generateKeyPair, loadPrivateKeyFile, privateKeyToPem, publicKeyRaw } from '../../keys/keypair';
 import { formatPublicKey, parsePublicKey, PUBLIC_KEY_FORMATS, type PublicKeyFormat } from '../../keys/public-key';
 import type { CliIO } from '../io';
@@ -102,7 +102,7 @@ function publicKeyOfFile(file: string): Uint8Array {
   } catch (err) {
     if (!(err instanceof KeyError) || !/this is a public key/.test(err.message)) throw err;
     try {
-      return parsePublicKey(readFileSync(file, 'utf8'));
+      return parsePublicKey(readKeyFileText(file));
     } catch (inner) {
       if (inner instanceof KeyError) throw new KeyError(`${file}: ${inner.message}`);
       throw inner;

@@ -9,6 +9,8 @@ export interface LogOptions {
   width: number;
   height: number;
   short?: boolean;
+  /** Seat names as shown (default: the timeline's). */
+  names?: readonly string[];
 }
 
 export function renderLog(t: Timeline, index: number, opts: LogOptions): Line[] {
@@ -19,7 +21,7 @@ export function renderLog(t: Timeline, index: number, opts: LogOptions): Line[] 
   for (let i = start; i <= index && i < t.events.length; i++) {
     const ev = t.events[i];
     const prefix = span(`${String(t.turnOf[i]).padStart(3)} `, { dim: true });
-    const body = describeEvent(ev, { names: t.names, short: opts.short });
+    const body = describeEvent(ev, { names: opts.names ?? t.names, short: opts.short });
     const line: Line = i === index
       ? [span('▶', { bold: true }), ...[prefix, ...body].map((s) => ({ ...s, inverse: true, dim: false }))]
       : [span(' '), prefix, ...body];

@@ -23,6 +23,12 @@ export interface ScreenOptions {
 }
 
 const MIN_SIDE = 30;
+/** Bot names come from bots: long ones are cut so the panels keep room for the VP. */
+const NAME_SHOWN = 20;
+
+export function shownNames(t: Timeline): string[] {
+  return t.names.map((n) => ([...n].length > NAME_SHOWN ? `${[...n].slice(0, NAME_SHOWN - 1).join('')}…` : n));
+}
 
 export function chooseScale(width: number, bodyHeight: number): BoardScale {
   const wide = boardSize('wide');
@@ -63,7 +69,7 @@ function builtAt(t: Timeline, index: number): { vertex?: number; edge?: number }
 
 function currentEventLine(t: Timeline, index: number): Line {
   const ev = t.events[index];
-  return [span('▶ ', { bold: true }), ...describeEvent(ev, { names: t.names })];
+  return [span('▶ ', { bold: true }), ...describeEvent(ev, { names: shownNames(t) })];
 }
 
 /** The line between panels and log: a rule, or the offer on the table while one is open. */
@@ -95,6 +101,7 @@ export function composeScreen(t: Timeline, index: number, opts: ScreenOptions): 
 
 function composeBody(t: Timeline, index: number, width: number, bodyHeight: number, showIds: boolean): Line[] {
   const f = t.frames[index];
+  const names = shownNames(t);
   const scale = chooseScale(width, bodyHeight);
   const size = boardSize(scale);
   const board = renderBoard({ board: { ...t.board, bandit: f.bandit }, roads: f.roads, towns: f.towns, producing: producingHexes(t, index), focus: builtAt(t, index), showIds }, scale);
@@ -102,18 +109,18 @@ function composeBody(t: Timeline, index: number, width: number, bodyHeight: numb
 
   if (sideWidth >= MIN_SIDE) {
     const short = sideWidth < 44;
-    const panels = renderSeatPanels(f, { names: t.names, width: sideWidth, placements: t.outcome?.placements });
+    const panels = renderSeatPanels(f, { names, width: sideWidth, placements: t.outcome?.placements });
     const logHeight = Math.max(3, bodyHeight - panels.length - 1);
-    const side = [...panels, truncate(divider(t, index, sideWidth), sideWidth), ...renderLog(t, index, { width: sideWidth, height: logHeight, short })];
+    const side = [...panels, truncate(divider(t, index, sideWidth), sideWidth), ...renderLog(t, index, { width: sideWidth, height: logHeight, short, names })];
     const body = besides([{ lines: board, width: size.width }, { lines: side, width: sideWidth }]);
     while (body.length < bodyHeight) body.push([]);
     return body.slice(0, bodyHeight);
   }
   // Narrow: board, then panels, then as much log as fits.
-  const panels = renderSeatPanels(f, { names: t.names, width, placements: t.outcome?.placements });
+  const panels = renderSeatPanels(f, { names, width, placements: t.outcome?.placements });
   const body = [...board.map((l) => truncate(l, width)), ...panels, truncate(divider(t, index, width), width)];
   const logHeight = Math.max(0, bodyHeight - body.length);
-  body.push(...renderLog(t, index, { width, height: logHeight, short: true }));
+  body.push(...renderLog(t, index, { width, height: logHeight, short: true, names }));
   return body.slice(0, bodyHeight);
 }
 
