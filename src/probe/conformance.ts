@@ -1,17 +1,16 @@
 // `arena bot check`: a conformance check for bot authors. Pings the bot,
 // upgrades with a signed handshake, sees whether it verifies signatures, then
-// asks it one real decision of each kind and checks every answer: frame size,
-// JSON, DecisionResponse shape, the kind's action schema, legality in that
-// position, and latency against the deadline.
+// asks it one real decision of each kind and checks every answer as a match
+// would: frame size, then the runner's own classification (answer-frame.ts:
+// a bad frame is `malformed`; an action whose shape or rules are wrong is
+// `illegal`), then latency against the deadline.
 import type { KeyObject } from 'node:crypto';
 import type WebSocket from 'ws';
-import { seatView, submit } from '../../engine/index';
+import { seatView } from '../../engine/index';
 import type { DecisionKind } from '../../engine/types';
+import { classifyFrame, judgeAction, type FrameVerdict } from '../runner/answer-frame';
 import { FRAME_CEILING_BYTES, openBotSocket } from '../runner/connect';
-import {
-  DECISION_KINDS, DecisionResponseSchema, MAX_FRAME_BYTES, describeIssues, parseAction,
-  type DecisionRequest,
-} from '../protocol/index';
+import { DECISION_KINDS, MAX_FRAME_BYTES, type DecisionRequest } from '../protocol/index';
 import { checkPing, checkUpgrade } from './deploy-check';
 import { findPosition } from './positions';
 import { botAddresses } from './urls';
@@ -99,26 +98,20 @@ async function askOne(session: Session, kind: DecisionKind, id: number, matchId:
   if (answer.kind === 'closed') return { name, status: 'fail', detail: `the socket closed before an answer (${answer.why})` };
   if (answer.kind === 'timeout') return { name, status: 'fail', detail: `no answer within deadlineMs ${deadlineMs} ms (late: one strike in a match)` };
   const where = `(${ms(answer.ms)}, ${answer.bytes} bytes)`;
-  if (answer.bytes > MAX_FRAME_BYTES) return { name, status: 'fail', detail: `answer frame is ${answer.bytes} bytes, over the ${MAX_FRAME_BYTES}-byte limit (oversize strike)` };
-  let json: unknown;
-  try {
-    json = JSON.parse(answer.text);
-  } catch {
-    return { name, status: 'fail', detail: `answer is not JSON ${where}: ${snippet(answer.text)} (malformed strike)` };
-  }
-  const frame = DecisionResponseSchema.safeParse(json);
-  if (!frame.success) return { name, status: 'fail', detail: `answer is not a DecisionResponse {id, action} ${where}: ${describeIssues(frame.error)} (malformed strike)` };
-  if (frame.data.id !== id) return { name, status: 'fail', detail: `answer carries id ${frame.data.id}, the request was id ${id} (malformed strike)` };
-  const action = parseAction(kind, frame.data.action);
-  if (!action.ok) return { name, status: 'fail', detail: `action does not match the ${kind} schema ${where}: ${action.message} (malformed strike); got ${snippet(JSON.stringify(frame.data.action))}` };
-  const applied = submit(pos.game, pos.seat, action.action);
-  if (!applied.ok) return { name, status: 'fail', detail: `illegal ${kind} action ${snippet(JSON.stringify(action.action))}: ${applied.reason.message} (illegal strike)` };
+  const v = answer.verdict;
+  if (v === null) return { name, status: 'fail', detail: `answer frame is ${answer.bytes} bytes, over the ${MAX_FRAME_BYTES}-byte limit (oversize strike)` };
+  // Stale frames never get here (the session ignores them, as a match does).
+  if (v.type !== 'answer') return { name, status: 'fail', detail: `answer frame is malformed ${where}: ${v.type === 'malformed' ? v.detail : `stale id ${v.id}`} (malformed strike)` };
+  const action = snippet(JSON.stringify(v.action) ?? 'undefined');
+  const judged = judgeAction(pos.game, pos.seat, v.action);
+  if (judged.type === 'illegal') return { name, status: 'fail', detail: `illegal ${kind} action ${action}: ${judged.detail} (illegal strike)` };
   if (answer.ms > deadlineMs) return { name, status: 'fail', detail: `answered after ${ms(answer.ms)}, past the ${deadlineMs} ms deadline (late strike)` };
-  return { name, status: 'pass', detail: `legal ${snippet(JSON.stringify(action.action))} ${where}` };
+  return { name, status: 'pass', detail: `legal ${action} ${where}` };
 }
 
 type Answer =
-  | { kind: 'frame'; text: string; bytes: number; ms: number }
+  /** verdict: the runner's classification of the frame; null when it is over MAX_FRAME_BYTES (not read). */
+  | { kind: 'frame'; verdict: FrameVerdict | null; bytes: number; ms: number }
   | { kind: 'timeout' }
   | { kind: 'closed'; why: string };
 
@@ -143,25 +136,17 @@ class Session {
 
   private listen(socket: WebSocket): void {
     socket.on('error', (err) => this.waiter?.({ kind: 'closed', why: err.message }));
-    socket.on('message', (data) => {
+    socket.on('message', (data, isBinary) => {
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-      const text = buf.toString('utf8');
-      if (this.isStale(text)) return;
-      this.waiter?.({ kind: 'frame', text, bytes: buf.length, ms: 0 });
+      // As the runner does: size first, then classifyFrame (binary frames are malformed, never read as text).
+      const verdict = buf.length > MAX_FRAME_BYTES ? null : classifyFrame(buf, isBinary, this.current, (id) => this.asked.has(id));
+      if (verdict?.type === 'stale') return; // an answer to an earlier question: ignored, as in a match
+      this.waiter?.({ kind: 'frame', verdict, bytes: buf.length, ms: 0 });
     });
     socket.on('close', (code) => {
       if (this.socket === socket) this.socket = null;
       this.waiter?.({ kind: 'closed', why: `close code ${code}` });
     });
-  }
-
-  private isStale(text: string): boolean {
-    try {
-      const id = (JSON.parse(text) as { id?: unknown }).id;
-      return typeof id === 'number' && id !== this.current && this.asked.has(id);
-    } catch {
-      return false;
-    }
   }
 
   async ask(request: DecisionRequest, deadlineMs: number): Promise<Answer> {

@@ -1,5 +1,14 @@
-// Classifies one frame a bot sent, against the decision the seat owes (if any).
-// Pure: the socket layer decides what to do with the verdict.
+// How the arena classifies what a bot sends, in two steps shared by the
+// runner and `arena bot check` (src/probe/conformance.ts):
+// 1. classifyFrame: the frame (text, JSON, a DecisionResponse, the id it
+//    answers). A bad frame is a `malformed` strike.
+// 2. judgeAction: the action inside a good frame, shape and rules alike,
+//    judged by the engine (engine/shape.ts accepts exactly what the zod
+//    schemas in src/protocol/actions.ts accept). A refused action is an
+//    `illegal` strike, whether its shape or a rule was wrong.
+// The frame size (over MAX_FRAME_BYTES: `oversize`) is checked before both.
+import { submit, type Game } from '../../engine/index';
+import type { GameEvent, RejectionCode } from '../../engine/types';
 import { DecisionResponseSchema, describeIssues } from '../protocol';
 
 export type FrameVerdict =
@@ -55,4 +64,19 @@ function isPlainResponse(json: unknown): json is { id: number; action: unknown }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
   const id = (json as { id?: unknown }).id;
   return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 && Object.prototype.hasOwnProperty.call(json, 'action');
+}
+
+export type ActionVerdict =
+  | { type: 'applied'; events: GameEvent[] }
+  /** Refused by the engine (shape or rules): an `illegal` strike. `detail` is "code: message". */
+  | { type: 'illegal'; code: RejectionCode; detail: string };
+
+/**
+ * Judges the action of a well-formed answer for the seat's pending decision,
+ * and applies it to `g` if it is legal (unknown fields are stripped first).
+ */
+export function judgeAction(g: Game, seat: number, action: unknown): ActionVerdict {
+  const r = submit(g, seat, action);
+  if (r.ok) return { type: 'applied', events: r.events };
+  return { type: 'illegal', code: r.reason.code, detail: `${r.reason.code}: ${r.reason.message}` };
 }

@@ -4,11 +4,12 @@
 // and streams the engine's events. A bot can only cost itself strikes.
 import {
   abortGame, BUILTIN_BOTS, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
-  pendingDecisions, recordStrike, resignSeat, RULES_VERSION, seatOrder, seatView, submit,
+  pendingDecisions, publicView, recordStrike, resignSeat, RULES_VERSION, seatOrder, seatView, submit,
   type BuiltinBot, type Game, type StrikeDetail,
 } from '../../engine';
 import type { Outcome, PendingDecision } from '../../engine/types';
-import { parseAction, type DecisionRequest, type MatchRecord, type StrikeReason } from '../protocol';
+import type { DecisionRequest, MatchRecord, StrikeReason } from '../protocol';
+import { judgeAction } from './answer-frame';
 import { EventLog } from './event-log';
 import { RequestFrameWriter } from './request-frame';
 import { emptySeatStats, totalStrikes } from './seat-stats';
@@ -40,7 +41,8 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   const g = newGame(opts.seed, seatCount);
   const timeBankMs = opts.timeBankMs ?? DEFAULT_TIME_BANK_MS;
   const seats = seatOrder(opts.seed, seatCount).map((entrantIndex, seat) => makeSeat(opts, opts.entrants[entrantIndex], seat, timeBankMs));
-  const log = new EventLog(opts.onEvent);
+  const onFlush = opts.onFlush;
+  const log = new EventLog(opts.onEvent, onFlush && (() => onFlush(() => publicView(g))));
   const stop = new StopSignal(opts.wallClockMs ?? DEFAULT_WALL_CLOCK_MS, opts.signal);
   const closing: Promise<void>[] = [];
   const frames = new RequestFrameWriter();
@@ -221,14 +223,9 @@ function applyAnswer(g: Game, seat: Seat, d: PendingDecision, answer: SeatAnswer
     return;
   }
   seat.stats.latenciesMs.push(answer.latencyMs);
-  // Shape first (strips extra fields a bot may add); then the engine judges legality.
-  const parsed = parseAction(d.kind, answer.action);
-  if (!parsed.ok) {
-    strike(g, seat, d, 'illegal', `bad_shape: ${parsed.message}`, decisionId, closing, 'bad_shape');
-    return;
-  }
-  const r = submit(g, d.seat, parsed.action);
-  if (!r.ok) strike(g, seat, d, 'illegal', `${r.reason.code}: ${r.reason.message}`, decisionId, closing, r.reason.code);
+  // Shape and rules in one judge, the same as `arena bot check` (answer-frame.ts).
+  const v = judgeAction(g, d.seat, answer.action);
+  if (v.type === 'illegal') strike(g, seat, d, 'illegal', v.detail, decisionId, closing, v.code);
 }
 
 function strike(g: Game, seat: Seat, d: PendingDecision, reason: StrikeReason, detail: string, decisionId: number, closing: Promise<void>[], code?: StrikeDetail['code']): void {

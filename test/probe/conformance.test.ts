@@ -65,12 +65,31 @@ describe('arena bot check', () => {
       }
     });
     const r = await checkBot(url, { platformKey: privateKey, deadlineMs: 150 });
-    expect(byName(r, 'decision: setup').detail).toContain('not JSON');
-    expect(byName(r, 'decision: turn').detail).toMatch(/carries id \d+, the request was id \d+/);
-    expect(byName(r, 'decision: discard').detail).toContain('does not match the discard schema');
-    expect(byName(r, 'decision: bandit').detail).toMatch(/over the 65536-byte limit/);
+    expect(byName(r, 'decision: setup').detail).toMatch(/not JSON.*\(malformed strike\)/);
+    expect(byName(r, 'decision: turn').detail).toMatch(/unknown decision id \d+ \(expected \d+\).*\(malformed strike\)/);
+    // A well-formed frame whose action has the wrong shape: the engine refuses it, an illegal strike as in a match.
+    expect(byName(r, 'decision: discard').detail).toMatch(/^illegal discard action .*bad_shape: .*gold.*\(illegal strike\)/);
+    expect(byName(r, 'decision: bandit').detail).toMatch(/over the 65536-byte limit \(oversize strike\)/);
     expect(byName(r, 'decision: trade').detail).toMatch(/deadline|late/);
     expect(r.checks.filter((c) => c.name.startsWith('decision')).every((c) => c.status === 'fail')).toBe(true);
+  });
+
+  it('classifies as a match does: binary frames malformed, extra fields stripped, null and wrong shapes illegal', async () => {
+    const url = await scripted((req) => {
+      switch (req.kind) {
+        case 'setup': return { ...answer(req, { settlement: 0, road: 0 }), binary: true }; // readable JSON, but binary
+        case 'turn': return answer(req, { type: 'end_turn', debug: { eval: 0.3 } }); // extra field: stripped, legal
+        case 'discard': return answer(req, { cards: { brick: 1 }, note: 'x' }); // shape ok (extra stripped), wrong count
+        case 'bandit': return answer(req, { hex: (req.view.board.bandit + 1) % 19, victim: null }); // null is not "absent"
+        default: return answer(req, { accept: false, talk: 'no thanks', why: 'debug' });
+      }
+    });
+    const r = await checkBot(url, { platformKey: privateKey });
+    expect(byName(r, 'decision: setup')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/binary frame.*\(malformed strike\)/) });
+    expect(byName(r, 'decision: turn').status).toBe('pass');
+    expect(byName(r, 'decision: discard')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/wrong_discard_count.*\(illegal strike\)/) });
+    expect(byName(r, 'decision: bandit')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/bad_shape: .*victim.*\(illegal strike\)/) });
+    expect(byName(r, 'decision: trade').status).toBe('pass');
   });
 
   it('fails fast with a clear message when nothing listens', async () => {

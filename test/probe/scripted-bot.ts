@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { DecisionRequest } from '../../src/protocol/index';
 
-export type Script = (req: DecisionRequest) => { text: string; delayMs?: number } | null;
+/** `binary`: send the text as a binary frame (which the arena strikes as malformed). */
+export type Script = (req: DecisionRequest) => { text: string; delayMs?: number; binary?: boolean } | null;
 
 export async function startScriptedBot(script: Script): Promise<{ url: string; close(): Promise<void> }> {
   const http = createServer((req, res) => (req.url === '/ping' ? res.end('pong') : res.writeHead(404).end()));
@@ -15,7 +16,7 @@ export async function startScriptedBot(script: Script): Promise<{ url: string; c
       const req = JSON.parse(data.toString()) as DecisionRequest;
       const answer = script(req);
       if (!answer) return;
-      setTimeout(() => ws.readyState === ws.OPEN && ws.send(answer.text), answer.delayMs ?? 0);
+      setTimeout(() => ws.readyState === ws.OPEN && ws.send(answer.binary ? Buffer.from(answer.text) : answer.text, { binary: answer.binary ?? false }), answer.delayMs ?? 0);
     });
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
