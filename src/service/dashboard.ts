@@ -1,0 +1,173 @@
+// Serves the web dashboard's built assets (dist/web, made by
+// scripts/build-web.mjs) from `serve`: index.html at `/` and at every page
+// path of the single-page app, and the hashed assets under /assets/.
+// The service never imports src/web: it reads the files the build wrote.
+//
+// Caching: hashed assets never change under their name, so they are
+// `immutable` for a year; index.html is `no-cache` (revalidated by ETag) so
+// a new build is picked up at once. Nothing here is per-user.
+// Security: a strict Content-Security-Policy (scripts and styles only from
+// this origin, no inline script or style, no framing), nosniff, no referrer.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, Hono } from 'hono';
+
+/** The page paths of the dashboard's router (src/web/router.tsx); none collides with an API path. */
+export const DASHBOARD_PATHS = ['/', '/sign-in', '/account', '/account/bots', '/account/keys', '/match/:id', '/bot/:id'] as const;
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+};
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+};
+
+interface Asset {
+  type: string;
+  raw: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+interface Loaded {
+  mtimeMs: number;
+  index: Buffer;
+  indexEtag: string;
+  assets: Map<string, Asset>;
+}
+
+/** The directory of the built dashboard: <package root>/dist/web, from the source tree or from dist/arena.mjs. */
+export function defaultWebDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'web');
+    dir = dirname(dir);
+  }
+  return join(process.cwd(), 'dist', 'web');
+}
+
+function typeOf(name: string): string {
+  const ext = /\.[a-z0-9]+$/i.exec(name)?.[0].toLowerCase() ?? '';
+  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
+}
+
+function load(dir: string): Loaded {
+  const manifestPath = join(dir, 'manifest.json');
+  const mtimeMs = statSync(manifestPath).mtimeMs;
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files?: Record<string, unknown> };
+  const assets = new Map<string, Asset>();
+  for (const rel of Object.keys(manifest.files ?? {})) {
+    // Only names the build wrote: /assets/<name>, no path tricks.
+    if (!/^\/assets\/[A-Za-z0-9._-]+$/.test(rel)) continue;
+    const path = join(dir, rel);
+    const opt = (p: string) => (existsSync(p) ? readFileSync(p) : undefined);
+    assets.set(rel, { type: typeOf(rel), raw: readFileSync(path), gzip: opt(`${path}.gz`), br: opt(`${path}.br`) });
+  }
+  const index = readFileSync(join(dir, 'index.html'));
+  return { mtimeMs, index, indexEtag: `"${createHash('sha256').update(index).digest('base64url').slice(0, 22)}"`, assets };
+}
+
+/** Which precompressed form the client accepts: br, then gzip, else none (q=0 refuses). */
+export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) continue;
+    accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
+}
+
+export interface DashboardOptions {
+  /** Where the build is; default defaultWebDir(). */
+  dir?: string;
+}
+
+/**
+ * Adds the dashboard's routes to the service's app. Call it after the API
+ * routes: the page paths are distinct from every API path, so order only
+ * matters for a route added later that reuses one.
+ */
+export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions = {}): void {
+  const dir = opts.dir ?? defaultWebDir();
+  let loaded: Loaded | null = null;
+  let checkedAt = 0;
+  // Re-read after a rebuild (checked at most once a second); serve the last good build meanwhile.
+  const current = (): Loaded | null => {
+    const now = Date.now();
+    if (loaded && now - checkedAt < 1000) return loaded;
+    checkedAt = now;
+    try {
+      const m = statSync(join(dir, 'manifest.json')).mtimeMs;
+      if (!loaded || m !== loaded.mtimeMs) loaded = load(dir);
+    } catch {
+      // not built (yet), or a build is being written: keep what we have
+    }
+    return loaded;
+  };
+
+  const notBuilt = (c: Context) =>
+    c.body(
+      '<!doctype html><meta charset="utf-8"><title>Bot Arena</title><p>The dashboard is not built. Run <code>node scripts/build-web.mjs</code> and reload.</p>\n',
+      503,
+      { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    );
+
+  const page = (c: Context) => {
+    const l = current();
+    if (!l) return notBuilt(c);
+    const headers = { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', etag: l.indexEtag };
+    if (c.req.header('if-none-match') === l.indexEtag) return c.body(null, 304, headers);
+    return c.body(new Uint8Array(l.index), 200, headers);
+  };
+  for (const path of DASHBOARD_PATHS) app.get(path, page);
+
+  app.get('/assets/:file', (c) => {
+    const l = current();
+    const asset = l?.assets.get(`/assets/${c.req.param('file')}`);
+    if (!asset) {
+      return c.json({ error: { code: 'not_found', message: `no dashboard asset ${c.req.path}` } }, 404, { 'cache-control': 'no-store' });
+    }
+    const enc = pickEncoding(c.req.header('accept-encoding'));
+    const body = enc === 'br' ? asset.br : enc === 'gzip' ? asset.gzip : undefined;
+    const headers: Record<string, string> = {
+      ...SECURITY_HEADERS,
+      'content-type': asset.type,
+      'cache-control': IMMUTABLE,
+      vary: 'accept-encoding',
+    };
+    if (body && enc) headers['content-encoding'] = enc;
+    return c.body(new Uint8Array(body ?? asset.raw), 200, headers);
+  });
+}

@@ -1,0 +1,61 @@
+// The checks a bot URL goes through on registration and on every URL change
+// (spec section 4, "Deploy check"): the URL policy, GET /ping answering pong,
+// then a signed WebSocket upgrade. The server runs them in one request and
+// answers 201/200, or 422 `url_rejected` / `deploy_check_failed` with a
+// message naming the step; this shows each step and which one failed, why.
+import { ApiError } from '../api';
+
+export type CheckState =
+  | { phase: 'idle' }
+  | { phase: 'running'; url: string }
+  | { phase: 'passed'; url: string }
+  | { phase: 'failed'; url: string; step: number; message: string };
+
+export const CHECK_STEPS = [
+  'The URL is allowed (scheme, and an address the service may connect to)',
+  'GET /ping answers "pong"',
+  'A signed WebSocket upgrade is accepted',
+] as const;
+
+/** Which step (0-based) an error failed at, or -1 when it is not a check failure (e.g. a bad name). */
+export function failedStep(err: unknown): number {
+  if (!(err instanceof ApiError) || err.status !== 422) return -1;
+  if (err.code === 'url_rejected') return 0;
+  if (err.code === 'deploy_check_failed') {
+    // The probe's messages say what was tried: "GET <url>/ping ..." or "WebSocket upgrade to <url> ...".
+    if (/websocket|upgrade|handshake/i.test(err.message)) return 2;
+    return 1;
+  }
+  return -1;
+}
+
+export function CheckSteps({ state }: { state: CheckState }) {
+  if (state.phase === 'idle') return null;
+  return (
+    <div className="card" data-testid="checks" data-phase={state.phase}>
+      <h3>Checks for <span className="mono">{state.url}</span></h3>
+      <ol className="steps">
+        {CHECK_STEPS.map((text, i) => {
+          const status =
+            state.phase === 'running' ? 'running'
+              : state.phase === 'passed' ? 'pass'
+                : i < state.step ? 'pass' : i === state.step ? 'fail' : 'skipped';
+          const mark = status === 'pass' ? '✓' : status === 'fail' ? '✗' : status === 'running' ? '…' : '–';
+          const word = status === 'pass' ? 'passed' : status === 'fail' ? 'failed' : status === 'running' ? 'checking' : 'not run';
+          return (
+            <li key={i} className={status} data-step={i} data-status={status}>
+              <span className="mark" aria-hidden="true">{mark}</span>
+              {text} <span className="visually-hidden">({word})</span>
+              {status === 'fail' && state.phase === 'failed' && <div className="form-error" data-testid="check-error">{state.message}</div>}
+            </li>
+          );
+        })}
+      </ol>
+      <p role="status" className={state.phase === 'failed' ? 'error' : state.phase === 'passed' ? 'ok' : 'muted'}>
+        {state.phase === 'running' && 'Checking the bot…'}
+        {state.phase === 'passed' && 'All checks passed.'}
+        {state.phase === 'failed' && `Check ${state.step + 1} failed: nothing was saved. Fix the bot or the URL and try again.`}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,177 @@
+// The match page. A running match follows /matches/{id}/live (Server-Sent
+// Events: snapshot, event, view, end); a finished one is stepped in the
+// browser by the engine from its public seed and replay, with a scrubber.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { PublicView, RecordedEvent } from '../../../engine/index';
+import type { Match, MatchPlayer } from '../../protocol/index';
+import { getMatch, liveUrl } from '../api';
+import { Board } from '../components/board';
+import { EventLog } from '../components/event-log';
+import { MatchPlayersTable } from '../components/match-list';
+import { Scrubber } from '../components/scrubber';
+import { SeatPanels } from '../components/seats';
+import { strikesOf, type EventLike } from '../lib/describe';
+import { formatTime } from '../lib/format';
+import { replayFrames } from '../lib/replay';
+import { useData } from '../lib/use-data';
+import { Link, paths } from '../router';
+import { PageTitle } from '../components/page-title';
+
+function namesOf(players: readonly MatchPlayer[]): string[] {
+  const names: string[] = [];
+  for (const p of players) names[p.seat] = p.botName;
+  return names;
+}
+
+export function MatchPage({ id, event }: { id: string; event: number | null }) {
+  const { data: match, error, reload } = useData((signal) => getMatch(id, signal), [id]);
+  if (error) {
+    return (
+      <>
+        <PageTitle>Match {id}</PageTitle>
+        <p className="error" role="alert">{error}</p>
+        <p><Link href={paths.home()}>Back to the leaderboard</Link></p>
+      </>
+    );
+  }
+  if (!match) return <><PageTitle>Match {id}</PageTitle><p aria-busy="true">Loading the match…</p></>;
+  const title = `Match ${match.id}`;
+  return (
+    <>
+      <PageTitle>{title}</PageTitle>
+      <p>
+        <span className={`status ${match.status}`}>{match.status}</span>{' '}
+        <span className="muted">started {formatTime(match.startedAt)}{match.endedAt ? `, ended ${formatTime(match.endedAt)}` : ''}</span>
+      </p>
+      {match.status === 'running' ? (
+        <LiveMatch match={match} onEnd={reload} />
+      ) : match.seed && match.replay.length > 0 ? (
+        <ReplayMatch match={match as Match & { seed: string }} event={event} />
+      ) : (
+        <>
+          <p>This match was aborted before it produced a replay: no placements and no rating changes.</p>
+          <MatchPlayersTable players={match.players} final />
+        </>
+      )}
+    </>
+  );
+}
+
+interface Snapshot {
+  match: { players: MatchPlayer[] };
+  seq: number;
+  view: PublicView | null;
+  recent: EventLike[];
+}
+
+function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
+  const [players, setPlayers] = useState<MatchPlayer[]>(match.players);
+  const [view, setView] = useState<PublicView | null>(null);
+  const [events, setEvents] = useState<EventLike[]>([]);
+  const [state, setState] = useState<'connecting' | 'live' | 'reconnecting' | 'ended'>('connecting');
+
+  useEffect(() => {
+    const es = new EventSource(liveUrl(match.id));
+    const parse = (e: MessageEvent) => {
+      try {
+        return JSON.parse(e.data as string);
+      } catch {
+        return null;
+      }
+    };
+    const append = (added: EventLike[]) =>
+      setEvents((old) => {
+        const lastSeq = old.length ? old[old.length - 1].seq ?? -1 : -1;
+        const fresh = added.filter((ev) => (ev.seq ?? -1) > lastSeq);
+        return fresh.length ? [...old, ...fresh] : old;
+      });
+    es.addEventListener('open', () => setState('live'));
+    es.addEventListener('error', () => setState((s) => (s === 'ended' ? s : 'reconnecting')));
+    es.addEventListener('snapshot', (e) => {
+      const s = parse(e as MessageEvent) as Snapshot | null;
+      if (!s) return;
+      setPlayers(s.match.players);
+      if (s.view) setView(s.view);
+      append(s.recent ?? []);
+      setState('live');
+    });
+    es.addEventListener('event', (e) => {
+      const ev = parse(e as MessageEvent) as EventLike | null;
+      if (ev) append([ev]);
+    });
+    es.addEventListener('view', (e) => {
+      const v = parse(e as MessageEvent) as { view: PublicView } | null;
+      if (v?.view) setView(v.view);
+    });
+    es.addEventListener('end', () => {
+      // The server closes the stream; without close() EventSource would reconnect.
+      es.close();
+      setState('ended');
+      onEnd();
+    });
+    return () => es.close();
+  }, [match.id, onEnd]);
+
+  const names = namesOf(players);
+  const strikes = useMemo(() => strikesOf(events, players.length), [events, players.length]);
+  return (
+    <div className="grid2">
+      <div>
+        <p role="status" data-testid="live-state">
+          {state === 'live' ? '● Live' : state === 'connecting' ? 'Connecting to the live stream…' : state === 'reconnecting' ? 'Connection lost; reconnecting…' : 'The match has ended; loading its replay…'}
+          {view ? ` · turn ${view.turn}${view.dice ? ` · rolled ${view.dice[0]}+${view.dice[1]}` : ''}` : ''}
+        </p>
+        {view ? <Board view={view} names={names} /> : <p>Waiting for the first move…</p>}
+        {view && <SeatPanels view={view} players={players} strikes={strikes} final={false} />}
+      </div>
+      <div>
+        <h2>Events</h2>
+        <EventLog events={events} ctx={{ names, board: view?.board }} live />
+      </div>
+    </div>
+  );
+}
+
+function ReplayMatch({ match, event }: { match: Match & { seed: string }; event: number | null }) {
+  const seatCount = match.players.length as 3 | 4;
+  const frames = useMemo(
+    () => replayFrames(match.seed, seatCount, match.replay as unknown as RecordedEvent[]),
+    [match.seed, seatCount, match.replay],
+  );
+  const count = frames.views.length;
+  const [index, setIndex] = useState(() => Math.min(count - 1, event ?? count - 1));
+  useEffect(() => {
+    if (event !== null) setIndex(Math.min(count - 1, event));
+  }, [event, count]);
+  const change = useCallback((i: number) => setIndex(i), []);
+  const names = namesOf(match.players);
+  const view = frames.views[index];
+  const events = match.replay as unknown as EventLike[];
+  const strikes = useMemo(() => strikesOf(events.slice(0, index + 1), seatCount), [events, index, seatCount]);
+  const start = match.replay[0];
+  const rules = start && start.kind === 'start' ? start.data.rulesVersion : '?';
+  if (!view) return <p className="error">This replay has no events to show.</p>;
+  return (
+    <div className="grid2">
+      <div>
+        {frames.error && (
+          <p className="error" role="alert">The engine does not reproduce this record ({frames.error}); the positions after that point may be wrong.</p>
+        )}
+        <Scrubber matchId={match.id} index={index} count={count} turns={frames.turns} onChange={change} />
+        <Board view={view} names={names} />
+        <SeatPanels view={view} players={match.players} strikes={strikes} final={index === count - 1} />
+      </div>
+      <div>
+        <h2>Result</h2>
+        <MatchPlayersTable players={match.players} final />
+        <dl className="facts">
+          <dt>Seed</dt><dd className="mono" data-testid="seed">{match.seed}</dd>
+          <dt>Rules</dt><dd>{rules}</dd>
+          <dt>Events</dt><dd>{count}</dd>
+        </dl>
+        <h2>Events</h2>
+        <EventLog events={events} current={index} ctx={{ names, board: view.board }} />
+      </div>
+    </div>
+  );
+}
