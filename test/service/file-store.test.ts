@@ -102,6 +102,26 @@ describe('file store on disk', () => {
     expect((await t.listMatches({ limit: 1, cursor: page1.next })).matches.map((m) => m.id)).toEqual([c1.id]);
   });
 
+  it('reads summaries back from the log after reopen, whatever the characters in bot names', async () => {
+    const s = await openStore();
+    const { bots } = await seed(s);
+    const names = ['ünïcødé 🎲', '名前', 'plain', '"quoted"\nnewline'];
+    const ms = names.map((name) => {
+      const m = runningMatch(bots);
+      m.players[0].botName = name;
+      return m;
+    });
+    for (const m of ms) await s.putMatch(m);
+    await s.putMatch(aborted(ms[1]));
+    const want = await s.listMatchSummaries({ limit: 100 });
+    await closeStore(s);
+    const t = await openStore();
+    const got = await t.listMatchSummaries({ limit: 100 });
+    expect(got).toEqual(want);
+    expect(got.matches.slice(0, 4).map((m) => m.players[0].botName)).toEqual([...names].reverse());
+    expect(got.matches[2].status).toBe('aborted');
+  });
+
   it('touchKey writes nothing by itself; the next write or close flushes it', async () => {
     const s = await openStore();
     const { k } = await seed(s);
