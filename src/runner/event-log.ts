@@ -8,7 +8,11 @@ export class EventLog {
   private lastMs = -1;
   private lastAt = '';
 
-  constructor(private readonly onEvent?: (event: MatchEvent) => void) {}
+  constructor(
+    private readonly onEvent?: (event: MatchEvent) => void,
+    /** After each flush that added events: the batch is complete and the game is in the state it describes. */
+    private readonly onFlush?: () => void,
+  ) {}
 
   /** Stamps and emits every engine event not seen yet (`all` is the engine's full log so far). */
   flush(all: readonly GameEvent[]): void {
@@ -26,5 +30,6 @@ export class EventLog {
       this.events.push(event);
       this.onEvent?.(event);
     }
+    this.onFlush?.();
   }
 }

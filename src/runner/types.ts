@@ -1,6 +1,6 @@
 // The runner's public contract (shared with src/arena and the service).
 import type { KeyObject } from 'node:crypto';
-import type { Outcome } from '../../engine/types';
+import type { Outcome, PublicView } from '../../engine/types';
 import type { BuiltinBotName } from '../../engine/bots/index';
 import type { DecisionKind, MatchEvent, MatchRecord, StrikeReason } from '../protocol';
 import type { AddressGate } from './connect';
@@ -41,6 +41,12 @@ export interface RunMatchOptions {
    * Must not throw: an error here ends runMatch with that error.
    */
   onEvent?: (event: MatchEvent) => void;
+  /**
+   * After each batch of events (one decision round): reads the spectators'
+   * public view of the position the batch leads to. Call view() only when
+   * someone watches; it builds a fresh object. Must not throw.
+   */
+  onFlush?: (view: () => PublicView) => void;
   /**
    * The address check, run before every connect and reconnect: throws to
    * refuse the URL (production policy), or returns the address it checked,

@@ -1,0 +1,211 @@
+// The match plane of `serve`: on every tick, seat every idle active bot
+// (tables.ts), play each table over the runner against the bots' registered
+// URLs, rate completed matches, and stream public events to live viewers.
+// A match never throws out of here: whatever happens, it ends recorded as
+// completed or aborted, and a slow or hostile bot delays only its own table.
+import { randomBytes } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { RULES_VERSION, seatOrder } from '../../../engine/index';
+import type { PublicView } from '../../../engine/types';
+import { displayRating, initialRating, rate } from '../../arena/ratings';
+import type { MatchEvent, MatchRecord } from '../../protocol/index';
+import { runMatch, type MatchEntrant, type MatchResult } from '../../runner/index';
+import type { LiveHub } from '../live/hub';
+import type { BotRecord, RatingRecord, Store } from '../store/types';
+import { formTables } from './tables';
+
+export type ServiceLog = (fields: Record<string, unknown>) => void;
+
+/** What the scheduler reports to /metrics. */
+export interface SchedulerMetrics {
+  matchStarted(): void;
+  matchEnded(status: 'completed' | 'aborted', result: MatchResult | null): void;
+}
+
+export interface SchedulerOptions {
+  store: Store;
+  hub: LiveHub;
+  platformKey: KeyObject;
+  /** The URL check at every connect (production rules), returning the pinned address. */
+  gate?: (url: string) => Promise<{ address: string; family: 4 | 6 } | void>;
+  tickMs: number;
+  /** The wall clock: a match still running after this long is aborted (spec: 10 minutes). */
+  matchTimeoutMs: number;
+  deadlineMs?: number;
+  timeBankMs?: number;
+  log: ServiceLog;
+  metrics?: SchedulerMetrics;
+  /** Tests may fix these; production uses 128 random bits per seed. */
+  newSeed?: () => string;
+  newMatchId?: () => string;
+}
+
+interface Running {
+  controller: AbortController;
+  botIds: string[];
+  done: Promise<void>;
+}
+
+const GAME = 'pioneers' as const;
+
+/** A fresh seed from a cryptographic source, never derived from another match's. */
+export function freshSeed(): string {
+  return randomBytes(16).toString('hex');
+}
+
+function freshMatchId(): string {
+  return `m_${randomBytes(9).toString('base64url')}`;
+}
+
+export class Scheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<string[]> | null = null;
+  private stopping = false;
+  private readonly running = new Map<string, Running>();
+
+  constructor(private readonly opts: SchedulerOptions) {}
+
+  /** Matches the store still has as running belong to a process that died: abort them, with no rating change. */
+  async recover(): Promise<string[]> {
+    const aborted: string[] = [];
+    for (;;) {
+      const page = await this.opts.store.listMatches({ status: 'running', limit: 100 });
+      const stale = page.matches.filter((m) => !this.running.has(m.id));
+      if (stale.length === 0) break;
+      for (const m of stale) {
+        await this.opts.store.putMatch({ ...m, status: 'aborted', endedAt: new Date().toISOString(), players: m.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) });
+        this.opts.log({ event: 'match.abort', matchId: m.id, reason: 'server restarted while it ran' });
+        aborted.push(m.id);
+      }
+    }
+    return aborted;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.opts.tickMs);
+  }
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** One matchmaking pass; returns the ids of the matches it started. Overlapping calls share one pass. */
+  tick(): Promise<string[]> {
+    if (this.stopping) return Promise.resolve([]);
+    this.ticking ??= this.seatIdleBots().finally(() => {
+      this.ticking = null;
+    });
+    return this.ticking;
+  }
+
+  /** Stops ticking, aborts running matches, and waits until each is recorded. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.ticking;
+    for (const r of this.running.values()) r.controller.abort();
+    await Promise.all([...this.running.values()].map((r) => r.done));
+  }
+
+  private async seatIdleBots(): Promise<string[]> {
+    const { store } = this.opts;
+    let bots: BotRecord[];
+    let ratings: RatingRecord[];
+    try {
+      [bots, ratings] = await Promise.all([store.listActiveBots(GAME), store.listRatings(GAME)]);
+    } catch (err) {
+      this.opts.log({ event: 'tick.error', error: String(err) });
+      return [];
+    }
+    const busy = new Set<string>();
+    for (const r of this.running.values()) for (const id of r.botIds) busy.add(id);
+    const byId = new Map(bots.filter((b) => !busy.has(b.id)).map((b) => [b.id, b]));
+    const shown = new Map(ratings.map((r) => [r.botId, displayRating(r)]));
+    const tables = formTables([...byId.values()].map((b) => ({ botId: b.id, rating: shown.get(b.id) ?? displayRating(initialRating()) })));
+    const started: string[] = [];
+    for (const table of tables) {
+      if (this.stopping) break;
+      started.push(this.startMatch(table.map((id) => byId.get(id)!)));
+    }
+    return started;
+  }
+
+  private startMatch(bots: BotRecord[]): string {
+    const matchId = (this.opts.newMatchId ?? freshMatchId)();
+    const controller = new AbortController();
+    const running: Running = { controller, botIds: bots.map((b) => b.id), done: Promise.resolve() };
+    this.running.set(matchId, running);
+    running.done = this.playMatch(matchId, bots, controller.signal)
+      .catch((err) => this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) }))
+      .finally(() => this.running.delete(matchId));
+    return matchId;
+  }
+
+  private async playMatch(matchId: string, bots: BotRecord[], signal: AbortSignal): Promise<void> {
+    const { store, hub, log } = this.opts;
+    const seed = (this.opts.newSeed ?? freshSeed)();
+    const startedAt = new Date().toISOString();
+    const order = seatOrder(seed, bots.length);
+    const players = order.map((i, seat) => ({ seat, botId: bots[i].id, botName: bots[i].name, placement: null, ratingDelta: null }));
+    const running: MatchRecord = {
+      id: matchId, game: GAME, status: 'running', players, startedAt, endedAt: null,
+      // Stored, never served while running (the routes withhold seed and replay).
+      seed, replay: [], rulesVersion: RULES_VERSION, seatCount: bots.length, vp: null,
+    };
+    await store.putMatch(running);
+    const channel = hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
+    this.opts.metrics?.matchStarted();
+    log({ event: 'match.start', matchId, bots: players.map((p) => p.botId) });
+
+    const entrants: MatchEntrant[] = bots.map((b) => ({ botId: b.id, botName: b.name, source: { type: 'ws', url: b.url } }));
+    let batch: MatchEvent[] = [];
+    let result: MatchResult | null = null;
+    try {
+      result = await runMatch({
+        matchId, seed, entrants, platformKey: this.opts.platformKey,
+        deadlineMs: this.opts.deadlineMs, timeBankMs: this.opts.timeBankMs,
+        wallClockMs: this.opts.matchTimeoutMs, signal, gate: this.opts.gate,
+        onEvent: (ev) => batch.push(ev),
+        onFlush: (view: () => PublicView) => {
+          const events = batch;
+          batch = [];
+          channel.publish(events, view);
+        },
+      });
+    } catch (err) {
+      log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
+    }
+    const endedAt = new Date().toISOString();
+    if (result && result.match.status === 'completed' && result.outcome) {
+      const record = await this.rateAndStore(result.match);
+      hub.close(matchId, { status: 'completed', players: record.players, endedAt: record.endedAt ?? endedAt });
+      this.opts.metrics?.matchEnded('completed', result);
+      log({
+        event: 'match.end', matchId, reason: result.outcome.reason,
+        placements: record.players.map((p) => ({ botId: p.botId, placement: p.placement })),
+        durationMs: Date.parse(record.endedAt ?? endedAt) - Date.parse(startedAt),
+      });
+      return;
+    }
+    const aborted: MatchRecord = result
+      ? { ...result.match, status: 'aborted', players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) }
+      : { ...running, status: 'aborted', endedAt };
+    await store.putMatch(aborted);
+    hub.close(matchId, { status: 'aborted', players: aborted.players, endedAt: aborted.endedAt ?? endedAt });
+    this.opts.metrics?.matchEnded('aborted', result);
+    log({ event: 'match.abort', matchId, reason: signal.aborted ? 'server stopping' : 'wall clock or error', durationMs: Date.parse(endedAt) - Date.parse(startedAt) });
+  }
+
+  /** Rates a completed match (openskill Weng-Lin, ranks = placements) and stores match and ratings in one step. */
+  private async rateAndStore(match: MatchRecord): Promise<MatchRecord> {
+    const { store } = this.opts;
+    const before = await Promise.all(match.players.map(async (p) => (await store.getRating(p.botId, GAME)) ?? { botId: p.botId, game: GAME, ...initialRating(), gamesPlayed: 0 }));
+    const rated = rate(before.map((r) => ({ id: r.botId, mu: r.mu, sigma: r.sigma })), match.players.map((p) => p.placement ?? match.players.length));
+    const ratings: RatingRecord[] = rated.map((r, i) => ({ botId: r.id, game: GAME, mu: r.mu, sigma: r.sigma, gamesPlayed: before[i].gamesPlayed + 1 }));
+    const record: MatchRecord = { ...match, players: match.players.map((p, i) => ({ ...p, ratingDelta: rated[i].ratingDelta })) };
+    await store.completeMatch(record, ratings);
+    return record;
+  }
+}
