@@ -8,8 +8,9 @@ import { rulesData } from '../../engine/rules-data';
 import { submit } from '../../engine/index';
 import { generatedDocs } from '../../src/docs/generate';
 import { protocolExamples } from '../../src/docs/protocol-examples';
-import { fillBlocks } from '../../src/docs/rules-tables';
-import { DecisionRequestSchema, DecisionResponseSchema, PUBLISHED_SCHEMA_NAMES } from '../../src/protocol/index';
+import { fillBlocks, rulesBlocks } from '../../src/docs/rules-tables';
+import { DecisionRequestSchema, DecisionResponseSchema } from '../../src/protocol/index';
+import { PUBLISHED_SCHEMA_NAMES } from '../../src/protocol/json-schema';
 
 const root = join(__dirname, '..', '..');
 
@@ -31,7 +32,7 @@ describe('generated docs', () => {
     for (const r of data.rejections) expect(rules).toContain(`| \`${r.code}\` | ${r.meaning} |`);
     expect(rules).toContain(`| road | 1 brick, 1 lumber | ${data.pieceLimits.road} |`);
     expect(rules).toContain('| `knight` | 14 |');
-    const tampered = fillBlocks(rules, { costs: 'nothing' });
+    const tampered = fillBlocks(rules, { ...rulesBlocks(), costs: 'nothing' });
     expect(tampered).not.toBe(rules);
     expect(() => fillBlocks('<!-- generated:nope -->\n<!-- /generated -->', {})).toThrow(/no generated block named "nope"/);
   });
