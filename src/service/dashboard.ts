@@ -139,7 +139,7 @@ export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions 
 
   const notBuilt = (c: Context) =>
     c.body(
-      '<!doctype html><meta charset="utf-8"><title>Bot Arena</title><p>The dashboard is not built. Run <code>node scripts/build-web.mjs</code> and reload.</p>\n',
+      '<!doctype html><meta charset="utf-8"><title>Bot Arena</title><p>The dashboard is not built. Run <code>npm run build:web</code> and reload.</p>\n',
       503,
       { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
     );

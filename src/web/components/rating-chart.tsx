@@ -35,7 +35,7 @@ export function RatingChart({ points, start = 0 }: { points: readonly RatingPoin
         <text x={PAD.l - 6} y={y(hi) + 4} textAnchor="end">{formatRating(hi)}</text>
         <text x={PAD.l - 6} y={y(lo) + 4} textAnchor="end">{formatRating(lo)}</text>
         <text x={PAD.l} y={H - 8}>start</text>
-        <text x={W - PAD.r} y={H - 8} textAnchor="end">{`after ${points.length} matches`}</text>
+        <text x={W - PAD.r} y={H - 8} textAnchor="end">{`after ${points.length} ${points.length === 1 ? "match" : "matches"}`}</text>
         <polyline className="line" points={line} />
         {values.map((v, i) => (
           <circle key={i} className="pt" cx={x(i)} cy={y(v)} r={values.length > 60 ? 1.5 : 3}>

@@ -58,7 +58,7 @@ export function Scrubber({ matchId, index, count, turns, onChange }: ScrubberPro
           onChange(Number(e.target.value));
         }}
       />
-      <button type="button" onClick={() => { setPlaying(false); onChange(0); }} disabled={index === 0} aria-label="First event">⏮</button>
+      <button type="button" onClick={() => { setPlaying(false); onChange(0); }} disabled={index === 0} aria-label="First event">«</button>
       <button type="button" onClick={() => { setPlaying(false); onChange(Math.max(0, index - 1)); }} disabled={index === 0} aria-label="Step back">◀</button>
       <button
         type="button"
@@ -73,7 +73,7 @@ export function Scrubber({ matchId, index, count, turns, onChange }: ScrubberPro
         {playing ? '❚❚ Pause' : '▶ Play'}
       </button>
       <button type="button" onClick={() => { setPlaying(false); onChange(Math.min(last, index + 1)); }} disabled={index >= last} aria-label="Step forward">▶</button>
-      <button type="button" onClick={() => { setPlaying(false); onChange(last); }} disabled={index >= last} aria-label="Last event">⏭</button>
+      <button type="button" onClick={() => { setPlaying(false); onChange(last); }} disabled={index >= last} aria-label="Last event">»</button>
       <label className="inline">
         Speed
         <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
