@@ -3,14 +3,15 @@
 // URLs, rate completed matches, and stream public events to live viewers.
 // A match never throws out of here: whatever happens, it ends recorded as
 // completed or aborted, and a slow or hostile bot delays only its own table.
-import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { RULES_VERSION, seatOrder } from '../../../engine/index';
 import type { PublicView } from '../../../engine/types';
 import { displayRating, initialRating, rate } from '../../arena/ratings';
+import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchEvent, MatchRecord } from '../../protocol/index';
 import { runMatch, type MatchEntrant, type MatchResult } from '../../runner/index';
-import type { LiveHub } from '../live/hub';
+import type { LiveChannel, LiveHub } from '../live/hub';
+import { newId } from '../store/ids';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
 import { formTables } from './tables';
 
@@ -40,6 +41,14 @@ export interface SchedulerOptions {
   newMatchId?: () => string;
 }
 
+interface Begun {
+  matchId: string;
+  seed: string;
+  startedAt: string;
+  running: MatchRecord;
+  channel: LiveChannel;
+}
+
 interface Running {
   controller: AbortController;
   botIds: string[];
@@ -48,14 +57,6 @@ interface Running {
 
 const GAME = 'pioneers' as const;
 
-/** A fresh seed from a cryptographic source, never derived from another match's. */
-export function freshSeed(): string {
-  return randomBytes(16).toString('hex');
-}
-
-function freshMatchId(): string {
-  return `m_${randomBytes(9).toString('base64url')}`;
-}
 
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
@@ -127,25 +128,36 @@ export class Scheduler {
     const started: string[] = [];
     for (const table of tables) {
       if (this.stopping) break;
-      started.push(this.startMatch(table.map((id) => byId.get(id)!)));
+      const id = await this.startMatch(table.map((id) => byId.get(id)!));
+      if (id) started.push(id);
     }
     return started;
   }
 
-  private startMatch(bots: BotRecord[]): string {
-    const matchId = (this.opts.newMatchId ?? freshMatchId)();
+  /** Records the match as running, then plays it in the background; null if it could not even be recorded. */
+  private async startMatch(bots: BotRecord[]): Promise<string | null> {
+    const matchId = this.opts.newMatchId ? this.opts.newMatchId() : newId('m');
     const controller = new AbortController();
     const running: Running = { controller, botIds: bots.map((b) => b.id), done: Promise.resolve() };
     this.running.set(matchId, running);
-    running.done = this.playMatch(matchId, bots, controller.signal)
+    let begun: Begun;
+    try {
+      begun = await this.beginMatch(matchId, bots);
+    } catch (err) {
+      this.running.delete(matchId);
+      this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
+      return null;
+    }
+    running.done = this.playMatch(begun, bots, controller.signal)
       .catch((err) => this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) }))
       .finally(() => this.running.delete(matchId));
     return matchId;
   }
 
-  private async playMatch(matchId: string, bots: BotRecord[], signal: AbortSignal): Promise<void> {
+  private async beginMatch(matchId: string, bots: BotRecord[]): Promise<Begun> {
     const { store, hub, log } = this.opts;
-    const seed = (this.opts.newSeed ?? freshSeed)();
+    // 128 fresh random bits per match, never derived from another match's seed.
+    const seed = (this.opts.newSeed ?? newTournamentSeed)();
     const startedAt = new Date().toISOString();
     const order = seatOrder(seed, bots.length);
     const players = order.map((i, seat) => ({ seat, botId: bots[i].id, botName: bots[i].name, placement: null, ratingDelta: null }));
@@ -158,7 +170,11 @@ export class Scheduler {
     const channel = hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
     this.opts.metrics?.matchStarted();
     log({ event: 'match.start', matchId, bots: players.map((p) => p.botId) });
+    return { matchId, seed, startedAt, running, channel };
+  }
 
+  private async playMatch({ matchId, seed, startedAt, running, channel }: Begun, bots: BotRecord[], signal: AbortSignal): Promise<void> {
+    const { store, hub, log } = this.opts;
     const entrants: MatchEntrant[] = bots.map((b) => ({ botId: b.id, botName: b.name, source: { type: 'ws', url: b.url } }));
     let batch: MatchEvent[] = [];
     let result: MatchResult | null = null;

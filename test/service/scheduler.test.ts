@@ -1,0 +1,114 @@
+// The match plane without HTTP: the real file store, real WebSocket bots on
+// 127.0.0.1, the real runner. Ticks seat idle bots in tables of 4 and 3,
+// matches complete with placements and rating deltas, paused bots sit out,
+// and a restart aborts what was running.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { generateKeyPair } from '../../src/keys/index';
+import { LiveHub } from '../../src/service/live/hub';
+import { Scheduler } from '../../src/service/scheduler/scheduler';
+import { openFileStore } from '../../src/service/store/index';
+import type { Store } from '../../src/service/store/types';
+import { illegalBot, wellBehaved } from '../support/policies';
+import { startTestBot, type TestBot } from '../support/test-bot';
+
+const platformKey = generateKeyPair().privateKey;
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function setup(botCount: number, opts: { illegal?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
+  const store: Store = await openFileStore(dir);
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanup.push(() => store.close());
+  const user = await store.createUser({ email: 'owner@example.com', name: 'owner' });
+  const bots: Array<{ id: string; server: TestBot }> = [];
+  for (let i = 0; i < botCount; i++) {
+    const server = await startTestBot({ behaviour: i < (opts.illegal ?? 0) ? illegalBot(2) : wellBehaved() });
+    cleanup.push(() => server.close());
+    const rec = await store.addBot({ ownerId: user.id, name: `bot${i}`, game: 'pioneers', url: server.url });
+    bots.push({ id: rec.id, server });
+  }
+  const log: Array<Record<string, unknown>> = [];
+  const hub = new LiveHub();
+  const scheduler = new Scheduler({ store, hub, platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, deadlineMs: 2000, log: (l) => void log.push(l) });
+  cleanup.push(() => scheduler.stop());
+  return { dir, store, bots, scheduler, hub, log };
+}
+
+async function waitIdle(s: Scheduler): Promise<void> {
+  while (s.runningCount > 0) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('scheduler', () => {
+  it('seats 7 idle bots as a table of 4 and a table of 3, rates the results, never seats a bot twice', async () => {
+    const { store, bots, scheduler, log } = await setup(7);
+    const started = await scheduler.tick();
+    expect(started).toHaveLength(2);
+    // While they run, a second tick finds nobody idle.
+    expect(await scheduler.tick()).toEqual([]);
+    const running = await Promise.all(started.map((id) => store.getMatch(id)));
+    expect(running.map((m) => m!.players.length).sort()).toEqual([3, 4]);
+    const seated = running.flatMap((m) => m!.players.map((p) => p.botId));
+    expect(new Set(seated).size).toBe(7);
+    await waitIdle(scheduler);
+    for (const id of started) {
+      const m = (await store.getMatch(id))!;
+      expect(m.status).toBe('completed');
+      expect(m.players.every((p) => p.placement !== null && typeof p.ratingDelta === 'number')).toBe(true);
+      expect(m.replay.length).toBeGreaterThan(100);
+      expect(m.seed).toMatch(/^[0-9a-f]{32}$/);
+    }
+    const ratings = await store.listRatings('pioneers');
+    expect(ratings.map((r) => r.botId).sort()).toEqual(bots.map((b) => b.id).sort());
+    expect(ratings.every((r) => r.gamesPlayed === 1)).toBe(true);
+    // Logs name matches and bots, never a bot URL or a seed before the end.
+    const text = JSON.stringify(log);
+    for (const b of bots) expect(text).not.toContain(b.server.url);
+    expect(log.filter((l) => l.event === 'match.end')).toHaveLength(2);
+  });
+
+  it('leaves paused and removed bots out, and 2 idle bots wait', async () => {
+    const { store, bots, scheduler } = await setup(5);
+    await store.updateBot(bots[0].id, { status: 'paused' });
+    await store.removeBot(bots[1].id);
+    await store.updateBot(bots[2].id, { status: 'paused' });
+    expect(await scheduler.tick()).toEqual([]); // 2 active bots: too few
+    await store.updateBot(bots[2].id, { status: 'active' });
+    const [id] = await scheduler.tick();
+    const m = (await store.getMatch(id))!;
+    expect(m.players.map((p) => p.botId).sort()).toEqual([bots[2].id, bots[3].id, bots[4].id].sort());
+    await waitIdle(scheduler);
+  });
+
+  it('a bot that makes illegal moves costs only itself: the match completes and it is struck', async () => {
+    const { store, scheduler } = await setup(4, { illegal: 1 });
+    const [id] = await scheduler.tick();
+    await waitIdle(scheduler);
+    const m = (await store.getMatch(id))!;
+    expect(m.status).toBe('completed');
+    expect(m.replay.filter((e) => e.kind === 'timeout').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stop aborts running matches with no rating change; recover aborts what a dead process left running', async () => {
+    const { store, scheduler, dir } = await setup(4);
+    const [id] = await scheduler.tick();
+    await scheduler.stop();
+    const m = (await store.getMatch(id))!;
+    expect(m.status).toBe('aborted');
+    expect(m.players.every((p) => p.placement === null && p.ratingDelta === null)).toBe(true);
+    expect(await store.listRatings('pioneers')).toEqual([]);
+
+    // A match the store has as running, as a killed process would leave it.
+    const stale = { ...m, id: 'm_stale', status: 'running' as const, endedAt: null };
+    await store.putMatch(stale);
+    const fresh = new Scheduler({ store, hub: new LiveHub(), platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, log: () => {} });
+    expect(await fresh.recover()).toEqual(['m_stale']);
+    expect((await store.getMatch('m_stale'))!.status).toBe('aborted');
+    expect(dir).toBeTruthy();
+  });
+});
