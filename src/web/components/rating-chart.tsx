@@ -1,15 +1,8 @@
 // A bot's rating over its completed matches, as SVG, with the same numbers
 // in a table for screen readers and for copying.
 import { formatDelta, formatRating } from '../lib/format';
+import type { RatingPoint } from '../lib/rating-history';
 import { Link, paths } from '../router';
-
-export interface RatingPoint {
-  matchId: string;
-  /** Shown rating after this match. */
-  rating: number;
-  delta: number;
-  at: string | null;
-}
 
 const W = 600;
 const H = 220;

@@ -5,7 +5,14 @@
 // the newest matches were fetched, the history is anchored at the current
 // leaderboard rating instead and walked backwards.
 import type { MatchSummary } from '../../protocol/index';
-import type { RatingPoint } from '../components/rating-chart';
+
+export interface RatingPoint {
+  matchId: string;
+  /** Shown rating after this match. */
+  rating: number;
+  delta: number;
+  at: string | null;
+}
 
 /** The shown rating of a bot that has played nothing. */
 export const INITIAL_RATING = 0;

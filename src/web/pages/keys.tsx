@@ -7,19 +7,9 @@ import { addKey, errorText, listKeys, revokeKey } from '../api';
 import { PageTitle } from '../components/page-title';
 import { SignedIn } from '../components/signed-in';
 import { formatTime } from '../lib/format';
+import { SCOPE_TEXT } from '../lib/scopes';
 import { useData } from '../lib/use-data';
 
-// The spec's six scopes (src/protocol/api.ts SCOPES), listed here with what
-// each allows; web code imports types only from the protocol, keeping zod
-// out of the page bundle. test/web checks the lists agree.
-export const SCOPE_TEXT: ReadonlyArray<readonly [Scope, string]> = [
-  ['bots.read', 'list and inspect your bots'],
-  ['bots.write', 'register, update, pause and remove bots'],
-  ['keys.read', 'list your API keys'],
-  ['keys.write', 'add and revoke API keys'],
-  ['account.read', 'read your account'],
-  ['account.write', 'change your handle'],
-];
 const DEFAULT_SCOPES: Scope[] = ['bots.read', 'bots.write'];
 
 export function KeysPage() {
