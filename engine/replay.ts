@@ -6,7 +6,7 @@
 
 import { abortGame, newGame, recordStrike, resignSeat, submit } from './game';
 import type { Game } from './state';
-import type { DecisionKind, GameEvent, Outcome, StrikeReason } from './types';
+import type { DecisionKind, GameEvent, Outcome, RecordedEvent, RejectionCode, StrikeReason } from './types';
 
 export type ReplayResult = { ok: true; outcome: Outcome | null } | { ok: false; index: number; message: string };
 
@@ -24,20 +24,20 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 
-function sameEvent(produced: GameEvent, recorded: GameEvent): boolean {
-  const { seq: _s, at: _a, ...rest } = recorded as GameEvent & { seq?: unknown; at?: unknown };
+function sameEvent(produced: GameEvent, recorded: RecordedEvent): boolean {
+  const { seq: _s, at: _a, ...rest } = recorded as RecordedEvent & { seq?: unknown; at?: unknown };
   return sameJson(produced, rest);
 }
 
-function summary(e: GameEvent | undefined): string {
+function summary(e: RecordedEvent | undefined): string {
   if (e === undefined) return 'nothing';
   const s = JSON.stringify(e);
   return s.length > 300 ? `${s.slice(0, 300)}...` : s;
 }
 
 /** Feeds one recorded input event to the game; returns an error message or null. */
-function feed(g: Game, ev: GameEvent): string | null {
-  const data = isRecord(ev.data) ? ev.data : {};
+function feed(g: Game, ev: RecordedEvent): string | null {
+  const data: Record<string, unknown> = isRecord(ev.data) ? ev.data : {};
   const seat = typeof ev.seat === 'number' ? ev.seat : -1;
   switch (ev.kind) {
     case 'action': {
@@ -46,7 +46,7 @@ function feed(g: Game, ev: GameEvent): string | null {
     }
     case 'timeout':
       recordStrike(g, seat, data.reason as StrikeReason, Number(data.strikes), data.decision as DecisionKind, {
-        code: typeof data.code === 'string' ? data.code : undefined,
+        code: typeof data.code === 'string' ? (data.code as RejectionCode) : undefined,
         message: typeof data.message === 'string' ? data.message : undefined,
       });
       return null;
@@ -63,7 +63,7 @@ function feed(g: Game, ev: GameEvent): string | null {
 
 const INPUTS = new Set(['action', 'timeout', 'resign']);
 
-function isInput(ev: GameEvent): boolean {
+function isInput(ev: RecordedEvent): boolean {
   return INPUTS.has(ev.kind) || (ev.kind === 'end' && isRecord(ev.data) && ev.data.reason === 'aborted');
 }
 
@@ -80,7 +80,7 @@ function isInput(ev: GameEvent): boolean {
 export function stepReplay(
   seed: string,
   seatCount: 3 | 4,
-  events: readonly GameEvent[],
+  events: readonly RecordedEvent[],
   visit: (g: Game, lastEventIndex: number) => void,
   onEvent?: (g: Game, eventIndex: number) => void,
 ): ReplayResult {
@@ -136,12 +136,12 @@ export function stepReplay(
   return { ok: true, outcome: g.outcome };
 }
 
-function mismatchAt(log: readonly GameEvent[], events: readonly GameEvent[], j: number): ReplayResult {
+function mismatchAt(log: readonly GameEvent[], events: readonly RecordedEvent[], j: number): ReplayResult {
   return { ok: false, index: j, message: `event ${j}: recorded ${summary(events[j])}, engine produced ${summary(log[j])}` };
 }
 
 /** Re-plays the recorded inputs from the seed and checks the engine reproduces the record exactly. */
-export function verifyReplay(seed: string, seatCount: 3 | 4, events: readonly GameEvent[]): ReplayResult {
+export function verifyReplay(seed: string, seatCount: 3 | 4, events: readonly RecordedEvent[]): ReplayResult {
   return stepReplay(seed, seatCount, events, () => {});
 }
 
@@ -158,7 +158,7 @@ export interface RecordHeader {
 }
 
 /** Seat count, players and seats, read before replaying: null when they agree with the replay's start event. */
-export function checkHeaderSeats(header: RecordHeader, events: readonly GameEvent[]): string | null {
+export function checkHeaderSeats(header: RecordHeader, events: readonly RecordedEvent[]): string | null {
   const start = events[0];
   const startSeats = start?.kind === 'start' && isRecord(start.data) ? start.data.seatCount : undefined;
   if (typeof startSeats === 'number' && startSeats !== header.seatCount) {
@@ -175,7 +175,7 @@ export function checkHeaderSeats(header: RecordHeader, events: readonly GameEven
  * events and the outcome verifyReplay returned). Returns what contradicts
  * the replay, or null.
  */
-export function checkHeaderResult(header: RecordHeader, events: readonly GameEvent[], outcome: Outcome | null): string | null {
+export function checkHeaderResult(header: RecordHeader, events: readonly RecordedEvent[], outcome: Outcome | null): string | null {
   const last = events[events.length - 1];
   const end = last?.kind === 'end' && isRecord(last.data) ? last.data.reason : undefined;
   if (end === undefined) return 'the replay stops before the game ends (no end event)';
