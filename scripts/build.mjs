@@ -1,19 +1,46 @@
-// Bundles the CLI (and the benchmarks) with esbuild into dist/.
+// Bundles the CLI, the benchmarks, the package's library entry points
+// (engine, protocol) and the example bots with esbuild into dist/.
 // Why a bundle: under a loader such as tsx every imported binding is read
 // through a getter, which costs the engine's hot loop about 3x; a bundle
-// flattens modules into plain variables. Dependencies stay external.
+// flattens modules into plain variables. Dependencies stay external (npm
+// installs them); scripts/build-binary.mjs makes the self-contained binary.
+//
+// Code splitting: each command imports its heavy modules with `await
+// import()` when it runs, and esbuild turns those into chunks
+// (dist/chunks/*.mjs) that load only then, so `arena --help` parses the
+// command definitions and nothing else.
 import { build } from 'esbuild';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
 import { inputsFile } from './bundle-fresh.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-const ENTRIES = {
-  arena: join(root, 'src/cli/main.ts'),
-  bench: join(root, 'bench/run.ts'),
+/** dist/<name>.mjs for each entry. */
+export const ENTRIES = {
+  arena: 'src/cli/main.ts',
+  bench: 'bench/run.ts',
+  // `import ... from 'bot-arena/engine'` and 'bot-arena/protocol' in an installed package.
+  engine: 'engine/index.ts',
+  protocol: 'src/protocol/index.ts',
+  // What `arena demo` runs when no TypeScript loader is installed (src/cli/example-bot-command.ts).
+  'examples/starter-bot': 'examples/starter-bot/bot.ts',
+  'examples/heuristic-bot': 'examples/heuristic-bot/bot.ts',
 };
+
+/** Chunks no current build refers to are removed after this long: a process started before a rebuild may still import them. */
+const KEEP_OLD_CHUNKS_MS = 10 * 60_000;
+
+/** The commit the build is made from, for `arena --version`; "unknown" outside a git checkout. */
+export function buildCommit(dir = root) {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 export async function buildAll({ quiet = false } = {}) {
   // Before esbuild reads anything: a file saved during the build counts as newer.
@@ -23,9 +50,11 @@ export async function buildAll({ quiet = false } = {}) {
     write: false,
     absWorkingDir: root,
     metafile: true,
-    entryPoints: ENTRIES,
+    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, join(root, src)])),
     outdir: join(root, 'dist'),
     outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -33,24 +62,64 @@ export async function buildAll({ quiet = false } = {}) {
     packages: 'external',
     jsx: 'automatic',
     sourcemap: 'linked',
+    define: { __ARENA_COMMIT__: JSON.stringify(buildCommit()) },
     logLevel: quiet ? 'error' : 'warning',
     // Lets bundled code that uses require() (via createRequire) keep working.
     banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
   });
   // Write each file to a temporary name, then rename: several `arena` processes
-  // may rebuild at once, and none may ever import a half-written bundle.
-  mkdirSync(join(root, 'dist'), { recursive: true });
+  // may rebuild at once, and none may ever import a half-written file. Chunks
+  // first (their names are content hashes, so a concurrent build writes the
+  // same bytes), then the entries that import them.
+  mkdirSync(join(root, 'dist', 'chunks'), { recursive: true });
+  mkdirSync(join(root, 'dist', 'examples'), { recursive: true });
   const atomicWrite = (path, contents) => {
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, contents);
     renameSync(tmp, path);
   };
-  for (const file of result.outputFiles) atomicWrite(file.path, file.contents);
-  // What each bundle is made of, for bin/arena's staleness check (bundle-fresh.mjs).
+  const isChunk = (path) => relative(join(root, 'dist'), path).startsWith('chunks');
+  for (const file of result.outputFiles.filter((f) => isChunk(f.path))) atomicWrite(file.path, file.contents);
+  for (const file of result.outputFiles.filter((f) => !isChunk(f.path))) atomicWrite(file.path, file.contents);
+  pruneOldChunks(new Set(result.outputFiles.map((f) => f.path)));
+  // What each bundle is made of, for bin/arena's staleness check (bundle-fresh.mjs),
+  // and which source files each of its output files holds (test/package/lazy-load.test.ts).
+  const outputs = result.metafile.outputs;
   for (const name of Object.keys(ENTRIES)) {
-    const output = result.metafile.outputs[relative(root, join(root, 'dist', `${name}.mjs`))];
-    if (!output) throw new Error(`esbuild produced no dist/${name}.mjs`);
-    atomicWrite(inputsFile(root, name), JSON.stringify({ startedAt, inputs: Object.keys(output.inputs).sort() }, null, 1) + '\n');
+    const entry = `dist/${name}.mjs`;
+    if (!outputs[entry]) throw new Error(`esbuild produced no ${entry}`);
+    const files = reachable(outputs, entry);
+    const inputs = [...new Set(files.flatMap((f) => Object.keys(outputs[f].inputs)))].sort();
+    const chunks = Object.fromEntries(files.map((f) => [f, Object.keys(outputs[f].inputs).sort()]));
+    atomicWrite(inputsFile(root, name), JSON.stringify({ startedAt, inputs, outputs: chunks }, null, 1) + '\n');
+  }
+}
+
+/** The entry and every output file it imports, statically or with import(), transitively. */
+function reachable(outputs, entry) {
+  const seen = new Set([entry]);
+  const todo = [entry];
+  while (todo.length) {
+    for (const imp of outputs[todo.pop()].imports) {
+      if (imp.external || !outputs[imp.path] || seen.has(imp.path)) continue;
+      seen.add(imp.path);
+      todo.push(imp.path);
+    }
+  }
+  return [...seen].sort();
+}
+
+function pruneOldChunks(current) {
+  const dir = join(root, 'dist', 'chunks');
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (current.has(path)) continue;
+    try {
+      if (now - statSync(path).mtimeMs > KEEP_OLD_CHUNKS_MS) unlinkSync(path);
+    } catch {
+      // another build removed it first
+    }
   }
 }
 

@@ -4,13 +4,12 @@ import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './errors';
 import { commands } from './commands/index';
 import { processIO, type CliIO } from './io';
-// Inlined by the bundler, so the version is right wherever the bundle runs.
-import pkg from '../../package.json' with { type: 'json' };
+import { versionText } from './version';
 
 export function buildProgram(io: CliIO = processIO()): Command {
   const program = new Command('arena')
     .description('Arena, engine and operator toolkit for bots that play pioneers, a hex-island resource game.')
-    .version(pkg.version, '-V, --version', 'print the arena version')
+    .version(versionText(), '-V, --version', 'print the arena version, the rules version and the build\'s commit')
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })

@@ -25,12 +25,9 @@ export interface SignedResponse {
   body: Buffer;
 }
 
-export class ClientError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ClientError';
-  }
-}
+import { ClientError } from './errors';
+
+export { ClientError };
 
 export function requestTarget(baseUrl: string, path: string): { url: string; signedPath: string } {
   if (!path.startsWith('/')) throw new ClientError(`path must start with "/", got ${JSON.stringify(path)}`);

@@ -3,14 +3,9 @@
 import type { KeyObject } from 'node:crypto';
 import { loadPrivateKeyFile } from '../keys/keypair';
 import { ENV_VARS, type Settings } from './settings';
-import { ConfigError } from './profile';
+import { MissingCredentialError } from './errors';
 
-export class MissingCredentialError extends ConfigError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MissingCredentialError';
-  }
-}
+export { MissingCredentialError };
 
 export function requireUrl(settings: Settings): string {
   if (!settings.url) {

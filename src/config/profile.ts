@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from './errors';
 
 export const ProfileSchema = z.strictObject({
   url: z.string().optional(),
@@ -11,12 +12,7 @@ export const ProfileSchema = z.strictObject({
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /** Reads the profile; a missing file is an empty profile, a damaged one an error naming the file. */
 export function readProfile(path: string): Profile {

@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { BanditActionSchema, DiscardActionSchema, SetupActionSchema, TradeResponseSchema, TurnActionSchema } from './actions';
 import { DecisionRequestSchema, DecisionResponseSchema } from './frames';
 import { MatchEventSchema, MatchRecordSchema, MatchSchema } from './match';
+import { PUBLISHED_SCHEMA_NAMES, type PublishedSchemaName } from './schema-names';
 import { PioneersViewSchema } from './view';
+
+export { PUBLISHED_SCHEMA_NAMES, type PublishedSchemaName };
 
 /** Every published shape, by the name the spec gives it. */
 export const PUBLISHED_SCHEMAS = {
@@ -19,10 +22,7 @@ export const PUBLISHED_SCHEMAS = {
   Match: MatchSchema,
   MatchRecord: MatchRecordSchema,
   MatchEvent: MatchEventSchema,
-} as const;
-
-export type PublishedSchemaName = keyof typeof PUBLISHED_SCHEMAS;
-export const PUBLISHED_SCHEMA_NAMES = Object.keys(PUBLISHED_SCHEMAS) as PublishedSchemaName[];
+} as const satisfies Record<PublishedSchemaName, z.ZodType>;
 
 /**
  * The JSON Schema of one shape. Answers a bot sends are described as the

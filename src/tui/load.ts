@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MatchRecordSchema, type MatchRecord } from '../protocol/match';
+import { RECORD_LIMITS } from './record-limits';
 
 export type LoadErrorCode =
   | 'not_found' | 'empty_dir' | 'not_json' | 'not_a_record' | 'needs_server'
@@ -19,19 +20,7 @@ export class RecordLoadError extends Error {
   }
 }
 
-/**
- * Limits on what `arena replay` reads. A 200-turn match record is a few MB;
- * these leave room for any real record and keep a hostile one from using up
- * memory or the stack.
- */
-export const RECORD_LIMITS = {
-  /** Bytes in a record file. */
-  fileBytes: 64 * 1024 * 1024,
-  /** Nesting of arrays and objects (a record needs about 8). */
-  depth: 64,
-  /** Characters in any one string (names, ids, messages). */
-  stringChars: 64 * 1024,
-} as const;
+export { RECORD_LIMITS };
 
 export interface LoadedRecord {
   record: MatchRecord;

@@ -4,8 +4,9 @@ import { boardSize } from './render/board';
 import { chooseScale, composeScreen } from './render/screen';
 import { plainText } from './render/style';
 import type { Timeline } from './timeline';
+import { PLAIN_DEFAULT_WIDTH } from './plain-width';
 
-export const PLAIN_DEFAULT_WIDTH = 100;
+export { PLAIN_DEFAULT_WIDTH };
 
 export function renderPlain(t: Timeline, index: number, width = PLAIN_DEFAULT_WIDTH, opts: { showIds?: boolean } = {}): string {
   // Tall enough for the board (either scale) beside the panels, or stacked when narrow.

@@ -1,10 +1,7 @@
 // `arena api`: one signed request to the configured server, like `gh api`.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
-import { readBodyArg } from '../../client/body-arg';
-import { formatResponseBody } from '../../client/format';
-import { sendSigned, type SignedResponse } from '../../client/signed-request';
-import { requireSigner, requireUrl } from '../../config/credentials';
-import { resolveSettings } from '../../config/settings';
+import type { SignedResponse } from '../../client/signed-request';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { parseMethod, parsePath, toCliError } from './sign';
@@ -50,6 +47,11 @@ Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage,
 4 for 401 (bad or stale signature, unknown or revoked key) or missing key settings.`,
     )
     .action(async (methodArg: string, pathArg: string, opts: ApiOptions) => {
+      const { readBodyArg } = await import('../../client/body-arg');
+      const { formatResponseBody } = await import('../../client/format');
+      const { sendSigned } = await import('../../client/signed-request');
+      const { requireSigner, requireUrl } = await import('../../config/credentials');
+      const { resolveSettings } = await import('../../config/settings');
       const method = parseMethod(methodArg);
       const path = parsePath(pathArg);
       const headers = parseHeaders(opts.header ?? []);

@@ -1,10 +1,8 @@
 // `arena board`: the fixed board geometry as data (for bots in any language),
 // and with --seed one match's resources and tokens.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
-import { boardData } from '../../../engine/board-data';
-import { renderBoard } from '../../tui/render/board';
-import { lineText } from '../../tui/render/style';
 
 export function register(program: Command, io: CliIO): void {
   program
@@ -24,7 +22,10 @@ Examples:
   $ arena board                      draw the numbered board
   $ arena board --json > board.json  the geometry for a bot in another language
   $ arena board --seed 42            the board a match with seed 42 is played on`)
-    .action((opts: { seed?: string; json?: boolean }) => {
+    .action(async (opts: { seed?: string; json?: boolean }) => {
+      const { boardData } = await import('../../../engine/board-data');
+      const { renderBoard } = await import('../../tui/render/board');
+      const { lineText } = await import('../../tui/render/style');
       const data = boardData(opts.seed);
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);

@@ -1,7 +1,7 @@
 // `arena bot check <url>`: the conformance check for bot authors (src/probe).
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import { ArenaInputError, parseBotUrl } from '../../arena/bots';
-import { checkBot, formatReport } from '../../probe/conformance';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { platformKeyOrFail } from './play';
@@ -37,6 +37,7 @@ Examples:
   $ arena bot check http://127.0.0.1:8080
   $ arena bot check ws://127.0.0.1:8080 --deadline-ms 1000 --json | jq '.checks[] | select(.status == "fail")'`)
     .action(async (url: string, flags: CheckFlags) => {
+      const { checkBot, formatReport } = await import('../../probe/conformance');
       try {
         parseBotUrl(url);
       } catch (err) {

@@ -1,10 +1,10 @@
 // `arena demo`: the README's first command. Starts the two example bots as
 // their own processes on free local ports, runs a short tournament among them
 // and the built-in bots, and shows how to replay a match.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import { ArenaInputError, parseBotArgs } from '../../arena/bots';
 import { planPlay, PLAY_DEFAULTS, type PlayPlan } from '../../arena/play-options';
-import { DemoBotError, startDemoBots } from '../demo-bots';
 import { CliError, EXIT, usageError } from '../errors';
 import { arenaCommand, shellWord } from '../invocation';
 import type { CliIO } from '../io';
@@ -45,6 +45,7 @@ Examples:
   $ arena demo
   $ arena demo --games 40 --out /tmp/demo && arena replay /tmp/demo`)
     .action(async (flags: DemoFlags) => {
+      const { DemoBotError, startDemoBots } = await import('../demo-bots');
       const key = platformKeyOrFail(io);
       const outDir = flags.out ?? DEMO_DEFAULTS.out;
       let plan: PlayPlan;

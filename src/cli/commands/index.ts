@@ -1,6 +1,14 @@
 // Every command module, in the order `arena --help` lists them. A command
 // module exports `register(program, io)`: it adds its commander command and
 // writes only to io.stdout / io.stderr, reads io.env and io.cwd (see ../io.ts).
+//
+// Start-up: every module here is loaded to build the program, for `arena
+// --help` as for any command. So a command module imports statically only
+// what defining the command needs (commander, errors, small constants) and
+// loads its libraries when the action runs: `const { x } = await import(...)`
+// at the start of the action. The bundle splits at each import() (esbuild
+// code splitting), and test/package/lazy-load.test.ts checks that help and
+// `keys public` load no Ink, React, undici, openskill or view schemas.
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
 import { register as demo } from './demo';

@@ -1,10 +1,10 @@
 // `arena login`: saves server URL, key id and key file to the profile so
 // `arena api` and `arena sign` need no flags.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
+import { ConfigError } from '../../config/errors';
 import { profilePath } from '../../config/paths';
-import { ConfigError, readProfile, writeProfile, type Profile } from '../../config/profile';
-import { absoluteKeyFile, normalizeServerUrl, resolveSettings } from '../../config/settings';
-import { loadPrivateKeyFile } from '../../keys/keypair';
+import type { Profile } from '../../config/profile';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
 import { toCliError } from './sign';
@@ -40,12 +40,15 @@ Examples:
   $ arena login --key-id k_456                       switch key id, keep the rest
   $ arena login --show`,
     )
-    .action((opts: LoginOptions) => {
+    .action(async (opts: LoginOptions) => {
+      const { writeProfile } = await import('../../config/profile');
+      const { absoluteKeyFile, normalizeServerUrl } = await import('../../config/settings');
+      const { loadPrivateKeyFile } = await import('../../keys/keypair');
       try {
-        if (opts.show) return show(io, opts.json === true);
+        if (opts.show) return await show(io, opts.json === true);
         if (!opts.url && !opts.keyId && !opts.key) throw usageError('nothing to save: pass at least one of --url, --key-id, --key (or --show to see the current settings)');
         const path = profilePath(io.env);
-        const next: Profile = { ...currentProfile(path, Boolean(opts.url && opts.keyId && opts.key)) };
+        const next: Profile = { ...(await currentProfile(path, Boolean(opts.url && opts.keyId && opts.key))) };
         if (opts.url) next.url = normalizeServerUrl(opts.url, 'flag');
         if (opts.keyId) next.keyId = opts.keyId;
         if (opts.key) {
@@ -64,7 +67,8 @@ Examples:
 }
 
 /** The profile to update; a damaged one may be replaced only by a login that sets everything. */
-function currentProfile(path: string, replacesAll: boolean): Profile {
+async function currentProfile(path: string, replacesAll: boolean): Promise<Profile> {
+  const { readProfile } = await import('../../config/profile');
   try {
     return readProfile(path);
   } catch (err) {
@@ -74,7 +78,8 @@ function currentProfile(path: string, replacesAll: boolean): Profile {
   }
 }
 
-function show(io: CliIO, json: boolean): void {
+async function show(io: CliIO, json: boolean): Promise<void> {
+  const { resolveSettings } = await import('../../config/settings');
   const s = resolveSettings({}, io.env);
   const rows = { url: s.url, keyId: s.keyId, keyFile: s.keyFile };
   if (json) {

@@ -1,19 +1,15 @@
 // `arena play`: a local tournament between bot URLs and built-in bots.
 // Thin layer: options -> src/arena planPlay -> deploy check -> runTournament.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import { ArenaInputError, BUILTIN_NAMES } from '../../arena/bots';
 import { planPlay, PLAY_DEFAULTS, type PlayPlan } from '../../arena/play-options';
 import type { TournamentSummary } from '../../arena/summary';
-import { runTournament } from '../../arena/tournament';
 import { loadOrCreatePlatformKey, type PlatformKey } from '../../config/platform-key';
-import { KeyError } from '../../keys/index';
-import { createPlayProgress } from '../../term/play-progress';
-import { formatTable } from '../../term/tournament-table';
+import { KeyError } from '../../keys/errors';
 import { CliError, EXIT, usageError } from '../errors';
-import { abortOnSigint } from '../interrupt';
 import { arenaCommand, shellWord } from '../invocation';
 import type { CliIO } from '../io';
-import { preflight } from '../preflight';
 
 interface PlayFlags {
   games?: string;
@@ -121,6 +117,11 @@ export function platformKeyOrFail(io: CliIO): PlatformKey {
 
 /** Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the result. */
 export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO, out: { json: boolean }): Promise<TournamentSummary> {
+  const { runTournament } = await import('../../arena/tournament');
+  const { createPlayProgress } = await import('../../term/play-progress');
+  const { formatTable } = await import('../../term/tournament-table');
+  const { abortOnSigint } = await import('../interrupt');
+  const { preflight } = await import('../preflight');
   const note = (text: string) => void io.stderr.write(text + '\n');
   if (plan.filled.length) {
     note(`arena: ${plan.seats} seats need ${plan.seats} bots; added ${plan.filled.map((b) => b.name).join(', ')} (builtin:random)`);

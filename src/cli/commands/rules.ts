@@ -1,10 +1,9 @@
 // `arena rules`: the complete rules as the engine implements them
 // (docs/rules.md), paged on a terminal; `--json` prints their numbers as data.
 import { spawnSync } from 'node:child_process';
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
-import { rulesData } from '../../../engine/rules-data';
-import { readPackageFile } from '../../docs/package-files';
 
 export function register(program: Command, io: CliIO): void {
   program
@@ -20,7 +19,9 @@ Examples:
   $ arena rules                                   read the rules (q quits the pager)
   $ arena rules --json | jq .costs
   $ arena rules --json | jq -r '.rejections[] | "\\(.code)\\t\\(.meaning)"'`)
-    .action((opts: { json?: boolean; pager: boolean }) => {
+    .action(async (opts: { json?: boolean; pager: boolean }) => {
+      const { rulesData } = await import('../../../engine/rules-data');
+      const { readPackageFile } = await import('../../docs/package-files');
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(rulesData(), null, 2)}\n`);
         return;

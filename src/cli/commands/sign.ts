@@ -1,12 +1,9 @@
 // `arena sign`: prints the three x-svc-* headers for a management request.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Command, Option } from 'commander';
-import { readBodyArg } from '../../client/body-arg';
-import { ClientError, requestTarget } from '../../client/signed-request';
-import { MissingCredentialError, requireSigner } from '../../config/credentials';
-import { ConfigError } from '../../config/profile';
-import { normalizeServerUrl, resolveSettings } from '../../config/settings';
+import { ClientError } from '../../client/errors';
+import { ConfigError, MissingCredentialError } from '../../config/errors';
 import { KeyError } from '../../keys/errors';
-import { signRequest } from '../../keys/request';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 
@@ -70,6 +67,11 @@ Examples:
 Exit codes: 0 ok, 1 unreadable key or body, 2 usage, 4 no key id or key file.`,
     )
     .action(async (methodArg: string, pathArg: string, opts: SignOptions) => {
+      const { readBodyArg } = await import('../../client/body-arg');
+      const { requestTarget } = await import('../../client/signed-request');
+      const { requireSigner } = await import('../../config/credentials');
+      const { normalizeServerUrl, resolveSettings } = await import('../../config/settings');
+      const { signRequest } = await import('../../keys/request');
       const method = parseMethod(methodArg);
       const path = parsePath(pathArg);
       try {

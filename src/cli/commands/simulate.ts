@@ -1,7 +1,8 @@
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { randomBytes } from 'node:crypto';
 import { BUILTIN_BOTS } from '../../../engine/index';
-import { simulate, SimulateError, type SimulateResult } from '../../sim/simulate';
+import type { SimulateResult } from '../../sim/simulate';
 import { createProgress } from '../progress';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
@@ -25,7 +26,8 @@ The same --seed and bots give the same results on any machine.
 Examples:
   $ arena simulate --games 1000 --bots greedy,random,random,random --seed 42
   $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond`)
-    .action((opts: { games: number; bots: string; seed?: string; json?: boolean; quiet?: boolean }) => {
+    .action(async (opts: { games: number; bots: string; seed?: string; json?: boolean; quiet?: boolean }) => {
+      const { simulate, SimulateError } = await import('../../sim/simulate');
       const seed = opts.seed ?? randomBytes(6).toString('hex');
       const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
       const progress = createProgress({ quiet: opts.quiet, stream: io.stderr });
