@@ -1,14 +1,11 @@
 // `arena replay <match.json | DIR | match-id>`: verify a recorded match by
 // rebuilding it with the engine, then step through it in the terminal (or
 // print one moment with --plain). The work lives in src/tui.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import { CliError, usageError } from '../errors';
-import { loadRecord, RecordLoadError } from '../../tui/load';
-import { PLAIN_DEFAULT_WIDTH, renderPlain } from '../../tui/plain';
-import { colourWanted, runViewer } from '../../tui/run';
-import { resolveStart, StartPointError } from '../../tui/start';
-import { replaySummary } from '../../tui/summary';
-import { buildTimeline, ReplayVerifyError, type Timeline } from '../../tui/timeline';
+import { PLAIN_DEFAULT_WIDTH } from '../../tui/plain-width';
+import type { Timeline } from '../../tui/timeline';
 
 interface ReplayOptions {
   turn?: string;
@@ -57,6 +54,9 @@ Examples:
   $ arena replay matches/m-0003.json --json | jq .outcome`,
     )
     .action(async (ref: string, opts: ReplayOptions) => {
+      const { renderPlain } = await import('../../tui/plain');
+      const { resolveStart, StartPointError } = await import('../../tui/start');
+      const { replaySummary } = await import('../../tui/summary');
       const width = parseWidth(opts.width);
       const timeline = await loadTimeline(ref);
       let index: number;
@@ -84,6 +84,7 @@ Examples:
         process.stdout.write(renderPlain(timeline, index, width ?? (process.stdout.isTTY ? process.stdout.columns : PLAIN_DEFAULT_WIDTH), { showIds: opts.ids }));
         return;
       }
+      const { colourWanted, runViewer } = await import('../../tui/run');
       await runViewer(timeline, { initialIndex: index, colour: colourWanted(), showIds: opts.ids });
     });
 }
@@ -100,6 +101,8 @@ function parseWidth(text: string | undefined): number | undefined {
 }
 
 async function loadTimeline(ref: string): Promise<Timeline> {
+  const { loadRecord, RecordLoadError } = await import('../../tui/load');
+  const { buildTimeline, ReplayVerifyError } = await import('../../tui/timeline');
   try {
     const { record } = await loadRecord(ref);
     return buildTimeline(record);
