@@ -17,7 +17,8 @@ export interface ReplayAppProps {
   /** Fixed size (tests); otherwise the terminal's, following resizes. */
   width?: number;
   height?: number;
-  onQuit?: () => void;
+  /** Called once when the user quits: `interrupted` when by Ctrl-C. */
+  onQuit?: (how: { interrupted: boolean }) => void;
 }
 
 function useTerminalSize(fixedWidth?: number, fixedHeight?: number): { width: number; height: number } {
@@ -69,7 +70,7 @@ export function ReplayApp({ timeline, initialIndex = 0, showIds = false, colour 
 
   useEffect(() => {
     if (!state.quit) return;
-    onQuit?.();
+    onQuit?.({ interrupted: state.interrupted });
     exit();
   }, [state.quit]);
 

@@ -21,6 +21,8 @@ export interface ViewerState {
   /** Board labels vertices and hexes with their ids. */
   showIds: boolean;
   quit: boolean;
+  /** Quit by Ctrl-C: the command exits 130, as an interrupted run does. */
+  interrupted: boolean;
 }
 
 /** The subset of Ink's Key flags the viewer reads. */
@@ -39,7 +41,7 @@ export interface KeyFlags {
 }
 
 export function initialState(index = 0, showIds = false): ViewerState {
-  return { index, playing: false, speed: DEFAULT_SPEED, mode: 'normal', typed: '', note: null, showIds, quit: false };
+  return { index, playing: false, speed: DEFAULT_SPEED, mode: 'normal', typed: '', note: null, showIds, quit: false, interrupted: false };
 }
 
 export function eventsPerSecond(s: ViewerState): number {
@@ -76,7 +78,7 @@ export function nextActionOf(t: Timeline, seat: number, index: number): number {
 
 export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFlags): ViewerState {
   const base: ViewerState = { ...s, note: null };
-  if (key.ctrl && input === 'c') return { ...base, quit: true };
+  if (key.ctrl && input === 'c') return { ...base, quit: true, interrupted: true };
 
   if (s.mode === 'help') return { ...base, mode: 'normal' };
 

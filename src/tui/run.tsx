@@ -11,24 +11,47 @@ export interface RunOptions {
   showIds?: boolean;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** Where SIGINT and SIGTERM arrive (the process; tests pass their own emitter). */
+  signals?: Pick<NodeJS.EventEmitter, 'once' | 'off'>;
+}
+
+export interface ViewerExit {
+  /** Ctrl-C, SIGINT or SIGTERM ended the viewer, not q: the command exits 130. */
+  interrupted: boolean;
 }
 
 const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
 const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-export async function runViewer(t: Timeline, opts: RunOptions): Promise<void> {
+export async function runViewer(t: Timeline, opts: RunOptions): Promise<ViewerExit> {
   const stdout = opts.stdout ?? process.stdout;
   const stdin = opts.stdin ?? process.stdin;
+  const signals = opts.signals ?? process;
+  let interrupted = false;
   stdout.write(ENTER_ALT_SCREEN);
   try {
-    const app = render(<ReplayApp timeline={t} initialIndex={opts.initialIndex} colour={opts.colour} showIds={opts.showIds} />, {
-      stdout, stdin, exitOnCtrlC: false, patchConsole: false,
-    });
-    await app.waitUntilExit();
-    app.cleanup();
+    const app = render(
+      <ReplayApp timeline={t} initialIndex={opts.initialIndex} colour={opts.colour} showIds={opts.showIds} onQuit={(how) => { interrupted = how.interrupted; }} />,
+      { stdout, stdin, exitOnCtrlC: false, patchConsole: false },
+    );
+    // In raw mode Ctrl-C arrives as a key; a signal (kill, a closing terminal)
+    // still has to leave the alternate screen and restore the terminal.
+    const onSignal = () => {
+      interrupted = true;
+      app.unmount();
+    };
+    for (const s of STOP_SIGNALS) signals.once(s, onSignal);
+    try {
+      await app.waitUntilExit();
+    } finally {
+      for (const s of STOP_SIGNALS) signals.off(s, onSignal);
+      app.cleanup();
+    }
   } finally {
     stdout.write(LEAVE_ALT_SCREEN);
   }
+  return { interrupted };
 }
 
 /** NO_COLOR (no-color.org): present and not empty turns colour off. */

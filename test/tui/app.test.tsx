@@ -21,14 +21,20 @@ function mount(el: React.ReactElement): Rendered {
   return r;
 }
 
-/** Waits until the frame satisfies `ok` (Ink renders asynchronously after input). */
-async function frameWhere(r: Rendered, ok: (frame: string) => boolean, what: string): Promise<string> {
-  for (let i = 0; i < 300; i++) {
-    const f = r.lastFrame() ?? '';
-    if (ok(f)) return f;
-    await new Promise((res) => setTimeout(res, 10));
+/** Resolves when `ok()` holds, checking after every turn of the event loop; gives up after a generous deadline (a busy machine is slow, not wrong). */
+async function until<T>(ok: () => T | undefined | false, what: () => string, deadlineMs = 20_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const v = ok();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(what());
+    await new Promise((res) => setTimeout(res, 5));
   }
-  throw new Error(`frame never showed ${what}; last frame:\n${r.lastFrame()}`);
+}
+
+/** Waits until the frame satisfies `ok` (Ink renders asynchronously after input). */
+function frameWhere(r: Rendered, ok: (frame: string) => boolean, what: string): Promise<string> {
+  return until(() => { const f = r.lastFrame() ?? ''; return ok(f) && f; }, () => `frame never showed ${what}; last frame:\n${r.lastFrame()}`);
 }
 
 async function press(r: Rendered, ...keys: string[]): Promise<void> {
@@ -140,13 +146,14 @@ describe('ReplayApp', () => {
     expect(f).toMatch(/[X#]18/);
   });
 
-  it('quits with q', async () => {
-    let quit = false;
-    const r = mount(<ReplayApp timeline={t} width={100} height={30} onQuit={() => { quit = true; }} />);
-    await frameWhere(r, (x) => x.includes('event 1/'), 'start');
-    await press(r, 'q');
-    for (let i = 0; i < 100 && !quit; i++) await new Promise((res) => setTimeout(res, 10));
-    expect(quit).toBe(true);
+  it('quits with q, and with Ctrl-C as an interruption', async () => {
+    for (const [key, interrupted] of [['q', false], ['\u0003', true]] as const) {
+      let quit: { interrupted: boolean } | null = null;
+      const r = mount(<ReplayApp timeline={t} width={100} height={30} onQuit={(how) => { quit = how; }} />);
+      await frameWhere(r, (x) => x.includes('event 1/'), 'start');
+      await press(r, key);
+      expect(await until(() => quit, () => `${JSON.stringify(key)} did not quit`)).toEqual({ interrupted });
+    }
   });
 
   it('fits 80x24: no line wider than 80, fewer than 24 lines', async () => {

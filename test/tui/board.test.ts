@@ -1,8 +1,8 @@
 // The board drawing: every distinction readable without colour.
 import { describe, expect, it } from 'vitest';
-import { PORTS, VERTEX_EDGES, slots } from '../../engine/board';
+import { EDGE_COUNT, PORTS, VERTEX_COUNT, VERTEX_EDGES, slots } from '../../engine/board';
 import type { BoardView } from '../../engine/types';
-import { boardSize, renderBoard, type BoardScale } from '../../src/tui/render/board';
+import { boardSize, hexCell, renderBoard, vertexCell, type BoardScale } from '../../src/tui/render/board';
 import { lineText, plainText } from '../../src/tui/render/style';
 
 const KINDS = ['brick', 'lumber', 'wool', 'grain', 'ore'] as const;
@@ -19,6 +19,16 @@ function testBoard(bandit: number): BoardView {
 }
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+/** The run of digits in `line` that covers column `col` ('' when that cell is no digit). */
+function digitRunAt(line: string, col: number): string {
+  const chars = [...line];
+  if (!/[0-9]/.test(chars[col] ?? '')) return '';
+  let a = col, b = col;
+  while (a > 0 && /[0-9]/.test(chars[a - 1])) a--;
+  while (b + 1 < chars.length && /[0-9]/.test(chars[b + 1])) b++;
+  return chars.slice(a, b + 1).join('');
+}
 
 describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) => {
   const empty = renderBoard({ board: testBoard(9), roads: [], towns: [] }, scale);
@@ -70,6 +80,39 @@ describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) =
       for (const h of [0, 7, 18]) expect(ids).toContain(`#${h}`);
     } else {
       for (const h of [0, 7, 18]) expect(ids).toContain(`h${h}`);
+    }
+  });
+
+  it('draws the bandit inside its hex, on the row of its number, not on the corner row below', () => {
+    for (const hex of [9, 0, 13]) {
+      const lines = plainText(renderBoard({ board: testBoard(hex), roads: [], towns: [] }, scale)).split('\n');
+      const rows = lines.filter((l) => l.includes('X'));
+      expect(rows, `bandit on hex ${hex}`).toHaveLength(1);
+      const [, row] = hexCell(hex, scale);
+      expect(lines[row]).toContain('X');
+      // The number row of a hex lies between its upright sides: '|', never a vertex '·'.
+      expect(rows[0]).toContain('|');
+      expect(rows[0]).not.toContain('·');
+      const token = testBoard(hex).hexes[hex].token;
+      if (token !== null) expect(rows[0]).toMatch(new RegExp(`X\\)? +${token}\\b`));
+    }
+  });
+
+  it('keeps every id label apart from its neighbours, even with roads on every side and towns around', () => {
+    const allRoads = Array.from({ length: EDGE_COUNT }, (_, edge) => ({ edge, seat: edge % 4 }));
+    const towns = [{ vertex: 16, seat: 0, city: false }, { vertex: 31, seat: 2, city: true }, { vertex: 32, seat: 1, city: false }];
+    for (const bandit of [9, 11]) {
+      const lines = plainText(renderBoard({ board: testBoard(bandit), roads: allRoads, towns, showIds: true }, scale)).split('\n');
+      const text = lines.join('\n');
+      for (let v = 0; v < VERTEX_COUNT; v++) {
+        if (towns.some((t) => t.vertex === v)) continue;
+        const [col, row] = vertexCell(v, scale);
+        expect(digitRunAt(lines[row], col), `vertex ${v}`).toBe(String(v));
+      }
+      // A hex label stands alone: nothing but spaces and side characters on either side.
+      const label = (h: number) => new RegExp(`(^|[\\s|'.\\-])${scale === 'compact' ? '[#X]' : 'h'}${h}(?=[\\s|'.\\-]|$)`, 'm');
+      for (let h = 0; h < 19; h++) expect(text, `hex ${h}`).toMatch(label(h));
+      if (scale === 'compact') expect(text).toContain(`X${bandit}`);
     }
   });
 

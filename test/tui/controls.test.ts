@@ -74,9 +74,10 @@ describe('reduceKey', () => {
     expect(reduceKey(t, on, 'i', {}).showIds).toBe(false);
   });
 
-  it('q quits; ? opens help and any key closes it', () => {
-    expect(reduceKey(t, at(3), 'q', {}).quit).toBe(true);
-    expect(reduceKey(t, reduceKey(t, at(3), 'g', {}), 'c', { ctrl: true }).quit).toBe(true);
+  it('q quits; Ctrl-C quits as an interruption (exit 130); ? opens help and any key closes it', () => {
+    expect(reduceKey(t, at(3), 'q', {})).toMatchObject({ quit: true, interrupted: false });
+    expect(reduceKey(t, reduceKey(t, at(3), 'g', {}), 'c', { ctrl: true })).toMatchObject({ quit: true, interrupted: true });
+    expect(reduceKey(t, reduceKey(t, at(3), '?', {}), 'c', { ctrl: true })).toMatchObject({ quit: true, interrupted: true });
     const help = reduceKey(t, at(3), '?', {});
     expect(help.mode).toBe('help');
     expect(reduceKey(t, help, 'q', {})).toMatchObject({ mode: 'normal', quit: false });

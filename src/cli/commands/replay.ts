@@ -3,8 +3,10 @@
 // print one moment with --plain). The work lives in src/tui.
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
-import { CliError, usageError } from '../errors';
+import { CliError, EXIT, usageError } from '../errors';
+import type { CliIO } from '../io';
 import { PLAIN_DEFAULT_WIDTH } from '../../tui/plain-width';
+import { RECORD_LIMITS } from '../../tui/record-limits';
 import type { Timeline } from '../../tui/timeline';
 
 interface ReplayOptions {
@@ -16,7 +18,7 @@ interface ReplayOptions {
   ids?: boolean;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIO): void {
   program
     .command('replay')
     .summary('step through a recorded match in the terminal')
@@ -40,11 +42,18 @@ Keys: space play/pause · ←/→ one event · ↑/↓ one turn · [ ] slower/fa
       s jump to a seat's next action · Home/End first/last event · i ids · ? help · q quit
 
 Board: letters are resources (B brick, L lumber, W wool, G grain, O ore, - desert), the number
-under each letter is its token (6 and 8 marked *), X is the bandit, (n) a settlement and [n] a
-city of seat n, digits along the sides are seat n's roads, 2B / 3? on the coast are ports.
-Colour only repeats what the characters say; set NO_COLOR to turn it off.
+under each letter is its token (6 and 8 marked *), X beside it is the bandit, (n) a settlement
+and [n] a city of seat n, digits along the sides are seat n's roads, 2B / 3? on the coast are
+ports. With --ids (key i) the corners show vertex ids and, on the small board, hex ids #n (Xn
+under the bandit) take the place of the tokens. Colour only repeats what the characters say;
+set NO_COLOR to turn it off.
 
 When stdin is not a terminal (no keys), the viewer prints the --plain rendering instead.
+q quits (exit 0); Ctrl-C quits as an interrupted run (exit 130).
+
+A record is read only from a regular file of at most ${RECORD_LIMITS.fileBytes / (1024 * 1024)} MiB, nested at most
+${RECORD_LIMITS.depth} levels, with no string over ${RECORD_LIMITS.stringChars / 1024} Ki characters; anything else is refused (exit 1).
+The header (status, placements, VP, seats) must agree with the replayed game.
 
 Examples:
   $ arena replay matches/                         newest match in matches/
@@ -67,25 +76,31 @@ Examples:
         throw err;
       }
       if (opts.json) {
-        process.stdout.write(JSON.stringify(replaySummary(timeline, index), null, 2) + '\n');
+        io.stdout.write(JSON.stringify(replaySummary(timeline, index), null, 2) + '\n');
         return;
       }
-      const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+      const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
       // Ink draws only the final frame when it thinks it runs in CI (CI or
       // CONTINUOUS_INTEGRATION set), which would leave a blank screen.
-      const ciSet = inCi(process.env);
+      const ciSet = inCi(io.env);
       const interactive = !opts.plain && terminal && !ciSet;
       if (!opts.plain && !interactive) {
-        process.stderr.write(ciSet && terminal
+        io.stderr.write(ciSet && terminal
           ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain instead (unset CI to use the viewer)\n'
           : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n');
       }
       if (!interactive) {
-        process.stdout.write(renderPlain(timeline, index, width ?? (process.stdout.isTTY ? process.stdout.columns : PLAIN_DEFAULT_WIDTH), { showIds: opts.ids }));
+        io.stdout.write(renderPlain(timeline, index, width ?? (io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : PLAIN_DEFAULT_WIDTH), { showIds: opts.ids }));
         return;
       }
+      // Both are terminals here (checked above): Ink needs the real tty streams for raw mode and resizes.
       const { colourWanted, runViewer } = await import('../../tui/run');
-      await runViewer(timeline, { initialIndex: index, colour: colourWanted(), showIds: opts.ids });
+      const exit = await runViewer(timeline, {
+        initialIndex: index, colour: colourWanted(io.env), showIds: opts.ids,
+        stdin: io.stdin as NodeJS.ReadStream, stdout: io.stdout as NodeJS.WriteStream,
+      });
+      // Ctrl-C is an interruption, as for every command (README: exit codes); the screen already says nothing more.
+      if (exit.interrupted) throw new CliError('', EXIT.interrupted);
     });
 }
 

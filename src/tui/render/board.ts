@@ -70,38 +70,65 @@ export function boardSize(scale: BoardScale): { width: number; height: number } 
 
 const EDGE_STYLE: Style = { dim: true };
 
+const columnOf = (g: Geometry, x: number) => g.marginX + g.sx * (x - MIN_X);
+
+/** Where vertex v is drawn: [column, row]. */
+export function vertexCell(v: number, scale: BoardScale): [number, number] {
+  const g = GEOMETRY[scale];
+  return [columnOf(g, VERTEX_XY[v][0]), levelRows(g).get(VERTEX_XY[v][1])!];
+}
+
+/** The centre of hex h's number row (its token; the bandit and, on the compact board with ids, its id): [column, row]. */
+export function hexCell(h: number, scale: BoardScale): [number, number] {
+  const g = GEOMETRY[scale];
+  return [columnOf(g, HEX_CENTER[h][0]), numberRow(levelRows(g), g, h)];
+}
+
+/** The row of a hex's number: below the letter (compact), below the name (wide). */
+function numberRow(rows: Map<number, number>, g: Geometry, h: number): number {
+  return rows.get(HEX_CENTER[h][1] - 1)! + (g.sx === 3 ? 1 : 2);
+}
+
 export function renderBoard(state: BoardState, scale: BoardScale): Line[] {
   const g = GEOMETRY[scale];
   const rows = levelRows(g);
   const { width, height } = boardSize(scale);
   const grid = new Grid(width, height);
-  const col = (x: number) => g.marginX + g.sx * (x - MIN_X);
+  const col = (x: number) => columnOf(g, x);
   const vpos = (v: number): [number, number] => [col(VERTEX_XY[v][0]), rows.get(VERTEX_XY[v][1])!];
   const half = (g.sx - 1) / 2;
 
   const roadOwner = new Map(state.roads.map((r) => [r.edge, r.seat]));
+  const townAt = new Map(state.towns.map((t) => [t.vertex, t]));
+  // With ids on, an empty vertex shows its number; a road's seat digit right
+  // beside it would run into that number ("23" + "3"), so there the road keeps
+  // its side character (still in the seat's colour).
+  const labelled = (v: number) => state.showIds === true && !townAt.has(v);
+  // A label is drawn ending at the vertex's column: the cell just right of
+  // the vertex, and the one just left of the label's first digit, touch it.
+  const touchesLabel = (v: number, dir: number, i: number) => labelled(v) && (dir > 0 ? i === 1 : i === String(v).length);
   for (let e = 0; e < EDGE_COUNT; e++) {
     const a = EDGE_VERTICES[e * 2], b = EDGE_VERTICES[e * 2 + 1];
     const owner = roadOwner.get(e);
     const style: Style = owner === undefined ? EDGE_STYLE : { color: seatColour(owner), bold: true, inverse: state.focus?.edge === e };
-    const glyph = (plain: string) => (owner === undefined ? plain : String(owner));
+    const glyph = (plain: string, besideLabel = false) => (owner === undefined || besideLabel ? plain : String(owner));
     const [ca, ra] = vpos(a), [cb, rb] = vpos(b);
     if (ca === cb) {
       for (let r = Math.min(ra, rb) + 1; r < Math.max(ra, rb); r++) grid.put(ca, r, glyph('|'), style);
       continue;
     }
     // Slanted side: half its characters on the apex end's row, half on the other's.
-    const [apexCol, apexRow, valleyCol, valleyRow] = isApexLevel(VERTEX_XY[a][1]) ? [ca, ra, cb, rb] : [cb, rb, ca, ra];
+    const [apex, valley] = isApexLevel(VERTEX_XY[a][1]) ? [a, b] : [b, a];
+    const [apexCol, apexRow] = vpos(apex), [valleyCol, valleyRow] = vpos(valley);
     const s = Math.sign(valleyCol - apexCol);
     for (let i = 1; i <= half; i++) {
-      grid.put(apexCol + s * i, apexRow, glyph(i === half ? '.' : '-'), style);
-      grid.put(valleyCol - s * i, valleyRow, glyph(i === half ? "'" : '-'), style);
+      grid.put(apexCol + s * i, apexRow, glyph(i === half ? '.' : '-', touchesLabel(apex, s, i)), style);
+      grid.put(valleyCol - s * i, valleyRow, glyph(i === half ? "'" : '-', touchesLabel(valley, -s, i)), style);
     }
   }
 
   for (let h = 0; h < HEX_COUNT; h++) drawHex(grid, g, h, state, col(HEX_CENTER[h][0]), rows);
 
-  const townAt = new Map(state.towns.map((t) => [t.vertex, t]));
   for (let v = 0; v < VERTEX_COUNT; v++) {
     const [c, r] = vpos(v);
     const town = townAt.get(v);
@@ -127,34 +154,46 @@ function hexMiddleRow(rows: Map<number, number>, g: Geometry, h: number): number
 function drawHex(grid: Grid, g: Geometry, h: number, state: BoardState, c: number, rows: Map<number, number>): void {
   const hex = state.board.hexes[h];
   if (!hex) return;
-  const cy = HEX_CENTER[h][1];
-  const upperRow = rows.get(cy - 1)!; // row of the upper side corners (inside: below the apex)
-  const lowerRow = rows.get(cy + 1)!; // row of the lower side corners
+  const upperRow = rows.get(HEX_CENTER[h][1] - 1)!; // row of the upper side corners (inside: below the apex)
+  const numRow = numberRow(rows, g, h);
   const kindStyle: Style = { color: RESOURCE_COLOUR[hex.resource], bold: hex.resource !== 'desert' };
   const bandit = state.board.bandit === h;
+  const banditStyle: Style = { color: 'redBright', bold: true, inverse: true };
   const hot = hex.token === 6 || hex.token === 8;
   const tokenStyle: Style = bandit ? { dim: true } : hot ? { color: 'red', bold: true } : {};
   const mark = hot ? '*' : ' ';
   const producing = state.producing?.includes(h) ?? false;
 
+  // The bandit sits on the hex's number row, between its upright sides, where
+  // it reads as inside the hex (the corner rows belong to the neighbours too).
   if (g.sx === 3) {
     grid.put(c, upperRow, RESOURCE_LETTER[hex.resource], { ...kindStyle, inverse: producing });
-    if (hex.token !== null) grid.put(c - 1, upperRow + 1, String(hex.token).padStart(2) + mark, tokenStyle);
-    // With ids on, the bottom of the hex reads #7 (or X7 under the bandit).
-    if (state.showIds) grid.put(c - 1, lowerRow, `${bandit ? 'X' : '#'}${h}`, bandit ? { color: 'redBright', bold: true, inverse: true } : { dim: true });
-    else if (bandit) grid.put(c, lowerRow, 'X', { color: 'redBright', bold: true, inverse: true });
+    if (state.showIds) {
+      // No room for both here: with ids on, the hex's id takes its number's place (#7, or X7 under the bandit).
+      grid.put(c - 1, numRow, `${bandit ? 'X' : '#'}${h}`, bandit ? banditStyle : { dim: true });
+      return;
+    }
+    if (bandit) {
+      // "|X 8* |": the X, then the number with a space on its right, so no road digit runs into it.
+      grid.put(hex.token === null ? c : c - 2, numRow, 'X', banditStyle);
+      if (hex.token !== null) grid.put(c, numRow, `${hex.token}${mark}`.trimEnd(), tokenStyle);
+    } else if (hex.token !== null) {
+      grid.put(c - 1, numRow, String(hex.token).padStart(2) + mark, tokenStyle);
+    }
     return;
   }
-  // Wide: hex id, resource name, token with its odds as pips, the bandit.
+  // Wide: hex id, resource name, token with its odds as pips (or the bandit and the token).
   grid.put(c - 1, upperRow, `h${h}`.padEnd(3), { dim: true });
   const name = hex.resource;
   grid.put(c - Math.floor(name.length / 2), upperRow + 1, name, { ...kindStyle, inverse: producing });
-  if (hex.token !== null) {
+  if (bandit) {
+    // The pips give way: a hex under the bandit pays nothing whatever its odds.
+    grid.put(hex.token === null ? c - 1 : c - 4, numRow, '(X)', banditStyle);
+    if (hex.token !== null) grid.put(c, numRow, `${hex.token}${mark}`.trimEnd(), tokenStyle);
+  } else if (hex.token !== null) {
     const pips = 6 - Math.abs(7 - hex.token);
-    const text = `${String(hex.token).padStart(2)}${mark}${'•'.repeat(pips)}`;
-    grid.put(c - 3, upperRow + 2, text, tokenStyle);
+    grid.put(c - 3, numRow, `${String(hex.token).padStart(2)}${mark}${'•'.repeat(pips)}`, tokenStyle);
   }
-  if (bandit) grid.put(c - 1, lowerRow, '(X)', { color: 'redBright', bold: true, inverse: true });
 }
 
 function drawPorts(

@@ -152,7 +152,8 @@ export function helpOverlay(): Line[] {
   out.push(text('the number under a letter is its token; 6 and 8 are marked *'));
   out.push(text('(n) settlement of seat n   [n] city of seat n   n along sides: road'));
   out.push(text('ports on the coast: 2B = 2:1 brick, 3? = 3:1 any resource'));
-  out.push(text('with i: vertex ids on the corners, #n hex ids (Xn: the bandit)'));
+  out.push(text('with i: vertex ids on the corners; hex ids #n (Xn: the bandit)'));
+  out.push(text('take the place of the numbers on the small board (h<n> on the large)'));
   out.push([], [span('Panels', { bold: true })]);
   out.push(text('VP public (true: with hidden VP cards)   hand B L W G O =total'));
   out.push(text('dev: K knight  V victory point  R roadworks  F windfall  E embargo'));
