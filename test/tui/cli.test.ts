@@ -22,7 +22,8 @@ function arena(args: string[]): Promise<Run> {
 
 let dir: string;
 let tamperedAt: number;
-let runs: Record<'plain' | 'fallback' | 'tampered', Run>;
+let endTurnAt: number;
+let runs: Record<'plain' | 'fallback' | 'tampered' | 'atEndTurn' | 'afterEndTurn' | 'header' | 'headerJson', Run>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arena-tui-cli-'));
@@ -35,14 +36,27 @@ beforeAll(async () => {
   (record.replay[tamperedAt].data as { dice: number[] }).dice = [6, 6];
   writeFileSync(join(dir, 'tampered.json'), JSON.stringify(record));
 
+  // A record whose replay is untouched but whose header moves the winner down a place.
+  const header = readFixture(FIXTURE_4P);
+  const winner = header.players.find((p) => p.placement === 1)!;
+  winner.placement = 2;
+  writeFileSync(join(dir, 'header.json'), JSON.stringify(header));
+  // An end of turn followed by the next seat's roll (1-based event numbers, as the CLI counts).
+  endTurnAt = 1 + record.replay.findIndex((e, i) => i > 100 && e.kind === 'action'
+    && (e.data as { action: { type?: string } }).action.type === 'end_turn' && record.replay[i + 1]?.kind === 'roll');
+
   // The first run alone: bin/arena may rebuild its bundle, and two rebuilds at once could collide.
   const plain = await arena(['replay', FIXTURE_4P, '--plain', '--width', '100']);
-  const [fallback, tampered] = await Promise.all([
+  const [fallback, tampered, atEndTurn, afterEndTurn, headerRun, headerJson] = await Promise.all([
     arena(['replay', out, '--turn', 'end']),
     arena(['replay', join(dir, 'tampered.json'), '--plain']),
+    arena(['replay', FIXTURE_4P, '--plain', '--event', String(endTurnAt)]),
+    arena(['replay', FIXTURE_4P, '--plain', '--event', String(endTurnAt + 1)]),
+    arena(['replay', join(dir, 'header.json'), '--plain']),
+    arena(['replay', join(dir, 'header.json'), '--json']),
   ]);
-  runs = { plain, fallback, tampered };
-}, 60_000);
+  runs = { plain, fallback, tampered, atEndTurn, afterEndTurn, header: headerRun, headerJson };
+}, 180_000);
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
@@ -67,6 +81,34 @@ describe('arena replay', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`does not verify at event ${tamperedAt} (roll)`);
     expect(r.stdout).toBe('');
+  });
+
+  it('--event at an end of turn shows that seat still to play with its own dice; the next event shows the roll', () => {
+    const record = readFixture(FIXTURE_4P);
+    const ended = record.replay[endTurnAt - 1];
+    const roll = record.replay[endTurnAt];
+    const previousRoll = record.replay.slice(0, endTurnAt - 1).findLast((e) => e.kind === 'roll')!;
+    const dice = (e: typeof roll) => { const [a, b] = (e.data as { dice: number[] }).dice; return `dice ${a}+${b}=${a + b}`; };
+    const at = runs.atEndTurn.stdout.split('\n')[0];
+    expect(runs.atEndTurn.code).toBe(0);
+    expect(at).toContain(`seat ${ended.seat} to play`);
+    expect(at).toContain(dice(previousRoll));
+    // Nothing after the cursor in the log: the coming roll (the first event of the next turn) is not told yet.
+    const nextTurn = record.replay.slice(0, endTurnAt).filter((e) => e.kind === 'roll').length + 1;
+    const rollLine = new RegExp(`\\b${nextTurn} seat ${roll.seat} \\(\\w+\\) rolled`);
+    expect(runs.atEndTurn.stdout).not.toMatch(rollLine);
+    expect(runs.afterEndTurn.stdout).toMatch(rollLine);
+    const next = runs.afterEndTurn.stdout.split('\n')[0];
+    expect(next).toContain(`seat ${roll.seat} to play`);
+    expect(next).toContain(dice(roll));
+  });
+
+  it('refuses a record whose header contradicts its replay, also for --json (never "verified")', () => {
+    for (const r of [runs.header, runs.headerJson]) {
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^arena: match m-tui-fixture does not verify: the header gives seat \d placement 2, but the replay gives it placement 1\n$/);
+    }
   });
 
   it('--help teaches the keys and shows examples', () => {
