@@ -62,9 +62,7 @@ function producingHexes(t: Timeline, index: number): number[] {
 function builtAt(t: Timeline, index: number): { vertex?: number; edge?: number } | undefined {
   const ev = t.events[index];
   if (ev?.kind !== 'build') return undefined;
-  const d = ev.data as { what?: unknown; at?: unknown } | undefined;
-  if (typeof d?.at !== 'number') return undefined;
-  return d.what === 'road' ? { edge: d.at } : { vertex: d.at };
+  return ev.data.what === 'road' ? { edge: ev.data.at } : { vertex: ev.data.at };
 }
 
 function currentEventLine(t: Timeline, index: number): Line {
