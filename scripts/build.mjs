@@ -42,7 +42,11 @@ export function buildCommit(dir = root) {
   }
 }
 
-export async function buildAll({ quiet = false } = {}) {
+/**
+ * Builds every entry. `clean` removes every chunk this build did not write at
+ * once (prepack: the package ships dist/chunks); otherwise they go after a while.
+ */
+export async function buildAll({ quiet = false, clean = false } = {}) {
   // Before esbuild reads anything: a file saved during the build counts as newer.
   // Whole milliseconds, as mtimes on some file systems are.
   const startedAt = Math.floor(Date.now());
@@ -81,7 +85,7 @@ export async function buildAll({ quiet = false } = {}) {
   const isChunk = (path) => relative(join(root, 'dist'), path).startsWith('chunks');
   for (const file of result.outputFiles.filter((f) => isChunk(f.path))) atomicWrite(file.path, file.contents);
   for (const file of result.outputFiles.filter((f) => !isChunk(f.path))) atomicWrite(file.path, file.contents);
-  pruneOldChunks(new Set(result.outputFiles.map((f) => f.path)));
+  pruneOldChunks(new Set(result.outputFiles.map((f) => f.path)), clean ? 0 : KEEP_OLD_CHUNKS_MS);
   // What each bundle is made of, for bin/arena's staleness check (bundle-fresh.mjs),
   // and which source files each of its output files holds (test/package/lazy-load.test.ts).
   const outputs = result.metafile.outputs;
@@ -109,14 +113,14 @@ function reachable(outputs, entry) {
   return [...seen].sort();
 }
 
-function pruneOldChunks(current) {
+function pruneOldChunks(current, keepMs) {
   const dir = join(root, 'dist', 'chunks');
   const now = Date.now();
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (current.has(path)) continue;
     try {
-      if (now - statSync(path).mtimeMs > KEEP_OLD_CHUNKS_MS) unlinkSync(path);
+      if (now - statSync(path).mtimeMs >= keepMs) unlinkSync(path);
     } catch {
       // another build removed it first
     }
@@ -124,5 +128,5 @@ function pruneOldChunks(current) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await buildAll();
+  await buildAll({ clean: process.argv.includes('--clean') });
 }

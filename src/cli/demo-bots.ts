@@ -1,11 +1,13 @@
 // The demo's line-up: both example bots, each started as its own process the
 // way their READMEs say (`node --import tsx examples/<bot>/bot.ts`), so the
 // demo always runs the examples as they are on disk and production code never
-// imports the copy-me examples. Plus builtin:greedy and builtin:random.
+// imports the copy-me examples; an installed package without tsx runs their
+// bundles (example-bot-command.ts). Plus builtin:greedy and builtin:random.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exampleBotCommand } from './example-bot-command';
 
 export const DEMO_EXAMPLES = ['starter', 'heuristic'] as const;
 
@@ -59,9 +61,9 @@ interface RunningExample extends DemoBot {
 }
 
 function startExample(root: string, name: DemoBot['name'], opts: DemoBotOptions): Promise<RunningExample> {
-  const script = join(root, 'examples', `${name}-bot`, 'bot.ts');
+  const { script, nodeArgs } = exampleBotCommand(root, name);
   if (!existsSync(script)) return Promise.reject(new DemoBotError(`the demo needs ${script}, which is missing`));
-  const args = ['--import', 'tsx', script, '--port', '0', '--host', opts.host ?? '127.0.0.1', '--quiet'];
+  const args = [...nodeArgs, script, '--port', '0', '--host', opts.host ?? '127.0.0.1', '--quiet'];
   if (opts.platformPublicKey) args.push('--platform-key', opts.platformPublicKey);
   // cwd = the package root, so `--import tsx` resolves the package's own tsx.
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });

@@ -1,0 +1,2 @@
+export declare const TYPES_DIR: string;
+export declare function buildTypes(): void;
