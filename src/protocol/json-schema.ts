@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { BanditActionSchema, DiscardActionSchema, SetupActionSchema, TradeResponseSchema, TurnActionSchema } from './actions';
 import { DecisionRequestSchema, DecisionResponseSchema } from './frames';
+import { PublicMatchEventSchema } from './events';
 import { MatchEventSchema, MatchRecordSchema, MatchSchema } from './match';
 import { PUBLISHED_SCHEMA_NAMES, type PublishedSchemaName } from './schema-names';
 import { PioneersViewSchema } from './view';
@@ -22,6 +23,7 @@ export const PUBLISHED_SCHEMAS = {
   Match: MatchSchema,
   MatchRecord: MatchRecordSchema,
   MatchEvent: MatchEventSchema,
+  PublicMatchEvent: PublicMatchEventSchema,
 } as const satisfies Record<PublishedSchemaName, z.ZodType>;
 
 /**

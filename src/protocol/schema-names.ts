@@ -12,6 +12,7 @@ export const PUBLISHED_SCHEMA_NAMES = [
   'Match',
   'MatchRecord',
   'MatchEvent',
+  'PublicMatchEvent',
 ] as const;
 
 export type PublishedSchemaName = (typeof PUBLISHED_SCHEMA_NAMES)[number];

@@ -5,7 +5,7 @@
 // gets exactly the events it missed, then the current public view.
 import { publicEvent } from '../../../engine/index';
 import type { GameEvent, PublicView } from '../../../engine/types';
-import type { MatchEvent, MatchPlayer } from '../../protocol/index';
+import type { MatchEvent, MatchPlayer, PublicMatchEvent } from '../../protocol/index';
 import { sseMessage } from './sse';
 
 export interface LiveViewer {
@@ -27,17 +27,17 @@ export interface LiveMatchHeader {
 export const SNAPSHOT_RECENT_EVENTS = 50;
 
 /** The public form of a replay event: what a spectator of a running match may see. */
-export function publicMatchEvent(ev: MatchEvent): MatchEvent {
+export function publicMatchEvent(ev: MatchEvent): PublicMatchEvent {
   const p = publicEvent(ev as unknown as GameEvent);
   if (p === (ev as unknown)) return ev;
   // A public form is a MatchEvent with fewer fields (protocol PublicMatchEventSchema).
-  return { seq: ev.seq, at: ev.at, ...p } as MatchEvent;
+  return { seq: ev.seq, at: ev.at, ...p } as PublicMatchEvent;
 }
 
 export class LiveChannel {
   /** history[seq] = the SSE message of public event seq. */
   private readonly history: string[] = [];
-  private readonly recent: MatchEvent[] = [];
+  private readonly recent: PublicMatchEvent[] = [];
   private readonly viewers = new Set<LiveViewer>();
   private view: (() => PublicView) | null = null;
   private ended = false;
