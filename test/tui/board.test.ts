@@ -113,6 +113,8 @@ describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) =
       const label = (h: number) => new RegExp(`(^|[\\s|'.\\-])${scale === 'compact' ? '[#X]' : 'h'}${h}(?=[\\s|'.\\-]|$)`, 'm');
       for (let h = 0; h < 19; h++) expect(text, `hex ${h}`).toMatch(label(h));
       if (scale === 'compact') expect(text).toContain(`X${bandit}`);
+      // Ports too keep a space from vertex ids and towns.
+      expect(text).not.toMatch(/(2[BLWGO]|3\?)[0-9([]|[0-9)\]](2[BLWGO]|3\?)/);
     }
   });
 

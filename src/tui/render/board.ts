@@ -209,13 +209,13 @@ function drawPorts(
     const len = Math.hypot(dc, dr) || 1;
     const label = p.rate === 2 && p.resource ? `2${RESOURCE_LETTER[p.resource]}` : '3?';
     const style: Style = p.resource ? { color: RESOURCE_COLOUR[p.resource], bold: true } : { bold: true };
-    for (const dist of [g.sx - 0.5, g.sx + 0.5, g.sx - 1.5, g.sx + 1.5, 2]) {
-      const col = Math.round(mc + (dc / len) * dist - 0.5);
-      const row = Math.min(grid.height - 1, Math.max(0, Math.round(mr + ((dr / len) * dist) / 2)));
-      if (grid.isBlank(col, row, 2)) {
-        grid.put(col, row, label, style);
-        break;
-      }
-    }
+    // Best with a blank cell either side, so the label never runs into a vertex id; else anywhere blank.
+    const spots = [g.sx - 0.5, g.sx + 0.5, g.sx - 1.5, g.sx + 1.5, 2].map((dist) => ({
+      col: Math.round(mc + (dc / len) * dist - 0.5),
+      row: Math.min(grid.height - 1, Math.max(0, Math.round(mr + ((dr / len) * dist) / 2))),
+    }));
+    const apart = (col: number, row: number) => (col === 0 || grid.isBlank(col - 1, row, 1)) && (col + 2 >= grid.width || grid.isBlank(col + 2, row, 1));
+    const spot = spots.find((p) => grid.isBlank(p.col, p.row, 2) && apart(p.col, p.row)) ?? spots.find((p) => grid.isBlank(p.col, p.row, 2));
+    if (spot) grid.put(spot.col, spot.row, label, style);
   }
 }
