@@ -42,11 +42,7 @@ export function buildCommit(dir = root) {
   }
 }
 
-/**
- * Builds every entry. `clean` removes every chunk this build did not write at
- * once (prepack: the package ships dist/chunks); otherwise they go after a while.
- */
-export async function buildAll({ quiet = false, clean = false } = {}) {
+export async function buildAll({ quiet = false } = {}) {
   // Before esbuild reads anything: a file saved during the build counts as newer.
   // Whole milliseconds, as mtimes on some file systems are.
   const startedAt = Math.floor(Date.now());
@@ -85,7 +81,7 @@ export async function buildAll({ quiet = false, clean = false } = {}) {
   const isChunk = (path) => relative(join(root, 'dist'), path).startsWith('chunks');
   for (const file of result.outputFiles.filter((f) => isChunk(f.path))) atomicWrite(file.path, file.contents);
   for (const file of result.outputFiles.filter((f) => !isChunk(f.path))) atomicWrite(file.path, file.contents);
-  pruneOldChunks(new Set(result.outputFiles.map((f) => f.path)), clean ? 0 : KEEP_OLD_CHUNKS_MS);
+  pruneOldChunks(new Set(result.outputFiles.map((f) => f.path)));
   // What each bundle is made of, for bin/arena's staleness check (bundle-fresh.mjs),
   // and which source files each of its output files holds (test/package/lazy-load.test.ts).
   const outputs = result.metafile.outputs;
@@ -113,20 +109,31 @@ function reachable(outputs, entry) {
   return [...seen].sort();
 }
 
-function pruneOldChunks(current, keepMs) {
+/**
+ * Removes chunks of earlier builds once they are old enough, and names the
+ * rest in dist/chunks/.npmignore so that `npm pack` ships this build's chunks
+ * only (package.json "files" takes dist/chunks/*.mjs).
+ */
+function pruneOldChunks(current) {
   const dir = join(root, 'dist', 'chunks');
   const now = Date.now();
+  const kept = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (current.has(path)) continue;
+    if (current.has(path) || name === '.npmignore' || name.endsWith('.tmp')) continue;
     try {
-      if (now - statSync(path).mtimeMs >= keepMs) unlinkSync(path);
+      if (now - statSync(path).mtimeMs > KEEP_OLD_CHUNKS_MS) unlinkSync(path);
+      else kept.push(name);
     } catch {
       // another build removed it first
     }
   }
+  const ignore = join(dir, '.npmignore');
+  const tmp = `${ignore}.${process.pid}.tmp`;
+  writeFileSync(tmp, ['# Chunks of earlier builds, kept a while for processes still running them; not packed.', ...kept.sort()].join('\n') + '\n');
+  renameSync(tmp, ignore);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await buildAll({ clean: process.argv.includes('--clean') });
+  await buildAll();
 }
