@@ -9,6 +9,7 @@ import { generateKeyPair, loadPrivateKeyFile, privateKeyToPem, publicKeyRaw } fr
 import { formatPublicKey, parsePublicKey, PUBLIC_KEY_FORMATS, type PublicKeyFormat } from '../../keys/public-key';
 import type { CliIO } from '../io';
 import { toCliError } from './sign';
+import { registerServerKeys } from './keys-server';
 
 // Help text is the same for everyone (man pages are generated from it), so it
 // names the default path by its rule, not by this user's directories.
@@ -93,6 +94,8 @@ Examples:
         throw toCliError(err);
       }
     });
+
+  registerServerKeys(keys, io);
 }
 
 /** A private key file's public half; a public key file is accepted too, for converting forms. */

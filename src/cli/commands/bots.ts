@@ -1,0 +1,167 @@
+// `arena bots register|list|show|update|pause|resume|remove`: the owner's bots
+// on the arena server (not to be confused with `arena bot check`, the local
+// conformance check for bot authors).
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
+import type { Command } from 'commander';
+import type { ApiTarget } from '../../client/api';
+import { formatFields, formatTable } from '../../client/table';
+import type { Bot } from '../../protocol/api';
+import { usageError } from '../errors';
+import type { CliIO } from '../io';
+import { emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
+
+const BOT_ARG = ['<BOT>', 'the bot: its id, or its name if no other bot of yours has that name'] as const;
+
+export function register(program: Command, io: CliIO): void {
+  const bots = program
+    .command('bots')
+    // main.ts sets exitOverride after commands exist, so they do not inherit it;
+    // without this commander exits 1 itself on a usage error instead of 2.
+    .exitOverride()
+    .summary('register and manage your bots on the arena server')
+    .description(
+      'Your bots on the arena server: register a URL, list and inspect them, rename or move them, pause and resume matchmaking, remove them. Registering and every URL change run the server\'s URL check and deploy check (GET <url>/ping answers pong, then a signed WebSocket upgrade). Scopes: bots.read to list and show, bots.write for the rest.',
+    );
+
+  serverOptions(
+    bots.command('register').description('register a bot: the server checks the URL and runs the deploy check, then the bot joins matchmaking').argument('<NAME>', 'bot name, 1-64 characters').argument('<URL>', 'where the bot listens: https in production (wss for matches)'),
+    'print the new Bot as JSON',
+  )
+    .addHelpText(
+      'after',
+      `
+A refused URL is HTTP 422 (url_rejected or deploy_check_failed) with the reason.
+
+Examples:
+  $ arena bots register greedy https://bot.example.com/ws
+  $ arena bots register local http://127.0.0.1:8080 --url http://127.0.0.1:7070   a --dev server
+  $ arena bots register greedy https://bot.example.com/ws --json | jq -r .id
+${SERVER_HELP}`,
+    )
+    .action(async (name: string, url: string, flags: ServerFlags) => {
+      checkName(name);
+      const { registerBot } = await import('../../client/owner');
+      const bot = await withServer(io, flags, (t) => registerBot(t, { name, url }));
+      emit(io, flags.json, bot, () => botText(bot));
+      if (!flags.json) io.stderr.write(`registered ${bot.name} (${bot.id}); it joins matchmaking at the next tick\n`);
+    });
+
+  serverOptions(bots.command('list').description('list your bots (removed ones are gone from the list)').option('--game <GAME>', 'only bots of this game (the only game is pioneers)'), 'print {"bots": Bot[]} as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ arena bots list
+  $ arena bots list --json | jq -r '.bots[] | select(.status == "paused") | .name'
+${SERVER_HELP}`,
+    )
+    .action(async (flags: ServerFlags & { game?: string }) => {
+      if (flags.game !== undefined && flags.game !== 'pioneers') throw usageError(`unknown game "${flags.game}"; the only game is pioneers`);
+      const { listBots } = await import('../../client/owner');
+      const list = await withServer(io, flags, (t) => listBots(t, flags.game as 'pioneers' | undefined));
+      emit(io, flags.json, { bots: list }, () => (list.length ? botTable(list) : ''));
+      if (!flags.json && list.length === 0) io.stderr.write('you have no bots yet; register one with `arena bots register NAME URL`\n');
+    });
+
+  serverOptions(bots.command('show').description('show one of your bots').argument(...BOT_ARG), 'print the Bot as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ arena bots show greedy
+  $ arena bots show b_Xy3AbCdEfGhIjKlM --json
+${SERVER_HELP}`,
+    )
+    .action(async (ref: string, flags: ServerFlags) => {
+      const bot = await withBot(io, flags, ref, async (t, id) => (await import('../../client/owner')).getBot(t, id));
+      emit(io, flags.json, bot, () => botText(bot));
+    });
+
+  serverOptions(
+    bots
+      .command('update')
+      .description('rename a bot or move it to a new URL (a new URL is checked like a new bot)')
+      .argument(...BOT_ARG)
+      .option('--name <NAME>', 'new name, 1-64 characters')
+      .option('--bot-url <URL>', 'new bot URL (--url is the server\'s)'),
+    'print the updated Bot as JSON',
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ arena bots update greedy --name greedy_v2
+  $ arena bots update greedy --bot-url https://bot2.example.com/ws
+${SERVER_HELP}`,
+    )
+    .action(async (ref: string, flags: ServerFlags & { name?: string; botUrl?: string }) => {
+      if (flags.name === undefined && flags.botUrl === undefined) throw usageError('nothing to change: give --name, --bot-url or both');
+      if (flags.name !== undefined) checkName(flags.name);
+      const patch = { ...(flags.name !== undefined && { name: flags.name }), ...(flags.botUrl !== undefined && { url: flags.botUrl }) };
+      const bot = await withBot(io, flags, ref, async (t, id) => (await import('../../client/owner')).updateBot(t, id, patch));
+      emit(io, flags.json, bot, () => botText(bot));
+    });
+
+  for (const [verb, description, done] of [
+    ['pause', 'take a bot out of matchmaking (a running match finishes)', 'paused'],
+    ['resume', 'put a paused bot back into matchmaking', 'active again'],
+  ] as const) {
+    serverOptions(bots.command(verb).description(description).argument(...BOT_ARG), 'print the updated Bot as JSON')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  $ arena bots ${verb} greedy
+  $ arena bots ${verb} b_Xy3AbCdEfGhIjKlM --json
+${SERVER_HELP}`,
+      )
+      .action(async (ref: string, flags: ServerFlags) => {
+        const owner = await import('../../client/owner');
+        const bot = await withBot(io, flags, ref, (t, id) => (verb === 'pause' ? owner.pauseBot(t, id) : owner.resumeBot(t, id)));
+        emit(io, flags.json, bot, () => botText(bot));
+        if (!flags.json) io.stderr.write(`${bot.name} is ${done}\n`);
+      });
+  }
+
+  serverOptions(bots.command('remove').description('remove a bot: it leaves matchmaking at once, a running match finishes, old match records keep its name').argument(...BOT_ARG), 'print {"removed": ID} as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ arena bots remove greedy
+${SERVER_HELP}`,
+    )
+    .action(async (ref: string, flags: ServerFlags) => {
+      const id = await withBot(io, flags, ref, async (t, botId) => {
+        await (await import('../../client/owner')).removeBot(t, botId);
+        return botId;
+      });
+      emit(io, flags.json, { removed: id }, () => '');
+      if (!flags.json) io.stderr.write(`removed ${ref === id ? id : `${ref} (${id})`}\n`);
+    });
+}
+
+/** Resolves BOT (id or name) on the server, then runs fn with its id. */
+async function withBot<T>(io: CliIO, flags: ServerFlags, ref: string, fn: (t: ApiTarget, id: string) => Promise<T>): Promise<T> {
+  const { resolveBotId } = await import('../../client/owner');
+  return withServer(io, flags, async (t) => fn(t, await resolveBotId(t, ref)));
+}
+
+function checkName(name: string): void {
+  if ([...name].length < 1 || [...name].length > 64) throw usageError('a bot name is 1-64 characters');
+}
+
+function botText(b: Bot): string {
+  return formatFields([
+    ['id', b.id],
+    ['name', b.name],
+    ['status', b.status],
+    ['game', b.game],
+    ['url', b.url],
+    ['created', b.createdAt],
+  ]);
+}
+
+function botTable(list: Bot[]): string {
+  return formatTable(['ID', 'NAME', 'STATUS', 'GAME', 'URL', 'CREATED'], list.map((b) => [b.id, b.name, b.status, b.game, b.url, b.createdAt]));
+}

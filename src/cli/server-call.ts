@@ -1,0 +1,62 @@
+// What the owner commands (`arena me`, `arena keys add|list|revoke`, `arena
+// bots ...`) share: the server and key options, resolving them like `arena api`
+// (flag, then $ARENA_URL / $ARENA_KEY_ID / $ARENA_KEY_FILE, then the login
+// profile), and turning the server's refusals into exit codes: 401 and 403 are
+// 4 (authentication), everything else 1, each with the server's own message.
+// Libraries load when an action runs, so `arena --help` stays fast.
+import type { Command } from 'commander';
+import type { ApiTarget } from '../client/api';
+import { ApiError } from '../client/api-error';
+import { toCliError } from './commands/sign';
+import { CliError, EXIT } from './errors';
+import type { CliIO } from './io';
+
+export interface ServerFlags {
+  url?: string;
+  keyId?: string;
+  key?: string;
+  json?: boolean;
+}
+
+/** --url, --key-id, --key and --json (with the command's own words for what --json prints). */
+export function serverOptions(cmd: Command, json: string): Command {
+  return cmd
+    .option('--url <URL>', 'server base URL (default: $ARENA_URL, then the login profile)')
+    .option('--key-id <ID>', 'key id (default: $ARENA_KEY_ID, then the login profile)')
+    .option('--key <FILE>', 'private key file (default: $ARENA_KEY_FILE, then the login profile)')
+    .option('--json', json);
+}
+
+/** The help lines every owner command ends with. */
+export const SERVER_HELP = `
+The server, key id and key file come from the flags, then $ARENA_URL,
+$ARENA_KEY_ID and $ARENA_KEY_FILE, then the profile saved by \`arena login\`.
+Every request is signed with the key. Exit codes: 0 ok, 1 failure,
+2 usage, 4 authentication failed (401 or 403: bad signature, unknown or
+revoked key, missing scope, not your bot or key).`;
+
+/** Runs fn against the configured server; every failure becomes a CliError with the right exit code. */
+export async function withServer<T>(io: CliIO, flags: ServerFlags, fn: (target: ApiTarget) => Promise<T>): Promise<T> {
+  const { resolveSettings } = await import('../config/settings');
+  const { requireSigner, requireUrl } = await import('../config/credentials');
+  try {
+    const settings = resolveSettings({ url: flags.url, keyId: flags.keyId, keyFile: flags.key }, io.env);
+    const baseUrl = requireUrl(settings);
+    const { keyId, privateKey } = requireSigner(settings);
+    return await fn({ baseUrl, keyId, privateKey });
+  } catch (err) {
+    throw serverCliError(err);
+  }
+}
+
+export function serverCliError(err: unknown): unknown {
+  if (err instanceof ApiError) {
+    return new CliError(`${err.serverMessage} (HTTP ${err.status} ${err.code})`, err.isAuth ? EXIT.auth : EXIT.failure);
+  }
+  return toCliError(err);
+}
+
+/** Data on stdout: JSON (one line) with --json, else the human form. */
+export function emit(io: CliIO, json: boolean | undefined, data: unknown, human: () => string): void {
+  io.stdout.write(json ? JSON.stringify(data) + '\n' : human());
+}

@@ -1,0 +1,78 @@
+// What an owner does with their account, keys and bots, as library calls over
+// the signed API (paths and envelopes from the decisions file's "Service API").
+// The CLI's `arena me`, `arena keys add|list|revoke` and `arena bots` are thin
+// layers over these.
+import { ApiKeyMetaSchema, BotListSchema, BotSchema, KeyListSchema, UserSchema, type ApiKeyMeta, type Bot, type Scope, type User } from '../protocol/api';
+import { callJson, callRaw, type ApiTarget } from './api';
+
+const seg = (id: string) => encodeURIComponent(id);
+
+export function getMe(t: ApiTarget): Promise<User> {
+  return callJson(t, 'GET', '/me', UserSchema);
+}
+
+export function setHandle(t: ApiTarget, handle: string): Promise<User> {
+  return callJson(t, 'POST', '/me/handle', UserSchema, { handle });
+}
+
+export async function listKeys(t: ApiTarget): Promise<ApiKeyMeta[]> {
+  return (await callJson(t, 'GET', '/keys', KeyListSchema)).keys;
+}
+
+export function addKey(t: ApiTarget, input: { name: string; publicKey: string; scopes?: Scope[] }): Promise<ApiKeyMeta> {
+  return callJson(t, 'POST', '/keys', ApiKeyMetaSchema, input);
+}
+
+export function revokeKey(t: ApiTarget, id: string): Promise<ApiKeyMeta> {
+  return callJson(t, 'POST', `/keys/${seg(id)}/revoke`, ApiKeyMetaSchema);
+}
+
+export function registerBot(t: ApiTarget, input: { name: string; url: string; game?: 'pioneers' }): Promise<Bot> {
+  return callJson(t, 'POST', '/bots', BotSchema, { name: input.name, game: input.game ?? 'pioneers', url: input.url });
+}
+
+export async function listBots(t: ApiTarget, game?: 'pioneers'): Promise<Bot[]> {
+  return (await callJson(t, 'GET', game ? `/bots?game=${game}` : '/bots', BotListSchema)).bots;
+}
+
+export function getBot(t: ApiTarget, id: string): Promise<Bot> {
+  return callJson(t, 'GET', `/bots/${seg(id)}`, BotSchema);
+}
+
+export function updateBot(t: ApiTarget, id: string, patch: { name?: string; url?: string }): Promise<Bot> {
+  return callJson(t, 'PATCH', `/bots/${seg(id)}`, BotSchema, patch);
+}
+
+export function pauseBot(t: ApiTarget, id: string): Promise<Bot> {
+  return callJson(t, 'POST', `/bots/${seg(id)}/pause`, BotSchema);
+}
+
+export function resumeBot(t: ApiTarget, id: string): Promise<Bot> {
+  return callJson(t, 'POST', `/bots/${seg(id)}/resume`, BotSchema);
+}
+
+/** DELETE answers 204 with no body. */
+export async function removeBot(t: ApiTarget, id: string): Promise<void> {
+  await callRaw(t, 'DELETE', `/bots/${seg(id)}`);
+}
+
+/**
+ * The id of a bot named by id or by name (names are what owners remember). A
+ * name shared by several of the owner's bots is refused; anything that is no
+ * id or name of theirs is passed on as an id, so the server answers for it
+ * (404, or 403 for someone else's bot).
+ */
+export async function resolveBotId(t: ApiTarget, idOrName: string): Promise<string> {
+  const bots = await listBots(t);
+  if (bots.some((b) => b.id === idOrName)) return idOrName;
+  const byName = bots.filter((b) => b.name === idOrName);
+  if (byName.length > 1) throw new BotLookupError(`${byName.length} of your bots are named "${idOrName}"; give the id (${byName.map((b) => b.id).join(', ')})`);
+  return byName[0]?.id ?? idOrName;
+}
+
+export class BotLookupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BotLookupError';
+  }
+}
