@@ -1,0 +1,165 @@
+// `arena serve`: the hosted service (HTTP API, scheduler, live) on a data
+// directory. A thin layer over startServer (src/service/server.ts): resolve
+// the data directory, take the store (and its lock), start, say where, and
+// stop cleanly on SIGINT/SIGTERM.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
+import { Option, type Command } from 'commander';
+import type { SignalSource } from '../interrupt';
+import { CliError, EXIT, usageError } from '../errors';
+import type { CliIO } from '../io';
+
+interface ServeFlags {
+  data?: string;
+  host: string;
+  port: string;
+  baseUrl?: string;
+  dev?: boolean;
+  smtp?: string;
+  logFormat: 'json' | 'pretty';
+}
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** Tests of the signal handling may pass their own; the command uses the process. */
+export function register(program: Command, io: CliIO, signals: SignalSource = process): void {
+  program
+    .command('serve')
+    // main.ts sets exitOverride after commands exist, so they do not inherit it;
+    // without this commander exits 1 itself on a usage error instead of 2.
+    .exitOverride()
+    .summary('run the arena service: HTTP API, matchmaking and live matches on a data directory')
+    .description(
+      'Run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time. Create the first user and key with `arena admin` before starting.',
+    )
+    .option('--data <DIR>', 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)')
+    .option('--host <HOST>', 'address to listen on; put a TLS proxy in front for the internet', DEFAULT_HOST)
+    .option('--port <PORT>', 'port to listen on; 0 picks a free one (the start-up line names it)', String(DEFAULT_PORT))
+    .option('--base-url <URL>', 'public address users and bots reach the service at, for sign-in links and the same-origin check (default: http://HOST:PORT)')
+    .option('--dev', 'development: allow http/ws and loopback bot URLs, cookies without Secure; never expose such a server')
+    .option('--smtp <URL>', 'send sign-in links by SMTP, e.g. smtps://user:pass@mail.example.com (default: $ARENA_SMTP_URL; without one, links go to the log)')
+    .addOption(new Option('--log-format <FORMAT>', 'request log on stderr: one JSON object per line, or short lines for a terminal').choices(['json', 'pretty']).default('json'))
+    .addHelpText(
+      'after',
+      `
+Start-up lines on stderr name the data directory, the mode, the platform
+public key and the address, the last as "listening on http://HOST:PORT".
+SIGINT or SIGTERM stops accepting, finishes in-flight requests, aborts and
+records running matches, flushes the store and exits 0; a second signal
+exits at once. \`arena admin backup DIR\` copies the store while it runs.
+
+Examples:
+  $ arena admin user add --email ops@example.com && arena admin key add --user ops@example.com --public-key admin.pem
+  $ arena serve --base-url https://arena.example.com --smtp smtps://arena:secret@mail.example.com
+  $ arena serve --dev --port 0 --data /tmp/arena-dev --log-format pretty
+  $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080`,
+    )
+    .action(async (flags: ServeFlags) => {
+      const { existsSync } = await import('node:fs');
+      const { resolve } = await import('node:path');
+      const { dataDir } = await import('../../config/paths');
+      const { openFileStore } = await import('../../service/store/file-store');
+      const { StoreLocked } = await import('../../service/store/types');
+      const { startServer } = await import('../../service/server');
+
+      const port = parsePort(flags.port);
+      if (!flags.host.trim()) throw usageError('--host needs an address, e.g. 127.0.0.1 or 0.0.0.0');
+      const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
+      const smtpUrl = flags.smtp ?? (io.env.ARENA_SMTP_URL?.trim() || undefined);
+      const smtpShown = smtpUrl === undefined ? undefined : describeSmtp(smtpUrl, flags.smtp !== undefined ? '--smtp' : '$ARENA_SMTP_URL');
+      if (flags.data !== undefined && !flags.data.trim()) throw usageError('--data needs a directory');
+      const dir = resolve(io.cwd, dataDir(io.env, flags.data));
+      const isNew = !existsSync(dir);
+      const say = (line: string) => void io.stderr.write(`arena serve: ${line}\n`);
+
+      let store: Awaited<ReturnType<typeof openFileStore>>;
+      try {
+        store = await openFileStore(dir);
+      } catch (err) {
+        if (err instanceof StoreLocked) {
+          throw new CliError(`the data directory ${dir} is in use by another arena process${err.pid ? ` (pid ${err.pid})` : ''}; stop it first, or give another --data`, EXIT.failure);
+        }
+        throw new CliError(`cannot open the store in ${dir}: ${(err as Error).message}`, EXIT.failure);
+      }
+
+      let server: Awaited<ReturnType<typeof startServer>>;
+      try {
+        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr });
+      } catch (err) {
+        await store.close().catch(() => {});
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === 'EADDRINUSE') throw new CliError(`cannot listen on ${flags.host}:${port}: the port is in use (pick another with --port, or 0 for any free one)`, EXIT.failure);
+        if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new CliError(`cannot listen on ${flags.host}: no such local address`, EXIT.failure);
+        if (e.code === 'EACCES') throw new CliError(`cannot listen on ${flags.host}:${port}: permission denied (ports below 1024 need privileges)`, EXIT.failure);
+        throw new CliError(`cannot start the server: ${e.message}`, EXIT.failure);
+      }
+
+      say(`data directory ${dir}${isNew ? ' (created)' : ''}`);
+      if (flags.dev) {
+        say('*** DEVELOPMENT MODE (--dev): http/ws and loopback bot URLs are accepted and sign-in cookies are not Secure ***');
+        say('*** never expose this server to other people or the internet ***');
+      } else {
+        say('mode production: bot URLs must be https and resolve to public addresses; sign-in cookies are Secure');
+        if (!server.baseUrl.startsWith('https:')) say(`warning: the base URL ${server.baseUrl} is not https, so browsers will not keep the Secure sign-in cookie; give --base-url https://...`);
+      }
+      say(`platform public key ${server.platformKey.publicKeyBase64} (GET /.well-known/svc.json; bots may verify handshakes with it)`);
+      say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
+      if (baseUrl) say(`base URL ${server.baseUrl}`);
+      say(`listening on ${server.url}`);
+
+      await untilSignal(signals, say);
+      // Stop accepting and finish in-flight requests, then flush the store.
+      await server.close();
+      await store.close();
+      say('stopped; the store is flushed');
+    });
+}
+
+/** Resolves on the first SIGINT/SIGTERM; a second one exits at once. */
+function untilSignal(signals: SignalSource, say: (line: string) => void): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        say(`second ${signal}: exiting now without waiting for requests in flight`);
+        signals.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
+      }
+      stopping = true;
+      say(`${signal}: stopping (finishing requests in flight; send the signal again to quit at once)`);
+      resolve();
+    };
+    signals.on('SIGINT', onSignal);
+    signals.on('SIGTERM', onSignal);
+  });
+}
+
+function parsePort(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 65535) throw usageError(`--port must be a whole number from 0 to 65535, got "${text}"`);
+  return n;
+}
+
+/** An http(s) origin with an optional path; never a query, fragment or credentials. */
+export function parseBaseUrl(text: string): string {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw usageError(`--base-url must be a URL such as https://arena.example.com, got "${text}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usageError(`--base-url must be http or https, got ${u.protocol.replace(':', '')}`);
+  if (u.username || u.password || u.search || u.hash) throw usageError('--base-url must not carry credentials, a query or a fragment');
+  return u.toString().replace(/\/+$/, '');
+}
+
+/** Where mail goes, for the start-up line: scheme, host and port, never the credentials. */
+function describeSmtp(text: string, from: string): string {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw usageError(`${from} must be an SMTP URL such as smtp://127.0.0.1:2525 or smtps://user:pass@mail.example.com`);
+  }
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw usageError(`${from} must start with smtp:// or smtps://`);
+  return `${u.protocol}//${u.host}`;
+}
