@@ -21,7 +21,11 @@ export function platformKeyPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function loadOrCreatePlatformKey(env: NodeJS.ProcessEnv = process.env): PlatformKey {
-  const path = platformKeyPath(env);
+  return loadOrCreatePlatformKeyAt(platformKeyPath(env));
+}
+
+/** The platform key at `path` (a PEM file, 0600), created there on first use; `serve` keeps one in its data directory. */
+export function loadOrCreatePlatformKeyAt(path: string): PlatformKey {
   let created = false;
   if (!existsSync(path)) created = createKeyFile(path);
   const privateKey = loadPrivateKeyFile(path);

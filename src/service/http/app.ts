@@ -1,0 +1,73 @@
+// The HTTP API of `arena serve`: one hono app whose routes are defined with
+// zod schemas (validation, types and openapi.json from one definition).
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { Authenticator } from './auth';
+import { addressLimit } from './client-limit';
+import type { AppDeps } from './deps';
+import type { AppEnv } from './env';
+import { ApiError, describeIssues, errorResponse } from './errors';
+import { openApiDocument, registerProtocolComponents } from './openapi';
+import { accountRoutes } from './routes/account';
+import { botRoutes } from './routes/bots';
+import { keyRoutes } from './routes/keys';
+import { matchRoutes } from './routes/matches';
+import { metaRoutes } from './routes/meta';
+import { signInRoutes } from './routes/signin';
+import { mountDashboard } from '../dashboard';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) return errorResponse(c, 'invalid_request', describeIssues(result.error.issues));
+    },
+  });
+
+  // One log line and one metric per request; no-store on anything a caller's credentials unlocked.
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    await next();
+    const caller = c.get('caller');
+    if (caller) c.header('Cache-Control', 'no-store');
+    c.header('X-Request-Id', requestId);
+    const route = c.req.routePath;
+    deps.metrics.request(route, c.req.method, c.res.status);
+    deps.log({
+      event: 'request', method: c.req.method, route, status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      ...(caller?.keyId ? { keyId: caller.keyId } : caller ? { userId: caller.userId } : {}),
+      requestId,
+    });
+  });
+
+  app.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`) }));
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.headers);
+    if (err instanceof HTTPException && err.status === 400) return errorResponse(c, 'invalid_request', `body: ${err.message || 'not valid JSON'}`);
+    if (err instanceof HTTPException && err.status === 413) return errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`);
+    deps.log({ event: 'error', requestId: c.get('requestId'), error: err instanceof Error ? err.message : String(err) });
+    return errorResponse(c, 'internal', `internal error (request ${c.get('requestId')}); the operator's log has it`);
+  });
+  app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
+
+  const auth = new Authenticator(deps);
+  const limit = addressLimit(deps);
+  registerProtocolComponents(app);
+  let doc: object | null = null;
+  metaRoutes(app, deps, () => (doc ??= openApiDocument(app, deps.baseUrl)));
+  accountRoutes(app, deps, auth);
+  keyRoutes(app, deps, auth);
+  botRoutes(app, deps, auth);
+  signInRoutes(app, deps, limit);
+  matchRoutes(app, deps, limit);
+  // The web dashboard (dist/web): index.html at / and the page paths, hashed assets under /assets/.
+  mountDashboard(app);
+  return app;
+}

@@ -1,0 +1,127 @@
+// Who is calling, per request: an Ed25519-signed request (spec section 5:
+// key id, 5-minute window, exact body bytes; a revoked key fails at once; a
+// signature seen before is a replay) or a dashboard session cookie (every
+// scope; writes must come from our own origin). Then the route's scope.
+import { createHash } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { REQUEST_WINDOW_MS, verifyRequest } from '../../keys/index';
+import { SCOPES, type Scope } from '../../protocol/api';
+import type { AppDeps } from './deps';
+import type { AppEnv, Caller } from './env';
+import { ApiError } from './errors';
+import { RateLimiter } from './rate-limit';
+import { ReplayCache } from './replay-cache';
+
+export const SESSION_COOKIE = 'arena_session';
+const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Path and query exactly as the client signed them (the request line's target). */
+export function signedPath(c: Context): string {
+  const incoming = (c.env as { incoming?: { url?: string } } | undefined)?.incoming;
+  if (incoming?.url) return incoming.url;
+  const u = new URL(c.req.url);
+  return u.pathname + u.search;
+}
+
+export async function rawBody(c: Context<AppEnv>): Promise<Uint8Array> {
+  let body = c.get('rawBody');
+  if (!body) {
+    body = SAFE_METHODS.has(c.req.method) ? new Uint8Array(0) : new Uint8Array(await c.req.arrayBuffer());
+    c.set('rawBody', body);
+  }
+  return body;
+}
+
+export class Authenticator {
+  private readonly replays = new ReplayCache(REQUEST_WINDOW_MS);
+  private readonly keyLimiter: RateLimiter;
+
+  constructor(private readonly deps: AppDeps) {
+    this.keyLimiter = new RateLimiter(deps.rateLimits.key, deps.now);
+  }
+
+  /** The caller of this request, or null when it carries no credentials. Throws 401 for bad ones. */
+  async caller(c: Context<AppEnv>): Promise<Caller | null> {
+    const cached = c.get('caller');
+    if (cached !== undefined) return cached;
+    const caller = c.req.header('x-svc-key') !== undefined || c.req.header('x-svc-signature') !== undefined ? await this.signed(c) : await this.session(c);
+    c.set('caller', caller);
+    return caller;
+  }
+
+  /** Route middleware: a caller with this scope, within its rate limit. */
+  require(scope: Scope): MiddlewareHandler<AppEnv> {
+    return async (c, next) => {
+      const caller = await this.caller(c);
+      if (!caller) {
+        this.deps.metrics.authFailure('missing_credentials');
+        throw new ApiError('unauthenticated', 'this endpoint needs a signed request (x-svc-key, x-svc-timestamp, x-svc-signature) or a dashboard session; run `arena login` first');
+      }
+      if (!caller.scopes.has(scope)) {
+        this.deps.metrics.authFailure('missing_scope');
+        throw new ApiError('forbidden', `key ${caller.keyId} lacks the scope ${scope}; scopes are fixed at creation, so add a key with it`);
+      }
+      const wait = this.keyLimiter.take(caller.keyId ?? `user:${caller.userId}`);
+      if (wait > 0) {
+        this.deps.metrics.rateLimited();
+        throw new ApiError('rate_limited', `too many requests; retry in ${wait} s`, { 'Retry-After': String(wait) });
+      }
+      await next();
+    };
+  }
+
+  private async signed(c: Context<AppEnv>): Promise<Caller> {
+    const { store, metrics } = this.deps;
+    const now = this.deps.now();
+    const keyId = c.req.header('x-svc-key') ?? '';
+    const rec = keyId && keyId.length <= 64 ? await store.getKey(keyId) : null;
+    const body = await rawBody(c);
+    const result = verifyRequest({
+      method: c.req.method,
+      path: signedPath(c),
+      body,
+      headers: { 'x-svc-key': c.req.header('x-svc-key'), 'x-svc-timestamp': c.req.header('x-svc-timestamp'), 'x-svc-signature': c.req.header('x-svc-signature') },
+      lookupKey: () => (rec ? { publicKey: Buffer.from(rec.publicKey, 'base64'), revoked: rec.revokedAt !== null } : undefined),
+      now,
+    });
+    if (!result.ok) {
+      metrics.authFailure(result.code);
+      throw new ApiError('unauthenticated', result.reason);
+    }
+    if (!this.replays.firstUse(c.req.header('x-svc-signature')!, result.timestamp, now)) {
+      metrics.authFailure('replayed_signature');
+      throw new ApiError('unauthenticated', 'this signature was already used: a replayed request; sign every request afresh');
+    }
+    store.touchKey(rec!.id, new Date(now).toISOString());
+    return { userId: rec!.userId, via: 'key', keyId: rec!.id, scopes: new Set(rec!.scopes) };
+  }
+
+  private async session(c: Context<AppEnv>): Promise<Caller | null> {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (!token) return null;
+    const session = await this.deps.store.getSession(hashToken(token), new Date(this.deps.now()).toISOString());
+    if (!session) {
+      this.deps.metrics.authFailure('bad_session');
+      throw new ApiError('unauthenticated', 'your session has ended; sign in again');
+    }
+    if (!SAFE_METHODS.has(c.req.method) && !this.sameOrigin(c)) {
+      this.deps.metrics.authFailure('cross_site');
+      throw new ApiError('forbidden', 'a cookie-authenticated write must come from the dashboard itself (Origin or Sec-Fetch-Site did not match)');
+    }
+    return { userId: session.userId, via: 'session', scopes: ALL_SCOPES };
+  }
+
+  /** CSRF protection for cookie writes: the browser says where the request came from. */
+  private sameOrigin(c: Context): boolean {
+    const site = c.req.header('sec-fetch-site');
+    if (site !== undefined) return site === 'same-origin';
+    const origin = c.req.header('origin');
+    return origin !== undefined && origin === new URL(this.deps.baseUrl).origin;
+  }
+}

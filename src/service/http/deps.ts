@@ -1,0 +1,39 @@
+// Everything the HTTP app needs, injected: tests swap the resolver, the clock,
+// the mailer and the limits, never the store or the signatures.
+import type { KeyObject } from 'node:crypto';
+import type { AddressPolicy } from '../../probe/address-policy';
+import type { deployCheck } from '../../probe/deploy-check';
+import type { LiveHub } from '../live/hub';
+import type { Store } from '../store/types';
+import type { Mailer } from './mail';
+import type { ServiceMetrics } from './metrics';
+import type { RateLimit } from './rate-limit';
+
+/** One structured log line; the server prints it as JSON or pretty text. Never pass secrets or bot URLs. */
+export type ServiceLog = (fields: Record<string, unknown>) => void;
+
+export interface AppDeps {
+  store: Store;
+  platformKey: KeyObject;
+  /** base64 of the raw 32-byte platform public key. */
+  platformPublicKey: string;
+  /** Production: https bot URLs at public addresses only; Secure cookies. */
+  production: boolean;
+  /** Where users reach the service (sign-in links, the same-origin check), e.g. https://arena.example.com. */
+  baseUrl: string;
+  /** The bot URL policy at registration (its resolver is injectable). */
+  urlPolicy: AddressPolicy;
+  /** The deploy check; tests may inject a connector-bound one. */
+  deployCheck: typeof deployCheck;
+  mailer: Mailer;
+  log: ServiceLog;
+  metrics: ServiceMetrics;
+  hub: LiveHub;
+  rateLimits: { key: RateLimit; address: RateLimit };
+  now: () => number;
+}
+
+export const DEFAULT_RATE_LIMITS = {
+  key: { perSecond: 50, burst: 200 },
+  address: { perSecond: 10, burst: 60 },
+} as const;

@@ -1,0 +1,134 @@
+// The owner's bots: register (URL check, then deploy check), list, inspect,
+// rename or move, pause, resume, remove. Only the owner sees or touches a
+// bot; its URL appears in no other response and in no log line.
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import { checkBotUrl, UrlRejected } from '../../../probe/address-policy';
+import { BotCreateBodySchema, BotListSchema, BotSchema, BotUpdateBodySchema, GameSchema } from '../../../protocol/api';
+import type { BotRecord } from '../../store/types';
+import type { Authenticator } from '../auth';
+import type { AppDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { AUTH_ERRORS, IdParam, json, NOT_FOUND, SECURITY, URL_ERRORS } from '../openapi-kit';
+import { botView } from '../views';
+
+export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
+  const { store, log } = deps;
+
+  /** The URL check, then the deploy check against the very address that was checked. */
+  async function checkUrl(url: string): Promise<void> {
+    let checked;
+    try {
+      checked = await checkBotUrl(url, deps.urlPolicy);
+    } catch (err) {
+      if (err instanceof UrlRejected) throw new ApiError('url_rejected', err.message);
+      throw err;
+    }
+    const result = await deps.deployCheck(url, { platformKey: deps.platformKey, gate: async () => ({ address: checked.address, family: checked.family }) });
+    if (!result.ok) throw new ApiError('deploy_check_failed', `deploy check failed at ${result.failure.step}: ${result.failure.message}`);
+  }
+
+  async function ownBot(id: string, userId: string): Promise<BotRecord> {
+    const bot = await store.getBot(id);
+    if (!bot || bot.removedAt !== null) throw new ApiError('not_found', `no bot ${id}`);
+    if (bot.ownerId !== userId) throw new ApiError('forbidden', `bot ${id} belongs to another account`);
+    return bot;
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/bots', tags: ['bots'], summary: 'Register a bot (checks its URL, then /ping and a signed upgrade)', security: SECURITY,
+      middleware: [auth.require('bots.write')] as const,
+      request: { body: { content: { 'application/json': { schema: BotCreateBodySchema } }, required: true } },
+      responses: { 201: json(BotSchema, 'The new bot, active: it joins matchmaking on the next tick'), ...AUTH_ERRORS, ...URL_ERRORS },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const caller = c.get('caller')!;
+      await checkUrl(body.url);
+      const bot = await store.addBot({ ownerId: caller.userId, name: body.name, game: body.game, url: body.url });
+      log({ event: 'bot.register', userId: caller.userId, botId: bot.id });
+      return c.json(botView(bot), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/bots', tags: ['bots'], summary: 'Your bots', security: SECURITY,
+      middleware: [auth.require('bots.read')] as const,
+      request: { query: z.object({ game: GameSchema.optional() }) },
+      responses: { 200: json(BotListSchema, 'The caller\'s bots, oldest first'), ...AUTH_ERRORS },
+    }),
+    async (c) => {
+      const { game } = c.req.valid('query');
+      return c.json({ bots: (await store.listBots(c.get('caller')!.userId, game)).map(botView) }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/bots/{id}', tags: ['bots'], summary: 'One of your bots', security: SECURITY,
+      middleware: [auth.require('bots.read')] as const,
+      request: { params: IdParam },
+      responses: { 200: json(BotSchema, 'The bot'), ...AUTH_ERRORS, ...NOT_FOUND },
+    }),
+    async (c) => c.json(botView(await ownBot(c.req.valid('param').id, c.get('caller')!.userId)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch', path: '/bots/{id}', tags: ['bots'], summary: 'Rename a bot or change its URL (a new URL is checked like a new bot)', security: SECURITY,
+      middleware: [auth.require('bots.write')] as const,
+      request: { params: IdParam, body: { content: { 'application/json': { schema: BotUpdateBodySchema } }, required: true } },
+      responses: { 200: json(BotSchema, 'The updated bot'), ...AUTH_ERRORS, ...NOT_FOUND, ...URL_ERRORS },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const patch = c.req.valid('json');
+      const caller = c.get('caller')!;
+      const bot = await ownBot(id, caller.userId);
+      if (patch.url !== undefined && patch.url !== bot.url) await checkUrl(patch.url);
+      const updated = await store.updateBot(id, patch);
+      log({ event: 'bot.update', userId: caller.userId, botId: id, fields: Object.keys(patch) });
+      return c.json(botView(updated), 200);
+    },
+  );
+
+  for (const [action, status] of [['pause', 'paused'], ['resume', 'active']] as const) {
+    app.openapi(
+      createRoute({
+        method: 'post', path: `/bots/{id}/${action}`, tags: ['bots'], security: SECURITY,
+        summary: action === 'pause' ? 'Take a bot out of matchmaking (a running match finishes)' : 'Put a paused bot back into matchmaking',
+        middleware: [auth.require('bots.write')] as const,
+        request: { params: IdParam },
+        responses: { 200: json(BotSchema, 'The bot'), ...AUTH_ERRORS, ...NOT_FOUND },
+      }),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const caller = c.get('caller')!;
+        await ownBot(id, caller.userId);
+        const updated = await store.updateBot(id, { status });
+        log({ event: `bot.${action}`, userId: caller.userId, botId: id });
+        return c.json(botView(updated), 200);
+      },
+    );
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'delete', path: '/bots/{id}', tags: ['bots'], summary: 'Remove a bot: it leaves matchmaking at once and keeps its name on old matches', security: SECURITY,
+      middleware: [auth.require('bots.write')] as const,
+      request: { params: IdParam },
+      responses: { 204: { description: 'Removed' }, ...AUTH_ERRORS, ...NOT_FOUND },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const caller = c.get('caller')!;
+      await ownBot(id, caller.userId);
+      await store.removeBot(id);
+      log({ event: 'bot.remove', userId: caller.userId, botId: id });
+      return c.body(null, 204);
+    },
+  );
+}

@@ -1,0 +1,69 @@
+// GET/POST /keys, POST /keys/{id}/revoke: the caller's API keys (metadata only).
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { parsePublicKey } from '../../../keys/index';
+import { ApiKeyMetaSchema, DEFAULT_KEY_SCOPES, KeyCreateBodySchema, KeyListSchema } from '../../../protocol/api';
+import type { Authenticator } from '../auth';
+import type { AppDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { AUTH_ERRORS, IdParam, json, NOT_FOUND, SECURITY } from '../openapi-kit';
+import { keyView } from '../views';
+
+export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
+  const { store, log } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/keys', tags: ['keys'], summary: 'Your API keys, revoked ones included', security: SECURITY,
+      middleware: [auth.require('keys.read')] as const,
+      responses: { 200: json(KeyListSchema, 'Every key of the caller'), ...AUTH_ERRORS },
+    }),
+    async (c) => c.json({ keys: (await store.listKeys(c.get('caller')!.userId)).map(keyView) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/keys', tags: ['keys'], summary: 'Register the public half of an Ed25519 key pair', security: SECURITY,
+      middleware: [auth.require('keys.write')] as const,
+      request: { body: { content: { 'application/json': { schema: KeyCreateBodySchema } }, required: true } },
+      responses: { 201: json(ApiKeyMetaSchema, 'The new key; its id goes in x-svc-key'), ...AUTH_ERRORS },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      let raw: Uint8Array;
+      try {
+        raw = parsePublicKey(body.publicKey);
+      } catch (err) {
+        throw new ApiError('invalid_request', `publicKey: ${err instanceof Error ? err.message : 'not an Ed25519 public key'}`);
+      }
+      const caller = c.get('caller')!;
+      const key = await store.addKey({
+        userId: caller.userId,
+        name: body.name,
+        publicKey: Buffer.from(raw).toString('base64'),
+        scopes: [...new Set(body.scopes ?? DEFAULT_KEY_SCOPES)],
+      });
+      log({ event: 'key.add', userId: caller.userId, keyId: key.id, scopes: key.scopes, by: caller.keyId ?? 'session' });
+      return c.json(keyView(key), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/keys/{id}/revoke', tags: ['keys'], summary: 'Revoke a key at once (it stays listed)', security: SECURITY,
+      middleware: [auth.require('keys.write')] as const,
+      request: { params: IdParam },
+      responses: { 200: json(ApiKeyMetaSchema, 'The key with revokedAt set (the first time, if revoked twice)'), ...AUTH_ERRORS, ...NOT_FOUND },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const caller = c.get('caller')!;
+      const key = await store.getKey(id);
+      if (!key) throw new ApiError('not_found', `no key ${id}`);
+      if (key.userId !== caller.userId) throw new ApiError('forbidden', `key ${id} belongs to another account`);
+      const revoked = await store.revokeKey(id);
+      log({ event: 'key.revoke', userId: caller.userId, keyId: id, by: caller.keyId ?? 'session' });
+      return c.json(keyView(revoked), 200);
+    },
+  );
+}

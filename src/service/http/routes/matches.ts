@@ -1,0 +1,157 @@
+// The match plane's public reads (spec section 1, decisions file): the match
+// list, one match (seed and replay withheld while it runs), the leaderboard,
+// and live spectating over Server-Sent Events.
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { stream } from 'hono/streaming';
+import { z } from 'zod';
+import { publicView, stepReplay, type Game } from '../../../../engine/index';
+import { displayRating } from '../../../arena/ratings';
+import { GameSchema } from '../../../protocol/api';
+import { LeaderboardRowSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord } from '../../../protocol/index';
+import { parseLastEventId, sseMessage, SSE_KEEPALIVE } from '../../live/sse';
+import { InvalidCursor, type StoredMatch } from '../../store/types';
+import type { AppDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { IdParam, json, NOT_FOUND, PUBLIC_ERRORS } from '../openapi-kit';
+import type { MiddlewareHandler } from 'hono';
+
+const KEEPALIVE_MS = 15_000;
+
+/** What anyone may see of a stored match: no seed and no replay while it runs. */
+export function publicMatch(m: StoredMatch): MatchRecord {
+  if (m.status !== 'running') return m;
+  return { ...m, seed: null, replay: [], vp: null };
+}
+
+/** The final public view of a finished match, rebuilt from its (now public) seed and replay. */
+function finalView(m: StoredMatch) {
+  if (!m.seed) return null;
+  let last: Game | null = null;
+  const r = stepReplay(m.seed, m.seatCount as 3 | 4, m.replay, (g) => {
+    last = g;
+  });
+  return r.ok || last ? publicView(last!) : null;
+}
+
+export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>): void {
+  const { store } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/matches', tags: ['matches'], summary: 'Matches, newest first',
+      middleware: [limit] as const,
+      request: {
+        query: z.object({
+          game: GameSchema.optional(),
+          status: MatchStatusSchema.optional(),
+          botId: z.string().max(64).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(20),
+          cursor: z.string().max(200).optional(),
+        }),
+      },
+      responses: { 200: json(z.object({ matches: z.array(MatchSummarySchema), next: z.string().nullable() }), 'A page; pass `next` as cursor for the following one'), ...PUBLIC_ERRORS },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      try {
+        const page = await store.listMatchSummaries({ game: q.game, status: q.status, botId: q.botId, limit: q.limit, cursor: q.cursor ?? null });
+        return c.json({ matches: page.matches.map(({ rulesVersion: _r, seatCount: _s, vp: _v, timeUsedMs: _t, ...summary }) => summary), next: page.next }, 200);
+      } catch (err) {
+        if (err instanceof InvalidCursor) throw new ApiError('invalid_request', 'cursor: not a cursor this server gave out; start again without it');
+        throw err;
+      }
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/matches/{id}', tags: ['matches'], summary: 'One match; seed and replay become public when it ends',
+      middleware: [limit] as const,
+      request: { params: IdParam },
+      // The protocol component (a JSON Schema from the same zod schema): the replay's event union is beyond the route generator.
+      responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/MatchRecord' } } }, description: 'The match' }, ...NOT_FOUND, ...PUBLIC_ERRORS },
+    }),
+    async (c) => {
+      const m = await store.getMatch(c.req.valid('param').id);
+      if (!m) throw new ApiError('not_found', `no match ${c.req.valid('param').id}`);
+      // Typed by the component above, not by a route schema.
+      return c.json(publicMatch(m), 200, m.status === 'running' ? { 'Cache-Control': 'no-store' } : { 'Cache-Control': 'public, max-age=60' }) as never;
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/leaderboard', tags: ['matches'], summary: 'Every bot with a completed match, by rating',
+      middleware: [limit] as const,
+      request: { query: z.object({ game: GameSchema.default('pioneers') }) },
+      responses: { 200: json(z.object({ game: GameSchema, rows: z.array(LeaderboardRowSchema) }), 'Rating = mu - 3*sigma, 1 decimal; ties share a rank'), ...PUBLIC_ERRORS },
+    }),
+    async (c) => {
+      const { game } = c.req.valid('query');
+      const ratings = (await store.listRatings(game)).filter((r) => r.gamesPlayed > 0);
+      const rows: Array<Omit<LeaderboardRow, 'rank'>> = [];
+      const owners = new Map<string, string>();
+      for (const r of ratings) {
+        const bot = await store.getBot(r.botId);
+        if (!bot || bot.removedAt !== null) continue;
+        if (!owners.has(bot.ownerId)) owners.set(bot.ownerId, (await store.getUser(bot.ownerId))?.name ?? '');
+        rows.push({ botId: bot.id, name: bot.name, owner: owners.get(bot.ownerId)!, rating: displayRating(r), gamesPlayed: r.gamesPlayed });
+      }
+      rows.sort((a, b) => b.rating - a.rating || a.botId.localeCompare(b.botId));
+      let rank = 0;
+      const ranked = rows.map((row, i) => {
+        if (i === 0 || row.rating !== rows[i - 1].rating) rank = i + 1;
+        return { rank, ...row };
+      });
+      return c.json({ game, rows: ranked }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/matches/{id}/live', tags: ['live'], summary: 'Follow a match: Server-Sent Events',
+      description: [
+        'Events: `snapshot` {match, seq, view: PublicView, recent: PublicMatchEvent[]} first;',
+        'then `event` (id = seq, data = PublicMatchEvent) per replay event and `view` {seq, view} after each batch;',
+        'then `end` {id, status, players, endedAt}. Reconnect with Last-Event-ID to resume without gaps or repeats.',
+        'A finished match answers with its final state and `end`. Only public information: card counts, never hands, dev card identities, the seed or an illegal answer\'s rejection details.',
+      ].join(' '),
+      middleware: [limit] as const,
+      request: { params: IdParam },
+      responses: { 200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The event stream' }, ...NOT_FOUND },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const headers = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
+      const channel = deps.hub.get(id);
+      if (!channel) {
+        const m = await store.getMatch(id);
+        if (!m) throw new ApiError('not_found', `no match ${id}`);
+        const { seed: _s, replay: _r, ...header } = publicMatch(m);
+        const body = sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: m.status === 'running' ? null : finalView(m), recent: [] }) +
+          sseMessage('end', { id: m.id, status: m.status, players: m.players, endedAt: m.endedAt });
+        return c.body(body, 200, headers);
+      }
+      for (const [k, v] of Object.entries(headers)) c.header(k, v);
+      const lastEventId = parseLastEventId(c.req.header('last-event-id'));
+      return stream(c, async (s) => {
+        await new Promise<void>((done) => {
+          let closed = false;
+          const finish = () => {
+            if (closed) return;
+            closed = true;
+            clearInterval(keepalive);
+            unsubscribe();
+            deps.metrics.setLiveViewers(deps.hub.viewerCount());
+            done();
+          };
+          const unsubscribe = channel.subscribe({ send: (chunk) => void s.write(chunk).catch(finish), close: finish }, lastEventId);
+          const keepalive = setInterval(() => void s.write(SSE_KEEPALIVE).catch(finish), KEEPALIVE_MS);
+          deps.metrics.setLiveViewers(deps.hub.viewerCount());
+          s.onAbort(finish);
+        });
+      });
+    },
+  );
+}

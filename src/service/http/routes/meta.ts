@@ -1,0 +1,44 @@
+// Public documents: /health, the platform key, /openapi.json, /llms.txt, /metrics.
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { HealthSchema, PlatformKeyDocSchema } from '../../../protocol/api';
+import type { AppDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { json } from '../openapi-kit';
+
+export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, openapi: () => unknown): void {
+  app.openapi(
+    createRoute({ method: 'get', path: '/health', tags: ['service'], summary: 'Liveness', responses: { 200: json(HealthSchema, 'The service is up') } }),
+    (c) => c.json({ status: 'ok' as const }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/.well-known/svc.json', tags: ['service'], summary: 'The platform public key that signs every bot handshake',
+      responses: { 200: json(PlatformKeyDocSchema, 'base64 of the raw 32-byte Ed25519 key; cache it') },
+    }),
+    (c) => c.json({ publicKey: deps.platformPublicKey }, 200, { 'Cache-Control': 'public, max-age=3600' }),
+  );
+
+  app.get('/openapi.json', (c) => c.json(openapi() as object));
+
+  app.get('/llms.txt', (c) =>
+    c.text(
+      [
+        '# Bot Arena (pioneers)',
+        '',
+        '> A competitive arena where user-hosted WebSocket bots play pioneers, a hex-island resource game.',
+        '',
+        `- [OpenAPI 3.1 document](${deps.baseUrl}/openapi.json): every endpoint, plus the game rules and the play protocol (DecisionRequest, DecisionResponse, PioneersView, actions, Match, MatchEvent) as components`,
+        `- [Platform key](${deps.baseUrl}/.well-known/svc.json): verifies the signed handshake of every bot connection`,
+        `- [Leaderboard](${deps.baseUrl}/leaderboard?game=pioneers)`,
+        `- [Matches](${deps.baseUrl}/matches): newest first; GET /matches/{id} for one, /matches/{id}/live to follow it (Server-Sent Events)`,
+        `- [Health](${deps.baseUrl}/health)`,
+        '',
+        'Bots: answer GET <url>/ping with "pong" and accept a WebSocket upgrade at <url>; each decision arrives as a JSON frame and is answered with {"id", "action"} before deadlineMs.',
+        '',
+      ].join('\n'),
+    ),
+  );
+
+  app.get('/metrics', async (c) => c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType }));
+}

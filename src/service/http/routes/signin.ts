@@ -1,0 +1,85 @@
+// E-mail sign-in (decisions file): POST /auth/email sends a single-use link
+// valid 15 minutes; opening it creates the user if new and sets an HttpOnly,
+// SameSite=Lax session cookie (Secure in production). POST /auth/logout ends it.
+import { randomBytes } from 'node:crypto';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { z } from 'zod';
+import { EmailSignInBodySchema } from '../../../protocol/api';
+import { hashToken, SESSION_COOKIE } from '../auth';
+import type { AppDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { json, PUBLIC_ERRORS } from '../openapi-kit';
+
+export const SIGN_IN_TTL_MS = 15 * 60_000;
+export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+
+export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>): void {
+  const { store, log } = deps;
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/auth/email', tags: ['auth'], summary: 'Mail a sign-in link (valid 15 minutes, once)',
+      middleware: [limit] as const,
+      request: { body: { content: { 'application/json': { schema: EmailSignInBodySchema } }, required: true } },
+      responses: { 202: json(z.object({ status: z.literal('sent') }), 'A link is on its way (the same answer for every address)'), ...PUBLIC_ERRORS },
+    }),
+    async (c) => {
+      const { email } = c.req.valid('json');
+      const token = randomBytes(32).toString('base64url');
+      const now = deps.now();
+      await store.addSignInToken({ tokenHash: hashToken(token), email: email.toLowerCase(), createdAt: iso(now), expiresAt: iso(now + SIGN_IN_TTL_MS), usedAt: null });
+      const link = new URL(`/auth/callback?token=${token}`, deps.baseUrl).toString();
+      try {
+        await deps.mailer.sendSignIn(email, link);
+      } catch (err) {
+        log({ event: 'auth.mail_failed', error: err instanceof Error ? err.message : String(err) });
+        throw new ApiError('internal', 'the sign-in mail could not be sent; try again later');
+      }
+      log({ event: 'auth.email', email: email.toLowerCase() });
+      return c.json({ status: 'sent' as const }, 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/auth/callback', tags: ['auth'], summary: 'The sign-in link: starts a session and goes to the dashboard',
+      middleware: [limit] as const,
+      request: { query: z.object({ token: z.string().min(1).max(200) }) },
+      responses: { 303: { description: 'Signed in; redirect to /' }, 401: json(z.object({ error: z.object({ code: z.string(), message: z.string() }) }), 'unauthenticated: unknown, used or expired link'), ...PUBLIC_ERRORS },
+    }),
+    async (c) => {
+      const { token } = c.req.valid('query');
+      const now = deps.now();
+      const used = await store.consumeSignInToken(hashToken(token), iso(now));
+      if (!used) {
+        deps.metrics.authFailure('bad_sign_in_link');
+        throw new ApiError('unauthenticated', 'this sign-in link is unknown, used or expired; ask for a new one');
+      }
+      const user = (await store.getUserByEmail(used.email)) ?? (await store.createUser({ email: used.email }));
+      const session = randomBytes(32).toString('base64url');
+      await store.addSession({ tokenHash: hashToken(session), userId: user.id, createdAt: iso(now), expiresAt: iso(now + SESSION_TTL_MS) });
+      setCookie(c, SESSION_COOKIE, session, {
+        httpOnly: true, sameSite: 'Lax', secure: deps.production, path: '/', maxAge: SESSION_TTL_MS / 1000,
+      });
+      log({ event: 'auth.sign_in', userId: user.id });
+      return c.redirect('/', 303);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/auth/logout', tags: ['auth'], summary: 'End the dashboard session',
+      responses: { 204: { description: 'Signed out' } },
+    }),
+    async (c) => {
+      const token = getCookie(c, SESSION_COOKIE);
+      if (token) await store.deleteSession(hashToken(token));
+      deleteCookie(c, SESSION_COOKIE, { path: '/', secure: deps.production });
+      return c.body(null, 204);
+    },
+  );
+}
