@@ -1,0 +1,249 @@
+// The management API end to end on a real server (dev mode: loopback bots
+// allowed): accounts, keys and bots through signed requests, with real test
+// bots answering the deploy check, the file store underneath, and the log
+// lines and metrics the operator sees.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { formatPublicKey, generateKeyPair, publicKeyRaw } from '../../src/keys/index';
+import { ApiKeyMetaSchema, BotListSchema, BotSchema, KeyListSchema, UserSchema } from '../../src/protocol/api';
+import { startTestBot, type TestBot } from '../support/test-bot';
+import { startHarness, type Harness, type TestKey } from './support/api-harness';
+
+/** A loopback port nothing listens on (the deploy check must fail there). */
+async function deadPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe('management API end to end (dev mode, real bots)', () => {
+  let h: Harness;
+  let botA: TestBot;
+  let botB: TestBot;
+  let refusing: TestBot;
+  let key: TestKey;
+  let userId: string;
+
+  beforeAll(async () => {
+    h = await startHarness({ dev: true });
+    const { publicKeyFromRaw } = await import('../../src/keys/index');
+    const verifyKey = publicKeyFromRaw(Buffer.from(h.platformPublicKey, 'base64'));
+    botA = await startTestBot({ behaviour: () => {}, verifyKey });
+    botB = await startTestBot({ behaviour: () => {}, verifyKey });
+    refusing = await startTestBot({ behaviour: () => {}, refuseUpgrade: 401 });
+    const user = await h.addUser('owner@example.com');
+    userId = user.id;
+    key = await h.addKey(user.id);
+  });
+
+  afterAll(async () => {
+    await h?.close();
+    await Promise.all([botA, botB, refusing].map((b) => b?.close()));
+  });
+
+  it('GET /health, /.well-known/svc.json and /llms.txt need no signature', async () => {
+    const health = await h.send('GET', '/health');
+    expect(health.status).toBe(200);
+    expect(health.json).toEqual({ status: 'ok' });
+    const svc = await h.send('GET', '/.well-known/svc.json');
+    expect(svc.status).toBe(200);
+    expect(svc.json).toEqual({ publicKey: h.platformPublicKey });
+    const llms = await h.send('GET', '/llms.txt');
+    expect(llms.status).toBe(200);
+    expect(llms.text).toContain(`${h.baseUrl}/openapi.json`);
+  });
+
+  it('GET /me and POST /me/handle', async () => {
+    const me = await h.signed(key, 'GET', '/me');
+    expect(me.status).toBe(200);
+    expect(UserSchema.parse(me.json)).toEqual({ id: userId, name: '', email: 'owner@example.com' });
+    const set = await h.signed(key, 'POST', '/me/handle', { handle: 'owner_1' });
+    expect(set.status).toBe(200);
+    expect(set.json).toEqual({ id: userId, name: 'owner_1', email: 'owner@example.com' });
+    expect((await h.store.getUser(userId))?.name).toBe('owner_1');
+  });
+
+  it('keys: add in every accepted format, list, use, revoke (twice keeps the first time)', async () => {
+    const pairs = [generateKeyPair(), generateKeyPair(), generateKeyPair()];
+    const texts = [
+      formatPublicKey(pairs[0].privateKey, 'ssh', 'laptop'),
+      formatPublicKey(pairs[1].privateKey, 'pem'),
+      formatPublicKey(pairs[2].privateKey, 'raw'),
+    ];
+    const made = [];
+    for (const [i, publicKey] of texts.entries()) {
+      const res = await h.signed(key, 'POST', '/keys', { name: `key ${i}`, publicKey });
+      expect(res.status).toBe(201);
+      const meta = ApiKeyMetaSchema.parse(res.json);
+      expect(meta.publicKey).toBe(Buffer.from(publicKeyRaw(pairs[i].privateKey)).toString('base64'));
+      expect(meta.scopes).toEqual(['bots.read', 'bots.write']);
+      expect(meta.lastUsedAt).toBeNull();
+      expect(meta.revokedAt).toBeNull();
+      made.push(meta);
+    }
+    const withScopes = await h.signed(key, 'POST', '/keys', { name: 'reader', publicKey: texts[0], scopes: ['account.read'] });
+    expect(withScopes.status).toBe(201);
+    expect(withScopes.json.scopes).toEqual(['account.read']);
+
+    const list = await h.signed(key, 'GET', '/keys');
+    expect(list.status).toBe(200);
+    const ids = KeyListSchema.parse(list.json).keys.map((k) => k.id);
+    expect(ids).toEqual(expect.arrayContaining([key.id, ...made.map((m) => m.id), withScopes.json.id]));
+
+    // The new key signs requests with its own scopes.
+    const newKey: TestKey = { id: made[0].id, userId, privateKey: pairs[0].privateKey, scopes: ['bots.read', 'bots.write'] };
+    expect((await h.signed(newKey, 'GET', '/bots')).status).toBe(200);
+    expect((await h.signed(newKey, 'GET', '/me')).status).toBe(403);
+
+    const revoked = await h.signed(key, 'POST', `/keys/${made[0].id}/revoke`);
+    expect(revoked.status).toBe(200);
+    const first = ApiKeyMetaSchema.parse(revoked.json).revokedAt;
+    expect(first).not.toBeNull();
+    const again = await h.signed(key, 'POST', `/keys/${made[0].id}/revoke`);
+    expect(again.status).toBe(200);
+    expect(again.json.revokedAt).toBe(first);
+    const refused = await h.signed(newKey, 'GET', '/bots');
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.code).toBe('unauthenticated');
+    expect(refused.json.error.message).toMatch(/revoked/);
+  });
+
+  it('a signed request updates lastUsedAt without waiting for a store write', async () => {
+    const fresh = await h.addKey(userId, ['bots.read']);
+    expect((await h.store.getKey(fresh.id))?.lastUsedAt).toBeNull();
+    expect((await h.signed(fresh, 'GET', '/bots')).status).toBe(200);
+    const seen = (await h.signed(key, 'GET', '/keys')).json.keys.find((k: { id: string }) => k.id === fresh.id);
+    expect(seen.lastUsedAt).not.toBeNull();
+  });
+
+  let botId = '';
+
+  it('POST /bots registers a real bot after /ping and a signed deploy-check upgrade', async () => {
+    const before = botA.handshakes.length;
+    const res = await h.signed(key, 'POST', '/bots', { name: 'alpha', game: 'pioneers', url: botA.url });
+    expect(res.status).toBe(201);
+    const bot = BotSchema.parse(res.json);
+    expect(bot).toMatchObject({ ownerId: userId, name: 'alpha', game: 'pioneers', url: botA.url, status: 'active' });
+    botId = bot.id;
+    // The deploy check reached the bot with a handshake the bot could verify.
+    const probes = botA.handshakes.slice(before);
+    expect(probes.map((p) => p['x-svc-match'])).toEqual(['deploy-check']);
+    expect(botA.verified.at(-1)).toBe(true);
+    expect((await h.store.getBot(bot.id))?.url).toBe(botA.url);
+  });
+
+  it('GET /bots?game= lists the owner\'s bots; GET /bots/{id} shows one', async () => {
+    const list = await h.signed(key, 'GET', '/bots?game=pioneers');
+    expect(list.status).toBe(200);
+    expect(BotListSchema.parse(list.json).bots.map((b) => b.id)).toEqual([botId]);
+    const all = await h.signed(key, 'GET', '/bots');
+    expect(all.json.bots.map((b: { id: string }) => b.id)).toEqual([botId]);
+    const one = await h.signed(key, 'GET', `/bots/${botId}`);
+    expect(one.status).toBe(200);
+    expect(one.json).toMatchObject({ id: botId, url: botA.url });
+  });
+
+  it('PATCH renames without a check, and a new URL runs the deploy check on the new bot', async () => {
+    const beforeA = botA.handshakes.length;
+    const renamed = await h.signed(key, 'PATCH', `/bots/${botId}`, { name: 'alpha two' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.json.name).toBe('alpha two');
+    expect(botA.handshakes.length).toBe(beforeA);
+
+    const beforeB = botB.handshakes.length;
+    const moved = await h.signed(key, 'PATCH', `/bots/${botId}`, { url: botB.url });
+    expect(moved.status).toBe(200);
+    expect(moved.json.url).toBe(botB.url);
+    expect(botB.handshakes.length).toBe(beforeB + 1);
+    expect((await h.store.getBot(botId))?.url).toBe(botB.url);
+  });
+
+  it('a failing deploy check is 422 deploy_check_failed with the reason, and changes nothing', async () => {
+    const before = await h.snapshot();
+    const port = await deadPort();
+    const dead = await h.signed(key, 'PATCH', `/bots/${botId}`, { url: `http://127.0.0.1:${port}` });
+    expect(dead.status).toBe(422);
+    expect(dead.json.error.code).toBe('deploy_check_failed');
+    expect(dead.json.error.message).toMatch(/refused/);
+
+    const refusedUpgrade = await h.signed(key, 'POST', '/bots', { name: 'nope', game: 'pioneers', url: refusing.url });
+    expect(refusedUpgrade.status).toBe(422);
+    expect(refusedUpgrade.json.error.code).toBe('deploy_check_failed');
+    expect(refusedUpgrade.json.error.message).toMatch(/401/);
+    expect(await h.snapshot()).toEqual(before);
+  });
+
+  it('a URL the policy refuses is 422 url_rejected before any connection', async () => {
+    const before = await h.snapshot();
+    for (const url of ['ftp://127.0.0.1/bot', 'http://user:pw@127.0.0.1:1/', 'http://0.0.0.0:8080/', 'not a url']) {
+      const res = await h.signed(key, 'POST', '/bots', { name: 'bad', game: 'pioneers', url });
+      expect(res.status, url).toBe(422);
+      expect(res.json.error.code, url).toBe('url_rejected');
+    }
+    expect(await h.snapshot()).toEqual(before);
+  });
+
+  it('pause and resume', async () => {
+    const paused = await h.signed(key, 'POST', `/bots/${botId}/pause`);
+    expect(paused.status).toBe(200);
+    expect(paused.json.status).toBe('paused');
+    expect((await h.store.listActiveBots('pioneers')).map((b) => b.id)).not.toContain(botId);
+    const resumed = await h.signed(key, 'POST', `/bots/${botId}/resume`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.json.status).toBe('active');
+    expect((await h.store.listActiveBots('pioneers')).map((b) => b.id)).toContain(botId);
+  });
+
+  it('DELETE removes the bot: 204, then 404 and gone from the list and matchmaking', async () => {
+    const del = await h.signed(key, 'DELETE', `/bots/${botId}`);
+    expect(del.status).toBe(204);
+    expect(del.text).toBe('');
+    const gone = await h.signed(key, 'GET', `/bots/${botId}`);
+    expect(gone.status).toBe(404);
+    expect(gone.json.error.code).toBe('not_found');
+    expect((await h.signed(key, 'GET', '/bots')).json.bots).toEqual([]);
+    expect((await h.store.listActiveBots('pioneers')).map((b) => b.id)).not.toContain(botId);
+    // The record stays for old matches.
+    expect((await h.store.getBot(botId))?.removedAt).not.toBeNull();
+  });
+
+  it('an unknown path is a JSON 404', async () => {
+    const res = await h.send('GET', '/nowhere/at/all');
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe('not_found');
+  });
+
+  it('logs one JSON line per request with route pattern, status, duration, key and request id; no URL or secret', async () => {
+    const requests = h.logs.filter((l) => l.event === 'request');
+    const show = requests.find((l) => l.method === 'GET' && l.route === '/bots/:id' && l.status === 200);
+    expect(show).toBeDefined();
+    expect(show).toMatchObject({ keyId: key.id });
+    expect(typeof show!.ms).toBe('number');
+    expect(typeof show!.requestId).toBe('string');
+    // Request ids are unique per request.
+    const ids = requests.map((l) => l.requestId);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Registration and key changes have their own lines.
+    expect(h.logs.some((l) => l.event === 'bot.register' && l.botId === botId)).toBe(true);
+    expect(h.logs.some((l) => l.event === 'key.add')).toBe(true);
+    expect(h.logs.some((l) => l.event === 'key.revoke')).toBe(true);
+    const text = h.logText();
+    for (const bot of [botA, botB, refusing]) {
+      expect(text).not.toContain(bot.url);
+      expect(text).not.toContain(bot.url.replace('http://', ''));
+    }
+    expect(text).not.toMatch(/x-svc-signature|BEGIN PUBLIC KEY|ssh-ed25519/);
+  });
+
+  it('GET /metrics counts requests by route and status, auth failures by reason and store writes', async () => {
+    const res = await h.send('GET', '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+    expect(res.text).toMatch(/arena_http_requests_total\{[^}]*route="\/bots\/:id"[^}]*status="200"[^}]*\} \d+/);
+    expect(res.text).toMatch(/arena_auth_failures_total\{reason="revoked_key"\} 1/);
+    expect(res.text).toMatch(/arena_store_write_seconds_count\{op="addBot"\} 1/);
+    expect(res.text).not.toContain(botA.url);
+  });
+});
