@@ -131,9 +131,7 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
   g.pendingCache = null;
   switch (kind) {
     case 'trade':
-      g.accepts[seat] = (action as TradeResponse).accept ? 1 : 0;
-      buffer(g, seat, action, isDefault);
-      if (allAnswered(g, g.asked)) completeTrade(g);
+      answerOffer(g, seat, action as TradeResponse, isDefault);
       return;
     case 'setup': {
       emitAction(g, seat, kind, action, isDefault);
@@ -165,6 +163,14 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
       return;
     }
   }
+}
+
+/** Buffers a (legal) answer to the open offer; the last one resolves it. */
+export function answerOffer(g: Game, seat: number, action: TradeResponse, isDefault: boolean): void {
+  g.pendingCache = null;
+  g.accepts[seat] = action.accept ? 1 : 0;
+  buffer(g, seat, action, isDefault);
+  if (allAnswered(g, g.asked)) completeTrade(g);
 }
 
 function buffer(g: Game, seat: number, action: AnyAction, isDefault: boolean): void {

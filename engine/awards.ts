@@ -79,6 +79,85 @@ export function longestRoadLength(g: Game, seat: number): number {
   return best;
 }
 
+const inPart = new Uint8Array(EDGE_COUNT);
+const partStack = new Int8Array(EDGE_COUNT);
+
+/**
+ * Length of the longest trail among the seat's roads that are reachable from
+ * edge e without passing through an opponent's town (e's part of the
+ * network), or 0 when that part has no more edges than `atMost`: a trail
+ * there can then be no longer, so no search is needed.
+ */
+function longestInPart(g: Game, seat: number, e: number, atMost: number): number {
+  let sp = 0, edges = 0;
+  partStack[sp++] = e;
+  inPart[e] = 1;
+  while (sp > 0) {
+    const f = partStack[--sp];
+    edges++;
+    for (let end = 0; end < 2; end++) {
+      const v = EDGE_VERTICES[f * 2 + end];
+      const owner = g.townOwner[v];
+      if (owner !== -1 && owner !== seat) continue;
+      for (let i = v * 3; i < v * 3 + 3; i++) {
+        const x = VERTEX_EDGES[i];
+        if (x !== -1 && inPart[x] === 0 && g.roadOwner[x] === seat) { inPart[x] = 1; partStack[sp++] = x; }
+      }
+    }
+  }
+  const first = seat * ROAD_LIMIT, last = first + roadCount(g, seat);
+  if (edges <= atMost) {
+    for (let i = first; i < last; i++) inPart[g.roadList[i]] = 0;
+    return 0;
+  }
+  // The same search as longestRoadLength, from this part's vertices only. A
+  // start at an opponent's town may also walk into the part beyond it; those
+  // trails are real and already counted in the old length, so no harm.
+  let best = 0;
+  seen.fill(0);
+  for (let i = first; i < last; i++) touched[g.roadList[i]] = 0;
+  for (let i = first; i < last; i++) {
+    const f = g.roadList[i];
+    if (!inPart[f]) continue;
+    for (let end = 0; end < 2; end++) {
+      const v = EDGE_VERTICES[f * 2 + end];
+      if (seen[v]) continue;
+      seen[v] = 1;
+      const owner = g.townOwner[v];
+      if (ownDegree(g, seat, v) === 2 && (owner === -1 || owner === seat)) continue;
+      const l = walk(g, seat, v, 0);
+      if (l > best) best = l;
+    }
+  }
+  for (let i = first; i < last; i++) {
+    const f = g.roadList[i];
+    if (inPart[f] && !touched[f]) {
+      const l = walk(g, seat, EDGE_VERTICES[f * 2], 0);
+      if (l > best) best = l;
+    }
+    inPart[f] = 0;
+  }
+  return best;
+}
+
+/**
+ * After the seat built roads (the edges given): only trails through them are
+ * new, and all of those lie in their part of the network, so the seat's
+ * length is the larger of the old one and the longest trail there. Then the
+ * award moves as in updateLongestRoad.
+ */
+export function roadsBuilt(g: Game, seat: number, e1: number, e2 = -1): void {
+  let len = g.roadLen[seat];
+  const a = longestInPart(g, seat, e1, len);
+  if (a > len) len = a;
+  if (e2 !== -1) {
+    const b = longestInPart(g, seat, e2, len);
+    if (b > len) len = b;
+  }
+  g.roadLen[seat] = len;
+  moveLongestRoad(g);
+}
+
 /**
  * Recomputes the road lengths of the given seats (bitmask) and moves the
  * longest-road award by the spec's rules:
@@ -89,6 +168,11 @@ export function longestRoadLength(g: Game, seat: number): number {
  */
 export function updateLongestRoad(g: Game, seatMask: number): void {
   for (let s = 0; s < g.n; s++) if (seatMask & (1 << s)) g.roadLen[s] = longestRoadLength(g, s);
+  moveLongestRoad(g);
+}
+
+/** Moves the longest-road award by the cached lengths (see updateLongestRoad). */
+function moveLongestRoad(g: Game): void {
   const holder = g.longestRoad;
   // The sole strict maximum among all seats other than the holder.
   let max = -1, maxSeat = -1, ties = 0;

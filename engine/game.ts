@@ -1,8 +1,8 @@
 // The state machine: which seats owe which decisions, answers in, events out.
 // Pure: no I/O, no clock. Everything random comes from the seed.
 
-import { canonicalInfo } from './canon';
-import { applyAnswer, checkAnswer, countsOf } from './apply';
+import { ACCEPT, REJECT, canonicalInfo } from './canon';
+import { answerOffer, applyAnswer, checkAnswer, countsOf } from './apply';
 import type { Counts } from './canon';
 import { defaultAnswer } from './defaults';
 import { rejection } from './rejections';
@@ -15,7 +15,7 @@ import {
 } from './state';
 import { boardView } from './view';
 import type {
-  AnyAction, DecisionKind, GameEvent, Outcome, PendingDecision, RejectionCode, StrikeReason, SubmitResult, TimeoutEvent,
+  AnyAction, DecisionKind, GameEvent, Outcome, PendingDecision, RejectionCode, StrikeReason, SubmitResult, TimeoutEvent, TradeResponse,
 } from './types';
 
 export { RULES_VERSION };
@@ -98,6 +98,20 @@ function describe(answer: unknown): string {
  * answer produced (none while a simultaneous set is still incomplete).
  */
 export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
+  // Answers to offers are two-thirds of all answers in bot play: the engine's own
+  // ACCEPT / REJECT from a seat that owes one need no shape or rule check.
+  if ((answer === REJECT || answer === ACCEPT) && g.stage === STAGE_TRADE && Number.isInteger(seat)
+    && g.asked[seat] === 1 && g.answered[seat] === 0) {
+    const isDefault = g.nextDefault[seat] === 1 || g.resigned[seat] === 1;
+    g.nextDefault[seat] = 0;
+    if (!g.log) {
+      answerOffer(g, seat, answer as TradeResponse, isDefault);
+      return OK_SILENT;
+    }
+    const start = g.log.length;
+    answerOffer(g, seat, answer as TradeResponse, isDefault);
+    return { ok: true, events: g.log.slice(start) };
+  }
   if (g.stage === STAGE_OVER) return { ok: false, reason: rejection('game_over') };
   if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) return { ok: false, reason: rejection('bad_seat', `seat ${seat}`) };
   const kind = owedKind(g, seat);

@@ -11,7 +11,7 @@ import {
   discardOf, roadworksPair,
 } from './canon';
 import { owedKind } from './game';
-import { randInt } from './rng';
+import { nextU32, randInt } from './rng';
 import { defaultDiscard } from './rules/discard';
 import { distanceOk, placeRoad, placeSettlement, roadPlaceCode } from './rules/pieces';
 import { canCoverGet } from './rules/trade';
@@ -144,43 +144,152 @@ const BITS = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 
  * of the list, and finds a drawn trade from its index without listing them.
  */
 export function randomLegalAction(g: Game, seat: number, out: AnyAction[], rng: Uint32Array): AnyAction | null {
+  // Answers to open offers are two-thirds of random play: the list is [REJECT] or
+  // [REJECT, ACCEPT], so draw from it without building it (randInt(rng, 1) is one draw too).
+  if (g.stage === STAGE_TRADE && g.asked[seat] === 1 && g.answered[seat] === 0) {
+    if (!canCoverGet(g, seat)) { nextU32(rng); return REJECT; }
+    return randInt(rng, 2) === 0 ? REJECT : ACCEPT;
+  }
   const kind = owedKind(g, seat);
   if (kind !== 'turn') {
     const n = fillFor(g, seat, kind, out);
     return n === 0 ? null : out[randInt(rng, n)];
   }
-  target = out;
-  count = 0;
-  legalTurnMoves(g, seat);
-  const moves = count;
+  const moves = turnSegments(g, seat);
   const gives = tradeGives(g, seat);
   const bank = gives & 31, offer = gives >> 5;
   const banks = 4 * BITS[bank];
   const k = randInt(rng, moves + banks + 4 * BITS[offer]);
-  if (k < moves) return out[k];
+  if (k < moves) return segmentAt(k);
   return k < moves + banks ? pickTrade(BANK_TRADE, bank, k - moves) : pickTrade(OFFER_ONE, offer, k - moves - banks);
 }
 
-/** The turn's answers before the trades: end, builds, dev purchase and plays. */
-function legalTurnMoves(g: Game, seat: number): void {
-  add(END_TURN);
+// A turn's moves other than trades come in segments, in list order: end,
+// roads, settlements, cities, buy, knights, roadworks, windfall, embargo.
+// The board-dependent segments (roads, settlements, cities, knights,
+// roadworks) are cached per seat until the board changes, since a turn asks
+// for them again after every offer; the hand only decides which segments
+// count. turnSegments lists them into segList / segLen.
+const END_LIST: readonly AnyAction[] = [END_TURN];
+const BUY_LIST: readonly AnyAction[] = [BUY_DEV];
+const WINDFALL_LIST: readonly AnyAction[] = (() => {
+  const out: AnyAction[] = [];
+  for (let a = 0; a < 5; a++) for (let b = a; b < 5; b++) out.push(WINDFALL_ACTIONS[a * 5 + b]);
+  return out;
+})();
+const EMBARGO_LIST: readonly AnyAction[] = EMBARGO_ACTIONS.slice();
+const segList: Array<readonly AnyAction[]> = new Array(9).fill(END_LIST);
+const segLen = new Int32Array(9);
+let segCount = 0;
+
+const CAT_ROADS = 0, CAT_SETTLEMENTS = 1, CAT_CITIES = 2, CAT_KNIGHTS = 3, CAT_ROADWORKS = 4;
+const CATS = 5;
+/** The game the cache describes (a clone is another game), and per seat the board it was made on. */
+let cacheGame: Game | null = null;
+const cachePrint = new Int32Array(4).fill(-1);
+const cacheHave = new Uint8Array(4); // bit per category listed at cachePrint
+const cacheList: AnyAction[][] = Array.from({ length: 4 * CATS }, () => []);
+const cacheLen = new Int32Array(4 * CATS);
+
+/**
+ * Identifies the board within one game: pieces are only ever added (roads
+ * and towns left only fall; a city trades a settlement piece back once per
+ * city), so these totals never repeat, and with the bandit's hex they fix
+ * every cached segment.
+ */
+function boardPrint(g: Game): number {
+  let roads = 0, settlements = 0, cities = 0;
+  for (let s = 0; s < g.n; s++) {
+    roads += g.roadsLeft[s];
+    settlements += g.settlementsLeft[s];
+    cities += g.citiesLeft[s];
+  }
+  return g.bandit + 19 * (roads + 61 * (settlements + 21 * cities));
+}
+
+/** The cached segment of one category, listed on first use for this board. */
+function cached(g: Game, seat: number, cat: number): number {
+  const slot = seat * CATS + cat;
+  if (cacheHave[seat] & (1 << cat)) return slot;
+  const saveTarget = target, saveCount = count;
+  target = cacheList[slot];
+  count = 0;
+  switch (cat) {
+    case CAT_ROADS: pushRoadEdges(g, seat); break;
+    case CAT_SETTLEMENTS: pushSettlementVertices(g, seat); break;
+    case CAT_CITIES: pushCityVertices(g, seat); break;
+    case CAT_KNIGHTS: legalBandit(g, seat, KNIGHT_ACTIONS); break;
+    case CAT_ROADWORKS: legalRoadworks(g, seat); break;
+  }
+  cacheLen[slot] = count;
+  target = saveTarget;
+  count = saveCount;
+  cacheHave[seat] |= 1 << cat;
+  return slot;
+}
+
+function pushSegment(list: readonly AnyAction[], len: number): void {
+  if (len === 0) return;
+  segList[segCount] = list;
+  segLen[segCount++] = len;
+}
+
+function pushCached(g: Game, seat: number, cat: number): void {
+  const slot = cached(g, seat, cat);
+  pushSegment(cacheList[slot], cacheLen[slot]);
+}
+
+/** The turn's answers before the trades, as segments: end, builds, dev purchase and plays. Returns how many. */
+function turnSegments(g: Game, seat: number): number {
+  if (cacheGame !== g) {
+    cacheGame = g;
+    cachePrint.fill(-1);
+  }
+  const print = boardPrint(g);
+  if (cachePrint[seat] !== print) {
+    cachePrint[seat] = print;
+    cacheHave[seat] = 0;
+  }
+  segCount = 0;
+  pushSegment(END_LIST, 1);
   const o = seat * 5;
   const h = g.hand;
   const brick = h[o], lumber = h[o + 1], wool = h[o + 2], grain = h[o + 3], ore = h[o + 4];
   // Costs spelled out (see COST_* in state.ts): this runs for every turn decision.
   if (brick >= 1 && lumber >= 1) {
-    if (g.roadsLeft[seat] > 0) pushRoadEdges(g, seat);
-    if (wool >= 1 && grain >= 1 && g.settlementsLeft[seat] > 0) pushSettlementVertices(g, seat);
+    if (g.roadsLeft[seat] > 0) pushCached(g, seat, CAT_ROADS);
+    if (wool >= 1 && grain >= 1 && g.settlementsLeft[seat] > 0) pushCached(g, seat, CAT_SETTLEMENTS);
   }
-  if (grain >= 2 && ore >= 3 && g.citiesLeft[seat] > 0) pushCityVertices(g, seat);
-  if (wool >= 1 && grain >= 1 && ore >= 1 && g.deckPos < g.deck.length) add(BUY_DEV);
+  if (grain >= 2 && ore >= 3 && g.citiesLeft[seat] > 0) pushCached(g, seat, CAT_CITIES);
+  if (wool >= 1 && grain >= 1 && ore >= 1 && g.deckPos < g.deck.length) pushSegment(BUY_LIST, 1);
   if (!g.devPlayed) {
-    if (g.devOld[o + KNIGHT] > 0) legalBandit(g, seat, KNIGHT_ACTIONS);
-    if (g.devOld[o + ROADWORKS] > 0 && g.roadsLeft[seat] > 0) legalRoadworks(g, seat);
-    if (g.devOld[o + WINDFALL] > 0) {
-      for (let a = 0; a < 5; a++) for (let b = a; b < 5; b++) add(WINDFALL_ACTIONS[a * 5 + b]);
-    }
-    if (g.devOld[o + EMBARGO] > 0) for (let r = 0; r < 5; r++) add(EMBARGO_ACTIONS[r]);
+    if (g.devOld[o + KNIGHT] > 0) pushCached(g, seat, CAT_KNIGHTS);
+    if (g.devOld[o + ROADWORKS] > 0 && g.roadsLeft[seat] > 0) pushCached(g, seat, CAT_ROADWORKS);
+    if (g.devOld[o + WINDFALL] > 0) pushSegment(WINDFALL_LIST, WINDFALL_LIST.length);
+    if (g.devOld[o + EMBARGO] > 0) pushSegment(EMBARGO_LIST, EMBARGO_LIST.length);
+  }
+  let moves = 0;
+  for (let i = 0; i < segCount; i++) moves += segLen[i];
+  return moves;
+}
+
+/** Appends the turn's answers before the trades to the list being generated. */
+function legalTurnMoves(g: Game, seat: number): void {
+  turnSegments(g, seat);
+  const out = target;
+  let c = count;
+  for (let i = 0; i < segCount; i++) {
+    const list = segList[i];
+    for (let j = 0, n = segLen[i]; j < n; j++) out[c++] = list[j];
+  }
+  count = c;
+}
+
+/** The k-th turn move (k below what turnSegments returned). */
+function segmentAt(k: number): AnyAction {
+  for (let i = 0; ; i++) {
+    if (k < segLen[i]) return segList[i][k];
+    k -= segLen[i];
   }
 }
 

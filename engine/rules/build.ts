@@ -2,7 +2,7 @@
 // (a stable code) or null; apply* assumes the check passed.
 
 import { VERTEX_EDGES } from '../board';
-import { updateLongestRoad } from '../awards';
+import { roadsBuilt, updateLongestRoad } from '../awards';
 import type { Game } from '../state';
 import type { RejectionCode } from '../types';
 import { COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, canAfford, emit, pay } from '../state';
@@ -21,7 +21,7 @@ export function applyRoad(g: Game, seat: number, e: number, free: boolean): void
   if (!free) pay(g, seat, COST_ROAD);
   placeRoad(g, seat, e);
   if (g.log) emit(g, 'build', seat, { what: 'road', at: e });
-  updateLongestRoad(g, 1 << seat);
+  roadsBuilt(g, seat, e);
 }
 
 export function checkSettlement(g: Game, seat: number, v: number): RejectionCode | null {

@@ -2,7 +2,7 @@
 // never a victory_point card.
 
 import { RESOURCES } from '../board';
-import { updateLargestArmy, updateLongestRoad } from '../awards';
+import { roadsBuilt, updateLargestArmy } from '../awards';
 import type { Game } from '../state';
 import { EMBARGO, KNIGHT, ROADWORKS, WINDFALL, emit, toCounts } from '../state';
 import type { RejectionCode } from '../types';
@@ -53,7 +53,7 @@ export function applyRoadworks(g: Game, seat: number, edges: readonly number[]):
     placeRoad(g, seat, e);
     if (g.log) emit(g, 'build', seat, { what: 'road', at: e, free: true });
   }
-  updateLongestRoad(g, 1 << seat);
+  roadsBuilt(g, seat, edges[0], edges.length > 1 ? edges[1] : -1);
 }
 
 /** take: five counts summing to exactly 2. */

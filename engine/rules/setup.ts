@@ -2,7 +2,7 @@
 // the second settlement pays one card per adjacent producing hex.
 
 import { DESERT, EDGE_VERTICES, VERTEX_HEXES } from '../board';
-import { updateLongestRoad } from '../awards';
+import { roadsBuilt } from '../awards';
 import type { Game } from '../state';
 import type { RejectionCode } from '../types';
 import { emit, setupSeat, toCounts } from '../state';
@@ -23,7 +23,7 @@ export function applySetup(g: Game, settlement: number, road: number): boolean {
   if (g.log) emit(g, 'build', seat, { what: 'settlement', at: settlement });
   placeRoad(g, seat, road);
   if (g.log) emit(g, 'build', seat, { what: 'road', at: road });
-  updateLongestRoad(g, 1 << seat); // keeps the cached lengths exact; nobody reaches 5 in setup
+  roadsBuilt(g, seat, road); // keeps the cached lengths exact; nobody reaches 5 in setup
   if (g.setupStep >= g.n) {
     const o = seat * 5;
     const gained = g.log ? new Int16Array(5) : null;
