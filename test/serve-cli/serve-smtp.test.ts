@@ -1,0 +1,82 @@
+// `arena serve --smtp URL` end to end: a real SMTP server in this process
+// (smtp-server) receives the sign-in mail the serve process sends; following
+// its link gives a session cookie that GET /me accepts. And without --smtp but
+// with $ARENA_SMTP_URL, the environment is used.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UserSchema } from '../../src/protocol/api';
+import { linkIn, startMailCapture, type MailCapture } from '../web/support/mail';
+import { startServe, stopServe, type ServeProcess } from './serve-process';
+
+let dir: string;
+let mail: MailCapture;
+let serve: ServeProcess | undefined;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'arena-serve-smtp-'));
+  mail = await startMailCapture();
+});
+afterEach(async () => {
+  if (serve) await stopServe(serve);
+  serve = undefined;
+});
+afterAll(async () => {
+  await mail?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function signIn(s: ServeProcess, email: string): Promise<{ cookie: string; link: string; setCookie: string }> {
+  const asked = await fetch(`${s.url}/auth/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  expect(asked.status).toBe(202);
+  const link = linkIn(await mail.next(email));
+  // The link points at this server (its base URL), nowhere else.
+  expect(link.startsWith(`${s.url}/auth/callback?`)).toBe(true);
+  const opened = await fetch(link, { redirect: 'manual' });
+  expect(opened.status).toBe(303);
+  const setCookie = opened.headers.get('set-cookie') ?? '';
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Lax/i);
+  return { cookie: setCookie.split(';')[0], link, setCookie };
+}
+
+describe('arena serve --smtp', () => {
+  it('mails a sign-in link; following it sets a session cookie that GET /me accepts', async () => {
+    const env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config') };
+    serve = await startServe(['--dev', '--port', '0', '--data', join(dir, 'a'), '--smtp', mail.url], env);
+    expect(serve.stderr()).toContain(`sign-in mail by SMTP via ${mail.url}`);
+
+    const { cookie, link } = await signIn(serve, 'new.user@example.com');
+    const me = await fetch(`${serve.url}/me`, { headers: { cookie } });
+    expect(me.status).toBe(200);
+    const user = UserSchema.parse(await me.json());
+    expect(user.email).toBe('new.user@example.com');
+    expect(user.name).toBe('');
+    // The link is single use; without the cookie there is no session.
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(401);
+    expect((await fetch(`${serve.url}/me`)).status).toBe(401);
+    // No link in the log when it went by mail.
+    expect(serve.stderr()).not.toMatch(/auth\/callback\?token=/);
+  });
+
+  it('takes the SMTP URL from $ARENA_SMTP_URL, never printing its credentials', async () => {
+    const withCreds = mail.url.replace('smtp://', 'smtp://arena:s3cret@');
+    const env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config'), ARENA_SMTP_URL: withCreds };
+    serve = await startServe(['--dev', '--port', '0', '--data', join(dir, 'b')], env);
+    expect(serve.stderr()).toContain(`sign-in mail by SMTP via ${mail.url}`);
+    expect(serve.stderr()).not.toContain('s3cret');
+    const { cookie } = await signIn(serve, 'env.user@example.com');
+    expect((await fetch(`${serve.url}/me`, { headers: { cookie } })).status).toBe(200);
+  });
+
+  it('in production mode (no --dev) says so, warns about an http base URL, and the cookie is Secure', async () => {
+    const env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config') };
+    serve = await startServe(['--port', '0', '--data', join(dir, 'c'), '--smtp', mail.url], env);
+    expect(serve.stderr()).toMatch(/mode production: bot URLs must be https/);
+    expect(serve.stderr()).not.toMatch(/DEVELOPMENT/);
+    expect(serve.stderr()).toMatch(/warning: the base URL http:\/\/127\.0\.0\.1:\d+ is not https/);
+    const { setCookie } = await signIn(serve, 'prod.user@example.com');
+    expect(setCookie).toMatch(/;\s*Secure/i);
+  });
+});
