@@ -1,0 +1,251 @@
+// The security suite of issue 9: every way a request can be wrong, each
+// checked for its status, its error code and that nothing in the store
+// changed. Real server, real file store, real Ed25519 signatures.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
+import { SCOPES, type Scope } from '../../src/protocol/api';
+import { jsonBody, signHeaders, startHarness, type Harness, type Res, type TestKey } from './support/api-harness';
+
+const WINDOW_MS = 5 * 60_000;
+
+function refused(res: Res, status: number, code: string, message?: RegExp): void {
+  expect(res.status, res.text).toBe(status);
+  expect(Object.keys(res.json ?? {})).toEqual(['error']);
+  expect(res.json.error.code).toBe(code);
+  expect(typeof res.json.error.message).toBe('string');
+  if (message) expect(res.json.error.message).toMatch(message);
+}
+
+describe('security suite: refused requests change nothing', () => {
+  let h: Harness;
+  let alice: TestKey;
+  let bob: TestKey;
+  let bobSpare: TestKey;
+  let aliceBot: string;
+  let aliceBot2: string;
+  let bobBot: string;
+  let before: unknown;
+
+  beforeAll(async () => {
+    h = await startHarness({ dev: true });
+    const a = await h.addUser('alice@example.com', 'alice');
+    const b = await h.addUser('bob@example.com', 'bob');
+    alice = await h.addKey(a.id);
+    bob = await h.addKey(b.id);
+    bobSpare = await h.addKey(b.id, ['bots.read']);
+    // Bots enter the store directly: these tests are about who may touch them.
+    aliceBot = (await h.store.addBot({ ownerId: a.id, name: 'a1', game: 'pioneers', url: 'http://127.0.0.1:9/a1' })).id;
+    aliceBot2 = (await h.store.addBot({ ownerId: a.id, name: 'a2', game: 'pioneers', url: 'http://127.0.0.1:9/a2' })).id;
+    bobBot = (await h.store.addBot({ ownerId: b.id, name: 'b1', game: 'pioneers', url: 'http://127.0.0.1:9/b1' })).id;
+  });
+  afterAll(() => h?.close());
+  beforeEach(async () => {
+    before = await h.snapshot();
+  });
+  const unchanged = async () => expect(await h.snapshot()).toEqual(before);
+
+  it('no signature and no session: 401', async () => {
+    refused(await h.send('POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /sign|session/);
+    refused(await h.send('GET', '/me'), 401, 'unauthenticated');
+    await unchanged();
+  });
+
+  it('each missing signature header: 401 naming it', async () => {
+    const full = signHeaders(alice, 'POST', `/bots/${aliceBot}/pause`);
+    for (const name of ['x-svc-timestamp', 'x-svc-signature'] as const) {
+      const headers: Record<string, string> = { ...full };
+      delete headers[name];
+      refused(await h.send('POST', `/bots/${aliceBot}/pause`, { headers }), 401, 'unauthenticated', new RegExp(name));
+    }
+    await unchanged();
+  });
+
+  it('a signature by another private key: 401 bad signature', async () => {
+    const impostor = { id: alice.id, privateKey: generateKeyPair().privateKey };
+    refused(await h.send('POST', `/bots/${aliceBot}/pause`, { headers: signHeaders(impostor, 'POST', `/bots/${aliceBot}/pause`) }), 401, 'unauthenticated', /signature/);
+    const garbage = { ...signHeaders(alice, 'POST', `/bots/${aliceBot}/pause`), 'x-svc-signature': 'not base64!' };
+    refused(await h.send('POST', `/bots/${aliceBot}/pause`, { headers: garbage }), 401, 'unauthenticated', /signature/);
+    await unchanged();
+  });
+
+  it('the body changed after signing: 401', async () => {
+    const headers = { ...signHeaders(alice, 'POST', '/me/handle', jsonBody({ handle: 'alice_two' })), 'content-type': 'application/json' };
+    refused(await h.send('POST', '/me/handle', { headers, body: jsonBody({ handle: 'alice_six' }) }), 401, 'unauthenticated', /signature/);
+    // Even one added byte of whitespace.
+    refused(await h.send('POST', '/me/handle', { headers, body: `${jsonBody({ handle: 'alice_two' })} ` }), 401, 'unauthenticated');
+    await unchanged();
+  });
+
+  it('the path, the query or the method changed after signing: 401', async () => {
+    const signedFor = signHeaders(alice, 'POST', `/bots/${aliceBot}/pause`);
+    refused(await h.send('POST', `/bots/${aliceBot2}/pause`, { headers: signedFor }), 401, 'unauthenticated', /signature/);
+    refused(await h.send('DELETE', `/bots/${aliceBot}`, { headers: signHeaders(alice, 'GET', `/bots/${aliceBot}`) }), 401, 'unauthenticated', /signature/);
+    refused(await h.send('GET', '/bots', { headers: signHeaders(alice, 'GET', '/bots?game=pioneers') }), 401, 'unauthenticated', /signature/);
+    refused(await h.send('GET', '/bots?game=pioneers', { headers: signHeaders(alice, 'GET', '/bots') }), 401, 'unauthenticated', /signature/);
+    await unchanged();
+  });
+
+  it('stale and future timestamps (outside 5 minutes): 401 with their own messages', async () => {
+    const path = `/bots/${aliceBot}/pause`;
+    refused(await h.send('POST', path, { headers: signHeaders(alice, 'POST', path, undefined, Date.now() - WINDOW_MS - 10_000) }), 401, 'unauthenticated', /old/);
+    refused(await h.send('POST', path, { headers: signHeaders(alice, 'POST', path, undefined, Date.now() + WINDOW_MS + 10_000) }), 401, 'unauthenticated', /future/);
+    const bad = { ...signHeaders(alice, 'POST', path), 'x-svc-timestamp': '1e12' };
+    refused(await h.send('POST', path, { headers: bad }), 401, 'unauthenticated', /timestamp/);
+    await unchanged();
+  });
+
+  it('the same signature presented twice: the replay is 401 and does nothing', async () => {
+    const body = jsonBody({ name: 'once', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw') })!;
+    const headers = { ...signHeaders(alice, 'POST', '/keys', body), 'content-type': 'application/json' };
+    const first = await h.send('POST', '/keys', { headers, body });
+    expect(first.status).toBe(201);
+    const afterFirst = await h.snapshot();
+    refused(await h.send('POST', '/keys', { headers, body }), 401, 'unauthenticated', /already used|replay/);
+    expect(await h.snapshot()).toEqual(afterFirst);
+  });
+
+  it('a revoked key fails at once; an unknown key id is 401', async () => {
+    const doomed = await h.addKey((await h.store.getUserByEmail('alice@example.com'))!.id);
+    expect((await h.signed(doomed, 'GET', '/me')).status).toBe(200);
+    await h.store.revokeKey(doomed.id);
+    before = await h.snapshot();
+    refused(await h.signed(doomed, 'POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /revoked/);
+    refused(await h.signed({ ...alice, id: 'k_nosuchkey' }, 'POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /unknown key/);
+    await unchanged();
+  });
+
+  // Every scoped route, called by a key that holds every scope but the one it needs.
+  const scoped: Array<{ scope: Scope; method: string; label: string; path: () => string; body?: () => unknown }> = [
+    { scope: 'account.read', label: '/me', method: 'GET', path: () => '/me' },
+    { scope: 'account.write', label: '/me/handle', method: 'POST', path: () => '/me/handle', body: () => ({ handle: 'alice_new' }) },
+    { scope: 'keys.read', label: '/keys', method: 'GET', path: () => '/keys' },
+    { scope: 'keys.write', label: '/keys', method: 'POST', path: () => '/keys', body: () => ({ name: 'k', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw') }) },
+    { scope: 'keys.write', label: '/keys/{id}/revoke', method: 'POST', path: () => `/keys/${alice.id}/revoke` },
+    { scope: 'bots.read', label: '/bots?game=pioneers', method: 'GET', path: () => '/bots?game=pioneers' },
+    { scope: 'bots.read', label: '/bots/{id}', method: 'GET', path: () => `/bots/${aliceBot}` },
+    { scope: 'bots.write', label: '/bots', method: 'POST', path: () => '/bots', body: () => ({ name: 'n', game: 'pioneers', url: 'http://127.0.0.1:9/' }) },
+    { scope: 'bots.write', label: '/bots/{id}', method: 'PATCH', path: () => `/bots/${aliceBot}`, body: () => ({ name: 'renamed' }) },
+    { scope: 'bots.write', label: '/bots/{id}/pause', method: 'POST', path: () => `/bots/${aliceBot}/pause` },
+    { scope: 'bots.write', label: '/bots/{id}/resume', method: 'POST', path: () => `/bots/${aliceBot}/resume` },
+    { scope: 'bots.write', label: '/bots/{id}', method: 'DELETE', path: () => `/bots/${aliceBot}` },
+  ];
+  for (const r of scoped) {
+    it(`missing scope ${r.scope} for ${r.method} ${r.label}: 403 naming the scope`, async () => {
+      const lacking = await h.addKey(alice.userId, SCOPES.filter((s) => s !== r.scope));
+      before = await h.snapshot();
+      refused(await h.signed(lacking, r.method, r.path(), r.body?.()), 403, 'forbidden', new RegExp(r.scope.replace('.', '\\.')));
+      await unchanged();
+    });
+  }
+
+  it("another owner's bot: 403 for every bot operation", async () => {
+    refused(await h.signed(alice, 'GET', `/bots/${bobBot}`), 403, 'forbidden');
+    refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { name: 'mine now' }), 403, 'forbidden');
+    refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { url: 'http://127.0.0.1:9/elsewhere' }), 403, 'forbidden');
+    refused(await h.signed(alice, 'POST', `/bots/${bobBot}/pause`), 403, 'forbidden');
+    refused(await h.signed(alice, 'POST', `/bots/${bobBot}/resume`), 403, 'forbidden');
+    refused(await h.signed(alice, 'DELETE', `/bots/${bobBot}`), 403, 'forbidden');
+    const list = await h.signed(alice, 'GET', '/bots');
+    expect(list.json.bots.map((b: { id: string }) => b.id)).not.toContain(bobBot);
+    expect(list.text).not.toContain('127.0.0.1:9/b1');
+    await unchanged();
+  });
+
+  it("another owner's key: 403 to revoke, absent from the list", async () => {
+    refused(await h.signed(alice, 'POST', `/keys/${bobSpare.id}/revoke`), 403, 'forbidden');
+    const keys = await h.signed(alice, 'GET', '/keys');
+    expect(keys.json.keys.map((k: { id: string }) => k.id)).not.toContain(bobSpare.id);
+    expect(keys.json.keys.map((k: { id: string }) => k.id)).not.toContain(bob.id);
+    await unchanged();
+  });
+
+  it('unknown bot and key ids: 404', async () => {
+    refused(await h.signed(alice, 'GET', '/bots/b_doesnotexist'), 404, 'not_found');
+    refused(await h.signed(alice, 'POST', '/bots/b_doesnotexist/pause'), 404, 'not_found');
+    refused(await h.signed(alice, 'POST', '/keys/k_doesnotexist/revoke'), 404, 'not_found');
+    await unchanged();
+  });
+
+  it('a 65 KiB body is 413 too_large before it is read, with or without Content-Length', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(65 * 1024), game: 'pioneers', url: 'http://127.0.0.1:9/' });
+    const headers = { ...signHeaders(alice, 'POST', '/bots', big), 'content-type': 'application/json' };
+    refused(await h.send('POST', '/bots', { headers, body: big }), 413, 'too_large');
+    // Chunked: no Content-Length, the server counts the bytes as they stream.
+    const chunks = [Buffer.from(big.slice(0, 40_000)), Buffer.from(big.slice(40_000))];
+    const res = await h.send('POST', '/bots', { headers, body: Readable.from(chunks) as unknown as Buffer });
+    refused(res, 413, 'too_large');
+    // Unauthenticated routes too.
+    refused(await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: big }), 413, 'too_large');
+    await unchanged();
+  });
+
+  it('invalid JSON: 400 invalid_request', async () => {
+    const body = '{"handle":';
+    const headers = { ...signHeaders(alice, 'POST', '/me/handle', body), 'content-type': 'application/json' };
+    refused(await h.send('POST', '/me/handle', { headers, body }), 400, 'invalid_request', /JSON/i);
+    await unchanged();
+  });
+
+  it('wrong types and unknown fields: 400 naming the field', async () => {
+    refused(await h.signed(alice, 'POST', '/me/handle', { handle: 42 }), 400, 'invalid_request', /handle/);
+    refused(await h.signed(alice, 'POST', '/me/handle', { handle: 'Not A Handle' }), 400, 'invalid_request', /handle/);
+    refused(await h.signed(alice, 'POST', '/me/handle', { handle: 'ok_handle', admin: true }), 400, 'invalid_request', /admin/);
+    refused(await h.signed(alice, 'POST', '/bots', { name: 'x', game: 'chess', url: 'http://127.0.0.1:9/' }), 400, 'invalid_request', /game/);
+    refused(await h.signed(alice, 'POST', '/bots', { name: 'x', game: 'pioneers' }), 400, 'invalid_request', /url/);
+    refused(await h.signed(alice, 'POST', '/keys', { name: '', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw') }), 400, 'invalid_request', /name/);
+    refused(await h.signed(alice, 'POST', '/keys', { name: 'k', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'), scopes: ['root'] }), 400, 'invalid_request', /scopes/);
+    refused(await h.signed(alice, 'PATCH', `/bots/${aliceBot}`, { name: 7 }), 400, 'invalid_request', /name/);
+    refused(await h.signed(alice, 'GET', '/bots?game=chess'), 400, 'invalid_request', /game/);
+    await unchanged();
+  });
+
+  it('a public key that is not Ed25519: 400 naming publicKey', async () => {
+    for (const publicKey of ['not a key', 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ== me', Buffer.alloc(31).toString('base64')]) {
+      refused(await h.signed(alice, 'POST', '/keys', { name: 'k', publicKey }), 400, 'invalid_request', /publicKey/);
+    }
+    await unchanged();
+  });
+
+  it('a handle another user has: 409 conflict', async () => {
+    refused(await h.signed(alice, 'POST', '/me/handle', { handle: 'bob' }), 409, 'conflict', /bob/);
+    await unchanged();
+  });
+
+  it('refusals are counted by reason in /metrics', async () => {
+    const metrics = (await h.send('GET', '/metrics')).text;
+    for (const reason of ['bad_signature', 'stale_timestamp', 'future_timestamp', 'unknown_key', 'revoked_key']) {
+      expect(metrics).toMatch(new RegExp(`arena_auth_failures_total\\{reason="${reason}"\\} [1-9]`));
+    }
+  });
+});
+
+describe('rate limits', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dev: true, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 2, perSecond: 0.01 } } });
+  });
+  afterAll(() => h?.close());
+
+  it('per key: over the burst is 429 rate_limited with Retry-After, and other keys are unaffected', async () => {
+    const u = await h.addUser('busy@example.com');
+    const k1 = await h.addKey(u.id);
+    const k2 = await h.addKey(u.id);
+    for (let i = 0; i < 3; i++) expect((await h.signed(k1, 'GET', '/bots')).status).toBe(200);
+    const before = await h.snapshot();
+    const limited = await h.signed(k1, 'POST', '/bots', { name: 'n', game: 'pioneers', url: 'http://127.0.0.1:9/' });
+    refused(limited, 429, 'rate_limited');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(await h.snapshot()).toEqual(before);
+    expect((await h.signed(k2, 'GET', '/bots')).status).toBe(200);
+    expect((await h.send('GET', '/metrics')).text).toMatch(/arena_rate_limited_total(\{[^}]*\})? [1-9]/);
+  });
+
+  it('per address on unauthenticated routes', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push(await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `x${i}@example.com` }) }));
+    expect(statuses.slice(0, 2).map((r) => r.status)).toEqual([202, 202]);
+    refused(statuses[2], 429, 'rate_limited');
+    expect(Number(statuses[2].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+});
