@@ -22,9 +22,10 @@ export function failedStep(err: unknown): number {
   if (!(err instanceof ApiError) || err.status !== 422) return -1;
   if (err.code === 'url_rejected') return 0;
   if (err.code === 'deploy_check_failed') {
-    // The probe's messages say what was tried: "GET <url>/ping ..." or "WebSocket upgrade to <url> ...".
-    if (/websocket|upgrade|handshake/i.test(err.message)) return 2;
-    return 1;
+    // The server names the step ("deploy check failed at ping: ..."); the probe's own words say it too.
+    const at = /failed at (url|ping|upgrade)\b/.exec(err.message)?.[1];
+    if (at) return at === 'url' ? 0 : at === 'ping' ? 1 : 2;
+    return /^WebSocket upgrade|websocket upgrade to/i.test(err.message) ? 2 : 1;
   }
   return -1;
 }

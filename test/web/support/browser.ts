@@ -35,8 +35,9 @@ export async function openBrowser(opts: { width?: number; height?: number } = {}
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    // A 401 from GET /me is how the dashboard learns nobody is signed in; the browser logs it.
-    if (m.type() === 'error' && !/status of 401/.test(m.text())) errors.push(`console: ${m.text()}`);
+    // The browser logs every HTTP error status (a 401 from GET /me is how the dashboard
+    // learns nobody is signed in; tests provoke 400s and 422s); those are not script errors.
+    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of/.test(m.text())) errors.push(`console: ${m.text()}`);
   });
   return {
     context,
