@@ -37,10 +37,12 @@ revoked key, missing scope, not your bot or key).`;
 
 /** Runs fn against the configured server; every failure becomes a CliError with the right exit code. */
 export async function withServer<T>(io: CliIO, flags: ServerFlags, fn: (target: ApiTarget) => Promise<T>): Promise<T> {
-  const { resolveSettings } = await import('../config/settings');
+  const { absoluteKeyFile, resolveSettings } = await import('../config/settings');
   const { requireSigner, requireUrl } = await import('../config/credentials');
   try {
     const settings = resolveSettings({ url: flags.url, keyId: flags.keyId, keyFile: flags.key }, io.env);
+    // A relative key path given here is relative to the caller's directory (io.cwd, not this process's).
+    if (settings.keyFile) settings.keyFile = { ...settings.keyFile, value: absoluteKeyFile(settings.keyFile.value, io.cwd) };
     const baseUrl = requireUrl(settings);
     const { keyId, privateKey } = requireSigner(settings);
     return await fn({ baseUrl, keyId, privateKey });

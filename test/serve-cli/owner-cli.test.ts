@@ -134,6 +134,17 @@ describe('bots by name', () => {
   });
 });
 
+describe('flags instead of settings', () => {
+  it('arena me handle takes --url, --key-id, --key and --json after the subcommand', async () => {
+    const bare = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'none') };
+    const r = await runCli(['me', 'handle', 'ops_flags', '--url', server.url, '--key-id', keyId, '--key', 'ops.pem', '--json'], { env: bare, cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'ops_flags', email: 'ops@example.com' });
+    const me = await runCli(['me', '--url', server.url, '--key-id', keyId, '--key', join(dir, 'ops.pem')], { env: bare });
+    expect(me.stdout).toMatch(/handle: @ops_flags/);
+  });
+});
+
 describe('arena keys add: every accepted form', () => {
   it('a public key file, a PEM file, a raw base64 line and a private key file (only its public half is sent)', async () => {
     const forms: Array<[string, string]> = [];
