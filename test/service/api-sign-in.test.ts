@@ -1,0 +1,222 @@
+// E-mail sign-in and the dashboard session: the link goes out by real SMTP
+// (an in-process smtp-server) or, without SMTP, to the server log; following
+// it sets the session cookie; cookie writes need our own origin, so a
+// cross-site form post fails and changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
+import { startServer, type RunningServer } from '../../src/service/server';
+import { openFileStore, type FileStore } from '../../src/service/store/index';
+import { linkIn, startMailCapture, type MailCapture } from '../web/support/mail';
+import { startHarness, type Harness } from './support/api-harness';
+
+interface Res {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: any;
+  text: string;
+}
+
+async function call(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<Res> {
+  const res = await request(url, { method: method as 'GET', headers, body });
+  const text = await res.body.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, json, text };
+}
+
+function setCookies(res: Res): string[] {
+  const h = res.headers['set-cookie'];
+  return h === undefined ? [] : Array.isArray(h) ? h : [h];
+}
+
+/** The session cookie from a Set-Cookie list, as a Cookie header value. */
+function sessionCookie(res: Res): string {
+  const line = setCookies(res).find((c) => /=[^;]+/.test(c) && !/max-age=0/i.test(c));
+  if (!line) throw new Error(`no session cookie in ${JSON.stringify(res.headers)}`);
+  return line.split(';')[0];
+}
+
+describe('e-mail sign-in over SMTP (production server)', () => {
+  let mail: MailCapture;
+  let dir: string;
+  let store: FileStore;
+  let server: RunningServer;
+  const log: string[] = [];
+  let cookie = '';
+  let link = '';
+
+  const snapshot = async () => {
+    const users = await store.listUsers();
+    return Promise.all(users.map(async (u) => ({ u, keys: await store.listKeys(u.id), bots: await store.listBots(u.id) })));
+  };
+
+  beforeAll(async () => {
+    mail = await startMailCapture();
+    dir = mkdtempSync(join(tmpdir(), 'arena-signin-'));
+    store = await openFileStore(join(dir, 'data'));
+    server = await startServer({
+      store, dataDir: join(dir, 'data'), host: '127.0.0.1', port: 0, smtpUrl: mail.url, tickSeconds: 0,
+      logOut: { write: (s: string) => log.push(s) },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+    await mail?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('POST /auth/email mails a link to the address; the token is not in the log', async () => {
+    const res = await call(`${server.url}/auth/email`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: 'New.Person@Example.com' }));
+    expect(res.status).toBe(202);
+    // nodemailer lower-cases the domain; the local part is kept.
+    const got = await mail.next('New.Person@example.com');
+    link = linkIn(got);
+    expect(link.startsWith(`${server.baseUrl}/`)).toBe(true);
+    const token = new URL(link).searchParams.get('token');
+    expect(token).toBeTruthy();
+    expect(log.join('')).not.toContain(token!);
+    // No account exists until the link is opened.
+    expect(await store.getUserByEmail('new.person@example.com')).toBeNull();
+  });
+
+  it('opening the link creates the user, sets an HttpOnly, SameSite=Lax, Secure cookie and redirects to /', async () => {
+    const res = await call(link, 'GET');
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toMatch(/\/$/);
+    const line = setCookies(res).find((c) => !/max-age=0/i.test(c))!;
+    expect(line).toMatch(/HttpOnly/i);
+    expect(line).toMatch(/SameSite=Lax/i);
+    expect(line).toMatch(/;\s*Secure/i);
+    cookie = sessionCookie(res);
+    const user = await store.getUserByEmail('new.person@example.com');
+    expect(user).not.toBeNull();
+    expect(log.join('')).not.toContain(cookie.split('=')[1]);
+  });
+
+  it('the link is single use', async () => {
+    const again = await call(link, 'GET');
+    expect(again.status).toBe(401);
+    expect(again.json.error.code).toBe('unauthenticated');
+    expect(setCookies(again).filter((c) => !/max-age=0/i.test(c))).toEqual([]);
+  });
+
+  it('the session reads the account and, from our own origin, writes with every scope', async () => {
+    const me = await call(`${server.url}/me`, 'GET', { cookie });
+    expect(me.status).toBe(200);
+    expect(me.json.email.toLowerCase()).toBe('new.person@example.com');
+    const origin = new URL(server.baseUrl).origin;
+    const handle = await call(`${server.url}/me/handle`, 'POST', { cookie, origin, 'content-type': 'application/json' }, JSON.stringify({ handle: 'newbie' }));
+    expect(handle.status).toBe(200);
+    expect(handle.json.name).toBe('newbie');
+    const key = await call(`${server.url}/keys`, 'POST', { cookie, 'sec-fetch-site': 'same-origin', origin, 'content-type': 'application/json' },
+      JSON.stringify({ name: 'from the dashboard', publicKey: formatPublicKey(generateKeyPair().privateKey, 'ssh'), scopes: ['keys.read', 'keys.write'] }));
+    expect(key.status).toBe(201);
+  });
+
+  it('a cross-site cookie write is 403 forbidden and changes nothing', async () => {
+    const before = await snapshot();
+    const form = { cookie, 'content-type': 'application/x-www-form-urlencoded' };
+    const cases: Array<[string, Record<string, string>]> = [
+      ['form post from another origin', { ...form, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }],
+      ['Origin of another site only', { ...form, origin: 'https://evil.example' }],
+      ['Sec-Fetch-Site cross-site only', { ...form, 'sec-fetch-site': 'cross-site' }],
+      ['a sibling subdomain', { ...form, 'sec-fetch-site': 'same-site', origin: 'https://x.127.0.0.1.example' }],
+      ['an opaque origin', { ...form, origin: 'null' }],
+      ['no origin information at all', { cookie, 'content-type': 'application/json' }],
+    ];
+    for (const [label, headers] of cases) {
+      const res = await call(`${server.url}/me/handle`, 'POST', headers, label.startsWith('no origin') ? JSON.stringify({ handle: 'pwned' }) : 'handle=pwned');
+      expect(res.status, label).toBe(403);
+      expect(res.json.error.code, label).toBe('forbidden');
+    }
+    const key = await call(`${server.url}/keys`, 'POST', { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      JSON.stringify({ name: 'evil', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'), scopes: ['account.write'] }));
+    expect(key.status).toBe(403);
+    expect(await snapshot()).toEqual(before);
+    // Reads need no origin check: a cross-site GET cannot read the answer anyway.
+    expect((await call(`${server.url}/me`, 'GET', { cookie })).status).toBe(200);
+  });
+
+  it('logout from another site does nothing; from our origin it ends the session', async () => {
+    const evil = await call(`${server.url}/auth/logout`, 'POST', { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(evil.status).toBe(403);
+    expect((await call(`${server.url}/me`, 'GET', { cookie })).status).toBe(200);
+    const out = await call(`${server.url}/auth/logout`, 'POST', { cookie, origin: new URL(server.baseUrl).origin });
+    expect(out.status).toBe(204);
+    expect(setCookies(out).some((c) => /max-age=0/i.test(c) || /expires=Thu, 01 Jan 1970/i.test(c))).toBe(true);
+    const after = await call(`${server.url}/me`, 'GET', { cookie });
+    expect(after.status).toBe(401);
+    expect(after.json.error.code).toBe('unauthenticated');
+  });
+
+  it('a made-up link is 401', async () => {
+    const res = await call(`${server.url}/auth/callback?token=${'A'.repeat(43)}`, 'GET');
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe('unauthenticated');
+  });
+
+  it('a second sign-in of the same address finds the same user', async () => {
+    const first = await store.getUserByEmail('new.person@example.com');
+    await call(`${server.url}/auth/email`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: 'new.person@example.com' }));
+    const res = await call(linkIn(await mail.next('new.person@example.com')), 'GET');
+    expect(res.status).toBe(303);
+    const me = await call(`${server.url}/me`, 'GET', { cookie: sessionCookie(res) });
+    expect(me.json.id).toBe(first!.id);
+    expect((await store.listUsers()).length).toBe(1);
+  });
+});
+
+describe('e-mail sign-in without SMTP (dev): the link is in the server log', () => {
+  let h: Harness;
+  let now = Date.now();
+  beforeAll(async () => {
+    h = await startHarness({ dev: true, now: () => now });
+  });
+  afterAll(() => h?.close());
+
+  const requestLink = async (email: string) => {
+    const res = await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+    expect(res.status).toBe(202);
+    const line = [...h.logs].reverse().find((l) => typeof l.link === 'string');
+    expect(line).toBeDefined();
+    return String(line!.link);
+  };
+
+  it('following the logged link signs in; the cookie is not Secure in dev', async () => {
+    const link = await requestLink('dev@example.com');
+    const res = await h.send('GET', new URL(link).pathname + new URL(link).search);
+    expect(res.status).toBe(303);
+    const line = setCookies(res)[0];
+    expect(line).toMatch(/HttpOnly/i);
+    expect(line).toMatch(/SameSite=Lax/i);
+    expect(line).not.toMatch(/;\s*Secure/i);
+    const me = await h.send('GET', '/me', { headers: { cookie: line.split(';')[0] } });
+    expect(me.status).toBe(200);
+    expect(me.json.email).toBe('dev@example.com');
+  });
+
+  it('a link older than 15 minutes is refused and creates no user', async () => {
+    const link = await requestLink('late@example.com');
+    now += 15 * 60_000 + 1000;
+    const res = await h.send('GET', new URL(link).pathname + new URL(link).search);
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe('unauthenticated');
+    expect(await h.store.getUserByEmail('late@example.com')).toBeNull();
+  });
+
+  it('a malformed address is 400 naming email', async () => {
+    const res = await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'not-an-address' }) });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('invalid_request');
+    expect(res.json.error.message).toMatch(/email/);
+  });
+});
