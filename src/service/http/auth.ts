@@ -117,11 +117,15 @@ export class Authenticator {
     return { userId: session.userId, via: 'session', scopes: ALL_SCOPES };
   }
 
-  /** CSRF protection for cookie writes: the browser says where the request came from. */
   private sameOrigin(c: Context): boolean {
-    const site = c.req.header('sec-fetch-site');
-    if (site !== undefined) return site === 'same-origin';
-    const origin = c.req.header('origin');
-    return origin !== undefined && origin === new URL(this.deps.baseUrl).origin;
+    return isSameOrigin(c, this.deps.baseUrl);
   }
+}
+
+/** CSRF protection for cookie writes: the browser says where the request came from. */
+export function isSameOrigin(c: Context, baseUrl: string): boolean {
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined) return site === 'same-origin';
+  const origin = c.req.header('origin');
+  return origin !== undefined && origin === new URL(baseUrl).origin;
 }

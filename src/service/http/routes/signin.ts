@@ -6,8 +6,8 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
-import { EmailSignInBodySchema } from '../../../protocol/api';
-import { hashToken, SESSION_COOKIE } from '../auth';
+import { EmailSignInBodySchema, ErrorBodySchema } from '../../../protocol/api';
+import { hashToken, isSameOrigin, SESSION_COOKIE } from '../auth';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
@@ -73,10 +73,15 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
   app.openapi(
     createRoute({
       method: 'post', path: '/auth/logout', tags: ['auth'], summary: 'End the dashboard session',
-      responses: { 204: { description: 'Signed out' } },
+      responses: { 204: { description: 'Signed out' }, 403: json(ErrorBodySchema, 'forbidden: the request did not come from the dashboard\'s own origin') },
     }),
     async (c) => {
       const token = getCookie(c, SESSION_COOKIE);
+      // A cookie write like any other: another site must not be able to sign the user out.
+      if (token && !isSameOrigin(c, deps.baseUrl)) {
+        deps.metrics.authFailure('cross_site');
+        throw new ApiError('forbidden', 'a cookie-authenticated write must come from the dashboard itself (Origin or Sec-Fetch-Site did not match)');
+      }
       if (token) await store.deleteSession(hashToken(token));
       deleteCookie(c, SESSION_COOKIE, { path: '/', secure: deps.production });
       return c.body(null, 204);
