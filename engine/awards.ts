@@ -81,6 +81,42 @@ export function longestRoadLength(g: Game, seat: number): number {
 
 const inPart = new Uint8Array(EDGE_COUNT);
 const partStack = new Int8Array(EDGE_COUNT);
+const partVertex = new Uint8Array(VERTEX_COUNT);
+const partVertices = new Int8Array(VERTEX_COUNT);
+const dfsVertex = new Int8Array(EDGE_COUNT + 1);
+const dfsVia = new Int8Array(EDGE_COUNT + 1);
+const dfsDist = new Int8Array(EDGE_COUNT + 1);
+let farVia = -1;
+
+/** An opponent's town is at v: a trail may end there but not pass through. */
+function cut(g: Game, seat: number, v: number): boolean {
+  const owner = g.townOwner[v];
+  return owner !== -1 && owner !== seat;
+}
+
+/**
+ * In a part that is a tree: the greatest distance from v (reached over edge
+ * `via`, -1 at the start) in edges, without passing an opponent's town;
+ * farVia is set to the last edge of a farthest path.
+ */
+function farthest(g: Game, seat: number, v: number, via: number, dist: number): number {
+  let sp = 0, best = -1;
+  dfsVertex[sp] = v; dfsVia[sp] = via; dfsDist[sp++] = dist;
+  while (sp > 0) {
+    sp--;
+    const u = dfsVertex[sp], from = dfsVia[sp], d = dfsDist[sp];
+    if (d > best) { best = d; farVia = from; }
+    if (from !== -1 && cut(g, seat, u)) continue;
+    for (let i = u * 3; i < u * 3 + 3; i++) {
+      const x = VERTEX_EDGES[i];
+      if (x === -1 || x === from || g.roadOwner[x] !== seat) continue;
+      dfsVertex[sp] = EDGE_VERTICES[x * 2] === u ? EDGE_VERTICES[x * 2 + 1] : EDGE_VERTICES[x * 2];
+      dfsVia[sp] = x;
+      dfsDist[sp++] = d + 1;
+    }
+  }
+  return best;
+}
 
 /**
  * Length of the longest trail among the seat's roads that are reachable from
@@ -89,7 +125,9 @@ const partStack = new Int8Array(EDGE_COUNT);
  * there can then be no longer, so no search is needed.
  */
 function longestInPart(g: Game, seat: number, e: number, atMost: number): number {
-  let sp = 0, edges = 0;
+  // Collect the part; count its vertices, an opponent's town once per road
+  // ending there (no trail passes it, so each such end is a leaf of its own).
+  let sp = 0, edges = 0, vertices = 0, distinct = 0;
   partStack[sp++] = e;
   inPart[e] = 1;
   while (sp > 0) {
@@ -97,18 +135,34 @@ function longestInPart(g: Game, seat: number, e: number, atMost: number): number
     edges++;
     for (let end = 0; end < 2; end++) {
       const v = EDGE_VERTICES[f * 2 + end];
-      const owner = g.townOwner[v];
-      if (owner !== -1 && owner !== seat) continue;
+      if (cut(g, seat, v)) { vertices++; continue; }
+      if (partVertex[v] === 1) continue;
+      partVertex[v] = 1;
+      partVertices[distinct++] = v;
       for (let i = v * 3; i < v * 3 + 3; i++) {
         const x = VERTEX_EDGES[i];
         if (x !== -1 && inPart[x] === 0 && g.roadOwner[x] === seat) { inPart[x] = 1; partStack[sp++] = x; }
       }
     }
   }
+  vertices += distinct;
+  for (let i = 0; i < distinct; i++) partVertex[partVertices[i]] = 0;
   const first = seat * ROAD_LIMIT, last = first + roadCount(g, seat);
-  if (edges <= atMost) {
+  if (edges <= atMost || edges === vertices - 1) {
     for (let i = first; i < last; i++) inPart[g.roadList[i]] = 0;
-    return 0;
+    if (edges <= atMost) return 0;
+    // A tree (the common case): the longest trail is its longest path, found
+    // by the farthest point from anywhere, then the farthest point from that.
+    // Start from an end of e that a trail may pass (a legal road has one).
+    const start = cut(g, seat, EDGE_VERTICES[e * 2]) ? EDGE_VERTICES[e * 2 + 1] : EDGE_VERTICES[e * 2];
+    if (cut(g, seat, start)) return 1;
+    farthest(g, seat, start, -1, 0);
+    const leaf = farVia;
+    // The far end is a leaf reached over `leaf`: walk back from its other side.
+    const a = EDGE_VERTICES[leaf * 2], b = EDGE_VERTICES[leaf * 2 + 1];
+    const far = farthest(g, seat, a, leaf, 1);
+    const far2 = farthest(g, seat, b, leaf, 1);
+    return far > far2 ? far : far2;
   }
   // The same search as longestRoadLength, from this part's vertices only. A
   // start at an opponent's town may also walk into the part beyond it; those
