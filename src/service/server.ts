@@ -34,7 +34,7 @@ export interface ServerOptions {
   smtpUrl?: string;
   mailFrom?: string;
   logFormat?: LogFormat;
-  /** Where log lines go (stderr by default). */
+  /** Where log lines go; none are written without it (the CLI passes its stderr). */
   logOut?: { write(s: string): unknown };
   /** Matchmaking tick in seconds (default 30); 0 turns the scheduler off. */
   tickSeconds?: number;
@@ -64,7 +64,7 @@ export const DEFAULT_MATCH_TIMEOUT_MS = 10 * 60_000;
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const production = !opts.dev;
   const host = opts.host ?? '127.0.0.1';
-  const log = createLog(opts.logOut ?? process.stderr, opts.logFormat ?? 'json');
+  const log = createLog(opts.logOut ?? { write: () => true }, opts.logFormat ?? 'json');
   const metrics = createMetrics();
   const store = timedStore(opts.store, metrics);
   const platformKey = opts.platformKey ?? loadOrCreatePlatformKeyAt(join(opts.dataDir, 'platform-key.pem'));
