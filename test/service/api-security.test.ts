@@ -139,6 +139,18 @@ describe('security suite: refused requests change nothing', () => {
     });
   }
 
+  it('a key cannot mint a key with scopes it does not hold: 403 naming them', async () => {
+    const keysOnly = await h.addKey(alice.userId, ['keys.read', 'keys.write']);
+    before = await h.snapshot();
+    const publicKey = () => formatPublicKey(generateKeyPair().privateKey, 'raw');
+    refused(await h.signed(keysOnly, 'POST', '/keys', { name: 'stronger', publicKey: publicKey(), scopes: ['keys.write', 'account.write'] }), 403, 'forbidden', /account\.write/);
+    // The default scopes (bots.read, bots.write) are beyond it too.
+    refused(await h.signed(keysOnly, 'POST', '/keys', { name: 'default', publicKey: publicKey() }), 403, 'forbidden', /bots\.read/);
+    await unchanged();
+    const weaker = await h.signed(keysOnly, 'POST', '/keys', { name: 'weaker', publicKey: publicKey(), scopes: ['keys.read'] });
+    expect(weaker.status).toBe(201);
+  });
+
   it("another owner's bot: 403 for every bot operation", async () => {
     refused(await h.signed(alice, 'GET', `/bots/${bobBot}`), 403, 'forbidden');
     refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { name: 'mine now' }), 403, 'forbidden');

@@ -24,6 +24,7 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
   app.openapi(
     createRoute({
       method: 'post', path: '/keys', tags: ['keys'], summary: 'Register the public half of an Ed25519 key pair', security: SECURITY,
+      description: 'A signed request may give the new key only scopes its own key holds (403 forbidden otherwise), so a key with keys.write cannot mint a stronger key; a dashboard session may give any scope.',
       middleware: [auth.require('keys.write')] as const,
       request: { body: { content: { 'application/json': { schema: KeyCreateBodySchema } }, required: true } },
       responses: { 201: json(ApiKeyMetaSchema, 'The new key; its id goes in x-svc-key'), ...AUTH_ERRORS },
@@ -37,11 +38,16 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
         throw new ApiError('invalid_request', `publicKey: ${err instanceof Error ? err.message : 'not an Ed25519 public key'}`);
       }
       const caller = c.get('caller')!;
+      const scopes = [...new Set(body.scopes ?? DEFAULT_KEY_SCOPES)];
+      const beyond = scopes.filter((s) => !caller.scopes.has(s));
+      if (beyond.length > 0) {
+        throw new ApiError('forbidden', `key ${caller.keyId} cannot grant ${beyond.join(', ')}: a new key may only get scopes the signing key holds (or use the dashboard)`);
+      }
       const key = await store.addKey({
         userId: caller.userId,
         name: body.name,
         publicKey: Buffer.from(raw).toString('base64'),
-        scopes: [...new Set(body.scopes ?? DEFAULT_KEY_SCOPES)],
+        scopes,
       });
       log({ event: 'key.add', userId: caller.userId, keyId: key.id, scopes: key.scopes, by: caller.keyId ?? 'session' });
       return c.json(keyView(key), 201);
