@@ -105,6 +105,19 @@ describe('security suite: refused requests change nothing', () => {
     expect(await h.snapshot()).toEqual(afterFirst);
   });
 
+  it('a replay with the signature re-encoded (padding dropped) is still a replay', async () => {
+    const body = jsonBody({ name: 'twice?', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw') })!;
+    const headers: Record<string, string> = { ...signHeaders(alice, 'POST', '/keys', body), 'content-type': 'application/json' };
+    expect(headers['x-svc-signature']).toMatch(/==$/);
+    expect((await h.send('POST', '/keys', { headers, body })).status).toBe(201);
+    const afterFirst = await h.snapshot();
+    const unpadded = { ...headers, 'x-svc-signature': headers['x-svc-signature'].replace(/=+$/, '') };
+    refused(await h.send('POST', '/keys', { headers: unpadded, body }), 401, 'unauthenticated', /already used|replay/);
+    const spaced = { ...headers, 'x-svc-signature': ` ${headers['x-svc-signature']} ` };
+    refused(await h.send('POST', '/keys', { headers: spaced, body }), 401, 'unauthenticated', /already used|replay/);
+    expect(await h.snapshot()).toEqual(afterFirst);
+  });
+
   it('a revoked key fails at once; an unknown key id is 401', async () => {
     const doomed = await h.addKey((await h.store.getUserByEmail('alice@example.com'))!.id);
     expect((await h.signed(doomed, 'GET', '/me')).status).toBe(200);

@@ -11,7 +11,7 @@ import type { AppDeps } from './deps';
 import type { AppEnv, Caller } from './env';
 import { ApiError } from './errors';
 import { RateLimiter } from './rate-limit';
-import { ReplayCache } from './replay-cache';
+import { ReplayCache, replayKey } from './replay-cache';
 
 export const SESSION_COOKIE = 'arena_session';
 const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
@@ -94,9 +94,14 @@ export class Authenticator {
       metrics.authFailure(result.code);
       throw new ApiError('unauthenticated', result.reason);
     }
-    if (!this.replays.firstUse(c.req.header('x-svc-signature')!, result.timestamp, now)) {
+    const seen = this.replays.check(replayKey(result.keyId, c.req.header('x-svc-signature')!), result.timestamp, now);
+    if (seen === 'replay') {
       metrics.authFailure('replayed_signature');
       throw new ApiError('unauthenticated', 'this signature was already used: a replayed request; sign every request afresh');
+    }
+    if (seen === 'full') {
+      metrics.rateLimited();
+      throw new ApiError('rate_limited', 'the service is taking more signed requests than it can remember for replay protection; retry in 1 s', { 'Retry-After': '1' });
     }
     store.touchKey(rec!.id, new Date(now).toISOString());
     return { userId: rec!.userId, via: 'key', keyId: rec!.id, scopes: new Set(rec!.scopes) };
