@@ -209,10 +209,14 @@ describe('management API end to end (dev mode, real bots)', () => {
     expect((await h.store.getBot(botId))?.removedAt).not.toBeNull();
   });
 
-  it('an unknown path is a JSON 404', async () => {
-    const res = await h.send('GET', '/nowhere/at/all');
+  it('an unknown path is a JSON 404, logged and counted without its path', async () => {
+    const res = await h.send('GET', '/nowhere/at/all-7f3a9');
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe('not_found');
+    const line = h.logs.filter((l) => l.event === 'request').at(-1)!;
+    expect(line).toMatchObject({ method: 'GET', status: 404 });
+    expect(h.logText()).not.toContain('all-7f3a9');
+    expect((await h.send('GET', '/metrics')).text).not.toContain('all-7f3a9');
   });
 
   it('logs one JSON line per request with route pattern, status, duration, key and request id; no URL or secret', async () => {

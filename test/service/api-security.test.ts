@@ -125,6 +125,9 @@ describe('security suite: refused requests change nothing', () => {
     before = await h.snapshot();
     refused(await h.signed(doomed, 'POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /revoked/);
     refused(await h.signed({ ...alice, id: 'k_nosuchkey' }, 'POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /unknown key/);
+    for (const id of ['__proto__', 'constructor', 'x'.repeat(500)]) {
+      refused(await h.signed({ ...alice, id }, 'POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /unknown key/);
+    }
     await unchanged();
   });
 
@@ -189,6 +192,11 @@ describe('security suite: refused requests change nothing', () => {
     refused(await h.signed(alice, 'GET', '/bots/b_doesnotexist'), 404, 'not_found');
     refused(await h.signed(alice, 'POST', '/bots/b_doesnotexist/pause'), 404, 'not_found');
     refused(await h.signed(alice, 'POST', '/keys/k_doesnotexist/revoke'), 404, 'not_found');
+    for (const id of ['__proto__', 'constructor', 'hasOwnProperty']) {
+      refused(await h.signed(alice, 'GET', `/bots/${id}`), 404, 'not_found');
+      refused(await h.signed(alice, 'DELETE', `/bots/${id}`), 404, 'not_found');
+      refused(await h.signed(alice, 'POST', `/keys/${id}/revoke`), 404, 'not_found');
+    }
     await unchanged();
   });
 
@@ -232,8 +240,20 @@ describe('security suite: refused requests change nothing', () => {
     await unchanged();
   });
 
-  it('a handle another user has: 409 conflict', async () => {
+  it('a handle another user has: 409 conflict; re-setting your own is fine', async () => {
     refused(await h.signed(alice, 'POST', '/me/handle', { handle: 'bob' }), 409, 'conflict', /bob/);
+    await unchanged();
+    const same = await h.signed(alice, 'POST', '/me/handle', { handle: 'alice' });
+    expect(same.status).toBe(200);
+    expect(same.json.name).toBe('alice');
+    await unchanged();
+  });
+
+  it('a deeply nested or huge-number body is a 400, and the server keeps serving', async () => {
+    const deep = `{"handle":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+    refused(await h.signed(alice, 'POST', '/me/handle', deep), 400, 'invalid_request');
+    refused(await h.signed(alice, 'POST', '/me/handle', '{"handle":1e999999}'), 400, 'invalid_request', /handle/);
+    expect((await h.send('GET', '/health')).status).toBe(200);
     await unchanged();
   });
 
