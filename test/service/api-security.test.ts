@@ -220,6 +220,16 @@ describe('security suite: refused requests change nothing', () => {
     await unchanged();
   });
 
+  it('a body that is not sent as JSON: 400 saying so', async () => {
+    const body = JSON.stringify({ handle: 'alice_ct' });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
+      const headers: Record<string, string> = signHeaders(alice, 'POST', '/me/handle', body);
+      if (type) headers['content-type'] = type;
+      refused(await h.send('POST', '/me/handle', { headers, body }), 400, 'invalid_request', /Content-Type: application\/json/);
+    }
+    await unchanged();
+  });
+
   it('wrong types and unknown fields: 400 naming the field', async () => {
     refused(await h.signed(alice, 'POST', '/me/handle', { handle: 42 }), 400, 'invalid_request', /handle/);
     refused(await h.signed(alice, 'POST', '/me/handle', { handle: 'Not A Handle' }), 400, 'invalid_request', /handle/);
