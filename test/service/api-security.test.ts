@@ -275,6 +275,25 @@ describe('security suite: refused requests change nothing', () => {
   });
 });
 
+describe('responses are checked against their schemas', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ dev: true });
+  });
+  afterAll(() => h?.close());
+
+  it('a stored record outside the contract is a logged 500, never sent', async () => {
+    const u = await h.addUser('odd@example.com');
+    const key = await h.addKey(u.id);
+    // Written around the API: a key name over the 64-character limit.
+    await h.store.addKey({ userId: u.id, name: 'n'.repeat(100), publicKey: Buffer.alloc(32, 7).toString('base64'), scopes: ['bots.read'] });
+    const res = await h.signed(key, 'GET', '/keys');
+    refused(res, 500, 'internal');
+    expect(res.text).not.toContain('n'.repeat(100));
+    expect(h.logs.some((l) => l.event === 'error' && l.requestId === res.headers['x-request-id'])).toBe(true);
+  });
+});
+
 describe('rate limits', () => {
   let h: Harness;
   beforeAll(async () => {
