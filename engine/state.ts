@@ -4,8 +4,9 @@
 import { DESERT, EDGE_COUNT, HEX_COUNT, HEX_VERTICES, RESOURCES, VERTEX_COUNT } from './board';
 import { shuffle, stream } from './rng';
 import type { AnyAction, EventOf, GameEvent, GameEventKind, Outcome, PendingDecision, ResourceCounts, TableTalk } from './types';
+import { RULES_VERSION } from './rules-version';
 
-export const RULES_VERSION = 'pioneers/1';
+export { RULES_VERSION };
 
 // Stages of the state machine. `phase` in views derives from these.
 export const STAGE_SETUP = 0;

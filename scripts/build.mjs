@@ -3,7 +3,9 @@
 // Why a bundle: under a loader such as tsx every imported binding is read
 // through a getter, which costs the engine's hot loop about 3x; a bundle
 // flattens modules into plain variables. Dependencies stay external (npm
-// installs them); scripts/build-binary.mjs makes the self-contained binary.
+// installs them), but for commander, which every command loads: inlined, it
+// costs no package lookup at start-up. scripts/build-binary.mjs makes the
+// self-contained binary.
 //
 // Code splitting: each command imports its heavy modules with `await
 // import()` when it runs, and esbuild turns those into chunks
@@ -11,7 +13,7 @@
 // command definitions and nothing else.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
 import { inputsFile } from './bundle-fresh.mjs';
@@ -29,6 +31,12 @@ export const ENTRIES = {
   'examples/starter-bot': 'examples/starter-bot/bot.ts',
   'examples/heuristic-bot': 'examples/heuristic-bot/bot.ts',
 };
+
+/** Packages left to npm: every dependency but commander (see above). */
+function externalPackages() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => name !== 'commander');
+}
 
 /** Chunks no current build refers to are removed after this long: a process started before a rebuild may still import them. */
 const KEEP_OLD_CHUNKS_MS = 10 * 60_000;
@@ -59,7 +67,7 @@ export async function buildAll({ quiet = false } = {}) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: externalPackages(),
     jsx: 'automatic',
     sourcemap: 'linked',
     define: { __ARENA_COMMIT__: JSON.stringify(buildCommit()) },
@@ -83,7 +91,8 @@ export async function buildAll({ quiet = false } = {}) {
   for (const file of result.outputFiles.filter((f) => !isChunk(f.path))) atomicWrite(file.path, file.contents);
   pruneOldChunks(new Set(result.outputFiles.map((f) => f.path)));
   // What each bundle is made of, for bin/arena's staleness check (bundle-fresh.mjs),
-  // and which source files each of its output files holds (test/package/lazy-load.test.ts).
+  // and which source files each of its output files holds (dist/<name>.outputs.json,
+  // for test/package/lazy-load.test.ts).
   const outputs = result.metafile.outputs;
   for (const name of Object.keys(ENTRIES)) {
     const entry = `dist/${name}.mjs`;
@@ -91,7 +100,8 @@ export async function buildAll({ quiet = false } = {}) {
     const files = reachable(outputs, entry);
     const inputs = [...new Set(files.flatMap((f) => Object.keys(outputs[f].inputs)))].sort();
     const chunks = Object.fromEntries(files.map((f) => [f, Object.keys(outputs[f].inputs).sort()]));
-    atomicWrite(inputsFile(root, name), JSON.stringify({ startedAt, inputs, outputs: chunks }, null, 1) + '\n');
+    atomicWrite(inputsFile(root, name), JSON.stringify({ startedAt, inputs }, null, 1) + '\n');
+    atomicWrite(join(root, 'dist', `${name}.outputs.json`), JSON.stringify(chunks, null, 1) + '\n');
   }
 }
 

@@ -3,16 +3,16 @@
 import type { Game } from '../state';
 import type { AnyAction } from '../types';
 import { GreedyBot } from './greedy';
+import { BUILTIN_BOTS, type BuiltinBotName } from './names';
 import { RandomBot } from './random';
+
+export { BUILTIN_BOTS, type BuiltinBotName };
 
 export interface BuiltinBot {
   readonly name: string;
   /** An answer for the seat's pending decision, using only what that seat may know. */
   decide(g: Game, seat: number): AnyAction;
 }
-
-export type BuiltinBotName = 'random' | 'greedy';
-export const BUILTIN_BOTS: readonly BuiltinBotName[] = ['random', 'greedy'];
 
 export function createBuiltinBot(name: BuiltinBotName, seed: string): BuiltinBot {
   switch (name) {

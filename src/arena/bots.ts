@@ -1,7 +1,7 @@
 // Turns `arena play` bot arguments into named entrants. A bot is a URL
 // (http, https, ws, wss) or a built-in (`builtin:random`, `builtin:greedy`),
 // optionally named: `alice=http://127.0.0.1:8080`.
-import { BUILTIN_BOTS, type BuiltinBotName } from '../../engine/index';
+import { BUILTIN_BOTS, type BuiltinBotName } from '../../engine/bots/names';
 import type { SeatSource } from '../runner/index';
 
 /** The engine's list of built-in bots is the only one; everything else derives from it. */

@@ -1,6 +1,7 @@
 // Turns `arena play` input into a validated plan, or a clear ArenaInputError.
 // Nothing here touches the network or the disk.
 import { ArenaInputError, BUILTIN_NAMES, fillWithRandom, parseBotArgs, type ArenaBot } from './bots';
+import { PLAY_DEFAULTS } from './play-defaults';
 import { newTournamentSeed } from './seeds';
 
 export interface PlayInput {
@@ -31,7 +32,7 @@ export interface PlayPlan {
   outDir?: string;
 }
 
-export const PLAY_DEFAULTS = { games: 10, concurrency: 4, deadlineMs: 5000, timeBankSeconds: 120 } as const;
+export { PLAY_DEFAULTS };
 export const MAX_GAMES = 100_000;
 
 export function planPlay(input: PlayInput, randomSeed: () => string = newTournamentSeed): PlayPlan {

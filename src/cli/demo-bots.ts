@@ -1,12 +1,14 @@
 // The demo's line-up: both example bots, each started as its own process the
 // way their READMEs say (`node --import tsx examples/<bot>/bot.ts`), so the
 // demo always runs the examples as they are on disk and production code never
-// imports the copy-me examples; an installed package without tsx runs their
-// bundles (example-bot-command.ts). Plus builtin:greedy and builtin:random.
+// imports the copy-me examples; an installed package without tsx and the
+// single executable run their bundles (example-bot-command.ts). Plus
+// builtin:greedy and builtin:random.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { IN_BINARY } from '../docs/package-files';
 import { exampleBotCommand } from './example-bot-command';
 
 export const DEMO_EXAMPLES = ['starter', 'heuristic'] as const;
@@ -38,7 +40,8 @@ export class DemoBotError extends Error {
 }
 
 export async function startDemoBots(opts: DemoBotOptions = {}): Promise<DemoBots> {
-  const root = opts.root ?? packageRoot();
+  // The single executable carries its examples; it has no package directory.
+  const root = opts.root ?? (IN_BINARY ? process.cwd() : packageRoot());
   const started: RunningExample[] = [];
   try {
     for (const name of DEMO_EXAMPLES) started.push(await startExample(root, name, opts));
@@ -61,12 +64,13 @@ interface RunningExample extends DemoBot {
 }
 
 function startExample(root: string, name: DemoBot['name'], opts: DemoBotOptions): Promise<RunningExample> {
-  const { script, nodeArgs } = exampleBotCommand(root, name);
-  if (!existsSync(script)) return Promise.reject(new DemoBotError(`the demo needs ${script}, which is missing`));
-  const args = [...nodeArgs, script, '--port', '0', '--host', opts.host ?? '127.0.0.1', '--quiet'];
+  const launch = exampleBotCommand(root, name);
+  const script = launch.file ?? `${name}-bot`;
+  if (launch.file && !existsSync(launch.file)) return Promise.reject(new DemoBotError(`the demo needs ${launch.file}, which is missing`));
+  const args = [...launch.args, '--port', '0', '--host', opts.host ?? '127.0.0.1', '--quiet'];
   if (opts.platformPublicKey) args.push('--platform-key', opts.platformPublicKey);
   // cwd = the package root, so `--import tsx` resolves the package's own tsx.
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', ...launch.env } });
   const killOnExit = () => child.kill('SIGKILL');
   // A second Ctrl-C exits the arena at once; its bots must not outlive it.
   process.once('exit', killOnExit);

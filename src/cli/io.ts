@@ -23,5 +23,15 @@ export interface CliIO {
 
 /** The real process's streams and environment. */
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), argv: process.argv };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // On first use: opening stdin costs start-up time that most commands never need.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    argv: process.argv,
+  };
 }

@@ -1,7 +1,7 @@
 // What `arena --version` prints: the package version, the rules version the
 // engine plays (every match record names it) and the commit the build came
 // from, which scripts/build.mjs and scripts/build-binary.mjs embed.
-import { RULES_VERSION } from '../../engine/state';
+import { RULES_VERSION } from '../../engine/rules-version';
 // Inlined by the bundler, so the version is right wherever the bundle runs.
 import pkg from '../../package.json' with { type: 'json' };
 

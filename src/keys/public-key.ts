@@ -5,10 +5,10 @@ import { decodeBase64, encodeBase64 } from './base64';
 import { publicKeyFromRaw } from './der';
 import { KeyError } from './errors';
 import { publicKeyRaw } from './raw';
+import { PUBLIC_KEY_FORMATS, type PublicKeyFormat } from './formats';
 import { SshReader, sshEd25519Blob } from './ssh-wire';
 
-export type PublicKeyFormat = 'ssh' | 'pem' | 'raw';
-export const PUBLIC_KEY_FORMATS: readonly PublicKeyFormat[] = ['ssh', 'pem', 'raw'];
+export { PUBLIC_KEY_FORMATS, type PublicKeyFormat };
 
 /** Parses any accepted form into the raw 32 bytes; throws KeyError saying why otherwise. */
 export function parsePublicKey(text: string): Uint8Array {

@@ -13,6 +13,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
+import { binaryAssetNames, readPackageAsset } from '../docs/package-files';
 
 /** The page paths of the dashboard's router (src/web/router.tsx); none collides with an API path. */
 export const DASHBOARD_PATHS = ['/', '/sign-in', '/account', '/account/bots', '/account/keys', '/match/:id', '/bot/:id'] as const;
@@ -78,20 +79,36 @@ function typeOf(name: string): string {
   return CONTENT_TYPES[ext] ?? 'application/octet-stream';
 }
 
+/** A file of the build by its path inside it (`index.html`, `assets/x.js`), or undefined. */
+type ReadWebFile = (rel: string) => Buffer | undefined;
+
 function load(dir: string): Loaded {
-  const manifestPath = join(dir, 'manifest.json');
-  const mtimeMs = statSync(manifestPath).mtimeMs;
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files?: Record<string, unknown> };
+  const mtimeMs = statSync(join(dir, 'manifest.json')).mtimeMs;
+  return loadFrom((rel) => (existsSync(join(dir, rel)) ? readFileSync(join(dir, rel)) : undefined), mtimeMs);
+}
+
+function loadFrom(read: ReadWebFile, mtimeMs: number): Loaded {
+  const must = (rel: string) => {
+    const bytes = read(rel);
+    if (!bytes) throw new Error(`the dashboard build has no ${rel}`);
+    return bytes;
+  };
+  const manifest = JSON.parse(must('manifest.json').toString('utf8')) as { files?: Record<string, unknown> };
   const assets = new Map<string, Asset>();
   for (const rel of Object.keys(manifest.files ?? {})) {
     // Only names the build wrote: /assets/<name>, no path tricks.
     if (!/^\/assets\/[A-Za-z0-9._-]+$/.test(rel)) continue;
-    const path = join(dir, rel);
-    const opt = (p: string) => (existsSync(p) ? readFileSync(p) : undefined);
-    assets.set(rel, { type: typeOf(rel), raw: readFileSync(path), gzip: opt(`${path}.gz`), br: opt(`${path}.br`) });
+    const path = rel.slice(1);
+    assets.set(rel, { type: typeOf(rel), raw: must(path), gzip: read(`${path}.gz`), br: read(`${path}.br`) });
   }
-  const index = readFileSync(join(dir, 'index.html'));
+  const index = must('index.html');
   return { mtimeMs, index, indexEtag: `"${createHash('sha256').update(index).digest('base64url').slice(0, 22)}"`, assets };
+}
+
+/** The single executable carries the build as assets under dist/web/ (scripts/build-binary.mjs); undefined elsewhere. */
+function loadFromBinary(): Loaded | null {
+  if (!binaryAssetNames().includes('dist/web/manifest.json')) return null;
+  return loadFrom((rel) => readPackageAsset(`dist/web/${rel}`), 0);
 }
 
 /** Which precompressed form the client accepts: br, then gzip, else none (q=0 refuses). */
@@ -121,10 +138,13 @@ export interface DashboardOptions {
  */
 export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions = {}): void {
   const dir = opts.dir ?? defaultWebDir();
+  // In the single executable the build is part of the program and never changes.
+  const built = opts.dir === undefined ? loadFromBinary() : null;
   let loaded: Loaded | null = null;
   let checkedAt = 0;
   // Re-read after a rebuild (checked at most once a second); serve the last good build meanwhile.
   const current = (): Loaded | null => {
+    if (built) return built;
     const now = Date.now();
     if (loaded && now - checkedAt < 1000) return loaded;
     checkedAt = now;
@@ -144,14 +164,26 @@ export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions 
       { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
     );
 
-  const page = (c: Context) => {
+  const page = (c: Context): Response => {
     const l = current();
     if (!l) return notBuilt(c);
     const headers = { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', etag: l.indexEtag };
     if (c.req.header('if-none-match') === l.indexEtag) return c.body(null, 304, headers);
     return c.body(new Uint8Array(l.index), 200, headers);
   };
-  for (const path of DASHBOARD_PATHS) app.get(path, page);
+  for (const path of DASHBOARD_PATHS) {
+    if (path === '/match/:id') {
+      // The match page needs the match record first: a preload hint starts that request while the
+      // script is still loading (the page's fetch, same-origin with credentials, then reuses it).
+      app.get(path, (c) => {
+        const res = page(c);
+        res.headers.append('link', `</matches/${encodeURIComponent(c.req.param('id') ?? '')}>; rel=preload; as=fetch; crossorigin=anonymous`);
+        return res;
+      });
+    } else {
+      app.get(path, page);
+    }
+  }
 
   app.get('/assets/:file', (c) => {
     const l = current();

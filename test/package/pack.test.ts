@@ -84,7 +84,7 @@ describe('npm package', () => {
     expect(list).toContain('man/arena-play.1');
     expect(list.filter((f) => f.startsWith('src/') || f.startsWith('scripts/') || f.endsWith('.map'))).toEqual([]);
     // Every chunk the bundle imports is there (none of an earlier build's).
-    const { outputs } = JSON.parse(readFileSync(join(ROOT, 'dist', 'arena.inputs.json'), 'utf8')) as { outputs: Record<string, string[]> };
+    const outputs = JSON.parse(readFileSync(join(ROOT, 'dist', 'arena.outputs.json'), 'utf8')) as Record<string, string[]>;
     const chunks = list.filter((f) => f.startsWith('dist/chunks/'));
     for (const out of Object.keys(outputs)) if (out.startsWith('dist/chunks/')) expect(chunks).toContain(out);
   });

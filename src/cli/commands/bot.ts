@@ -49,7 +49,7 @@ Examples:
         deadlineMs = Number(flags.deadlineMs);
         if (!/^\d+$/.test(flags.deadlineMs) || deadlineMs < 1 || deadlineMs > 60_000) throw usageError(`--deadline-ms must be a whole number from 1 to 60000, got "${flags.deadlineMs}"`);
       }
-      const key = platformKeyOrFail(io);
+      const key = await platformKeyOrFail(io);
       const report = await checkBot(url, { platformKey: key.privateKey, deadlineMs, seed: flags.seed });
       io.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatReport(report) + '\n');
       if (!report.ok) throw new CliError(`bot check failed for ${url}`, EXIT.failure);

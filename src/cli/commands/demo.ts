@@ -4,7 +4,8 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import { ArenaInputError, parseBotArgs } from '../../arena/bots';
-import { planPlay, PLAY_DEFAULTS, type PlayPlan } from '../../arena/play-options';
+import { PLAY_DEFAULTS } from '../../arena/play-defaults';
+import type { PlayPlan } from '../../arena/play-options';
 import { CliError, EXIT, usageError } from '../errors';
 import { arenaCommand, shellWord } from '../invocation';
 import type { CliIO } from '../io';
@@ -45,8 +46,9 @@ Examples:
   $ arena demo
   $ arena demo --games 40 --out /tmp/demo && arena replay /tmp/demo`)
     .action(async (flags: DemoFlags) => {
+      const { planPlay } = await import('../../arena/play-options');
       const { DemoBotError, startDemoBots } = await import('../demo-bots');
-      const key = platformKeyOrFail(io);
+      const key = await platformKeyOrFail(io);
       const outDir = flags.out ?? DEMO_DEFAULTS.out;
       let plan: PlayPlan;
       try {

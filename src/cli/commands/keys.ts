@@ -1,12 +1,8 @@
 // `arena keys generate | public`: make an Ed25519 key and show public halves.
+// Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Command, Option } from 'commander';
-import type { KeyObject } from 'node:crypto';
 import { defaultKeyPath } from '../../config/paths';
-import { KeyError } from '../../keys/errors';
-import { writePrivateKeyFile } from '../../keys/key-file';
-import { readKeyFileText } from '../../keys/read-key-file';
-import { generateKeyPair, loadPrivateKeyFile, privateKeyToPem, publicKeyRaw } from '../../keys/keypair';
-import { formatPublicKey, parsePublicKey, PUBLIC_KEY_FORMATS, type PublicKeyFormat } from '../../keys/public-key';
+import { PUBLIC_KEY_FORMATS, type PublicKeyFormat } from '../../keys/formats';
 import type { CliIO } from '../io';
 import { toCliError } from './sign';
 import { registerServerKeys } from './keys-server';
@@ -46,7 +42,10 @@ Examples:
   $ arena keys generate --out - > key.pem            private key to stdout, public key to stderr
   $ arena keys generate --json | jq -r .publicKey.raw`,
     )
-    .action((opts: { out?: string; force?: boolean; comment?: string; json?: boolean }) => {
+    .action(async (opts: { out?: string; force?: boolean; comment?: string; json?: boolean }) => {
+      const { generateKeyPair, privateKeyToPem } = await import('../../keys/keypair');
+      const { writePrivateKeyFile } = await import('../../keys/key-file');
+      const { allForms, labelled } = await import('../key-forms');
       try {
         const { privateKey, publicKey } = generateKeyPair();
         if (opts.out === '-') {
@@ -84,7 +83,9 @@ Examples:
   $ arena keys public key.pem --format raw          base64 of the 32 raw bytes, for POST /keys
   $ arena keys public ~/.ssh/id_ed25519.pub --format pem`,
     )
-    .action((file: string, opts: { format?: PublicKeyFormat; comment?: string; json?: boolean }) => {
+    .action(async (file: string, opts: { format?: PublicKeyFormat; comment?: string; json?: boolean }) => {
+      const { formatPublicKey } = await import('../../keys/public-key');
+      const { allForms, labelled, publicKeyOfFile } = await import('../key-forms');
       try {
         const raw = publicKeyOfFile(file);
         if (opts.format) io.stdout.write(formatPublicKey(raw, opts.format, opts.comment) + '\n');
@@ -96,28 +97,4 @@ Examples:
     });
 
   registerServerKeys(keys, io);
-}
-
-/** A private key file's public half; a public key file is accepted too, for converting forms. */
-function publicKeyOfFile(file: string): Uint8Array {
-  try {
-    return publicKeyRaw(loadPrivateKeyFile(file));
-  } catch (err) {
-    if (!(err instanceof KeyError) || !/this is a public key/.test(err.message)) throw err;
-    try {
-      return parsePublicKey(readKeyFileText(file));
-    } catch (inner) {
-      if (inner instanceof KeyError) throw new KeyError(`${file}: ${inner.message}`);
-      throw inner;
-    }
-  }
-}
-
-function allForms(key: Uint8Array | KeyObject, comment?: string): Record<PublicKeyFormat, string> {
-  return { ssh: formatPublicKey(key, 'ssh', comment), pem: formatPublicKey(key, 'pem'), raw: formatPublicKey(key, 'raw') };
-}
-
-function labelled(key: Uint8Array | KeyObject, comment?: string): string {
-  const f = allForms(key, comment);
-  return `ssh: ${f.ssh}\nraw: ${f.raw}\npem:\n${f.pem}\n`;
 }

@@ -3,9 +3,10 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import { ArenaInputError, BUILTIN_NAMES } from '../../arena/bots';
-import { planPlay, PLAY_DEFAULTS, type PlayPlan } from '../../arena/play-options';
+import { PLAY_DEFAULTS } from '../../arena/play-defaults';
+import type { PlayPlan } from '../../arena/play-options';
 import type { TournamentSummary } from '../../arena/summary';
-import { loadOrCreatePlatformKey, type PlatformKey } from '../../config/platform-key';
+import type { PlatformKey } from '../../config/platform-key';
 import { KeyError } from '../../keys/errors';
 import { CliError, EXIT, usageError } from '../errors';
 import { arenaCommand, shellWord } from '../invocation';
@@ -83,7 +84,8 @@ Examples:
   $ arena play ws://127.0.0.1:8080 builtin:random builtin:random --json | jq '.bots[] | {name, rating}'
   $ arena play --print-platform-key`)
     .action(async (bots: string[], flags: PlayFlags) => {
-      const key = platformKeyOrFail(io);
+      const { planPlay } = await import('../../arena/play-options');
+      const key = await platformKeyOrFail(io);
       if (flags.printPlatformKey) {
         io.stdout.write(`${key.publicKeyBase64}\n`);
         return;
@@ -104,7 +106,8 @@ Examples:
     });
 }
 
-export function platformKeyOrFail(io: CliIO): PlatformKey {
+export async function platformKeyOrFail(io: CliIO): Promise<PlatformKey> {
+  const { loadOrCreatePlatformKey } = await import('../../config/platform-key');
   try {
     const key = loadOrCreatePlatformKey(io.env);
     if (key.created) io.stderr.write(`arena: created the local platform key ${key.path} (public: ${key.publicKeyBase64})\n`);

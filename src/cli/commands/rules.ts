@@ -1,6 +1,5 @@
 // `arena rules`: the complete rules as the engine implements them
 // (docs/rules.md), paged on a terminal; `--json` prints their numbers as data.
-import { spawnSync } from 'node:child_process';
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
@@ -22,6 +21,7 @@ Examples:
     .action(async (opts: { json?: boolean; pager: boolean }) => {
       const { rulesData } = await import('../../../engine/rules-data');
       const { readPackageFile } = await import('../../docs/package-files');
+      const { spawnSync } = await import('node:child_process');
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(rulesData(), null, 2)}\n`);
         return;

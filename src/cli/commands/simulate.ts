@@ -1,7 +1,6 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { randomBytes } from 'node:crypto';
-import { BUILTIN_BOTS } from '../../../engine/index';
+import { BUILTIN_BOTS } from '../../../engine/bots/names';
 import type { SimulateResult } from '../../sim/simulate';
 import { createProgress } from '../progress';
 import { usageError } from '../errors';
@@ -28,6 +27,7 @@ Examples:
   $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond`)
     .action(async (opts: { games: number; bots: string; seed?: string; json?: boolean; quiet?: boolean }) => {
       const { simulate, SimulateError } = await import('../../sim/simulate');
+      const { randomBytes } = await import('node:crypto');
       const seed = opts.seed ?? randomBytes(6).toString('hex');
       const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
       const progress = createProgress({ quiet: opts.quiet, stream: io.stderr });
