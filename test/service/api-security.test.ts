@@ -1,7 +1,7 @@
 // The security suite of issue 9: every way a request can be wrong, each
 // checked for its status, its error code and that nothing in the store
 // changed. Real server, real file store, real Ed25519 signatures.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
 import { SCOPES, type Scope } from '../../src/protocol/api';
@@ -296,10 +296,11 @@ describe('responses are checked against their schemas', () => {
 
 describe('rate limits', () => {
   let h: Harness;
-  beforeAll(async () => {
+  // A fresh server per test: the address bucket is shared by every public route.
+  beforeEach(async () => {
     h = await startHarness({ dev: true, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 2, perSecond: 0.01 } } });
   });
-  afterAll(() => h?.close());
+  afterEach(() => h?.close());
 
   it('per key: over the burst is 429 rate_limited with Retry-After, and other keys are unaffected', async () => {
     const u = await h.addUser('busy@example.com');
@@ -321,5 +322,9 @@ describe('rate limits', () => {
     expect(statuses.slice(0, 2).map((r) => r.status)).toEqual([202, 202]);
     refused(statuses[2], 429, 'rate_limited');
     expect(Number(statuses[2].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Every unauthenticated route shares the address's bucket.
+    for (const path of ['/health', '/.well-known/svc.json', '/openapi.json', '/llms.txt', '/metrics', '/auth/callback?token=x']) {
+      refused(await h.send('GET', path), 429, 'rate_limited');
+    }
   });
 });

@@ -63,7 +63,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const limit = addressLimit(deps);
   registerProtocolComponents(app);
   let doc: object | null = null;
-  metaRoutes(app, deps, () => (doc ??= openApiDocument(app, deps.baseUrl)));
+  metaRoutes(app, deps, limit, () => (doc ??= openApiDocument(app, deps.baseUrl)));
   accountRoutes(app, deps, auth);
   keyRoutes(app, deps, auth);
   botRoutes(app, deps, auth);

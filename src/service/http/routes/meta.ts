@@ -1,27 +1,30 @@
 // Public documents: /health, the platform key, /openapi.json, /llms.txt, /metrics.
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { HealthSchema, PlatformKeyDocSchema } from '../../../protocol/api';
+import type { MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { json } from '../openapi-kit';
 
-export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, openapi: () => unknown): void {
+/** Each of these is rate-limited per client address, like every route that needs no signature. */
+export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>, openapi: () => unknown): void {
   app.openapi(
-    createRoute({ method: 'get', path: '/health', tags: ['service'], summary: 'Liveness', responses: { 200: json(HealthSchema, 'The service is up') } }),
+    createRoute({ method: 'get', path: '/health', tags: ['service'], summary: 'Liveness', middleware: [limit] as const, responses: { 200: json(HealthSchema, 'The service is up') } }),
     (c) => c.json({ status: 'ok' as const }, 200),
   );
 
   app.openapi(
     createRoute({
       method: 'get', path: '/.well-known/svc.json', tags: ['service'], summary: 'The platform public key that signs every bot handshake',
+      middleware: [limit] as const,
       responses: { 200: json(PlatformKeyDocSchema, 'base64 of the raw 32-byte Ed25519 key; cache it') },
     }),
     (c) => c.json({ publicKey: deps.platformPublicKey }, 200, { 'Cache-Control': 'public, max-age=3600' }),
   );
 
-  app.get('/openapi.json', (c) => c.json(openapi() as object));
+  app.get('/openapi.json', limit, (c) => c.json(openapi() as object));
 
-  app.get('/llms.txt', (c) =>
+  app.get('/llms.txt', limit, (c) =>
     c.text(
       [
         '# Bot Arena (pioneers)',
@@ -40,5 +43,5 @@ export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, openapi: () 
     ),
   );
 
-  app.get('/metrics', async (c) => c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType }));
+  app.get('/metrics', limit, async (c) => c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType }));
 }
