@@ -1,6 +1,6 @@
 // Finding and reading a match record: a file, the newest record in a
-// directory (as `arena play --out DIR` writes them), or, later, a match id
-// fetched from a server. Each way is a RecordSource; the first that claims a
+// directory (as `arena play --out DIR` writes them), or a match id fetched
+// from a server (GET {server}/matches/{id}). Each way is a RecordSource; the first that claims a
 // reference loads it. A record is untrusted input: anything that is not a
 // regular file of sensible size and shape is refused with one clear message.
 import { constants } from 'node:fs';
@@ -11,7 +11,7 @@ import { RECORD_LIMITS } from './record-limits';
 
 export type LoadErrorCode =
   | 'not_found' | 'empty_dir' | 'not_json' | 'not_a_record' | 'needs_server'
-  | 'unreadable' | 'not_a_file' | 'too_large' | 'too_deep' | 'too_long';
+  | 'unreadable' | 'not_a_file' | 'too_large' | 'too_deep' | 'too_long' | 'still_running' | 'server_error';
 
 export class RecordLoadError extends Error {
   constructor(readonly code: LoadErrorCode, message: string) {
@@ -230,15 +230,82 @@ export const directorySource: RecordSource = {
 
 const LOOKS_LIKE_PATH = /[\\/]|\.json$/i;
 
-/** Match ids need the service; until it exists this says so instead of guessing. */
+/** What a service match id looks like (src/service/store/ids.ts): no path separators, no dots. */
+const MATCH_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A match id with no server to ask: says how to name one instead of guessing. */
 export const serverSource: RecordSource = {
   async claims(ref) {
     return !LOOKS_LIKE_PATH.test(ref);
   },
   async load(ref) {
-    throw new RecordLoadError('needs_server', `no file or directory named "${printable(ref)}"; fetching match "${printable(ref)}" by id from a server comes with the service. Pass a match file or a directory written by \`arena play --out DIR\``);
+    throw needsServer(ref);
   },
 };
+
+function needsServer(ref: string): RecordLoadError {
+  return new RecordLoadError('needs_server', `no file or directory named "${printable(ref)}", and no server to fetch match "${printable(ref)}" from: pass --url, set ARENA_URL, or run \`arena login\`. Or pass a match file or a directory written by \`arena play --out DIR\``);
+}
+
+/**
+ * A match id fetched from a server: GET {baseUrl}/matches/{id}, read up to
+ * the same size limit as a file and parsed the same way. `baseUrl` is asked
+ * for only when a reference gets here (not a file or directory), so a missing
+ * server setting matters only then (null: none configured).
+ */
+export function remoteSource(baseUrl: () => string | null | Promise<string | null>, fetchImpl: typeof fetch = fetch): RecordSource {
+  return {
+    async claims(ref) {
+      return MATCH_ID.test(ref);
+    },
+    async load(ref) {
+      const base = await baseUrl();
+      if (base === null) throw needsServer(ref);
+      const url = `${new URL(base).origin}${new URL(base).pathname.replace(/\/+$/, '')}/matches/${encodeURIComponent(ref)}`;
+      const origin = new URL(base).origin;
+      let res: Response;
+      try {
+        res = await fetchImpl(url, { headers: { accept: 'application/json' } });
+      } catch (err) {
+        const e = err as { cause?: { code?: string }; message?: string };
+        throw new RecordLoadError('server_error', `no file or directory named "${printable(ref)}", and ${origin} could not be reached to fetch it (${e.cause?.code ?? e.message})`);
+      }
+      if (res.status === 404) {
+        await res.body?.cancel();
+        throw new RecordLoadError('not_found', `no file or directory named "${printable(ref)}", and ${origin} has no match with that id`);
+      }
+      if (res.status !== 200) {
+        await res.body?.cancel();
+        throw new RecordLoadError('server_error', `${origin} answered HTTP ${res.status} for match "${printable(ref)}"`);
+      }
+      const record = parseRecord(await readLimited(res, url), url);
+      if (record.status === 'running') {
+        throw new RecordLoadError('still_running', `match ${printable(ref)} is still running: its seed and replay become public when it ends. Follow it live with \`arena watch ${printable(ref)}\``);
+      }
+      return { record, origin: url };
+    },
+  };
+}
+
+/** A response body as text, refused past RECORD_LIMITS.fileBytes (a server can send anything). */
+async function readLimited(res: Response, url: string): Promise<string> {
+  const limit = RECORD_LIMITS.fileBytes;
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await res.body?.cancel();
+    throw tooLarge(url, declared);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (res.body) {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      total += chunk.length;
+      if (total > limit) throw tooLarge(url, total);
+      chunks.push(chunk);
+    }
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
 
 export const DEFAULT_SOURCES: readonly RecordSource[] = [fileSource, directorySource, serverSource];
 

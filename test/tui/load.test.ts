@@ -58,10 +58,10 @@ describe('loadRecord', () => {
     expect(err.message).toContain('no such file');
   });
 
-  it('says a match id needs the service', async () => {
+  it('says a match id needs a server to fetch it from', async () => {
     const err = await loadError('m-20260101-abcd-0001');
     expect(err.code).toBe('needs_server');
-    expect(err.message).toMatch(/comes with the service/);
+    expect(err.message).toMatch(/no server to fetch match "m-20260101-abcd-0001" from: pass --url/);
   });
 
   it('refuses a file that is not JSON', async () => {

@@ -24,10 +24,13 @@ import { register as me } from './me';
 import { register as bots } from './bots';
 import { register as admin } from './admin';
 import { register as serve } from './serve';
+import { register as matches } from './matches';
+import { register as leaderboard } from './leaderboard';
+import { register as watch } from './watch';
 import { register as board } from './board';
 import { register as rules } from './rules';
 import { register as schema } from './schema';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const commands: RegisterCommand[] = [demo, play, simulate, replay, bot, rules, board, schema, keys, sign, api, login, me, bots, serve, admin];
+export const commands: RegisterCommand[] = [demo, play, simulate, replay, bot, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];

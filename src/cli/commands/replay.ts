@@ -16,6 +16,7 @@ interface ReplayOptions {
   width?: string;
   json?: boolean;
   ids?: boolean;
+  url?: string;
 }
 
 export function register(program: Command, io: CliIO): void {
@@ -26,15 +27,16 @@ export function register(program: Command, io: CliIO): void {
       'Replay a match recorded by `arena play --out DIR`. The record is rebuilt from its seed and replay ' +
         'with the engine (a record that does not reproduce exactly is refused), then shown as the board, ' +
         'one panel per seat and the event log. REF is a match file, a directory (its newest record is ' +
-        'opened), or a match id (fetching by id comes with the service).',
+        'opened), or the id of a finished match on an arena server (fetched from --url, $ARENA_URL or the login profile).',
     )
-    .argument('<ref>', 'match.json file, directory of records, or match id')
+    .argument('<ref>', 'match.json file, directory of records, or match id on the server')
     .option('--turn <N|end>', 'open at the start of turn N (0 = setup) or at the end')
     .option('--event <N|end>', 'open at event N (1-based, as the header counts)')
     .option('--plain', 'print one moment as plain text and exit (for pipes, diffs and tests)')
     .option('--width <COLS>', `width of the --plain rendering (default: the terminal's, or ${PLAIN_DEFAULT_WIDTH} in a pipe)`)
     .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles')
     .option('--json', 'print the verified outcome and the state at --turn/--event as JSON, and exit')
+    .option('--url <URL>', 'server to fetch a match id from (default: $ARENA_URL, then the login profile); no key needed')
     .addHelpText(
       'after',
       `
@@ -60,14 +62,15 @@ Examples:
   $ arena replay matches/m-0003.json --turn 40    open at turn 40
   $ arena replay matches/m-0003.json --plain --turn end > final.txt
   $ arena replay matches/m-0003.json --plain --ids --event 120   which vertex was that?
-  $ arena replay matches/m-0003.json --json | jq .outcome`,
+  $ arena replay matches/m-0003.json --json | jq .outcome
+  $ arena replay m_Xy3AbCdEfGhIjKlM --url https://arena.example.com   a finished match on a server`,
     )
     .action(async (ref: string, opts: ReplayOptions) => {
       const { renderPlain } = await import('../../tui/plain');
       const { resolveStart, StartPointError } = await import('../../tui/start');
       const { replaySummary } = await import('../../tui/summary');
       const width = parseWidth(opts.width);
-      const timeline = await loadTimeline(ref);
+      const timeline = await loadTimeline(ref, io, opts.url);
       let index: number;
       try {
         index = resolveStart(timeline, { turn: opts.turn, event: opts.event });
@@ -115,11 +118,14 @@ function parseWidth(text: string | undefined): number | undefined {
   return Number(text);
 }
 
-async function loadTimeline(ref: string): Promise<Timeline> {
-  const { loadRecord, RecordLoadError } = await import('../../tui/load');
+async function loadTimeline(ref: string, io: CliIO, url: string | undefined): Promise<Timeline> {
+  const { loadRecord, RecordLoadError, fileSource, directorySource, remoteSource } = await import('../../tui/load');
   const { buildTimeline, ReplayVerifyError } = await import('../../tui/timeline');
+  const { configuredServer } = await import('../public-server');
+  // A match id goes to the server; its URL is looked up only when a reference gets that far.
+  const sources = [fileSource, directorySource, remoteSource(() => configuredServer(io, url))];
   try {
-    const { record } = await loadRecord(ref);
+    const { record } = await loadRecord(ref, sources);
     return buildTimeline(record);
   } catch (err) {
     if (err instanceof RecordLoadError || err instanceof ReplayVerifyError) throw new CliError(err.message);

@@ -16,6 +16,8 @@ interface ServeFlags {
   dev?: boolean;
   smtp?: string;
   logFormat: 'json' | 'pretty';
+  tick: string;
+  matchTimeout?: string;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -39,6 +41,8 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .option('--dev', 'development: allow http/ws and loopback bot URLs, cookies without Secure; never expose such a server')
     .option('--smtp <URL>', 'send sign-in links by SMTP, e.g. smtps://user:pass@mail.example.com (default: $ARENA_SMTP_URL; without one, links go to the log)')
     .addOption(new Option('--log-format <FORMAT>', 'request log on stderr: one JSON object per line, or short lines for a terminal').choices(['json', 'pretty']).default('json'))
+    .option('--tick <SECONDS>', 'matchmaking: every this many seconds, seat every idle active bot in tables of 4 (and 3); 0 turns matchmaking off', '30')
+    .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, the spec\'s 10 minutes; lower it for tests)')
     .addHelpText(
       'after',
       `
@@ -52,6 +56,7 @@ Examples:
   $ arena admin user add --email ops@example.com && arena admin key add --user ops@example.com --public-key admin.pem
   $ arena serve --base-url https://arena.example.com --smtp smtps://arena:secret@mail.example.com
   $ arena serve --dev --port 0 --data /tmp/arena-dev --log-format pretty
+  $ arena serve --dev --port 0 --tick 1 --match-timeout 60     quick rounds for testing bots
   $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080`,
     )
     .action(async (flags: ServeFlags) => {
@@ -63,6 +68,8 @@ Examples:
       const { startServer } = await import('../../service/server');
 
       const port = parsePort(flags.port);
+      const tickSeconds = parseSeconds('--tick', flags.tick, 0);
+      const matchTimeoutMs = flags.matchTimeout === undefined ? undefined : parseSeconds('--match-timeout', flags.matchTimeout, 1) * 1000;
       if (!flags.host.trim()) throw usageError('--host needs an address, e.g. 127.0.0.1 or 0.0.0.0');
       const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
       const smtpUrl = flags.smtp ?? (io.env.ARENA_SMTP_URL?.trim() || undefined);
@@ -84,7 +91,7 @@ Examples:
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr });
+        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs });
       } catch (err) {
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
@@ -105,6 +112,7 @@ Examples:
       say(`platform public key ${server.platformKey.publicKeyBase64} (GET /.well-known/svc.json; bots may verify handshakes with it)`);
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
+      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
       say(`listening on ${server.url}`);
 
       await untilSignal(signals, say);
@@ -131,6 +139,13 @@ function untilSignal(signals: SignalSource, say: (line: string) => void): Promis
     signals.on('SIGINT', onSignal);
     signals.on('SIGTERM', onSignal);
   });
+}
+
+/** Whole or decimal seconds, at least `min`, at most a day. */
+function parseSeconds(flag: string, text: string, min: number): number {
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || n < min || n > 86_400) throw usageError(`${flag} must be a number of seconds from ${min} to 86400, got "${text}"`);
+  return n;
 }
 
 function parsePort(text: string): number {

@@ -38,11 +38,15 @@ export class LiveChannel {
   /** history[seq] = the SSE message of public event seq. */
   private readonly history: string[] = [];
   private readonly recent: PublicMatchEvent[] = [];
+  /** Strikes per seat so far, for the snapshot (a late viewer's recent window may not hold them). */
+  private readonly strikes: number[];
   private readonly viewers = new Set<LiveViewer>();
   private view: (() => PublicView) | null = null;
   private ended = false;
 
-  constructor(readonly header: LiveMatchHeader) {}
+  constructor(readonly header: LiveMatchHeader) {
+    this.strikes = header.players.map(() => 0);
+  }
 
   get viewerCount(): number {
     return this.viewers.size;
@@ -59,6 +63,7 @@ export class LiveChannel {
     for (const ev of events) {
       if (ev.seq !== this.history.length) continue; // already published, or out of order: never repeat or skip
       const pub = publicMatchEvent(ev);
+      if (pub.kind === 'timeout') this.strikes[pub.seat] = pub.data.strikes;
       const msg = sseMessage('event', pub, ev.seq);
       this.history.push(msg);
       this.recent.push(pub);
@@ -77,7 +82,7 @@ export class LiveChannel {
       for (let seq = lastEventId + 1; seq <= this.lastSeq; seq++) viewer.send(this.history[seq]);
       if (this.view) viewer.send(sseMessage('view', { seq: this.lastSeq, view: this.view() }));
     } else {
-      viewer.send(sseMessage('snapshot', { match: this.header, seq: this.lastSeq, view: this.view ? this.view() : null, recent: this.recent }));
+      viewer.send(sseMessage('snapshot', { match: this.header, seq: this.lastSeq, view: this.view ? this.view() : null, recent: this.recent, strikes: this.strikes }));
     }
     this.viewers.add(viewer);
     return () => {

@@ -166,8 +166,14 @@ export class Scheduler {
       // Stored, never served while running (the routes withhold seed and replay).
       seed, replay: [], rulesVersion: RULES_VERSION, seatCount: bots.length, vp: null,
     };
-    await store.putMatch(running);
+    // The channel first: a viewer who finds the match in the store must find its stream too.
     const channel = hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
+    try {
+      await store.putMatch(running);
+    } catch (err) {
+      hub.close(matchId, { status: 'aborted', players, endedAt: new Date().toISOString() });
+      throw err;
+    }
     this.opts.metrics?.matchStarted();
     log({ event: 'match.start', matchId, bots: players.map((p) => p.botId) });
     return { matchId, seed, startedAt, running, channel };

@@ -8,6 +8,7 @@ import { publicView, stepReplay, type Game } from '../../../../engine/index';
 import { displayRating } from '../../../arena/ratings';
 import { GameSchema } from '../../../protocol/api';
 import { LeaderboardRowSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord } from '../../../protocol/index';
+import { publicMatchEvent } from '../../live/hub';
 import { parseLastEventId, sseMessage, SSE_KEEPALIVE } from '../../live/sse';
 import { InvalidCursor, type StoredMatch } from '../../store/types';
 import type { AppDeps } from '../deps';
@@ -129,8 +130,19 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         const m = await store.getMatch(id);
         if (!m) throw new ApiError('not_found', `no match ${id}`);
         const { seed: _s, replay: _r, ...header } = publicMatch(m);
-        const body = sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: m.status === 'running' ? null : finalView(m), recent: [] }) +
-          sseMessage('end', { id: m.id, status: m.status, players: m.players, endedAt: m.endedAt });
+        const final = m.status === 'running' ? null : finalView(m);
+        const end = sseMessage('end', { id: m.id, status: m.status, players: m.players, endedAt: m.endedAt });
+        // A viewer that lost the stream while the match ended resumes from its last event, as from a running one.
+        const lastEventId = m.status === 'running' ? null : parseLastEventId(c.req.header('last-event-id'));
+        if (lastEventId !== null && lastEventId < m.replay.length) {
+          let body = '';
+          for (let seq = lastEventId + 1; seq < m.replay.length; seq++) body += sseMessage('event', publicMatchEvent(m.replay[seq]), seq);
+          if (final) body += sseMessage('view', { seq: m.replay.length - 1, view: final });
+          return c.body(body + end, 200, headers);
+        }
+        const strikes = m.players.map(() => 0);
+        for (const ev of m.replay) if (ev.kind === 'timeout') strikes[ev.seat] = ev.data.strikes;
+        const body = sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: final, recent: [], strikes }) + end;
         return c.body(body, 200, headers);
       }
       for (const [k, v] of Object.entries(headers)) c.header(k, v);

@@ -1,0 +1,100 @@
+// The live viewer: Ink draws composeLiveScreen for the session's state, at
+// most every FRAME_MS however fast the match runs. Keys: q quits, i toggles
+// ids, Ctrl-C quits as an interruption. At `end` it stays on the final
+// position until the user quits.
+import React, { useEffect, useState } from 'react';
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { span, type Line } from '../render/style';
+import { composeLiveScreen, liveFooter } from './screen';
+import type { LiveSession } from './session';
+
+export const FRAME_MS = 50;
+
+export interface LiveAppProps {
+  session: LiveSession;
+  showIds?: boolean;
+  colour?: boolean;
+  width?: number;
+  height?: number;
+  onQuit?: (how: { interrupted: boolean }) => void;
+}
+
+function useTerminalSize(fixedWidth?: number, fixedHeight?: number): { width: number; height: number } {
+  const { stdout } = useStdout();
+  const read = () => ({ width: fixedWidth ?? stdout.columns ?? 80, height: fixedHeight ?? stdout.rows ?? 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout, fixedWidth, fixedHeight]);
+  return size;
+}
+
+/** The session's state, redrawn at most every FRAME_MS (a fast match sends hundreds of events a second). */
+function useSessionState(session: LiveSession) {
+  const [state, setState] = useState(() => ({ live: session.state, error: session.error }));
+  useEffect(() => {
+    let timer: NodeJS.Timeout | null = null;
+    const flush = () => {
+      timer = null;
+      setState({ live: session.state, error: session.error });
+    };
+    const unsubscribe = session.subscribe(() => {
+      timer ??= setTimeout(flush, FRAME_MS);
+    });
+    flush();
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+    };
+  }, [session]);
+  return state;
+}
+
+function StyledLine({ line, colour }: { line: Line; colour: boolean }) {
+  if (!line.length) return <Text> </Text>;
+  return (
+    <Text wrap="truncate">
+      {line.map((s, i) => (
+        <Text key={i} color={colour ? s.color : undefined} bold={s.bold} dimColor={s.dim} inverse={s.inverse}>
+          {s.text}
+        </Text>
+      ))}
+    </Text>
+  );
+}
+
+export function LiveApp({ session, showIds: initialIds = false, colour = true, width, height, onQuit }: LiveAppProps) {
+  const { exit } = useApp();
+  const size = useTerminalSize(width, height);
+  const { live, error } = useSessionState(session);
+  const [showIds, setShowIds] = useState(initialIds);
+  const [quit, setQuit] = useState<{ interrupted: boolean } | null>(null);
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') setQuit({ interrupted: true });
+    else if (input === 'q' || key.escape) setQuit({ interrupted: false });
+    else if (input === 'i') setShowIds((x) => !x);
+  });
+
+  useEffect(() => {
+    if (!quit) return;
+    session.stop();
+    onQuit?.(quit);
+    exit();
+  }, [quit]);
+
+  const footer: Line = error ? [span(`stopped following: ${error.message}  `, { color: 'red', bold: true }), span('q', { bold: true }), span(' quit')] : liveFooter(live);
+  // One row short of the terminal: Ink clears the whole screen when output fills it.
+  const lines = composeLiveScreen(live, { width: size.width, height: Math.max(8, size.height - 1), footer, showIds });
+  return (
+    <Box flexDirection="column">
+      {lines.map((line, i) => (
+        <StyledLine key={i} line={line} colour={colour} />
+      ))}
+    </Box>
+  );
+}
