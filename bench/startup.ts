@@ -1,15 +1,18 @@
 // Start-up: CPU time of `arena --help` against `node -e 0`, for the bundle
-// (node bin/arena, as npm installs it) and for the single executable
-// (dist/arena-<platform>-<arch>, when `npm run build:binary` has made it),
-// measured side by side in one run; and `arena replay --plain` of a 200-turn
-// match. Commands run in turns (one of each, then again), so a burst of load
-// on the machine hits every case alike.
+// and for the single executable (dist/arena-<platform>-<arch>, when `npm run
+// build:binary` has made it), measured side by side in one run; and `arena
+// replay --plain` of a 200-turn match. Commands run in turns (one of each,
+// then again), so a burst of load on the machine hits every case alike.
+//
+// "bundle" is the launcher as npm installs it: bin/arena beside dist/ and
+// node_modules but without scripts/, so it runs the bundle without checking
+// it against the sources (the checkout's launcher does that check: its own row).
 //
 // CPU time of a child comes from /proc/self/stat (the children's user and
 // system time, which Linux adds up when a child is reaped); elsewhere the
 // suite reports wall time and says so.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +96,16 @@ function rows(cases: Case[], samples: Map<string, Sample>): { rows: BenchRow[]; 
   };
 }
 
+/** The package as npm installs it (launcher, package.json, dist/, node_modules/; no scripts/), linked to this checkout's build. */
+function installedLayout(dir: string): string {
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  copyFileSync(join(ROOT, 'bin', 'arena'), join(dir, 'bin', 'arena'));
+  copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(ROOT, 'dist'), join(dir, 'dist'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return join(dir, 'bin', 'arena');
+}
+
 /** A match of 200 turns (the cap), played by the arena itself; random bots rarely reach 10 VP. */
 function capMatch(dir: string, env: NodeJS.ProcessEnv): string {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'arena'), 'play', 'builtin:random', 'builtin:random', 'builtin:random', '--games', '4', '--seed', 'bench-startup', '--out', dir, '--json'], { env, encoding: 'utf8', cwd: ROOT });
@@ -109,7 +122,8 @@ export async function run(): Promise<BenchSuite[]> {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: work, ARENA_CONFIG_DIR: join(work, 'config'), NODE_OPTIONS: '', LANG: process.env.LANG };
     const binary = readdirSync(join(ROOT, 'dist')).find((f) => f === `arena-${process.platform}-${process.arch}${process.platform === 'win32' ? '.exe' : ''}`);
     const binaryPath = binary ? join(ROOT, 'dist', binary) : null;
-    const launcher = join(ROOT, 'bin', 'arena');
+    const checkout = join(ROOT, 'bin', 'arena');
+    const launcher = installedLayout(join(work, 'package'));
     const match = capMatch(join(work, 'matches'), env);
 
     const help: Case[] = [
@@ -117,6 +131,7 @@ export async function run(): Promise<BenchSuite[]> {
       { name: 'arena --help (bundle)', cmd: process.execPath, args: [launcher, '--help'] },
       ...(binaryPath ? [{ name: 'arena --help (binary)', cmd: binaryPath, args: ['--help'] }] : []),
       { name: 'arena play --help (bundle)', cmd: process.execPath, args: [launcher, 'play', '--help'] },
+      { name: 'arena --help (checkout launcher)', cmd: process.execPath, args: [checkout, '--help'] },
     ];
     const replay: Case[] = [
       { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },

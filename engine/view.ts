@@ -76,6 +76,12 @@ function awards(g: Game): PioneersView['awards'] {
  * before this turn (victory_point cards included, though never played);
  * devBoughtThisTurn those bought this turn.
  */
+/** What only `seat` may know (the private part of its seatView), without building the rest of the view. */
+export function seatSecrets(g: Game, seat: number): Pick<PioneersView, 'hand' | 'devCards' | 'devBoughtThisTurn' | 'myScore'> {
+  if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
+  return { hand: fullHand(g, seat), devCards: cardList(g.devOld, seat), devBoughtThisTurn: cardList(g.devNew, seat), myScore: trueVp(g, seat) };
+}
+
 export function seatView(g: Game, seat: number): PioneersView {
   if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
   const setup = g.stage === STAGE_SETUP;

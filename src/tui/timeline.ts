@@ -3,7 +3,7 @@
 // exactly is refused, naming the first event that differs.
 import { newGame, gameEvents, RULES_VERSION, type Game } from '../../engine/game';
 import { checkHeaderResult, checkHeaderSeats, stepReplay } from '../../engine/replay';
-import { publicView, seatView } from '../../engine/view';
+import { publicView, seatSecrets } from '../../engine/view';
 import type { BoardView, DevCardName, Outcome, PublicView, ResourceCounts } from '../../engine/types';
 import type { MatchEvent, MatchRecord } from '../protocol/match';
 
@@ -53,7 +53,8 @@ function snapshot(g: Game, seatCount: number): Frame {
   const { board, talkLog: _talk, ...pub } = publicView(g);
   const seats: SeatFrame[] = [];
   for (let s = 0; s < seatCount; s++) {
-    const v = seatView(g, s);
+    // The replay is public once the match is over: each seat's secrets, without building a whole seat view per seat per event.
+    const v = seatSecrets(g, s);
     seats.push({ hand: v.hand, devCards: v.devCards, devBoughtThisTurn: v.devBoughtThisTurn, trueVp: v.myScore });
   }
   return { ...pub, bandit: board.bandit, strikes: Array.from(g.strikes), seats };
