@@ -110,7 +110,8 @@ export function listMatches(q: MatchQuery, signal?: AbortSignal) {
   // Match lists change every tick: always ask the server.
   return api<{ matches: MatchSummary[]; next: string | null }>('GET', `/matches?${p}`, { signal });
 }
-export const getMatch = (id: string, signal?: AbortSignal) => api<Match>('GET', `/matches/${encodeURIComponent(id)}`, { signal });
+// Public, and cache mode `default` so the page can use the response its HTML preloaded (dashboard.ts).
+export const getMatch = (id: string, signal?: AbortSignal) => api<Match>('GET', `/matches/${encodeURIComponent(id)}`, { publicData: true, signal });
 export const liveUrl = (id: string) => `/matches/${encodeURIComponent(id)}/live`;
 
 /** A message for a person: the API's own message, which names the field or the reason. */

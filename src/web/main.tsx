@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import './styles.css';
 
+performance.mark('arena:script');
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(

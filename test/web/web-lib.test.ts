@@ -10,7 +10,7 @@ import { SCOPES, type MatchSummary } from '../../src/protocol/index';
 import { describeEvent, strikesOf } from '../../src/web/lib/describe';
 import { formatDelta, formatRating, ordinal } from '../../src/web/lib/format';
 import { ratingHistory } from '../../src/web/lib/rating-history';
-import { eventOfTurn, replayFrames } from '../../src/web/lib/replay';
+import { eventOfTurn, ReplayCursor } from '../../src/web/lib/replay';
 import { SCOPE_TEXT } from '../../src/web/lib/scopes';
 
 /** Plays a whole game with built-in bots; records the public view after each answer, keyed by the last event index. */
@@ -30,26 +30,38 @@ function playRecorded(seed: string, seats: 3 | 4) {
   return { g, events, seen };
 }
 
-describe('replayFrames: the engine steps a finished match in the browser', () => {
+describe('ReplayCursor: the engine steps a finished match in the browser', () => {
   for (const seats of [3, 4] as const) {
     it(`shows, at each answer's last event, the public state the game had then (${seats} seats)`, () => {
       const { g, events, seen } = playRecorded(`web-replay-${seats}`, seats);
-      const frames = replayFrames(`web-replay-${seats}`, seats, events);
-      expect(frames.error).toBeNull();
-      expect(frames.views).toHaveLength(events.length);
-      expect(frames.views.every((v) => v !== undefined)).toBe(true);
-      for (const [index, view] of seen) expect(frames.views[index]).toEqual(view);
-      expect(frames.views[events.length - 1]).toEqual(publicView(g));
-      expect(frames.views[events.length - 1].phase).toBe('over');
+      const cursor = new ReplayCursor(`web-replay-${seats}`, seats, events);
+      expect(cursor.error).toBeNull();
+      expect(cursor.count).toBe(events.length);
+      expect(cursor.turns).toHaveLength(events.length);
+      // Every event, visited backwards (each window made by a fresh pass), then forwards.
+      for (let i = events.length - 1; i >= 0; i--) expect(cursor.view(i)).toBeDefined();
+      for (const [index, view] of seen) expect(cursor.view(index)).toEqual(view);
+      expect(cursor.view(events.length - 1)).toEqual(publicView(g));
+      expect(cursor.view(events.length - 1).phase).toBe('over');
       // The start shows the empty board the game began with.
-      expect(frames.views[0].towns).toEqual([]);
-      expect(frames.views[0].board).toEqual((events[0].data as { board: unknown }).board);
+      expect(cursor.view(0).towns).toEqual([]);
+      expect(cursor.view(0).board).toEqual((events[0].data as { board: unknown }).board);
+      for (let i = 0; i < events.length; i++) expect(cursor.view(i).turn).toBe(cursor.turns[i]);
     });
   }
 
+  it('gives the same views whichever event it opens at and in whatever order they are asked for', () => {
+    const { events } = playRecorded('web-order', 4);
+    const fromEnd = new ReplayCursor('web-order', 4, events);
+    const fromMiddle = new ReplayCursor('web-order', 4, events, Math.floor(events.length / 2));
+    const order = events.map((_, i) => i).sort((a, b) => ((a * 7919) % events.length) - ((b * 7919) % events.length));
+    for (const i of order) expect(fromMiddle.view(i)).toEqual(fromEnd.view(i));
+    expect(fromMiddle.turns).toEqual(fromEnd.turns);
+  });
+
   it('turns never go back, and eventOfTurn finds the first event of a turn', () => {
     const { events } = playRecorded('web-turns', 4);
-    const { turns } = replayFrames('web-turns', 4, events);
+    const { turns } = new ReplayCursor('web-turns', 4, events);
     for (let i = 1; i < turns.length; i++) expect(turns[i]).toBeGreaterThanOrEqual(turns[i - 1]);
     const i = eventOfTurn(turns, 10);
     expect(turns[i]).toBe(10);
@@ -58,13 +70,14 @@ describe('replayFrames: the engine steps a finished match in the browser', () =>
     expect(eventOfTurn(turns, 10_000)).toBe(turns.length - 1);
   });
 
-  it('says where a record stops matching the engine', () => {
+  it('says where a record stops matching the engine, and still shows what it could', () => {
     const { events } = playRecorded('web-bad', 4);
     const i = events.findIndex((e) => e.kind === 'roll');
     const bad = events.map((e, j) => (j === i ? { ...e, data: { ...(e.data as object), dice: [1, 1] } } : e));
-    const frames = replayFrames('web-bad', 4, bad);
-    expect(frames.error).toMatch(new RegExp(`^event ${i}:`));
-    expect(replayFrames('another seed', 4, events).error).not.toBeNull();
+    const cursor = new ReplayCursor('web-bad', 4, bad);
+    expect(cursor.error).toMatch(new RegExp(`^event ${i}:`));
+    expect(cursor.view(events.length - 1)).toBeDefined();
+    expect(new ReplayCursor('another seed', 4, events).error).not.toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@
 // hex centres, vertex coordinates, edge endpoints, ports). The lattice has
 // corners at (±1, ±1) and (0, ±2) around each centre; scaling x by √3 makes
 // the hexagons regular.
-import { memo } from 'react';
+import { memo, useEffect } from 'react';
 import { EDGE_VERTICES, HEX_CENTER, PORTS, VERTEX_XY, hexVertices } from '../../../engine/index';
 import type { PublicView } from '../../../engine/index';
 
@@ -59,6 +59,10 @@ export const Board = memo(function Board({ view, names = [] }: BoardProps) {
       return `${who(s)}: ${towns.length - cities} settlements, ${cities} cities, ${view.roads.filter((r) => r.seat === s).length} roads`;
     }).join('; ') + '.';
   const [bx, by] = [px(HEX_CENTER[view.board.bandit][0]), HEX_CENTER[view.board.bandit][1]];
+  useEffect(() => {
+    // For load-time measurements: when the first board reached the page.
+    if (performance.getEntriesByName('arena:board').length === 0) performance.mark('arena:board');
+  }, []);
   return (
     <svg className="board" viewBox={VIEWBOX} role="img" aria-label={summary} data-turn={view.turn}>
       <g aria-hidden="true">

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { describeEvent, type DescribeContext, type EventLike } from '../lib/describe';
 
-export const LOG_WINDOW = 200;
+export const LOG_WINDOW = 100;
 
 export interface EventLogProps {
   events: readonly EventLike[];
@@ -31,6 +31,8 @@ export function EventLog({ events, current, ctx, live = false }: EventLogProps) 
       role="log"
       aria-live={live ? 'polite' : 'off'}
       aria-label={`Event log, ${events.length} events${start > 0 ? `, showing the last ${shown.length}` : ''}`}
+      data-count={events.length}
+      data-last-seq={events.length ? events[events.length - 1].seq ?? events.length - 1 : -1}
     >
       <ol>
         {shown.map((ev, i) => {

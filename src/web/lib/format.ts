@@ -16,12 +16,20 @@ export function formatRating(r: number): string {
   return (Math.round(r * 10) / 10).toFixed(1);
 }
 
-/** Timestamps are opaque strings in the contract; show them as local time when they parse. */
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Timestamps are opaque strings in the contract; show them as local
+ * "YYYY-MM-DD HH:MM" when they parse. Written out by hand: the first
+ * Intl/toLocaleString call loads locale data, which costs a cold page
+ * a tenth of a second.
+ */
 export function formatTime(s: string | null | undefined): string {
   if (!s) return '–';
   const t = Date.parse(s);
   if (Number.isNaN(t)) return s;
-  return new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const d = new Date(t);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 export function formatAgo(s: string | null | undefined, now = Date.now()): string {

@@ -1,7 +1,7 @@
 // The match page. A running match follows /matches/{id}/live (Server-Sent
 // Events: snapshot, event, view, end); a finished one is stepped in the
 // browser by the engine from its public seed and replay, with a scrubber.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { PublicView, RecordedEvent } from '../../../engine/index';
 import type { Match, MatchPlayer } from '../../protocol/index';
 import { getMatch, liveUrl } from '../api';
@@ -12,7 +12,7 @@ import { Scrubber } from '../components/scrubber';
 import { SeatPanels } from '../components/seats';
 import { strikesOf, type EventLike } from '../lib/describe';
 import { formatTime } from '../lib/format';
-import { replayFrames } from '../lib/replay';
+import { ReplayCursor } from '../lib/replay';
 import { useData } from '../lib/use-data';
 import { Link, paths } from '../router';
 import { PageTitle } from '../components/page-title';
@@ -24,7 +24,11 @@ function namesOf(players: readonly MatchPlayer[]): string[] {
 }
 
 export function MatchPage({ id, event }: { id: string; event: number | null }) {
-  const { data: match, error, reload } = useData((signal) => getMatch(id, signal), [id]);
+  const { data: match, error, reload } = useData(async (signal) => {
+    const m = await getMatch(id, signal);
+    performance.mark('arena:match-data');
+    return m;
+  }, [id]);
   if (error) {
     return (
       <>
@@ -134,18 +138,27 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
 
 function ReplayMatch({ match, event }: { match: Match & { seed: string }; event: number | null }) {
   const seatCount = match.players.length as 3 | 4;
-  const frames = useMemo(
-    () => replayFrames(match.seed, seatCount, match.replay as unknown as RecordedEvent[]),
+  const count = match.replay.length;
+  const opened = Math.min(count - 1, event ?? count - 1);
+  const cursor = useMemo(
+    () => {
+      const c = new ReplayCursor(match.seed, seatCount, match.replay as unknown as RecordedEvent[], opened);
+      performance.mark('arena:replay-stepped');
+      return c;
+    },
+    // The cursor is made once per record; `opened` only chooses where its first views are made.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [match.seed, seatCount, match.replay],
   );
-  const count = frames.views.length;
-  const [index, setIndex] = useState(() => Math.min(count - 1, event ?? count - 1));
+  const [index, setIndex] = useState(opened);
   useEffect(() => {
     if (event !== null) setIndex(Math.min(count - 1, event));
   }, [event, count]);
   const change = useCallback((i: number) => setIndex(i), []);
   const names = namesOf(match.players);
-  const view = frames.views[index];
+  const view = cursor.view(index);
+  // The board first: the log (up to a hundred sentences) follows in a second, lower-priority render.
+  const showLog = useDeferredValue(true, false);
   const events = match.replay as unknown as EventLike[];
   const strikes = useMemo(() => strikesOf(events.slice(0, index + 1), seatCount), [events, index, seatCount]);
   const start = match.replay[0];
@@ -154,10 +167,10 @@ function ReplayMatch({ match, event }: { match: Match & { seed: string }; event:
   return (
     <div className="grid2">
       <div>
-        {frames.error && (
-          <p className="error" role="alert">The engine does not reproduce this record ({frames.error}); the positions after that point may be wrong.</p>
+        {cursor.error && (
+          <p className="error" role="alert">The engine does not reproduce this record ({cursor.error}); the positions after that point may be wrong.</p>
         )}
-        <Scrubber matchId={match.id} index={index} count={count} turns={frames.turns} onChange={change} />
+        <Scrubber matchId={match.id} index={index} count={count} turns={cursor.turns} onChange={change} />
         <Board view={view} names={names} />
         <SeatPanels view={view} players={match.players} strikes={strikes} final={index === count - 1} />
       </div>
@@ -170,7 +183,7 @@ function ReplayMatch({ match, event }: { match: Match & { seed: string }; event:
           <dt>Events</dt><dd>{count}</dd>
         </dl>
         <h2>Events</h2>
-        <EventLog events={events} current={index} ctx={{ names, board: view.board }} />
+        {showLog ? <EventLog events={events} current={index} ctx={{ names, board: view.board }} /> : <p aria-busy="true">Loading the log…</p>}
       </div>
     </div>
   );

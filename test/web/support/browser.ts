@@ -98,7 +98,8 @@ export async function unnamedControls(page: Page): Promise<string[]> {
 export async function tabThrough(page: Page, max = 80): Promise<string[]> {
   const seen: string[] = [];
   // Browser-side code as strings: the test program is typed without the DOM.
-  await page.evaluate('document.activeElement && document.activeElement.blur && document.activeElement.blur()');
+  // Start from the top of the page, as after a fresh load: focus the body itself.
+  await page.evaluate("(() => { const b = document.body; b.setAttribute('tabindex', '-1'); b.focus(); b.removeAttribute('tabindex'); })()");
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
     const d = await page.evaluate<string | null>(`(() => {
