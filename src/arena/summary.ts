@@ -38,6 +38,8 @@ export interface SummaryMatchPlayer {
   placement: number | null;
   vp: number | null;
   ratingDelta: number | null;
+  /** Present only when the bot was struck in this match: its strikes per reason (replay it to see each one). */
+  strikes?: StrikeCounts;
 }
 
 export interface SummaryMatch {

@@ -6,14 +6,14 @@ import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { seatOrder as engineSeatOrder } from '../../engine/index';
 import type { MatchEvent, MatchRecord } from '../protocol/index';
-import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions } from '../runner/index';
+import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions, type StrikeRecord } from '../runner/index';
 import type { ArenaBot } from './bots';
 import { writeJsonAtomic, matchIdFactory } from './files';
 import { RatingBook } from './ratings';
 import { arrangeForSeats, drawTables } from './schedule';
 import { gameSeed } from './seeds';
-import { noStrikes, Tallies, type GameResult } from './stats';
-import { summarizeBots, type SummaryMatch, type TournamentSummary } from './summary';
+import { noStrikes, Tallies, totalStrikes, type GameResult } from './stats';
+import { summarizeBots, type SummaryMatch, type SummaryMatchPlayer, type TournamentSummary } from './summary';
 
 export interface TournamentOptions {
   /** At least `seats` bots, unique ids. */
@@ -36,10 +36,25 @@ export interface TournamentOptions {
   /** Called as each match finishes (any order), with the running tallies. */
   onGame?: (game: GameResult, progress: TournamentProgress) => void;
   onMatchEvent?: (matchId: string, event: MatchEvent) => void;
+  /**
+   * Each strike as it happens, with what the bot sent (`arena play --verbose`).
+   * For the owner of the bots only: the answer can reveal a hand.
+   */
+  onStrike?: (strike: TournamentStrike) => void;
   /** Start time (names match ids); default now. */
   startedAt?: Date;
   /** Plays one match; default the runner. Tests and the hosted service may wrap it. */
   playMatch?: (opts: RunMatchOptions) => Promise<MatchResult>;
+}
+
+/** A strike in a tournament: which game and bot, and the runner's record of it. */
+export interface TournamentStrike {
+  matchId: string;
+  /** 1-based game number (the match id ends in it). */
+  game: number;
+  botId: string;
+  botName: string;
+  strike: StrikeRecord;
 }
 
 export interface TournamentProgress {
@@ -122,6 +137,13 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
           wallClockMs: opts.wallClockMs,
           signal: stop.signal,
           onEvent: opts.onMatchEvent ? (e) => opts.onMatchEvent!(matchId, e) : undefined,
+          onStrike: opts.onStrike
+            ? (strike) => {
+              // The runner seats table[s] at seat s (arrangeForSeats undoes its seat order).
+              const bot = table[strike.seat];
+              opts.onStrike!({ matchId, game, botId: bot.id, botName: bot.name, strike });
+            }
+            : undefined,
         });
       } catch (err) {
         failure ??= err;
@@ -209,7 +231,9 @@ function summaryMatch(record: MatchRecord, game: GameResult): SummaryMatch {
     turns: game.turns,
     players: record.players.map((p) => {
       const s = game.seats.find((x) => x.seat === p.seat);
-      return { bot: p.botName, seat: p.seat, placement: p.placement, vp: s?.vp ?? null, ratingDelta: p.ratingDelta };
+      const player: SummaryMatchPlayer = { bot: p.botName, seat: p.seat, placement: p.placement, vp: s?.vp ?? null, ratingDelta: p.ratingDelta };
+      if (s && totalStrikes(s.strikes) > 0) player.strikes = { ...s.strikes };
+      return player;
     }),
   };
 }

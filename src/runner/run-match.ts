@@ -14,7 +14,7 @@ import { EventLog } from './event-log';
 import { RequestFrameWriter } from './request-frame';
 import { emptySeatStats, totalStrikes } from './seat-stats';
 import { StopSignal } from './stop-signal';
-import type { MatchEntrant, MatchResult, RunMatchOptions, SeatStats } from './types';
+import type { MatchEntrant, MatchResult, RunMatchOptions, SeatStats, StrikeRecord } from './types';
 import { WsSeat, type SeatAnswer } from './ws-seat';
 
 export const DEFAULT_DEADLINE_MS = 5000;
@@ -22,6 +22,8 @@ export const DEFAULT_DEADLINE_MS = 5000;
 export const DEFAULT_TIME_BANK_MS = 120_000;
 export const DEFAULT_WALL_CLOCK_MS = 600_000;
 export const STRIKES_TO_RESIGN = 3;
+/** How much of a struck answer StrikeRecord.answer keeps. */
+export const ANSWER_PREVIEW_BYTES = 200;
 /** Built-in-only rounds run synchronously; yield this often so the wall clock and Ctrl-C can fire. */
 const YIELD_EVERY_ROUNDS = 64;
 
@@ -49,7 +51,7 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   for (const s of seats) s.ws?.preconnect(deadlineMs);
   try {
     log.flush(gameEvents(g));
-    await playRounds({ g, seats, log, stop, frames, closing, matchId: opts.matchId, deadlineMs });
+    await playRounds({ g, seats, log, stop, frames, closing, matchId: opts.matchId, deadlineMs, onStrike: opts.onStrike });
     if (!isOver(g)) {
       abortGame(g);
       log.flush(gameEvents(g));
@@ -82,6 +84,7 @@ interface MatchState {
   closing: Promise<void>[];
   matchId: string;
   deadlineMs: number;
+  onStrike?: (strike: StrikeRecord) => void;
 }
 
 /** One round: every pending decision, asked at once. */
@@ -153,7 +156,7 @@ function playRounds(m: MatchState): Promise<void> {
         const d = round.pending[i];
         const answer = round.answers[i];
         if (answer) spendTime(m.seats[d.seat], answer);
-        if (answer) applyAnswer(m.g, m.seats[d.seat], d, answer, round.firstId + i, m.closing);
+        if (answer) applyAnswer(m, m.seats[d.seat], d, answer, round.firstId + i);
         else playDefault(m.g, d.seat);
       }
       m.log.flush(gameEvents(m.g));
@@ -217,22 +220,30 @@ function askBuiltin(bot: BuiltinBot, g: Game, seat: number): SeatAnswer {
   return { ok: true, action, latencyMs: performance.now() - t0 };
 }
 
-function applyAnswer(g: Game, seat: Seat, d: PendingDecision, answer: SeatAnswer, decisionId: number, closing: Promise<void>[]): void {
+function applyAnswer(m: MatchState, seat: Seat, d: PendingDecision, answer: SeatAnswer, decisionId: number): void {
   if (!answer.ok) {
-    strike(g, seat, d, answer.reason, answer.detail, decisionId, closing);
+    strike(m, seat, d, answer.reason, answer.detail, decisionId, undefined, answer.frame);
     return;
   }
   seat.stats.latenciesMs.push(answer.latencyMs);
   // Shape and rules in one judge, the same as `arena bot check` (answer-frame.ts).
-  const v = judgeAction(g, d.seat, answer.action);
-  if (v.type === 'illegal') strike(g, seat, d, 'illegal', v.detail, decisionId, closing, v.code);
+  const v = judgeAction(m.g, d.seat, answer.action);
+  if (v.type === 'illegal') strike(m, seat, d, 'illegal', v.detail, decisionId, v.code, answer.frame);
 }
 
-function strike(g: Game, seat: Seat, d: PendingDecision, reason: StrikeReason, detail: string, decisionId: number, closing: Promise<void>[], code?: StrikeDetail['code']): void {
+function strike(m: MatchState, seat: Seat, d: PendingDecision, reason: StrikeReason, detail: string, decisionId: number, code?: StrikeDetail['code'], frame?: Buffer): void {
+  const { g, closing } = m;
   const stats = seat.stats;
   stats.strikes[reason]++;
-  stats.strikeLog.push({ decisionId: decisionId, kind: d.kind, reason, detail });
   const total = totalStrikes(stats);
+  const record: StrikeRecord = { decisionId, kind: d.kind, reason, detail, seat: d.seat, turn: g.turn, strikes: total };
+  if (code !== undefined) record.code = code;
+  if (frame) {
+    record.answer = frame.subarray(0, ANSWER_PREVIEW_BYTES).toString('utf8');
+    record.answerBytes = frame.length;
+  }
+  stats.strikeLog.push(record);
+  m.onStrike?.(record);
   // The replay says why an answer was refused (engine code, or what was wrong with the frame).
   // Connection details stay out: they can name the bot's host, and replays become public.
   const publicDetail = reason === 'illegal' || reason === 'malformed' ? { code, message: detail.slice(0, 200) } : undefined;

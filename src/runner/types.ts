@@ -1,6 +1,6 @@
 // The runner's public contract (shared with src/arena and the service).
 import type { KeyObject } from 'node:crypto';
-import type { Outcome, PublicView } from '../../engine/types';
+import type { Outcome, PublicView, RejectionCode } from '../../engine/types';
 import type { BuiltinBotName } from '../../engine/bots/index';
 import type { DecisionKind, MatchEvent, MatchRecord, StrikeReason } from '../protocol';
 import type { AddressGate } from './connect';
@@ -48,6 +48,11 @@ export interface RunMatchOptions {
    */
   onFlush?: (view: () => PublicView) => void;
   /**
+   * Each strike as it happens, with what the bot sent (StrikeRecord.answer):
+   * for the bot's owner (arena play --verbose), never for spectators. Must not throw.
+   */
+  onStrike?: (strike: StrikeRecord) => void;
+  /**
    * The address check, run before every connect and reconnect: throws to
    * refuse the URL (production policy), or returns the address it checked,
    * and the socket then connects to exactly that address (pinned lookup).
@@ -61,6 +66,20 @@ export interface StrikeRecord {
   kind: DecisionKind;
   reason: StrikeReason;
   detail: string;
+  /** The seat struck, and the game's turn counter then (0 during setup). */
+  seat: number;
+  turn: number;
+  /** The seat's strikes in this match, this one included. */
+  strikes: number;
+  /** `illegal`: the engine's rejection code (detail is "code: message"). */
+  code?: RejectionCode;
+  /**
+   * The frame the bot sent, when it sent one (malformed, oversize, illegal):
+   * its first ANSWER_PREVIEW_BYTES bytes as UTF-8, and its size. For the bot's
+   * owner only (arena play --verbose): never in the replay or a public stream.
+   */
+  answer?: string;
+  answerBytes?: number;
 }
 
 export interface SeatStats {

@@ -23,8 +23,9 @@ import { classifyFrame } from './answer-frame';
 import { FRAME_CEILING_BYTES, openBotSocket, type AddressGate } from './connect';
 
 /** Why a decision got no usable answer: the strike to charge, what happened, and the time it took from the frame's send (0 if never sent). */
-export type SeatFailure = { ok: false; reason: StrikeReason; detail: string; spentMs: number };
-export type SeatAnswer = { ok: true; action: unknown; latencyMs: number } | SeatFailure;
+export type SeatFailure = { ok: false; reason: StrikeReason; detail: string; spentMs: number; frame?: Buffer };
+/** `frame` is the bot's frame as received (a reference, no copy), kept for the strike report should the action be illegal. */
+export type SeatAnswer = { ok: true; action: unknown; latencyMs: number; frame?: Buffer } | SeatFailure;
 type Opened = { ok: true; socket: WebSocket } | SeatFailure;
 
 export interface WsSeatOptions {
@@ -298,15 +299,15 @@ export class WsSeat {
   private onFrame(socket: WebSocket, data: Buffer, isBinary: boolean): void {
     const p = this.pending;
     if (!p) return this.unrequestedFrame(socket, 'while no decision was pending');
-    if (data.length > MAX_FRAME_BYTES) return this.settle(fail('oversize', `frame of ${data.length} bytes, over the ${MAX_FRAME_BYTES}-byte limit`));
+    if (data.length > MAX_FRAME_BYTES) return this.settle(fail('oversize', `frame of ${data.length} bytes, over the ${MAX_FRAME_BYTES}-byte limit`, data));
     if (!isBinary) {
       // An answer to a settled id is recognised from its first bytes, unparsed (a flood of them costs no JSON.parse).
       const id = leadingId(data);
       if (id !== null && id !== p.id && this.settled.has(id)) return this.unrequestedFrame(socket, `answering settled decision ${id}`);
     }
     const verdict = classifyFrame(data, isBinary, p.id, (id) => this.settled.has(id));
-    if (verdict.type === 'answer') this.settle({ ok: true, action: verdict.action, latencyMs: performance.now() - p.sentAt });
-    else if (verdict.type === 'malformed') this.settle(fail('malformed', verdict.detail));
+    if (verdict.type === 'answer') this.settle({ ok: true, action: verdict.action, latencyMs: performance.now() - p.sentAt, frame: data });
+    else if (verdict.type === 'malformed') this.settle(fail('malformed', verdict.detail, data));
     else this.unrequestedFrame(socket, `answering settled decision ${verdict.id}`);
   }
 
@@ -323,8 +324,8 @@ export class WsSeat {
   }
 }
 
-function fail(reason: StrikeReason, detail: string): SeatFailure {
-  return { ok: false, reason, detail, spentMs: 0 };
+function fail(reason: StrikeReason, detail: string, frame?: Buffer): SeatFailure {
+  return frame ? { ok: false, reason, detail, spentMs: 0, frame } : { ok: false, reason, detail, spentMs: 0 };
 }
 
 function errorMessage(err: unknown): string {

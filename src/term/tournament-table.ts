@@ -5,7 +5,8 @@ import { STRIKE_REASONS, totalStrikes, type StrikeCounts } from '../arena/stats'
 import type { TournamentSummary } from '../arena/summary';
 
 export function formatTable(summary: TournamentSummary): string {
-  const header = ['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', 'strikes', 'latency p50/p95'];
+  // One column per strike reason (a count, '-' for none), then resignations: why a bot was struck shows at a glance.
+  const header = ['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', ...STRIKE_REASONS, 'resigned', 'latency p50/p95'];
   const rows = summary.bots.map((b) => [
     b.name,
     String(b.games),
@@ -14,23 +15,37 @@ export function formatTable(summary: TournamentSummary): string {
     b.avgVp === null ? '-' : b.avgVp.toFixed(1),
     b.rating.toFixed(1),
     round1(b.sigma).toFixed(1),
-    strikeText(b.strikes, b.resigned),
+    ...STRIKE_REASONS.map((r) => count(b.strikes[r])),
+    count(b.resigned),
     b.latencyMs === null ? '-' : latencyText(b.latencyMs, summary.deadlineMs),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  // Text columns left-aligned, numbers right-aligned.
-  const left = new Set([0, 7]);
-  const line = (cells: string[]) => cells.map((c, i) => (left.has(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
-  const out = [line(header), ...rows.map(line)];
+  // The bot name left-aligned, numbers right-aligned.
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  // "strikes" over the reason columns.
+  const first = header.indexOf(STRIKE_REASONS[0]);
+  const before = widths.slice(0, first).reduce((n, w) => n + w + 2, 0);
+  const span = widths.slice(first, first + STRIKE_REASONS.length).reduce((n, w) => n + w + 2, -2);
+  const label = ' strikes ';
+  const left = Math.floor((span - label.length) / 2);
+  const group = ' '.repeat(before) + '─'.repeat(left) + label + '─'.repeat(span - left - label.length);
+  const out = [group, line(header), ...rows.map(line)];
   const tail = [`${summary.games} of ${summary.gamesPlanned} games completed`];
   if (summary.aborted) tail.push(`${summary.aborted} aborted`);
   if (summary.interrupted) tail.push('interrupted');
   tail.push(`seed ${summary.seed}`);
   out.push('', tail.join(', ') + `. Rating = mu - 3*sigma (openskill Weng-Lin, ranks = placements).`);
+  if (summary.bots.some((b) => totalStrikes(b.strikes) > 0)) {
+    out.push(`Strikes per reason over all games; resigned = games lost to 3 strikes. Why each one: arena play --verbose, or arena replay (key n).`);
+  }
   if (summary.bots.some((b) => (b.latencyMs?.late ?? 0) > 0)) {
     out.push(`Latency counts every decision asked; "late" marks a percentile that fell on a decision with no answer within ${summary.deadlineMs} ms.`);
   }
   return out.join('\n');
+}
+
+function count(n: number): string {
+  return n === 0 ? '-' : String(n);
 }
 
 /** `12 / 40 ms`, `12 ms / late`, `late / late`. */

@@ -64,10 +64,12 @@ describe('tallies and the summary', () => {
     const ratings = new RatingBook(bots.map((b) => b.id));
     const summary = { bots: summarizeBots(bots, t, ratings, 5000), deadlineMs: 5000, games: 1, gamesPlanned: 2, aborted: 1, interrupted: true, seed: 'x' } as TournamentSummary;
     const text = formatTable(summary);
-    const [header, ...rest] = text.split('\n');
-    expect(header).toMatch(/^bot\s+games\s+wins\s+avg place\s+avg VP\s+rating\s+sigma\s+strikes\s+latency p50\/p95$/);
+    const [group, header, ...rest] = text.split('\n');
+    expect(group.trim()).toMatch(/^─+ strikes ─+$/);
+    expect(header).toMatch(/^bot\s+games\s+wins\s+avg place\s+avg VP\s+rating\s+sigma\s+late\s+malformed\s+oversize\s+dropped\s+illegal\s+resigned\s+latency p50\/p95$/);
     const bob = rest.find((l) => l.startsWith('bob'))!;
-    expect(bob).toContain('late 2, resigned 1x');
+    // late 2, no other strike, resigned once.
+    expect(bob).toMatch(/\s2\s+-\s+-\s+-\s+-\s+1\s/);
     // Four decisions: 12 and 40 ms answers and two late ones, so p95 is late.
     expect(bob).toContain('40 ms / late');
     expect(text).toContain('1 of 2 games completed, 1 aborted, interrupted, seed x');

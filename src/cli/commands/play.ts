@@ -21,6 +21,7 @@ interface PlayFlags {
   timeBank?: string;
   out?: string;
   json?: boolean;
+  verbose?: boolean;
   printPlatformKey?: boolean;
 }
 
@@ -37,6 +38,7 @@ export function register(program: Command, io: CliIO): void {
     .option('--time-bank <SECONDS>', `thinking time a bot has per match; once spent, every decision is late (default ${PLAY_DEFAULTS.timeBankSeconds})`)
     .option('-o, --out <DIR>', 'write each match as DIR/<matchId>.json and the summary as DIR/summary.json')
     .option('--json', 'print the summary as one JSON document on stdout (progress stays on stderr)')
+    .option('-v, --verbose', 'print each strike as it happens (stderr): game, turn, seat, decision, reason, why, and the first 200 bytes of the answer')
     .option('--print-platform-key', "print the local arena's platform public key (base64, 32 raw bytes) and exit")
     .addHelpText('after', `
 Before the first game every URL bot must pass the deploy check: GET <url>/ping
@@ -65,12 +67,21 @@ verify handshakes need its public half: arena play --print-platform-key.
           mu, sigma, strikes: {late, malformed, oversize, dropped, illegal},
           resigned, latencyMs: {p50, p95, late} | null}],   (best rating first)
   matches: [{id, game, seed, status, ended: win|cap|aborted, turns,
-             players: [{bot, seat, placement, vp, ratingDelta}]}]}
+             players: [{bot, seat, placement, vp, ratingDelta,
+                        strikes?: {late, ...}}]}]}   (strikes: only when struck)
 latencyMs covers every decision asked: a late one (no answer in time) counts
 as the full deadline, and late says how many there were.
 
 Progress: one line per finished game, numbered like its match id and file
 (game 3 is m-...-0003), saying who won or that the turn cap ended it.
+
+Strikes: the table has a column per reason (late, malformed, oversize,
+dropped, illegal) and the games lost to three strikes (resigned). --verbose
+prints each strike as it happens: the game and match id, turn, seat and bot,
+the decision kind, the reason and the strike count, why (the engine's
+rejection code and message for an illegal answer), and the first 200 bytes of
+the frame the bot sent. Match files (--out) keep each strike's reason and
+rejection code as a timeout event; arena replay jumps to the next one with n.
 
 Ctrl-C aborts running matches (recorded as aborted), prints the summary so far
 and exits 130; a second Ctrl-C quits at once.
@@ -82,6 +93,7 @@ Examples:
   $ arena play mine=http://127.0.0.1:8080 builtin:greedy builtin:random builtin:random --games 40 --seed 7
   $ arena play http://127.0.0.1:8080 http://127.0.0.1:8081 builtin:random --out matches/ && arena replay matches/
   $ arena play ws://127.0.0.1:8080 builtin:random builtin:random --json | jq '.bots[] | {name, rating}'
+  $ arena play mine=http://127.0.0.1:8080 builtin:random builtin:random --verbose --out runs/
   $ arena play --print-platform-key`)
     .action(async (bots: string[], flags: PlayFlags) => {
       const { planPlay } = await import('../../arena/play-options');
@@ -100,7 +112,7 @@ Examples:
         if (err instanceof ArenaInputError) throw usageError(err.message);
         throw err;
       }
-      const summary = await playTournament(plan, key, io, { json: flags.json === true });
+      const summary = await playTournament(plan, key, io, { json: flags.json === true, verbose: flags.verbose === true });
       // The interruption was already reported; exit 130 without another message.
       if (summary.interrupted) throw new CliError('', EXIT.interrupted);
     });
@@ -119,10 +131,11 @@ export async function platformKeyOrFail(io: CliIO): Promise<PlatformKey> {
 }
 
 /** Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the result. */
-export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO, out: { json: boolean }): Promise<TournamentSummary> {
+export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO, out: { json: boolean; verbose?: boolean }): Promise<TournamentSummary> {
   const { runTournament } = await import('../../arena/tournament');
   const { createPlayProgress } = await import('../../term/play-progress');
   const { formatTable } = await import('../../term/tournament-table');
+  const { strikeReport } = await import('../../term/strike-report');
   const { abortOnSigint } = await import('../interrupt');
   const { preflight } = await import('../preflight');
   const note = (text: string) => void io.stderr.write(text + '\n');
@@ -147,6 +160,7 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
       bots: plan.bots, games: plan.games, seats: plan.seats, seed: plan.seed, concurrency: plan.concurrency,
       deadlineMs: plan.deadlineMs, timeBankMs: plan.timeBankMs, platformKey: key.privateKey, outDir: plan.outDir, signal: controller.signal,
       onGame: (game, p) => progress.gameDone(game, p),
+      onStrike: out.verbose ? (s) => progress.note(strikeReport(s)) : undefined,
       // Live turn counts only matter on a terminal; skip the per-event callback otherwise.
       onMatchEvent: io.stderr.isTTY ? (id, e) => progress.matchEvent(id, e) : undefined,
     });
