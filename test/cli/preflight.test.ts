@@ -6,6 +6,16 @@ import { parseBotArgs } from '../../src/arena/bots';
 import { preflight } from '../../src/cli/preflight';
 import { generateKeyPair } from '../../src/keys/index';
 import { startBot } from '../../examples/starter-bot/bot';
+import { createServer } from 'node:net';
+
+/** A loopback port nothing listens on: bound by us a moment ago, then released. */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const { port } = srv.address() as { port: number };
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
 
 const key = generateKeyPair().privateKey;
 const dirs: string[] = [];
@@ -30,10 +40,11 @@ describe('preflight', () => {
   it('lists every failing bot by name, and leaves --out alone when it fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-pre-'));
     dirs.push(dir);
-    const problems = await preflight({ bots: parseBotArgs(['a=http://127.0.0.1:9', 'b=ws://127.0.0.1:9/x', 'builtin:random']), outDir: join(dir, 'out') }, key);
+    const port = await closedPort();
+    const problems = await preflight({ bots: parseBotArgs([`a=http://127.0.0.1:${port}`, `b=ws://127.0.0.1:${port}/x`, 'builtin:random']), outDir: join(dir, 'out') }, key);
     expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(/^a: deploy check failed: GET http:\/\/127\.0\.0\.1:9\/ping failed: connection refused/);
-    expect(problems[1]).toMatch(/^b: deploy check failed: GET http:\/\/127\.0\.0\.1:9\/x\/ping/);
+    expect(problems[0]).toMatch(new RegExp(`^a: deploy check failed: GET http://127\\.0\\.0\\.1:${port}/ping failed: connection refused`));
+    expect(problems[1]).toMatch(new RegExp(`^b: deploy check failed: GET http://127\\.0\\.0\\.1:${port}/x/ping`));
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
