@@ -87,6 +87,14 @@ describe('serving it', () => {
     expect(DASHBOARD_PATHS).toContain('/match/:id');
   });
 
+  it('hints the match page\'s record as a preload, encoded so it cannot break out of the header', async () => {
+    const r = await get(`${base}/match/m-1`);
+    expect(r.headers.link).toBe('</matches/m-1>; rel=preload; as=fetch; crossorigin=anonymous');
+    const odd = await get(`${base}/match/${encodeURIComponent('a>, <https://evil.example/>; rel=preload')}`);
+    expect(odd.headers.link).toBe(`</matches/${encodeURIComponent('a>, <https://evil.example/>; rel=preload')}>; rel=preload; as=fetch; crossorigin=anonymous`);
+    expect((await get(`${base}/`)).headers.link).toBeUndefined();
+  });
+
   it('answers 304 to a matching ETag', async () => {
     const first = await get(`${base}/`);
     const again = await get(`${base}/`, { 'if-none-match': first.headers.etag });
