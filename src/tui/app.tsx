@@ -1,8 +1,8 @@
 // The interactive viewer: Ink draws the lines composeScreen produces, and
 // feeds keys and playback ticks to the pure controls.
-import React, { useEffect, useState } from 'react';
+import React, { useEffect, useMemo, useState } from 'react';
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
-import { eventsPerSecond, initialState, reduceInput, tick, type ViewerState } from './controls';
+import { eventsPerSecond, initialState, reduceInput, strikeIndexes, tick, type ViewerState } from './controls';
 import { composeScreen, footerLine, helpOverlay } from './render/screen';
 import { span, type Line } from './render/style';
 import type { Timeline } from './timeline';
@@ -35,11 +35,11 @@ function useTerminalSize(fixedWidth?: number, fixedHeight?: number): { width: nu
   return size;
 }
 
-function footerFor(s: ViewerState, t: Timeline): Line {
+function footerFor(s: ViewerState, t: Timeline, keys: { strikes: boolean; width: number }): Line {
   if (s.mode === 'goto') return [span('jump to turn: ', { bold: true }), span(`${s.typed}_`), span(`  (0-${t.lastTurn}, Enter to go, Esc to cancel)`, { dim: true })];
   if (s.mode === 'seat') return [span('next action of seat: ', { bold: true }), span(`(0-${t.seatCount - 1}, Esc to cancel)`, { dim: true })];
   if (s.note) return [span(s.note, { color: 'yellow', bold: true })];
-  return footerLine();
+  return footerLine(keys);
 }
 
 function StyledLine({ line, colour }: { line: Line; colour: boolean }) {
@@ -59,6 +59,7 @@ export function ReplayApp({ timeline, initialIndex = 0, showIds = false, colour 
   const { exit } = useApp();
   const size = useTerminalSize(width, height);
   const [state, setState] = useState<ViewerState>(() => initialState(initialIndex, showIds));
+  const hasStrikes = useMemo(() => strikeIndexes(timeline).length > 0, [timeline]);
 
   useInput((input, key) => setState((s) => reduceInput(timeline, s, input, key)));
 
@@ -80,7 +81,7 @@ export function ReplayApp({ timeline, initialIndex = 0, showIds = false, colour 
     width: size.width,
     height: Math.max(8, size.height - 1),
     status,
-    footer: footerFor(state, timeline),
+    footer: footerFor(state, timeline, { strikes: hasStrikes, width: size.width }),
     overlay: state.mode === 'help' ? helpOverlay() : undefined,
     showIds: state.showIds,
   });

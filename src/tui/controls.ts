@@ -76,6 +76,30 @@ export function nextActionOf(t: Timeline, seat: number, index: number): number {
   return -1;
 }
 
+/** Indexes of the match's strikes (`timeout` events), in order. */
+export function strikeIndexes(t: Timeline): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < t.events.length; i++) if (t.events[i].kind === 'timeout') out.push(i);
+  return out;
+}
+
+/**
+ * `n` / `N`: the next (or previous) strike after (before) the current event.
+ * The event line then describes it (reason, decision, rejection code); the
+ * note says which strike of how many it is.
+ */
+function jumpToStrike(t: Timeline, s: ViewerState, dir: 1 | -1): ViewerState {
+  const strikes = strikeIndexes(t);
+  if (strikes.length === 0) return { ...s, note: 'no strikes in this match' };
+  const k = dir === 1 ? strikes.findIndex((i) => i > s.index) : strikes.findLastIndex((i) => i < s.index);
+  if (k === -1) return { ...s, note: dir === 1 ? `no later strike (N: previous; ${countText(strikes.length)})` : `no earlier strike (n: next; ${countText(strikes.length)})` };
+  return { ...s, playing: false, index: strikes[k], note: `strike ${k + 1} of ${strikes.length} in this match (n: next, N: previous)` };
+}
+
+function countText(n: number): string {
+  return `${n} strike${n === 1 ? '' : 's'} in this match`;
+}
+
 export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFlags): ViewerState {
   const base: ViewerState = { ...s, note: null };
   if (key.ctrl && input === 'c') return { ...base, quit: true, interrupted: true };
@@ -122,6 +146,8 @@ export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFl
   if (input === 's') return { ...base, mode: 'seat', playing: false };
   if (input === '?') return { ...base, mode: 'help', playing: false };
   if (input === 'i') return { ...base, showIds: !s.showIds };
+  if (input === 'n') return jumpToStrike(t, base, 1);
+  if (input === 'N') return jumpToStrike(t, base, -1);
   return base;
 }
 

@@ -41,7 +41,10 @@ export function register(program: Command, io: CliIO): void {
       'after',
       `
 Keys: space play/pause · ←/→ one event · ↑/↓ one turn · [ ] slower/faster · g jump to a turn
-      s jump to a seat's next action · Home/End first/last event · i ids · ? help · q quit
+      s jump to a seat's next action · n/N next/previous strike · Home/End first/last event
+      i ids · ? help · q quit
+A strike's line says why: the reason (late, malformed, oversize, dropped, illegal), the decision
+and, for an illegal answer, the engine's rejection code and message.
 
 Board: letters are resources (B brick, L lumber, W wool, G grain, O ore, - desert), the number
 under each letter is its token (6 and 8 marked *), X beside it is the bandit, (n) a settlement

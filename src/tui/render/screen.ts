@@ -129,16 +129,29 @@ export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['[ ]', 'slower / faster'],
   ['g', 'jump to a turn (type the number, Enter)'],
   ['s', 'jump to a seat\'s next action (then the seat digit)'],
+  ['n N', 'next / previous strike; the line under the header says why'],
   ['Home End', 'first / last event'],
   ['i', 'show / hide vertex and hex ids on the board'],
   ['q', 'quit'],
 ];
 
-export function footerLine(): Line {
-  return [span('space', { bold: true }), span(' play  '), span('←→', { bold: true }), span(' event  '),
-    span('↑↓', { bold: true }), span(' turn  '), span('[ ]', { bold: true }), span(' speed  '),
-    span('g', { bold: true }), span(' turn#  '), span('s', { bold: true }), span(' seat  '),
-    span('i', { bold: true }), span(' ids  '), span('?', { bold: true }), span(' help  '), span('q', { bold: true }), span(' quit')];
+/**
+ * The key help line. `n strike` appears when the match has strikes; what does
+ * not fit `width` goes, least needed first (the help overlay lists every key).
+ */
+export function footerLine(opts: { strikes?: boolean; width?: number } = {}): Line {
+  const items: Array<[key: string, what: string, keep: number]> = [
+    ['space', 'play', 9], ['←→', 'event', 8], ['↑↓', 'turn', 7], ['[ ]', 'speed', 2], ['g', 'turn#', 4], ['s', 'seat', 3],
+    ...(opts.strikes ? [['n', 'strike', 6] as [string, string, number]] : []),
+    ['i', 'ids', 1], ['?', 'help', 10], ['q', 'quit', 10],
+  ];
+  const widthOf = (list: typeof items) => list.reduce((n, [k, w]) => n + k.length + 1 + w.length, 0) + 2 * (list.length - 1);
+  let shown = items;
+  while (opts.width !== undefined && widthOf(shown) > opts.width && shown.length > 2) {
+    const least = Math.min(...shown.map((x) => x[2]));
+    shown = shown.filter((x) => x[2] !== least);
+  }
+  return shown.flatMap(([k, what], i) => [span(k, { bold: true }), span(` ${what}${i < shown.length - 1 ? '  ' : ''}`)]);
 }
 
 export function helpOverlay(): Line[] {
