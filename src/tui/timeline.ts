@@ -60,8 +60,19 @@ function snapshot(g: Game, seatCount: number): Frame {
   return { ...pub, bandit: board.bandit, strikes: Array.from(g.strikes), seats };
 }
 
+export interface TimelineOptions {
+  /**
+   * 'all' (the default) builds every frame up front, as the viewer steps
+   * through them. 'lazy' builds a frame when it is first read, by replaying
+   * the record up to it: one moment (`--plain`, `--json`) then costs one more
+   * replay instead of a snapshot of every event, but each frame read the first
+   * time costs a replay up to it, so stepping through many is slow.
+   */
+  frames?: 'all' | 'lazy';
+}
+
 /** Rebuilds every frame of a record. Throws ReplayVerifyError when the record cannot be replayed as recorded. */
-export function buildTimeline(record: MatchRecord): Timeline {
+export function buildTimeline(record: MatchRecord, opts: TimelineOptions = {}): Timeline {
   if (record.seed === null || record.replay.length === 0) {
     throw new ReplayVerifyError(`match ${record.id} is ${record.status} and has no public seed and replay yet; replay it once it has finished`, null);
   }
@@ -78,26 +89,11 @@ export function buildTimeline(record: MatchRecord): Timeline {
   const events = record.replay;
   const names = Array.from({ length: seatCount }, (_, s) => record.players.find((p) => p.seat === s)?.botName ?? `seat ${s}`);
 
-  // frames[i] is the game as it stood when the engine appended event i; the
-  // last event of each input gets the state once the input is fully applied.
-  const frames: Frame[] = new Array<Frame>(events.length);
+  const lazy = opts.frames === 'lazy';
   const initial = newGame(seed, seatCount);
   const board = publicView(initial).board;
-  const first = snapshot(initial, seatCount);
-  const opening = Math.min(events.length, gameEvents(initial).length);
-  for (let i = 0; i < opening; i++) frames[i] = first;
-  let settled = opening - 1;
-
-  const result = stepReplay(
-    seed, seatCount, events,
-    (g, last) => {
-      if (last > settled && last < events.length) frames[last] = snapshot(g, seatCount);
-      settled = Math.max(settled, last);
-    },
-    (g, i) => {
-      if (i < events.length) frames[i] = snapshot(g, seatCount);
-    },
-  );
+  const eager = lazy ? null : replayFrames(seed, seatCount, events, () => true);
+  const result = eager?.result ?? stepReplay(seed, seatCount, events, () => {});
   if (!result.ok) {
     const full = result.message.replace(/^event \d+: /, '');
     // The engine quotes both events; keep the message to a readable length.
@@ -107,8 +103,11 @@ export function buildTimeline(record: MatchRecord): Timeline {
   // The replay is the engine's; the header beside it must tell the same story.
   const header = checkHeaderResult(record, events, result.outcome);
   if (header) throw new ReplayVerifyError(`match ${record.id} does not verify: ${header}`, null);
-  // A verified replay has every event regenerated, so every frame is set; this only guards the invariant.
-  for (let i = 1; i < events.length; i++) frames[i] ??= frames[i - 1];
+  const frames = eager ? eager.frames : lazyFrames(seed, seatCount, events);
+  if (eager) {
+    // A verified replay has every event regenerated, so every frame is set; this only guards the invariant.
+    for (let i = 1; i < events.length; i++) eager.frames[i] ??= eager.frames[i - 1];
+  }
   const turnOf: number[] = [];
   let turn = 0;
   for (const ev of events) {
@@ -119,6 +118,62 @@ export function buildTimeline(record: MatchRecord): Timeline {
     matchId: record.id, seed, seatCount, status: record.status, names, board, events, frames,
     turnOf, lastTurn: turn, outcome: result.outcome,
   };
+}
+
+/**
+ * Replays the record, keeping the frames `want` asks for: frames[i] is the
+ * game as it stood when the engine appended event i, and the last event of
+ * each input gets the state once the input is fully applied. With `stopAt`,
+ * stops once frame stopAt is final (and then there is no result).
+ */
+function replayFrames(
+  seed: string, seatCount: 3 | 4, events: readonly MatchEvent[], want: (i: number) => boolean, stopAt?: number,
+): { frames: Frame[]; result: ReturnType<typeof stepReplay> | null } {
+  const frames: Frame[] = new Array<Frame>(events.length);
+  const initial = newGame(seed, seatCount);
+  const opening = Math.min(events.length, gameEvents(initial).length);
+  let first: Frame | undefined;
+  for (let i = 0; i < opening; i++) if (want(i)) frames[i] = first ??= snapshot(initial, seatCount);
+  let settled = opening - 1;
+  const done = {};
+  let result: ReturnType<typeof stepReplay> | null = null;
+  try {
+    result = stepReplay(
+      seed, seatCount, events,
+      (g, last) => {
+        if (last > settled && last < events.length && want(last)) frames[last] = snapshot(g, seatCount);
+        settled = Math.max(settled, last);
+        if (stopAt !== undefined && settled >= stopAt) throw done;
+      },
+      (g, i) => {
+        if (i < events.length && want(i)) frames[i] = snapshot(g, seatCount);
+      },
+    );
+  } catch (err) {
+    if (err !== done) throw err;
+  }
+  return { frames, result };
+}
+
+/** Frames of a verified record, each built when first read (TimelineOptions 'lazy'). */
+function lazyFrames(seed: string, seatCount: 3 | 4, events: readonly MatchEvent[]): readonly Frame[] {
+  const built = new Map<number, Frame>();
+  const frame = (i: number): Frame => {
+    let f = built.get(i);
+    if (!f) {
+      // Every event of a verified replay is regenerated, so frame i is set; the fallback only guards that.
+      f = replayFrames(seed, seatCount, events, (j) => j === i, i).frames[i] ?? (i > 0 ? frame(i - 1) : undefined);
+      if (!f) throw new Error(`no frame for event ${i}`);
+      built.set(i, f);
+    }
+    return f;
+  };
+  return new Proxy(new Array<Frame>(events.length), {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string' && /^(0|[1-9]\d*)$/.test(prop) && Number(prop) < events.length) return frame(Number(prop));
+      return Reflect.get(target, prop, receiver);
+    },
+  });
 }
 
 /** Index of the first event of turn `turn` (its roll; 0 = the start of setup), clamped to the match. */

@@ -73,7 +73,9 @@ Examples:
       const { resolveStart, StartPointError } = await import('../../tui/start');
       const { replaySummary } = await import('../../tui/summary');
       const width = parseWidth(opts.width);
-      const timeline = await loadTimeline(ref, io, opts.url);
+      // One moment (--plain, --json, or no terminal for the viewer) needs one frame: build just that one.
+      const oneMoment = opts.plain === true || opts.json === true || io.stdin.isTTY !== true || io.stdout.isTTY !== true || inCi(io.env);
+      const timeline = await loadTimeline(ref, io, opts.url, oneMoment ? 'lazy' : 'all');
       let index: number;
       try {
         index = resolveStart(timeline, { turn: opts.turn, event: opts.event });
@@ -121,7 +123,7 @@ function parseWidth(text: string | undefined): number | undefined {
   return Number(text);
 }
 
-async function loadTimeline(ref: string, io: CliIO, url: string | undefined): Promise<Timeline> {
+async function loadTimeline(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy'): Promise<Timeline> {
   const { loadRecord, RecordLoadError, fileSource, directorySource, remoteSource } = await import('../../tui/load');
   const { buildTimeline, ReplayVerifyError } = await import('../../tui/timeline');
   const { configuredServer } = await import('../public-server');
@@ -129,7 +131,7 @@ async function loadTimeline(ref: string, io: CliIO, url: string | undefined): Pr
   const sources = [fileSource, directorySource, remoteSource(() => configuredServer(io, url))];
   try {
     const { record } = await loadRecord(ref, sources);
-    return buildTimeline(record);
+    return buildTimeline(record, { frames });
   } catch (err) {
     if (err instanceof RecordLoadError || err instanceof ReplayVerifyError) throw new CliError(err.message);
     throw err;
