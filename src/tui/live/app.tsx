@@ -1,14 +1,17 @@
 // The live viewer: Ink draws composeLiveScreen for the session's state, at
-// most every FRAME_MS however fast the match runs. Keys: q quits, i toggles
+// most every FRAME_MS however fast the match runs (a frame costs Ink tens of
+// milliseconds of text measuring; five a second keep a watcher's CPU low and
+// are as fast as anyone reads a log). Keys: q quits, i toggles
 // ids, Ctrl-C quits as an interruption. At `end` it stays on the final
 // position until the user quits.
 import React, { useEffect, useState } from 'react';
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { span, type Line } from '../render/style';
+import { lineToAnsi } from './ansi';
 import { composeLiveScreen, liveFooter } from './screen';
 import type { LiveSession } from './session';
 
-export const FRAME_MS = 50;
+export const FRAME_MS = 200;
 
 export interface LiveAppProps {
   session: LiveSession;
@@ -54,17 +57,9 @@ function useSessionState(session: LiveSession) {
   return state;
 }
 
-function StyledLine({ line, colour }: { line: Line; colour: boolean }) {
-  if (!line.length) return <Text> </Text>;
-  return (
-    <Text wrap="truncate">
-      {line.map((s, i) => (
-        <Text key={i} color={colour ? s.color : undefined} bold={s.bold} dimColor={s.dim} inverse={s.inverse}>
-          {s.text}
-        </Text>
-      ))}
-    </Text>
-  );
+/** One <Text> per line (see ansi.ts: one per span is too slow to redraw live). */
+function AnsiLine({ line, colour }: { line: Line; colour: boolean }) {
+  return <Text wrap="truncate">{line.length ? lineToAnsi(line, colour) : ' '}</Text>;
 }
 
 export function LiveApp({ session, showIds: initialIds = false, colour = true, width, height, onQuit }: LiveAppProps) {
@@ -93,7 +88,7 @@ export function LiveApp({ session, showIds: initialIds = false, colour = true, w
   return (
     <Box flexDirection="column">
       {lines.map((line, i) => (
-        <StyledLine key={i} line={line} colour={colour} />
+        <AnsiLine key={i} line={line} colour={colour} />
       ))}
     </Box>
   );

@@ -6,7 +6,7 @@ import { renderBoard, boardSize } from '../render/board';
 import { countsText } from '../render/events';
 import { seatColour } from '../render/palette';
 import { chooseScale } from '../render/screen';
-import { besides, span, truncate, type Line } from '../render/style';
+import { besides, lineWidth, span, truncate, type Line } from '../render/style';
 import { describePublicEvent } from './describe';
 import type { LiveState } from './state';
 
@@ -49,7 +49,7 @@ export function liveHeader(s: LiveState): Line {
   return out;
 }
 
-/** Two lines per seat: who, placement once over, VP, awards, resigned; then counts and strikes. */
+/** Per seat: who, placement once over, VP, awards, resigned; then counts and strikes (one line or two, as the width allows). */
 export function livePanels(s: LiveState, width: number): Line[] {
   const v = s.view;
   if (!v) return [];
@@ -72,11 +72,13 @@ export function livePanels(s: LiveState, width: number): Line[] {
       head.push(span(`  rating ${d >= 0 ? '+' : ''}${d.toFixed(1)}`, { dim: true }));
     }
     const strikes = s.strikes[seat] ?? 0;
-    const stats: Line = [
-      span(`  cards ${v.handCounts[seat]}  dev ${v.devCounts[seat]}  knights ${v.knightsPlayed[seat]}  road ${v.roadLengths[seat]}  `),
-      span(`strikes ${strikes}`, strikes > 0 ? { color: 'red', bold: true } : { dim: true }),
-    ];
-    out.push(truncate(head, width), truncate(stats, width));
+    const counts = `  cards ${v.handCounts[seat]}  dev ${v.devCounts[seat]}  knights ${v.knightsPlayed[seat]}`;
+    const rest: Line = [span(`  road ${v.roadLengths[seat]}  `), span(`strikes ${strikes}`, strikes > 0 ? { color: 'red', bold: true } : { dim: true })];
+    out.push(truncate(head, width));
+    // One line when it fits, else two: the strikes must stay in sight.
+    const stats: Line = [span(counts), ...rest];
+    if (lineWidth(stats) <= width) out.push(stats);
+    else out.push(truncate([span(counts)], width), truncate(rest, width));
   }
   return out;
 }
