@@ -25,9 +25,11 @@ export interface ExampleBotLaunch {
 export function exampleBotCommand(root: string, name: string, inBinary: boolean = IN_BINARY): ExampleBotLaunch {
   if (inBinary) return { args: [], env: { [BINARY_EXAMPLE_ENV]: name } };
   const source = join(root, 'examples', `${name}-bot`, 'bot.ts');
-  if (existsSync(source) && tsxInstalled(root)) return { args: ['--import', 'tsx', source], env: {}, file: source };
+  const fromSource: ExampleBotLaunch = { args: ['--import', 'tsx', source], env: {}, file: source };
+  if (existsSync(source) && tsxInstalled(root)) return fromSource;
   const bundle = join(root, 'dist', 'examples', `${name}-bot.mjs`);
-  return { args: [bundle], env: {}, file: bundle };
+  // With neither there, the example itself is what is missing (and what the error names).
+  return existsSync(bundle) || existsSync(source) ? { args: [bundle], env: {}, file: bundle } : fromSource;
 }
 
 function tsxInstalled(root: string): boolean {
