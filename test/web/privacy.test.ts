@@ -44,7 +44,7 @@ async function visitAll(page: Page, who: string, paths: string[]): Promise<void>
     await page.locator('main h1').waitFor();
     await page.waitForLoadState('networkidle');
     expectNoSecrets(await page.content(), `${who}'s page ${path}`);
-    await screenshot(page, `privacy-${who}-${path.replace(/[^a-z0-9]+/gi, '_') || 'home'}`);
+    await screenshot(page, `privacy-${who}-${path.split('/')[1] || 'home'}${path.split('/')[2] && !path.startsWith('/account') ? '' : path.split('/')[2] ? `-${path.split('/')[2]}` : ''}`);
   }
   expect(responses.length).toBeGreaterThan(paths.length);
   for (const r of responses) expectNoSecrets(r.body, `${who}'s response from ${r.url}`);

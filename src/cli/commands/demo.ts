@@ -17,6 +17,8 @@ interface DemoFlags {
   seed?: string;
   concurrency?: string;
   json?: boolean;
+  serve?: boolean;
+  port?: string;
 }
 
 export const DEMO_DEFAULTS = { games: 12, out: 'arena-demo' } as const;
@@ -30,6 +32,8 @@ export function register(program: Command, io: CliIO): void {
     .option('-s, --seed <S>', 'seed of the tournament (default: 128 random bits, printed)')
     .option('-c, --concurrency <C>', `games played at once (default ${PLAY_DEFAULTS.concurrency})`)
     .option('--json', 'print the summary as one JSON document on stdout')
+    .option('--serve', 'instead: run the whole service (serve --dev on a temporary directory) with the example bots registered, and open its dashboard; Ctrl-C stops it')
+    .option('--port <PORT>', 'with --serve: port to listen on (default 0, a free one)')
     .addHelpText('after', `
 What happens: examples/starter-bot and examples/heuristic-bot start as their
 own processes (node --import tsx examples/<bot>/bot.ts, as their READMEs run
@@ -42,10 +46,28 @@ directory for replay.
 Write your own bot next: copy examples/starter-bot (README inside), run it,
 check it with \`arena bot check <url>\`, then \`arena play <url> builtin:greedy ...\`.
 
+With --serve: \`serve --dev\` starts on a temporary data directory with
+matchmaking every 5 seconds, two of each example bot start and are
+registered to the account @demo through the signed API, and the dashboard
+address and a sign-in link for @demo are printed (stdout). Watch matches
+live, replay them, look at the bots and keys. Ctrl-C stops the service and
+the bots and removes the temporary directory.
+
 Examples:
   $ arena demo
-  $ arena demo --games 40 --out /tmp/demo && arena replay /tmp/demo`)
+  $ arena demo --games 40 --out /tmp/demo && arena replay /tmp/demo
+  $ arena demo --serve`)
     .action(async (flags: DemoFlags) => {
+      if (flags.serve) {
+        const other = (['games', 'out', 'seed', 'concurrency', 'json'] as const).find((f) => flags[f] !== undefined);
+        if (other) throw usageError(`--${other} is for the tournament demo, not --serve`);
+        const port = flags.port === undefined ? 0 : Number(flags.port);
+        if (!/^\d+$/.test(flags.port ?? '0') || port > 65535) throw usageError(`--port must be a whole number from 0 to 65535, got "${flags.port}"`);
+        const { runDemoServe } = await import('../demo-serve');
+        await runDemoServe(io, { port });
+        return;
+      }
+      if (flags.port !== undefined) throw usageError('--port goes with --serve');
       const { planPlay } = await import('../../arena/play-options');
       const { DemoBotError, startDemoBots } = await import('../demo-bots');
       const key = await platformKeyOrFail(io);

@@ -180,7 +180,6 @@ function ReplayMatch({ match, event }: { match: Match & { seed: string }; event:
         <dl className="facts">
           <dt>Seed</dt><dd className="mono" data-testid="seed">{match.seed}</dd>
           <dt>Rules</dt><dd>{rules}</dd>
-          <dt>Events</dt><dd>{count}</dd>
         </dl>
         <h2>Events</h2>
         {showLog ? <EventLog events={events} current={index} ctx={{ names, board: view.board }} /> : <p aria-busy="true">Loading the log…</p>}
