@@ -221,11 +221,14 @@ describe('matches in the browser', () => {
     }, 120_000);
     await pauseAll(owner, bots);
     await until('no running match', async () => (await getJson<{ matches: MatchSummary[] }>('/matches?status=running')).matches.length === 0);
-    const { rows } = await getJson<{ rows: LeaderboardRow[] }>('/leaderboard?game=pioneers');
-    const row = rows.find((r) => r.botId === bot.id)!;
-    const { matches } = await getJson<{ matches: MatchSummary[] }>(`/matches?botId=${bot.id}&limit=100`);
-    const completed = matches.filter((m) => m.status === 'completed');
-    expect(completed).toHaveLength(row.gamesPlayed);
+    // The last match's record and its ratings settle; then the leaderboard and the records agree.
+    const { row, completed } = await until('the leaderboard to count every completed match', async () => {
+      const { rows } = await getJson<{ rows: LeaderboardRow[] }>('/leaderboard?game=pioneers');
+      const { matches } = await getJson<{ matches: MatchSummary[] }>(`/matches?botId=${bot.id}&limit=100`);
+      const row = rows.find((r) => r.botId === bot.id)!;
+      const completed = matches.filter((m) => m.status === 'completed');
+      return completed.length === row.gamesPlayed && { row, completed };
+    }, 10_000);
 
     await page.goto(`${svc.url}/bot/${bot.id}`);
     const chart = page.getByRole('img', { name: /Rating history over/ });
