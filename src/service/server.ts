@@ -11,7 +11,7 @@ import { createApp } from './http/app';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from './http/deps';
 import { createLog, type LogFormat } from './http/log-format';
 import { logMailer, smtpMailer, type Mailer } from './http/mail';
-import { createMetrics } from './http/metrics';
+import { createMetrics, type ServiceMetrics } from './http/metrics';
 import type { RateLimit } from './http/rate-limit';
 import { timedStore } from './http/timed-store';
 import { LiveHub } from './live/hub';
@@ -54,6 +54,8 @@ export interface RunningServer {
   baseUrl: string;
   platformKey: PlatformKey;
   scheduler: Scheduler;
+  /** What /metrics reports; benchmarks read per-match results through it. */
+  metrics: ServiceMetrics;
   /** Stop accepting, finish in-flight requests, abort running matches and record them. The store stays open. */
   close(): Promise<void>;
 }
@@ -100,7 +102,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   let closing: Promise<void> | null = null;
   return {
-    url, baseUrl: deps.baseUrl, platformKey, scheduler,
+    url, baseUrl: deps.baseUrl, platformKey, scheduler, metrics,
     close: () =>
       (closing ??= (async () => {
         const stopped = new Promise<void>((r) => server.close(() => r()));

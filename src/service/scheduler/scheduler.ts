@@ -47,6 +47,8 @@ interface Begun {
   startedAt: string;
   running: MatchRecord;
   channel: LiveChannel;
+  /** Set when the service itself ends the match (its record could not be written). */
+  abortReason: string | null;
 }
 
 interface Running {
@@ -125,37 +127,44 @@ export class Scheduler {
     const byId = new Map(bots.filter((b) => !busy.has(b.id)).map((b) => [b.id, b]));
     const shown = new Map(ratings.map((r) => [r.botId, displayRating(r)]));
     const tables = formTables([...byId.values()].map((b) => ({ botId: b.id, rating: shown.get(b.id) ?? displayRating(initialRating()) })));
-    const started: string[] = [];
-    for (const table of tables) {
-      if (this.stopping) break;
-      const id = await this.startMatch(table.map((id) => byId.get(id)!));
-      if (id) started.push(id);
-    }
-    return started;
+    // Every table starts now; their running records are written meanwhile (the
+    // store writes one at a time, so waiting for each before the next would
+    // start the last of 200 tables seconds late).
+    const begun = this.stopping ? [] : tables.map((table) => this.startMatch(table.map((id) => byId.get(id)!)));
+    const stored = await Promise.all(begun.map(async ({ matchId, stored }) => ((await stored) ? matchId : null)));
+    return stored.filter((id): id is string => id !== null);
   }
 
-  /** Records the match as running, then plays it in the background; null if it could not even be recorded. */
-  private async startMatch(bots: BotRecord[]): Promise<string | null> {
+  /**
+   * Starts a match at once and writes its running record meanwhile; `stored`
+   * says whether that write worked (if not, the match is aborted). The
+   * result of a match is written only after its running record.
+   */
+  private startMatch(bots: BotRecord[]): { matchId: string; stored: Promise<boolean> } {
     const matchId = this.opts.newMatchId ? this.opts.newMatchId() : newId('m');
     const controller = new AbortController();
     const running: Running = { controller, botIds: bots.map((b) => b.id), done: Promise.resolve() };
     this.running.set(matchId, running);
-    let begun: Begun;
-    try {
-      begun = await this.beginMatch(matchId, bots);
-    } catch (err) {
-      this.running.delete(matchId);
-      this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
-      return null;
-    }
-    running.done = this.playMatch(begun, bots, controller.signal)
+    const begun = this.beginMatch(matchId, bots);
+    const stored = this.opts.store.putMatch(begun.running).then(
+      () => {
+        this.opts.log({ event: 'match.start', matchId, bots: begun.running.players.map((p) => p.botId) });
+        return true;
+      },
+      (err: unknown) => {
+        this.opts.log({ event: 'match.error', matchId, error: `cannot record the match: ${err instanceof Error ? err.message : String(err)}` });
+        begun.abortReason = 'its running record could not be written';
+        controller.abort();
+        return false;
+      },
+    );
+    running.done = this.playMatch(begun, stored, bots, controller.signal)
       .catch((err) => this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) }))
       .finally(() => this.running.delete(matchId));
-    return matchId;
+    return { matchId, stored };
   }
 
-  private async beginMatch(matchId: string, bots: BotRecord[]): Promise<Begun> {
-    const { store, hub, log } = this.opts;
+  private beginMatch(matchId: string, bots: BotRecord[]): Begun {
     // 128 fresh random bits per match, never derived from another match's seed.
     const seed = (this.opts.newSeed ?? newTournamentSeed)();
     const startedAt = new Date().toISOString();
@@ -166,20 +175,14 @@ export class Scheduler {
       // Stored, never served while running (the routes withhold seed and replay).
       seed, replay: [], rulesVersion: RULES_VERSION, seatCount: bots.length, vp: null,
     };
-    // The channel first: a viewer who finds the match in the store must find its stream too.
-    const channel = hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
-    try {
-      await store.putMatch(running);
-    } catch (err) {
-      hub.close(matchId, { status: 'aborted', players, endedAt: new Date().toISOString() });
-      throw err;
-    }
+    // The channel before the record: a viewer who finds the match in the store must find its stream too.
+    const channel = this.opts.hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
     this.opts.metrics?.matchStarted();
-    log({ event: 'match.start', matchId, bots: players.map((p) => p.botId) });
-    return { matchId, seed, startedAt, running, channel };
+    return { matchId, seed, startedAt, running, channel, abortReason: null };
   }
 
-  private async playMatch({ matchId, seed, startedAt, running, channel }: Begun, bots: BotRecord[], signal: AbortSignal): Promise<void> {
+  private async playMatch(begun: Begun, stored: Promise<boolean>, bots: BotRecord[], signal: AbortSignal): Promise<void> {
+    const { matchId, seed, startedAt, running, channel } = begun;
     const { store, hub, log } = this.opts;
     const entrants: MatchEntrant[] = bots.map((b) => ({ botId: b.id, botName: b.name, source: { type: 'ws', url: b.url } }));
     let batch: MatchEvent[] = [];
@@ -200,24 +203,38 @@ export class Scheduler {
       log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
     }
     const endedAt = new Date().toISOString();
-    if (result && result.match.status === 'completed' && result.outcome) {
-      const record = await this.rateAndStore(result.match);
-      hub.close(matchId, { status: 'completed', players: record.players, endedAt: record.endedAt ?? endedAt });
-      this.opts.metrics?.matchEnded('completed', result);
-      log({
-        event: 'match.end', matchId, reason: result.outcome.reason,
-        placements: record.players.map((p) => ({ botId: p.botId, placement: p.placement })),
-        durationMs: Date.parse(record.endedAt ?? endedAt) - Date.parse(startedAt),
-      });
-      return;
+    const wasStored = await stored;
+    if (wasStored && result && result.match.status === 'completed' && result.outcome) {
+      let record: MatchRecord | null = null;
+      try {
+        record = await this.rateAndStore(result.match);
+      } catch (err) {
+        log({ event: 'match.error', matchId, error: `cannot record the result: ${err instanceof Error ? err.message : String(err)}` });
+      }
+      if (record) {
+        hub.close(matchId, { status: 'completed', players: record.players, endedAt: record.endedAt ?? endedAt });
+        this.opts.metrics?.matchEnded('completed', result);
+        log({
+          event: 'match.end', matchId, reason: result.outcome.reason,
+          placements: record.players.map((p) => ({ botId: p.botId, placement: p.placement })),
+          durationMs: Date.parse(record.endedAt ?? endedAt) - Date.parse(startedAt),
+        });
+        return;
+      }
+      begun.abortReason = 'its result could not be recorded';
     }
     const aborted: MatchRecord = result
       ? { ...result.match, status: 'aborted', players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) }
       : { ...running, status: 'aborted', endedAt };
-    await store.putMatch(aborted);
-    hub.close(matchId, { status: 'aborted', players: aborted.players, endedAt: aborted.endedAt ?? endedAt });
-    this.opts.metrics?.matchEnded('aborted', result);
-    log({ event: 'match.abort', matchId, reason: signal.aborted ? 'server stopping' : 'wall clock or error', durationMs: Date.parse(endedAt) - Date.parse(startedAt) });
+    try {
+      if (wasStored) await store.putMatch(aborted);
+    } finally {
+      // Viewers, metrics and the log hear of the end even when the store failed.
+      hub.close(matchId, { status: 'aborted', players: aborted.players, endedAt: aborted.endedAt ?? endedAt });
+      this.opts.metrics?.matchEnded('aborted', result);
+      const reason = begun.abortReason ?? (signal.aborted ? 'server stopping' : 'wall clock or error');
+      log({ event: 'match.abort', matchId, reason, durationMs: Date.parse(endedAt) - Date.parse(startedAt) });
+    }
   }
 
   /** Rates a completed match (openskill Weng-Lin, ranks = placements) and stores match and ratings in one step. */
