@@ -62,7 +62,8 @@ afterAll(async () => {
   await svc?.close();
 });
 
-describe('signed in, at 375 px', () => {
+// A real browser on a shared machine: each step gets room.
+describe('signed in, at 375 px', { timeout: 90_000 }, () => {
   it('signs in by the mailed link and picks a handle; a bad handle shows the API error', async () => {
     await signIn(page, svc, 'ada@example.com');
     await expect(page.getByTestId('me').textContent()).resolves.toBe('Pick a handle');

@@ -102,7 +102,8 @@ afterAll(async () => {
   await Promise.all(botServers.map((b) => b.close()));
 });
 
-describe('matches in the browser', () => {
+// A real browser and a real scheduler on a shared machine: each step gets room.
+describe('matches in the browser', { timeout: 120_000 }, () => {
   it('follows a running match live, in step with the server, into its replay when it ends', async () => {
     await gate.first; // the scheduler seated the three bots and the first decision is waiting
     const running = await until('a running match', async () => (await getJson<{ matches: MatchSummary[] }>('/matches?status=running')).matches[0]);
