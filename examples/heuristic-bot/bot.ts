@@ -5,18 +5,19 @@
 // Strategy, in priority order:
 //   setup    the vertex with the most pips, plus resource diversity and ports
 //   turn     city > settlement > a bank trade that completes one of those >
-//            knight off our own hex > road toward the best free spot >
+//            over 7 cards, a bank trade toward the next build > a knight
+//            (largest army; the bandit onto the leader) > embargo what we lack >
+//            roadworks or a road toward the best free spot > windfall >
 //            development card > end turn
 //   discard  keep what the next city or settlement needs
 //   bandit   the hex that hurts the leading opponent most, never our own
 //   trade    accept only when it gives us what we lack for our next build
 import { pathToFileURL } from 'node:url';
-import { legalActionsFromView } from '../../engine/index';
-import { RESOURCES, VERTEX_HEXES, VERTEX_VERTICES, EDGE_VERTICES, VERTEX_PORT, slots } from '../../engine/board';
+import { legalActionsFromView, RESOURCES, VERTEX_HEXES, VERTEX_VERTICES, EDGE_VERTICES, VERTEX_PORT, slots } from 'bot-arena/engine';
 import type {
   AnyAction, BanditAction, DiscardAction, PioneersView, ResourceCounts, ResourceName, SetupAction, TurnAction,
-} from '../../engine/types';
-import type { DecisionRequest } from '../../src/protocol/index';
+} from 'bot-arena/engine';
+import type { DecisionRequest } from 'bot-arena/protocol';
 import { parseBotCli, serveBot, type BotServerOptions, type MatchMemo, type RunningBot } from '../starter-bot/server';
 
 /** Dots under a number token: how often it rolls out of 36. */
@@ -126,15 +127,31 @@ function chooseTurn(view: PioneersView, legal: TurnAction[]): TurnAction {
     if (trade) return trade;
   }
 
-  // Move the bandit off our own production with a knight.
-  const knights = of('play_knight');
-  if (knights.length && banditHurtsUs(view)) return best(knights, (a) => banditValue(view, a.hex, a.victim));
+  // Over 7 cards a rolled 7 costs half the hand: swap a surplus with the bank
+  // for what the next build lacks most, keeping what that build needs.
+  const need = mostNeeded(view);
+  const total = RESOURCES.reduce((n, r) => n + (view.hand[r] ?? 0), 0);
+  if (total > 7 && need) {
+    const goal = nextGoal(view);
+    const swaps = of('bank_trade').filter((t) => t.get === need && (view.hand[t.give] ?? 0) - rateFor(view, t.give) >= (goal[t.give] ?? 0));
+    if (swaps.length) return best(swaps, (t) => (view.hand[t.give] ?? 0) - (goal[t.give] ?? 0));
+  }
 
-  const roads = of('build_road');
-  if (roads.length && settleSpots.length < 2) {
+  // A knight whenever we hold one: each counts toward largest army (2 VP),
+  // and it moves the bandit onto the leader's best hex (off ours).
+  const knights = of('play_knight');
+  if (knights.length) return best(knights, (a) => banditValue(view, a.hex, a.victim));
+
+  // Embargo the resource our next build lacks most.
+  const embargo = of('play_embargo').find((a) => a.resource === need);
+  if (embargo) return embargo;
+
+  if (settleSpots.length < 2) {
     const free = freeVertices(view);
-    const scored = roads.map((a) => ({ a, s: roadValue(view, a.edge, free) })).filter((x) => x.s > 0);
-    if (scored.length) return scored.sort((x, y) => y.s - x.s)[0].a;
+    const roadworks = of('play_roadworks').map((a) => ({ a, s: a.edges.reduce((n, e) => n + roadValue(view, e, free), 0) })).filter((x) => x.s > 0);
+    if (roadworks.length) return roadworks.sort((x, y) => y.s - x.s)[0].a;
+    const roads = of('build_road').map((a) => ({ a, s: roadValue(view, a.edge, free) })).filter((x) => x.s > 0);
+    if (roads.length) return roads.sort((x, y) => y.s - x.s)[0].a;
   }
   const windfall = of('play_windfall');
   if (windfall.length) return best(windfall, (a) => usefulness(view, a.take));
@@ -186,10 +203,6 @@ function rateFor(view: PioneersView, r: ResourceName): number {
   return rate;
 }
 
-function banditHurtsUs(view: PioneersView): boolean {
-  return view.towns.some((t) => t.seat === view.seat && slots(VERTEX_HEXES, t.vertex, 3).includes(view.board.bandit));
-}
-
 /** Pips the bandit would block from opponents (weighted by their score), minus our own loss. */
 function banditValue(view: PioneersView, hex: number, victim: number | undefined): number {
   let value = 0;
@@ -218,6 +231,26 @@ function chooseDiscard(view: PioneersView, legal: DiscardAction[]): DiscardActio
     }
     return -loss;
   });
+}
+
+/** The next build: a city while we have a settlement to upgrade, else a settlement. */
+function nextGoal(view: PioneersView): ResourceCounts {
+  return view.towns.some((t) => t.seat === view.seat && !t.city) ? COST.city : COST.settlement;
+}
+
+/** The resource the next build lacks most, if any. */
+function mostNeeded(view: PioneersView): ResourceName | null {
+  const goal = nextGoal(view);
+  let need: ResourceName | null = null;
+  let gap = 0;
+  for (const r of RESOURCES) {
+    const short = (goal[r] ?? 0) - (view.hand[r] ?? 0);
+    if (short > gap) {
+      gap = short;
+      need = r;
+    }
+  }
+  return need;
 }
 
 /** How much a set of cards brings us closer to a city or settlement. */
@@ -281,6 +314,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const cli = parseBotCli(process.argv.slice(2), { ...process.env, PORT: process.env.PORT ?? '8081' });
   const bot = await startBot({ ...cli, log: cli.quiet ? undefined : (line) => process.stderr.write(`heuristic: ${line}\n`) });
   process.stderr.write(`heuristic bot listening on ${bot.url}${cli.platformPublicKey ? ' (verifying handshakes)' : ''}\n`);
-  process.stderr.write(`try: node bin/arena play ${bot.url} builtin:random builtin:random --games 5\n`);
+  process.stderr.write(`try: node bin/arena play ${bot.url} builtin:greedy builtin:greedy builtin:greedy --games 20\n`);
   process.on('SIGINT', () => void bot.close().then(() => process.exit(0)));
 }

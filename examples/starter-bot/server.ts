@@ -2,12 +2,12 @@
 // answers `GET /ping` with `pong`, accepts the arena's WebSocket (optionally
 // verifying its signed handshake), and answers each DecisionRequest frame with
 // a DecisionResponse carrying the same id. Copy it; plug in your `decide`.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { verifyHandshake } from '../../src/keys/index';
-import type { DecisionRequest } from '../../src/protocol/index';
-import type { AnyAction } from '../../engine/types';
+import type { AnyAction } from 'bot-arena/engine';
+import type { DecisionRequest } from 'bot-arena/protocol';
 
 /**
  * What your bot knows between decisions of one match. The view does not say
@@ -43,8 +43,7 @@ export interface RunningBot {
 export async function serveBot(decide: Decide, opts: BotServerOptions = {}): Promise<RunningBot> {
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? (() => {});
-  const key = opts.platformPublicKey ? Buffer.from(opts.platformPublicKey, 'base64') : undefined;
-  if (key && key.length !== 32) throw new Error('platform public key must be base64 of 32 raw bytes (print it with `arena play --print-platform-key`)');
+  const key = opts.platformPublicKey ? platformKey(opts.platformPublicKey) : undefined;
 
   const http = createServer((req, res) => {
     if (req.method === 'GET' && req.url?.split('?')[0].replace(/\/+$/, '').endsWith('/ping')) {
@@ -118,6 +117,35 @@ export async function serveBot(decide: Decide, opts: BotServerOptions = {}): Pro
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** How far a handshake's timestamp may be from our clock (the arena's window). */
+const HANDSHAKE_WINDOW_MS = 30_000;
+/** DER header of an Ed25519 SubjectPublicKeyInfo; the 32 raw key bytes follow. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** The platform's public key from base64 of its 32 raw bytes (`arena play --print-platform-key`). */
+function platformKey(base64: string): KeyObject {
+  const raw = Buffer.from(base64, 'base64');
+  if (raw.length !== 32) throw new Error('platform public key must be base64 of 32 raw bytes (print it with `arena play --print-platform-key`)');
+  return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+}
+
+/**
+ * The arena signs every WebSocket upgrade: `x-svc-signature` is base64 of an
+ * Ed25519 signature of `<x-svc-timestamp>.<x-svc-match>` (unix milliseconds,
+ * the match id). A fresh timestamp and a good signature mean the arena sent it.
+ */
+export function verifyHandshake(key: KeyObject, headers: IncomingHttpHeaders, now = Date.now()): { ok: true } | { ok: false; reason: string } {
+  const one = (name: string) => (typeof headers[name] === 'string' ? (headers[name] as string) : undefined);
+  const matchId = one('x-svc-match');
+  const timestamp = one('x-svc-timestamp');
+  const signature = one('x-svc-signature');
+  if (!matchId || !timestamp || !signature) return { ok: false, reason: 'unsigned: x-svc-match, x-svc-timestamp and x-svc-signature are required' };
+  if (!/^\d{1,16}$/.test(timestamp) || Math.abs(Number(timestamp) - now) > HANDSHAKE_WINDOW_MS) return { ok: false, reason: 'stale or bad x-svc-timestamp' };
+  const sig = Buffer.from(signature, 'base64');
+  if (sig.length !== 64 || !verify(null, Buffer.from(`${timestamp}.${matchId}`), key, sig)) return { ok: false, reason: 'bad signature' };
+  return { ok: true };
 }
 
 /** `--port 8080 --host 0.0.0.0 --platform-key BASE64` (or $PORT, $HOST, $ARENA_PLATFORM_KEY). */
