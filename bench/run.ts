@@ -1,11 +1,12 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, startup)
+// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, serve, startup)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 const suites: Record<string, () => Promise<BenchSuite[]>> = {
   engine: async () => (await import('./engine')).run(),
   keys: async () => (await import('./keys')).run(),
   runner: async () => (await import('./runner')).run(),
+  serve: async () => (await import('./serve')).run(),
   startup: async () => (await import('./startup')).run(),
 };
 

@@ -214,6 +214,23 @@ describe('management API end to end (dev mode, real bots)', () => {
     expect((await h.store.getBot(botId))?.removedAt).not.toBeNull();
   });
 
+  it('every response carries its request id; what a key unlocked is no-store, errors included', async () => {
+    const responses = [
+      await h.send('GET', '/health'),
+      await h.signed(key, 'GET', '/bots'),
+      await h.signed(key, 'GET', '/me'),
+      await h.signed(key, 'GET', '/bots/b_nosuchbot'),
+      await h.send('GET', '/me'),
+    ];
+    const ids = responses.map((r) => r.headers['x-request-id']);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The log line of each request names the id its response carried.
+    for (const id of ids) expect(h.logs.some((l) => l.event === 'request' && l.requestId === id)).toBe(true);
+    expect(responses.map((r) => r.headers['cache-control'])).toEqual([undefined, 'no-store', 'no-store', 'no-store', undefined]);
+    expect(responses[3].status).toBe(404);
+  });
+
   it('an unknown path is a JSON 404, logged and counted without its path', async () => {
     const res = await h.send('GET', '/nowhere/at/all-7f3a9');
     expect(res.status).toBe(404);

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { Authenticator } from './auth';
+import { Authenticator, SAFE_METHODS } from './auth';
 import { addressLimit } from './client-limit';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
@@ -15,6 +15,7 @@ import { botRoutes } from './routes/bots';
 import { keyRoutes } from './routes/keys';
 import { matchRoutes } from './routes/matches';
 import { metaRoutes } from './routes/meta';
+import { responseHeader } from './node-io';
 import { signInRoutes } from './routes/signin';
 import { mountDashboard } from '../dashboard';
 
@@ -27,15 +28,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
-  // One log line and one metric per request; no-store on anything a caller's credentials unlocked.
+  // One log line and one metric per request (no-store on what credentials unlocked: Authenticator.caller).
   app.use('*', async (c, next) => {
     const started = performance.now();
     const requestId = randomUUID();
     c.set('requestId', requestId);
+    // Set before the handler runs: a header set on a finished response makes hono rebuild it (a full Response per request).
+    responseHeader(c, 'X-Request-Id', requestId);
     await next();
     const caller = c.get('caller');
-    if (caller) c.header('Cache-Control', 'no-store');
-    c.header('X-Request-Id', requestId);
     const route = c.req.routePath;
     deps.metrics.request(route, c.req.method, c.res.status);
     deps.log({
@@ -46,7 +47,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     });
   });
 
-  app.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`) }));
+  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`) });
+  // Bodyless methods skip it: asking for a body makes @hono/node-server build a full web Request per request.
+  // No route reads a body on them (rawBody treats them as empty).
+  app.use('*', (c, next) => (SAFE_METHODS.has(c.req.method) ? next() : limitBody(c, next)));
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.headers);

@@ -10,12 +10,14 @@ import { SCOPES, type Scope } from '../../protocol/api';
 import type { AppDeps } from './deps';
 import type { AppEnv, Caller } from './env';
 import { ApiError } from './errors';
+import { requestHeader, responseHeader } from './node-io';
 import { RateLimiter } from './rate-limit';
 import { ReplayCache, replayKey } from './replay-cache';
 
 export const SESSION_COOKIE = 'arena_session';
 const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that carry no body and change nothing (no same-origin check, no body read). */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -50,8 +52,10 @@ export class Authenticator {
   async caller(c: Context<AppEnv>): Promise<Caller | null> {
     const cached = c.get('caller');
     if (cached !== undefined) return cached;
-    const caller = c.req.header('x-svc-key') !== undefined || c.req.header('x-svc-signature') !== undefined ? await this.signed(c) : await this.session(c);
+    const caller = requestHeader(c, 'x-svc-key') !== undefined || requestHeader(c, 'x-svc-signature') !== undefined ? await this.signed(c) : await this.session(c);
     c.set('caller', caller);
+    // What credentials unlocked is never cached; set now, before the handler builds the response.
+    if (caller) responseHeader(c, 'Cache-Control', 'no-store');
     return caller;
   }
 
@@ -79,14 +83,15 @@ export class Authenticator {
   private async signed(c: Context<AppEnv>): Promise<Caller> {
     const { store, metrics } = this.deps;
     const now = this.deps.now();
-    const keyId = c.req.header('x-svc-key') ?? '';
+    const headers = { 'x-svc-key': requestHeader(c, 'x-svc-key'), 'x-svc-timestamp': requestHeader(c, 'x-svc-timestamp'), 'x-svc-signature': requestHeader(c, 'x-svc-signature') };
+    const keyId = headers['x-svc-key'] ?? '';
     const rec = keyId && keyId.length <= 64 ? await store.getKey(keyId) : null;
     const body = await rawBody(c);
     const result = verifyRequest({
       method: c.req.method,
       path: signedPath(c),
       body,
-      headers: { 'x-svc-key': c.req.header('x-svc-key'), 'x-svc-timestamp': c.req.header('x-svc-timestamp'), 'x-svc-signature': c.req.header('x-svc-signature') },
+      headers,
       lookupKey: () => (rec ? { publicKey: Buffer.from(rec.publicKey, 'base64'), revoked: rec.revokedAt !== null } : undefined),
       now,
     });
@@ -94,7 +99,7 @@ export class Authenticator {
       metrics.authFailure(result.code);
       throw new ApiError('unauthenticated', result.reason);
     }
-    const seen = this.replays.check(replayKey(result.keyId, c.req.header('x-svc-signature')!), result.timestamp, now);
+    const seen = this.replays.check(replayKey(result.keyId, headers['x-svc-signature']!), result.timestamp, now);
     if (seen === 'replay') {
       metrics.authFailure('replayed_signature');
       throw new ApiError('unauthenticated', 'this signature was already used: a replayed request; sign every request afresh');
@@ -129,8 +134,8 @@ export class Authenticator {
 
 /** CSRF protection for cookie writes: the browser says where the request came from. */
 export function isSameOrigin(c: Context, baseUrl: string): boolean {
-  const site = c.req.header('sec-fetch-site');
+  const site = requestHeader(c, 'sec-fetch-site');
   if (site !== undefined) return site === 'same-origin';
-  const origin = c.req.header('origin');
+  const origin = requestHeader(c, 'origin');
   return origin !== undefined && origin === new URL(baseUrl).origin;
 }
