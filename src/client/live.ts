@@ -7,29 +7,11 @@
 // arena's ends it with a LiveStreamError.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PublicMatchEventSchema } from '../protocol/events';
-import { LiveEndSchema, LiveSnapshotSchema, LiveViewMessageSchema, type LiveEnd, type LiveMessage } from '../protocol/live';
+import { LiveEndSchema, LiveSnapshotSchema, LiveViewMessageSchema, type FollowLiveOptions, type LiveConnection, type LiveEnd, type LiveMessage } from '../protocol/live';
 import { errorOf, publicUrl, unreachable } from './public';
 import { SseParser, type SseEvent } from './sse';
 
-export type LiveConnection =
-  | { state: 'connecting'; attempt: number }
-  | { state: 'open' }
-  /** Lost (or could not open) the stream; the next attempt comes after delayMs. */
-  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string };
-
-export interface FollowLiveOptions {
-  baseUrl: string;
-  matchId: string;
-  onMessage: (msg: LiveMessage) => void;
-  onConnection?: (c: LiveConnection) => void;
-  signal?: AbortSignal;
-  /** Wait before the first reconnect (default 500 ms); doubles per failure up to maxRetryMs (default 10 s). */
-  retryMs?: number;
-  maxRetryMs?: number;
-  /** Give up after this many failed attempts in a row (default: never). */
-  maxAttempts?: number;
-  fetch?: typeof fetch;
-}
+export type { FollowLiveOptions, LiveConnection } from '../protocol/live';
 
 export class LiveStreamError extends Error {
   constructor(

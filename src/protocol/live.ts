@@ -59,3 +59,28 @@ export type LiveMessage =
   | { type: 'event'; data: z.infer<typeof PublicMatchEventSchema> }
   | { type: 'view'; data: LiveViewMessage }
   | { type: 'end'; data: LiveEnd };
+
+// How a client follows the stream (src/client/live.ts implements it; the TUI takes it injected).
+export type LiveConnection =
+  | { state: 'connecting'; attempt: number }
+  | { state: 'open' }
+  /** Lost (or could not open) the stream; the next attempt comes after delayMs. */
+  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string };
+
+export interface FollowLiveOptions {
+  baseUrl: string;
+  matchId: string;
+  onMessage: (msg: LiveMessage) => void;
+  onConnection?: (c: LiveConnection) => void;
+  signal?: AbortSignal;
+  /** Wait before the first reconnect (default 500 ms); doubles per failure up to maxRetryMs (default 10 s). */
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** Give up after this many failed attempts in a row (default: never). */
+  maxAttempts?: number;
+  fetch?: typeof fetch;
+}
+
+
+/** Follows a match until `end`; src/client/live.ts followLive. */
+export type FollowLive = (opts: FollowLiveOptions) => Promise<LiveEnd>;

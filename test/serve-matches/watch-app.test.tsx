@@ -8,6 +8,7 @@ import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveApp } from '../../src/tui/live/app';
 import { LiveSession } from '../../src/tui/live/session';
+import { followLive } from '../../src/client/live';
 import { applyLiveMessage, initialLiveState } from '../../src/tui/live/state';
 import { wellBehaved } from '../support/policies';
 import { startArena, type Arena } from './support';
@@ -35,7 +36,7 @@ async function until<T>(ok: () => T | undefined | false, what: () => string, dea
 describe('arena watch: the live viewer', () => {
   it('draws the running match, stays on the final position at the end, and quits on q', async () => {
     const [id] = await arena.tick();
-    const session = new LiveSession({ baseUrl: arena.url, matchId: id });
+    const session = new LiveSession({ baseUrl: arena.url, matchId: id, follow: followLive });
     const following = session.run();
     let quit: { interrupted: boolean } | null = null;
     const r = render(<LiveApp session={session} width={100} height={40} colour={false} onQuit={(how) => void (quit = how)} />);
@@ -72,7 +73,7 @@ describe('arena watch: the live viewer', () => {
   it('the state a stream leaves matches the finished match: final view, placements, strikes, no gap', async () => {
     await arena.idle();
     const [id] = await arena.tick();
-    const session = new LiveSession({ baseUrl: arena.url, matchId: id });
+    const session = new LiveSession({ baseUrl: arena.url, matchId: id, follow: followLive });
     await session.run();
     const s = session.state;
     const record = (await (await fetch(`${arena.url}/matches/${id}`)).json()) as { players: unknown[]; replay: Array<{ seq: number }> };

@@ -47,7 +47,7 @@ ${PUBLIC_HELP}`,
     .action(async (id: string, flags: WatchFlags) => {
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw usageError(`MATCH-ID looks like m_Xy3AbCdEfGhIjKlM, got "${id}"`);
       const { LiveSession } = await import('../../tui/live/session');
-      const { LiveStreamError } = await import('../../client/live');
+      const { followLive, LiveStreamError } = await import('../../client/live');
       const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
       const ciSet = inCi(io.env);
       const interactive = !flags.plain && terminal && !ciSet;
@@ -63,7 +63,7 @@ ${PUBLIC_HELP}`,
           const printer = new PlainPrinter((line) => void io.stdout.write(line + '\n'));
           let lost = false;
           const session = new LiveSession({
-            baseUrl, matchId: id,
+            baseUrl, matchId: id, follow: followLive,
             onMessage: (msg, state) => printer.take(msg, state),
             onConnection: (c) => {
               if (c.state === 'reconnecting') {
@@ -88,7 +88,7 @@ ${PUBLIC_HELP}`,
         await getMatch({ baseUrl }, id);
         const { runLiveViewer } = await import('../../tui/live/run');
         const { colourWanted } = await import('../../tui/run');
-        const session = new LiveSession({ baseUrl, matchId: id });
+        const session = new LiveSession({ baseUrl, matchId: id, follow: followLive });
         const exit = await runLiveViewer(session, {
           colour: colourWanted(io.env), showIds: flags.ids,
           stdin: io.stdin as NodeJS.ReadStream, stdout: io.stdout as NodeJS.WriteStream,

@@ -1,13 +1,14 @@
 // One match followed live: the stream (src/client/live.ts) folded into a
 // LiveState that the Ink app and --plain read. Listeners hear every change.
-import { followLive, type FollowLiveOptions, type LiveConnection } from '../../client/live';
-import type { LiveEnd, LiveMessage } from '../../protocol/live';
+import type { FollowLive, FollowLiveOptions, LiveConnection, LiveEnd, LiveMessage } from '../../protocol/live';
 import { applyConnection, applyLiveMessage, initialLiveState, type LiveState } from './state';
 
 export interface LiveSessionOptions extends Omit<FollowLiveOptions, 'onMessage' | 'onConnection' | 'signal'> {
   /** Every message as it arrives, after the state has taken it (--plain prints from here). */
   onMessage?: (msg: LiveMessage, state: LiveState) => void;
   onConnection?: (c: LiveConnection, state: LiveState) => void;
+  /** The stream client (src/client/live.ts followLive), injected so the TUI stays below the client layer. */
+  follow: FollowLive;
 }
 
 export class LiveSession {
@@ -24,8 +25,9 @@ export class LiveSession {
   /** Follows until `end` (resolves with it), a fatal error (rejects), or stop() (resolves null). */
   async run(): Promise<LiveEnd | null> {
     try {
-      return await followLive({
-        ...this.opts,
+      const { follow, ...rest } = this.opts;
+      return await follow({
+        ...rest,
         signal: this.controller.signal,
         onMessage: (msg) => {
           this.set(applyLiveMessage(this.state, msg));

@@ -6,7 +6,7 @@
 import type { PublicView } from '../../../engine/types';
 import type { PublicMatchEvent } from '../../protocol/events';
 import type { LiveEnd, LiveMatchHeaderData, LiveMessage } from '../../protocol/live';
-import type { LiveConnection } from '../../client/live';
+import type { LiveConnection } from '../../protocol/live';
 
 /** Events kept for the log; older ones scroll away. */
 export const LOG_KEEP = 400;
