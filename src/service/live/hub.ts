@@ -1,5 +1,6 @@
 // Live spectating (decisions file, "live"): one channel per running match.
-// Every replay event is filtered to its public form and serialized ONCE; all
+// Every replay event is filtered to its public form and serialized at most
+// ONCE, when a viewer first needs it (most matches have nobody watching); all
 // viewers get the same string. A viewer first gets a snapshot of the public
 // state, then one message per event; one that reconnects with Last-Event-ID
 // gets exactly the events it missed, then the current public view.
@@ -35,9 +36,10 @@ export function publicMatchEvent(ev: MatchEvent): PublicMatchEvent {
 }
 
 export class LiveChannel {
-  /** history[seq] = the SSE message of public event seq. */
-  private readonly history: string[] = [];
-  private readonly recent: PublicMatchEvent[] = [];
+  /** events[seq] = the public form of event seq (for the table-public kinds, the replay's own object). */
+  private readonly events: PublicMatchEvent[] = [];
+  /** messages[seq] = its SSE text, made the first time a viewer needs it. */
+  private readonly messages: Array<string | undefined> = [];
   /** Strikes per seat so far, for the snapshot (a late viewer's recent window may not hold them). */
   private readonly strikes: number[];
   private readonly viewers = new Set<LiveViewer>();
@@ -53,24 +55,22 @@ export class LiveChannel {
   }
 
   get lastSeq(): number {
-    return this.history.length - 1;
+    return this.events.length - 1;
   }
 
   /** New replay events and a way to read the public view after them (read only when someone watches). */
   publish(events: readonly MatchEvent[], view: () => PublicView): void {
     if (this.ended) return;
     this.view = view;
+    const watched = this.viewers.size > 0;
     for (const ev of events) {
-      if (ev.seq !== this.history.length) continue; // already published, or out of order: never repeat or skip
+      if (ev.seq !== this.events.length) continue; // already published, or out of order: never repeat or skip
       const pub = publicMatchEvent(ev);
       if (pub.kind === 'timeout') this.strikes[pub.seat] = pub.data.strikes;
-      const msg = sseMessage('event', pub, ev.seq);
-      this.history.push(msg);
-      this.recent.push(pub);
-      if (this.recent.length > SNAPSHOT_RECENT_EVENTS) this.recent.shift();
-      this.broadcast(msg);
+      this.events.push(pub);
+      if (watched) this.broadcast(this.message(ev.seq));
     }
-    if (this.viewers.size > 0 && events.length > 0) this.broadcast(sseMessage('view', { seq: this.lastSeq, view: view() }));
+    if (watched && events.length > 0) this.broadcast(sseMessage('view', { seq: this.lastSeq, view: view() }));
   }
 
   /**
@@ -79,15 +79,21 @@ export class LiveChannel {
    */
   subscribe(viewer: LiveViewer, lastEventId: number | null): () => void {
     if (lastEventId !== null && lastEventId <= this.lastSeq) {
-      for (let seq = lastEventId + 1; seq <= this.lastSeq; seq++) viewer.send(this.history[seq]);
+      for (let seq = lastEventId + 1; seq <= this.lastSeq; seq++) viewer.send(this.message(seq));
       if (this.view) viewer.send(sseMessage('view', { seq: this.lastSeq, view: this.view() }));
     } else {
-      viewer.send(sseMessage('snapshot', { match: this.header, seq: this.lastSeq, view: this.view ? this.view() : null, recent: this.recent, strikes: this.strikes }));
+      const recent = this.events.slice(Math.max(0, this.events.length - SNAPSHOT_RECENT_EVENTS));
+      viewer.send(sseMessage('snapshot', { match: this.header, seq: this.lastSeq, view: this.view ? this.view() : null, recent, strikes: this.strikes }));
     }
     this.viewers.add(viewer);
     return () => {
       this.viewers.delete(viewer);
     };
+  }
+
+  /** The SSE text of event seq, serialized once whoever asks first. */
+  private message(seq: number): string {
+    return (this.messages[seq] ??= sseMessage('event', this.events[seq], seq));
   }
 
   /** The match is over: tell every viewer how it ended and close their streams. */
