@@ -10,6 +10,8 @@ import { applyEmbargo, applyKnight, applyRoadworks, applyWindfall, checkEmbargo,
 import { checkDiscard } from './rules/discard';
 import { applySetup, checkSetup } from './rules/setup';
 import { applyBankTrade, applyOffer, checkBankTrade, checkOffer, resolveOffer } from './rules/trade';
+import { ACCEPT, REJECT } from './canon';
+import { PENDING_TRADE } from './pending';
 import { countsInto } from './shape';
 import type { Counts } from './canon';
 import type { Game } from './state';
@@ -159,7 +161,7 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
     case 'discard': {
       for (let r = 0; r < 5; r++) g.discardBuf[seat * 5 + r] = c.a[r];
       buffer(g, seat, action, isDefault);
-      if (allAnswered(g, g.owed)) completeDiscards(g);
+      if (allDiscarded(g)) completeDiscards(g);
       return;
     }
   }
@@ -167,10 +169,18 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
 
 /** Buffers a (legal) answer to the open offer; the last one resolves it. */
 export function answerOffer(g: Game, seat: number, action: TradeResponse, isDefault: boolean): void {
-  g.pendingCache = null;
   g.accepts[seat] = action.accept ? 1 : 0;
   buffer(g, seat, action, isDefault);
-  if (allAnswered(g, g.asked)) completeTrade(g);
+  // The seats still to answer are what pendingDecisions will list next.
+  const asked = g.asked, answered = g.answered;
+  let rest = 0;
+  for (let s = 0, n = g.n; s < n; s++) if (asked[s] === 1 && answered[s] === 0) rest |= 1 << s;
+  if (rest !== 0) {
+    g.pendingCache = PENDING_TRADE[rest];
+    return;
+  }
+  g.pendingCache = null;
+  completeTrade(g);
 }
 
 function buffer(g: Game, seat: number, action: AnyAction, isDefault: boolean): void {
@@ -179,8 +189,8 @@ function buffer(g: Game, seat: number, action: AnyAction, isDefault: boolean): v
   g.bufDefault[seat] = isDefault ? 1 : 0;
 }
 
-function allAnswered(g: Game, owes: ArrayLike<number>): boolean {
-  for (let s = 0; s < g.n; s++) if (owes[s] && !g.answered[s]) return false;
+function allDiscarded(g: Game): boolean {
+  for (let s = 0; s < g.n; s++) if (g.owed[s] > 0 && g.answered[s] === 0) return false;
   return true;
 }
 
@@ -198,12 +208,14 @@ function completeDiscards(g: Game): void {
 }
 
 function completeTrade(g: Game): void {
-  for (let s = 0; s < g.n; s++) {
-    if (!g.asked[s]) continue;
-    const a = g.bufAction[s] as TradeResponse;
-    emitAction(g, s, 'trade', a, g.bufDefault[s] === 1);
-    if (a.talk !== undefined) addTalk(g, s, a.talk);
-    g.bufAction[s] = null;
+  const asked = g.asked, buf = g.bufAction;
+  for (let s = 0, n = g.n; s < n; s++) {
+    if (asked[s] === 0) continue;
+    const a = buf[s] as TradeResponse;
+    if (g.log) emitAction(g, s, 'trade', a, g.bufDefault[s] === 1);
+    // The engine's own ACCEPT / REJECT carry no talk.
+    if (a !== ACCEPT && a !== REJECT && a.talk !== undefined) addTalk(g, s, a.talk);
+    buf[s] = null;
   }
   resolveOffer(g);
   g.stage = STAGE_TURN;

@@ -5,6 +5,7 @@ import { ACCEPT, REJECT, canonicalInfo } from './canon';
 import { answerOffer, applyAnswer, checkAnswer, countsOf } from './apply';
 import type { Counts } from './canon';
 import { defaultAnswer } from './defaults';
+import { K_BANDIT, K_DISCARD, K_SETUP, K_TRADE, K_TURN, NONE, PENDING } from './pending';
 import { rejection } from './rejections';
 import { shuffle, stream } from './rng';
 import { parseAnswer } from './shape';
@@ -34,16 +35,6 @@ export function seatOrder(seed: string, botCount: number): number[] {
   shuffle(stream(seed, 'seats'), order);
   return order;
 }
-
-const KINDS: readonly DecisionKind[] = ['setup', 'turn', 'discard', 'bandit', 'trade'];
-const K_SETUP = 0, K_TURN = 1, K_DISCARD = 2, K_BANDIT = 3, K_TRADE = 4;
-// Frozen lists for every (kind, set of seats), so listing pending decisions
-// never allocates: PENDING[kind][seatMask].
-const PENDING: ReadonlyArray<ReadonlyArray<readonly PendingDecision[]>> = KINDS.map((kind) => {
-  const one = [0, 1, 2, 3].map((seat) => Object.freeze({ seat, kind }));
-  return Array.from({ length: 16 }, (_, mask) => Object.freeze(one.filter((_, s) => mask & (1 << s))));
-});
-const NONE: readonly PendingDecision[] = PENDING[0][0];
 
 /** The decision kind the seat owes now, or null. */
 export function owedKind(g: Game, seat: number): DecisionKind | null {

@@ -112,18 +112,37 @@ function legalTurn(g: Game, seat: number): void {
  * bits 5..9 open 1-for-1 offers. One pass over the hand for both.
  */
 function tradeGives(g: Game, seat: number): number {
-  const o = seat * 5;
-  const ports = g.portMask[seat];
-  const base = ports & GENERIC_PORT ? 3 : 4;
-  const offers = g.offers < OFFER_LIMIT;
+  const h = g.hand, o = seat * 5;
+  const rate = g.portMask[seat] * 5; // into RATES
   let mask = 0;
-  for (let give = 0; give < 5; give++) {
-    const have = g.hand[o + give];
-    if (have >= 2 && have >= (ports & (1 << give) ? 2 : base)) mask |= 1 << give;
-    if (offers && have >= 1) mask |= 32 << give;
+  // Unrolled, the hand in locals: this runs for every turn decision.
+  const b = h[o], l = h[o + 1], w = h[o + 2], gr = h[o + 3], or = h[o + 4];
+  if (b >= RATES[rate]) mask |= 1;
+  if (l >= RATES[rate + 1]) mask |= 2;
+  if (w >= RATES[rate + 2]) mask |= 4;
+  if (gr >= RATES[rate + 3]) mask |= 8;
+  if (or >= RATES[rate + 4]) mask |= 16;
+  if (g.offers < OFFER_LIMIT) {
+    if (b >= 1) mask |= 32;
+    if (l >= 1) mask |= 64;
+    if (w >= 1) mask |= 128;
+    if (gr >= 1) mask |= 256;
+    if (or >= 1) mask |= 512;
   }
   return mask;
 }
+
+/** portMask bit of a generic 3:1 port (bits 0..4 are the 2:1 resource ports). */
+const GENERIC_PORT = 1 << 5;
+
+/** RATES[portMask * 5 + r]: the bank rate for giving r with those ports (as bankRate). */
+const RATES = (() => {
+  const out = new Int8Array(64 * 5);
+  for (let m = 0; m < 64; m++) {
+    for (let r = 0; r < 5; r++) out[m * 5 + r] = m & (1 << r) ? 2 : m & GENERIC_PORT ? 3 : 4;
+  }
+  return out;
+})();
 
 /** Four entries per set bit: the k-th (0-based) of give's four trades, gets in resource order. */
 function pickTrade(table: readonly AnyAction[], mask: number, k: number): AnyAction {
@@ -293,8 +312,6 @@ function segmentAt(k: number): AnyAction {
   }
 }
 
-/** portMask bit of a generic 3:1 port (bits 0..4 are the 2:1 resource ports). */
-const GENERIC_PORT = 1 << 5;
 
 const vertexMark = new Uint8Array(VERTEX_COUNT);
 

@@ -27,13 +27,15 @@ export function checkOffer(g: Game, seat: number, give: ArrayLike<number>, get: 
   if (g.offers >= OFFER_LIMIT) return 'offer_limit';
   let tg = 0, tt = 0;
   for (let r = 0; r < 5; r++) {
-    tg += give[r];
-    tt += get[r];
-    if (give[r] > 0 && get[r] > 0) return 'bad_offer';
+    const a = give[r], b = get[r];
+    tg += a;
+    tt += b;
+    if (a > 0 && b > 0) return 'bad_offer';
   }
   if (tg === 0 || tt === 0) return 'offer_empty';
   if (to !== -1 && (to === seat || to >= g.n)) return 'bad_target';
-  for (let r = 0; r < 5; r++) if (give[r] > g.hand[seat * 5 + r]) return 'offer_uncovered';
+  const hand = g.hand, o = seat * 5;
+  for (let r = 0; r < 5; r++) if (give[r] > hand[o + r]) return 'offer_uncovered';
   return null;
 }
 
@@ -43,32 +45,37 @@ export function applyOffer(g: Game, seat: number, give: ArrayLike<number>, get: 
   g.tradeFrom = seat;
   g.tradeTo = to;
   g.tradeTalk = talk;
-  for (let r = 0; r < 5; r++) { g.tradeGive[r] = give[r]; g.tradeGet[r] = get[r]; }
-  for (let s = 0; s < g.n; s++) {
-    g.asked[s] = s !== seat && (to === -1 || to === s) ? 1 : 0;
-    g.answered[s] = 0;
-    g.accepts[s] = 0;
+  const tGive = g.tradeGive, tGet = g.tradeGet;
+  for (let r = 0; r < 5; r++) { tGive[r] = give[r]; tGet[r] = get[r]; }
+  const asked = g.asked, answered = g.answered, accepts = g.accepts;
+  for (let s = 0, n = g.n; s < n; s++) {
+    asked[s] = s !== seat && (to === -1 || to === s) ? 1 : 0;
+    answered[s] = 0;
+    accepts[s] = 0;
   }
 }
 
 /** The accepter holds the whole `get` side right now. */
 export function canCoverGet(g: Game, seat: number): boolean {
-  for (let r = 0; r < 5; r++) if (g.tradeGet[r] > g.hand[seat * 5 + r]) return false;
-  return true;
+  // Unrolled with the arrays in locals: V8 reloads and rechecks fields in loops.
+  const get = g.tradeGet, hand = g.hand, o = seat * 5;
+  return get[0] <= hand[o] && get[1] <= hand[o + 1] && get[2] <= hand[o + 2] && get[3] <= hand[o + 3] && get[4] <= hand[o + 4];
 }
 
 /** Resolves the offer once every asked seat has answered. Returns the seat that traded, or -1. */
 export function resolveOffer(g: Game): number {
-  const from = g.tradeFrom;
+  const from = g.tradeFrom, n = g.n, asked = g.asked, accepts = g.accepts;
   let taker = -1;
-  for (let i = 1; i < g.n && taker === -1; i++) {
-    const s = (from + i) % g.n;
-    if (g.asked[s] && g.accepts[s] && canCoverGet(g, s)) taker = s;
+  for (let i = 1; i < n && taker === -1; i++) {
+    const s = (from + i) % n;
+    if (asked[s] === 1 && accepts[s] === 1 && canCoverGet(g, s)) taker = s;
   }
   if (taker !== -1) {
+    const hand = g.hand, give = g.tradeGive, get = g.tradeGet;
     for (let r = 0; r < 5; r++) {
-      g.hand[from * 5 + r] += g.tradeGet[r] - g.tradeGive[r];
-      g.hand[taker * 5 + r] += g.tradeGive[r] - g.tradeGet[r];
+      const d = get[r] - give[r];
+      hand[from * 5 + r] += d;
+      hand[taker * 5 + r] -= d;
     }
   }
   if (g.log) {
@@ -76,7 +83,8 @@ export function resolveOffer(g: Game): number {
       ? { from, accepted: false }
       : { from, to: taker, give: toCounts(g.tradeGive), get: toCounts(g.tradeGet) });
   }
-  for (let s = 0; s < g.n; s++) { g.asked[s] = 0; g.answered[s] = 0; g.accepts[s] = 0; }
+  const answered = g.answered;
+  for (let s = 0; s < n; s++) { asked[s] = 0; answered[s] = 0; accepts[s] = 0; }
   g.tradeFrom = -1;
   g.tradeTo = -1;
   g.tradeTalk = null;
