@@ -118,6 +118,22 @@ describe('security suite: refused requests change nothing', () => {
     expect(await h.snapshot()).toEqual(afterFirst);
   });
 
+  it('a replay under another key id holding the same public key is still a replay', async () => {
+    // The signed message does not name the key: the same key pair registered twice (say, a
+    // read-only and a full key) verifies one captured request under either id.
+    const pair = generateKeyPair();
+    const publicKey = formatPublicKey(pair.privateKey, 'raw');
+    const first = await h.store.addKey({ userId: alice.userId, name: 'twin a', publicKey, scopes: [...SCOPES] });
+    const twin = await h.store.addKey({ userId: alice.userId, name: 'twin b', publicKey, scopes: [...SCOPES] });
+    before = await h.snapshot();
+    const body = jsonBody({ name: 'captured', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'), scopes: ['bots.read'] })!;
+    const headers = { ...signHeaders({ id: first.id, privateKey: pair.privateKey }, 'POST', '/keys', body), 'content-type': 'application/json' };
+    expect((await h.send('POST', '/keys', { headers, body })).status).toBe(201);
+    const afterFirst = await h.snapshot();
+    refused(await h.send('POST', '/keys', { headers: { ...headers, 'x-svc-key': twin.id }, body }), 401, 'unauthenticated', /already used|replay/);
+    expect(await h.snapshot()).toEqual(afterFirst);
+  });
+
   it('a revoked key fails at once; an unknown key id is 401', async () => {
     const doomed = await h.addKey((await h.store.getUserByEmail('alice@example.com'))!.id);
     expect((await h.signed(doomed, 'GET', '/me')).status).toBe(200);

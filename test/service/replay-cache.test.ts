@@ -16,13 +16,24 @@ describe('ReplayCache', () => {
     expect(cache.check('k:other', T0, T0 + 1000)).toBe('first');
   });
 
-  it('keys a signature by its bytes and its key: padding or surrounding spaces do not make it new', () => {
+  it('keys a signature by its bytes: padding or surrounding spaces do not make it new, other signatures differ', () => {
     const { privateKey } = generateKeyPair();
     const sig = signRequest(privateKey, 'k_1', { method: 'GET', path: '/bots' }, T0)['x-svc-signature'];
     expect(sig.endsWith('==')).toBe(true);
-    expect(replayKey('k_1', sig.replace(/=+$/, ''))).toBe(replayKey('k_1', sig));
-    expect(replayKey('k_1', ` ${sig}\t`)).toBe(replayKey('k_1', sig));
-    expect(replayKey('k_2', sig)).not.toBe(replayKey('k_1', sig));
+    expect(replayKey(sig.replace(/=+$/, ''))).toBe(replayKey(sig));
+    expect(replayKey(` ${sig}\t`)).toBe(replayKey(sig));
+    // The signed message does not name the key id, so neither does the replay key (the same pair under two ids).
+    expect(replayKey(signRequest(privateKey, 'k_2', { method: 'GET', path: '/bots' }, T0)['x-svc-signature'])).toBe(replayKey(sig));
+    const others = [T0 + 1, T0 + 2].map((ts) => replayKey(signRequest(privateKey, 'k_1', { method: 'GET', path: '/bots' }, ts)['x-svc-signature']));
+    expect(new Set([replayKey(sig), ...others]).size).toBe(3);
+    expect(replayKey(signRequest(generateKeyPair().privateKey, 'k_1', { method: 'GET', path: '/bots' }, T0)['x-svc-signature'])).not.toBe(replayKey(sig));
+  });
+
+  it('a replay carries its own timestamp: it is found whatever other spans hold', () => {
+    const cache = new ReplayCache(WINDOW);
+    for (let i = 0; i < 100; i++) expect(cache.check(`s${i}`, T0 - WINDOW + i * 6_000, T0)).toBe('first');
+    for (let i = 0; i < 100; i++) expect(cache.check(`s${i}`, T0 - WINDOW + i * 6_000, T0 + 1)).toBe('replay');
+    expect(cache.size).toBe(100);
   });
 
   it('remembers a signature while it can verify (a future timestamp until ts + window), then forgets it', () => {

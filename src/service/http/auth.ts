@@ -99,7 +99,7 @@ export class Authenticator {
       metrics.authFailure(result.code);
       throw new ApiError('unauthenticated', result.reason);
     }
-    const seen = this.replays.check(replayKey(result.keyId, headers['x-svc-signature']!), result.timestamp, now);
+    const seen = this.replays.check(replayKey(headers['x-svc-signature']!), result.timestamp, now);
     if (seen === 'replay') {
       metrics.authFailure('replayed_signature');
       throw new ApiError('unauthenticated', 'this signature was already used: a replayed request; sign every request afresh');
