@@ -256,6 +256,13 @@ def handshake_ok(headers, platform_key: bytes, skew_ms: int = 30_000) -> bool:
 # ------------------------------------------------------------------ the server
 
 async def play(socket, quiet: bool) -> None:
+    try:
+        await answer_frames(socket, quiet)
+    except websockets.ConnectionClosed:
+        pass  # the arena hung up (the deploy check does so right after the upgrade): nothing to answer
+
+
+async def answer_frames(socket, quiet: bool) -> None:
     async for frame in socket:
         if isinstance(frame, bytes):
             continue
