@@ -39,13 +39,34 @@ describe('live hub: serialization on demand', () => {
     const chunks: string[] = [];
     ch.subscribe({ send: (c) => void chunks.push(c), close: () => {} }, 9);
     expect(stringify.mock.calls.length).toBe(all.length - 10 + 1); // each missed event once, and the view
-    const sent = chunks.filter((c) => c.includes('event: event\n'));
-    expect(sent).toEqual(all.slice(10).map((ev) => sseMessage('event', publicMatchEvent(ev), ev.seq)));
-    expect(chunks.at(-1)).toMatch(/^event: view\n/);
+    // One chunk: every missed event in order, then the current view.
+    expect(chunks).toHaveLength(1);
+    const expected = all.slice(10).map((ev) => sseMessage('event', publicMatchEvent(ev), ev.seq)).join('');
+    expect(chunks[0].startsWith(expected)).toBe(true);
+    expect(chunks[0].slice(expected.length)).toMatch(/^event: view\ndata: \{"seq":\d+,"view":\{.*\}\}\n\n$/);
 
     // A second viewer from the same point: the events are already text; only its view is new.
     stringify.mockClear();
     ch.subscribe({ send: () => {}, close: () => {} }, 9);
     expect(stringify.mock.calls.length).toBe(1);
+  });
+
+  it('a watched round reaches each viewer as one write: its events, then the view', () => {
+    const ch = new LiveHub().open(header);
+    const writes: string[][] = [[], []];
+    for (const w of writes) ch.subscribe({ send: (c) => void w.push(c), close: () => {} }, null);
+    let rounds = 0;
+    const all = playInto((events, view) => {
+      ch.publish(events, view);
+      if (events.length) rounds++;
+    });
+    for (const w of writes) {
+      expect(w).toHaveLength(1 + rounds); // the snapshot, then one per round
+      const text = w.slice(1).join('');
+      expect(text.match(/^event: event$/gm)).toHaveLength(all.length);
+      expect(text.match(/^event: view$/gm)).toHaveLength(rounds);
+      for (const chunk of w.slice(1)) expect(chunk).toMatch(/event: view\ndata: [^\n]+\n\n$/);
+    }
+    expect(writes[0]).toEqual(writes[1]);
   });
 });

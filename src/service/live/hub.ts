@@ -63,14 +63,16 @@ export class LiveChannel {
     if (this.ended) return;
     this.view = view;
     const watched = this.viewers.size > 0;
+    // A round's messages go to each viewer as one chunk: one socket write per viewer per round, not per message.
+    let chunk = '';
     for (const ev of events) {
       if (ev.seq !== this.events.length) continue; // already published, or out of order: never repeat or skip
       const pub = publicMatchEvent(ev);
       if (pub.kind === 'timeout') this.strikes[pub.seat] = pub.data.strikes;
       this.events.push(pub);
-      if (watched) this.broadcast(this.message(ev.seq));
+      if (watched) chunk += this.message(ev.seq);
     }
-    if (watched && events.length > 0) this.broadcast(sseMessage('view', { seq: this.lastSeq, view: view() }));
+    if (watched && chunk) this.broadcast(chunk + sseMessage('view', { seq: this.lastSeq, view: view() }));
   }
 
   /**
@@ -79,8 +81,10 @@ export class LiveChannel {
    */
   subscribe(viewer: LiveViewer, lastEventId: number | null): () => void {
     if (lastEventId !== null && lastEventId <= this.lastSeq) {
-      for (let seq = lastEventId + 1; seq <= this.lastSeq; seq++) viewer.send(this.message(seq));
-      if (this.view) viewer.send(sseMessage('view', { seq: this.lastSeq, view: this.view() }));
+      let chunk = '';
+      for (let seq = lastEventId + 1; seq <= this.lastSeq; seq++) chunk += this.message(seq);
+      if (this.view) chunk += sseMessage('view', { seq: this.lastSeq, view: this.view() });
+      if (chunk) viewer.send(chunk);
     } else {
       const recent = this.events.slice(Math.max(0, this.events.length - SNAPSHOT_RECENT_EVENTS));
       viewer.send(sseMessage('snapshot', { match: this.header, seq: this.lastSeq, view: this.view ? this.view() : null, recent, strikes: this.strikes }));
