@@ -12,7 +12,6 @@ import { DEFAULT_RATE_LIMITS, type AppDeps } from './http/deps';
 import { createLog, type LogFormat } from './http/log-format';
 import { logMailer, smtpMailer, type Mailer } from './http/mail';
 import { createMetrics, type ServiceMetrics } from './http/metrics';
-import type { RateLimit } from './http/rate-limit';
 import { timedStore } from './http/timed-store';
 import { LiveHub } from './live/hub';
 import { Scheduler } from './scheduler/scheduler';
@@ -42,7 +41,7 @@ export interface ServerOptions {
   matchTimeoutMs?: number;
   deadlineMs?: number;
   timeBankMs?: number;
-  rateLimits?: { key: RateLimit; address: RateLimit };
+  rateLimits?: AppDeps['rateLimits'];
   /** Tests: a resolver for the URL policy (no real DNS), a mailer. */
   resolve?: Resolver;
   mailer?: Mailer;

@@ -332,6 +332,30 @@ describe('rate limits', () => {
     expect((await h.send('GET', '/metrics')).text).toMatch(/arena_rate_limited_total(\{[^}]*\})? [1-9]/);
   });
 
+  it('failed signed requests per address: past the budget, 429 before any signature is checked', async () => {
+    await h.close();
+    h = await startHarness({ dev: true, rateLimits: { key: { burst: 100, perSecond: 100 }, address: { burst: 100, perSecond: 100 }, authFailures: { burst: 3, perSecond: 0.01 } } });
+    const u = await h.addUser('target@example.com');
+    const k = await h.addKey(u.id);
+    const bot = (await h.store.addBot({ ownerId: u.id, name: 't1', game: 'pioneers', url: 'http://127.0.0.1:9/t1' })).id;
+    const forged = { ...k, privateKey: generateKeyPair().privateKey };
+    // A missing scope is not a failed signature: it costs nothing from the budget.
+    const reader = await h.addKey(u.id, ['bots.read']);
+    const before = await h.snapshot();
+    refused(await h.signed(reader, 'POST', `/bots/${bot}/pause`), 403, 'forbidden');
+    for (let i = 0; i < 3; i++) refused(await h.signed(forged, 'POST', `/bots/${bot}/pause`), 401, 'unauthenticated', /signature/);
+    const limited = await h.signed(forged, 'POST', `/bots/${bot}/pause`);
+    refused(limited, 429, 'rate_limited', /failed signed requests/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The address waits whoever signs: the check comes before the signature's.
+    refused(await h.signed(k, 'POST', `/bots/${bot}/pause`), 429, 'rate_limited');
+    expect(await h.snapshot()).toEqual(before);
+    expect((await h.store.getBot(bot))?.status).toBe('active');
+    // Public routes keep their own limit.
+    expect((await h.send('GET', '/health')).status).toBe(200);
+    expect((await h.send('GET', '/metrics')).text).toMatch(/arena_auth_failures_total\{reason="bad_signature"\} 3\n/);
+  });
+
   it('per address on unauthenticated routes', async () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push(await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `x${i}@example.com` }) }));

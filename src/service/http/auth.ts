@@ -7,7 +7,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { REQUEST_WINDOW_MS, verifyRequest } from '../../keys/index';
 import { SCOPES, type Scope } from '../../protocol/api';
-import type { AppDeps } from './deps';
+import { clientAddress } from './client-limit';
+import { DEFAULT_RATE_LIMITS, type AppDeps } from './deps';
 import type { AppEnv, Caller } from './env';
 import { ApiError } from './errors';
 import { requestHeader, responseHeader } from './node-io';
@@ -43,16 +44,19 @@ export async function rawBody(c: Context<AppEnv>): Promise<Uint8Array> {
 export class Authenticator {
   private readonly replays = new ReplayCache(REQUEST_WINDOW_MS);
   private readonly keyLimiter: RateLimiter;
+  /** Failed signed requests per client address: each costs a signature check before any key's limit applies. */
+  private readonly failures: RateLimiter;
 
   constructor(private readonly deps: AppDeps) {
     this.keyLimiter = new RateLimiter(deps.rateLimits.key, deps.now);
+    this.failures = new RateLimiter(deps.rateLimits.authFailures ?? DEFAULT_RATE_LIMITS.authFailures, deps.now);
   }
 
   /** The caller of this request, or null when it carries no credentials. Throws 401 for bad ones. */
   async caller(c: Context<AppEnv>): Promise<Caller | null> {
     const cached = c.get('caller');
     if (cached !== undefined) return cached;
-    const caller = requestHeader(c, 'x-svc-key') !== undefined || requestHeader(c, 'x-svc-signature') !== undefined ? await this.signed(c) : await this.session(c);
+    const caller = requestHeader(c, 'x-svc-key') !== undefined || requestHeader(c, 'x-svc-signature') !== undefined ? await this.guardedSigned(c) : await this.session(c);
     c.set('caller', caller);
     // What credentials unlocked is never cached; set now, before the handler builds the response.
     if (caller) responseHeader(c, 'Cache-Control', 'no-store');
@@ -78,6 +82,25 @@ export class Authenticator {
       }
       await next();
     };
+  }
+
+  /**
+   * An address whose signed requests keep failing waits (429) before its next
+   * one is checked, so bad signatures cannot buy unlimited CPU.
+   */
+  private async guardedSigned(c: Context<AppEnv>): Promise<Caller> {
+    const address = clientAddress(c);
+    const wait = this.failures.wait(address);
+    if (wait > 0) {
+      this.deps.metrics.rateLimited();
+      throw new ApiError('rate_limited', `too many failed signed requests from this address; retry in ${wait} s`, { 'Retry-After': String(wait) });
+    }
+    try {
+      return await this.signed(c);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'unauthenticated') this.failures.take(address);
+      throw err;
+    }
   }
 
   private async signed(c: Context<AppEnv>): Promise<Caller> {

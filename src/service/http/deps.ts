@@ -29,11 +29,14 @@ export interface AppDeps {
   log: ServiceLog;
   metrics: ServiceMetrics;
   hub: LiveHub;
-  rateLimits: { key: RateLimit; address: RateLimit };
+  /** key: per key; address: per client address on routes without credentials; authFailures: failed signed requests per address (default below). */
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit };
   now: () => number;
 }
 
 export const DEFAULT_RATE_LIMITS = {
   key: { perSecond: 50, burst: 200 },
   address: { perSecond: 10, burst: 60 },
+  // A client with a wrong clock or key fails a few times; thousands of bad signatures are an attack.
+  authFailures: { perSecond: 2, burst: 100 },
 } as const;

@@ -23,16 +23,34 @@ export class RateLimiter {
 
   /** 0 when allowed (a token is spent), else the seconds until one is available. */
   take(key: string): number {
+    const b = this.refill(key);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return this.secondsTo(b);
+  }
+
+  /** 0 when `key` has a token now (none is spent), else the seconds until it has one. */
+  wait(key: string): number {
+    const now = this.now();
+    const b = this.buckets.get(key);
+    if (!b) return 0;
+    const tokens = Math.min(this.limit.burst, b.tokens + ((now - b.at) / 1000) * this.limit.perSecond);
+    return tokens >= 1 ? 0 : this.secondsTo({ tokens, at: now });
+  }
+
+  private refill(key: string): Bucket {
     const now = this.now();
     this.sweep(now);
     const b = this.buckets.get(key) ?? { tokens: this.limit.burst, at: now };
     b.tokens = Math.min(this.limit.burst, b.tokens + ((now - b.at) / 1000) * this.limit.perSecond);
     b.at = now;
     this.buckets.set(key, b);
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
-      return 0;
-    }
+    return b;
+  }
+
+  private secondsTo(b: Bucket): number {
     return Math.max(1, Math.ceil((1 - b.tokens) / this.limit.perSecond));
   }
 

@@ -20,7 +20,6 @@ import { createApp } from '../../../src/service/http/app';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from '../../../src/service/http/deps';
 import { logMailer, type Mailer } from '../../../src/service/http/mail';
 import { createMetrics } from '../../../src/service/http/metrics';
-import type { RateLimit } from '../../../src/service/http/rate-limit';
 import { timedStore } from '../../../src/service/http/timed-store';
 import { LiveHub } from '../../../src/service/live/hub';
 import { openFileStore, type FileStore } from '../../../src/service/store/index';
@@ -47,7 +46,7 @@ export interface HarnessOptions {
   resolve?: Resolver;
   deployCheck?: AppDeps['deployCheck'];
   mailer?: Mailer;
-  rateLimits?: { key: RateLimit; address: RateLimit };
+  rateLimits?: AppDeps['rateLimits'];
   /** The service clock (ms); the store keeps the real one. */
   now?: () => number;
   /** Public base URL (default: the listening address). */
