@@ -1,5 +1,5 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, serve, startup)
+// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, serve, serve-matches, startup)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 const suites: Record<string, () => Promise<BenchSuite[]>> = {
@@ -7,6 +7,7 @@ const suites: Record<string, () => Promise<BenchSuite[]>> = {
   keys: async () => (await import('./keys')).run(),
   runner: async () => (await import('./runner')).run(),
   serve: async () => (await import('./serve')).run(),
+  'serve-matches': async () => (await import('./serve-matches')).run(),
   startup: async () => (await import('./startup')).run(),
 };
 
