@@ -161,7 +161,7 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
     case 'discard': {
       for (let r = 0; r < 5; r++) g.discardBuf[seat * 5 + r] = c.a[r];
       buffer(g, seat, action, isDefault);
-      if (allDiscarded(g)) completeDiscards(g);
+      if (g.waiting === 0) completeDiscards(g);
       return;
     }
   }
@@ -169,14 +169,11 @@ export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: A
 
 /** Buffers a (legal) answer to the open offer; the last one resolves it. */
 export function answerOffer(g: Game, seat: number, action: TradeResponse, isDefault: boolean): void {
-  g.accepts[seat] = action.accept ? 1 : 0;
+  if (action.accept) g.accepts |= 1 << seat;
   buffer(g, seat, action, isDefault);
   // The seats still to answer are what pendingDecisions will list next.
-  const asked = g.asked, answered = g.answered;
-  let rest = 0;
-  for (let s = 0, n = g.n; s < n; s++) if (asked[s] === 1 && answered[s] === 0) rest |= 1 << s;
-  if (rest !== 0) {
-    g.pendingCache = PENDING_TRADE[rest];
+  if (g.waiting !== 0) {
+    g.pendingCache = PENDING_TRADE[g.waiting];
     return;
   }
   g.pendingCache = null;
@@ -184,35 +181,31 @@ export function answerOffer(g: Game, seat: number, action: TradeResponse, isDefa
 }
 
 function buffer(g: Game, seat: number, action: AnyAction, isDefault: boolean): void {
-  g.answered[seat] = 1;
+  g.waiting &= ~(1 << seat);
   g.bufAction[seat] = action;
-  g.bufDefault[seat] = isDefault ? 1 : 0;
-}
-
-function allDiscarded(g: Game): boolean {
-  for (let s = 0; s < g.n; s++) if (g.owed[s] > 0 && g.answered[s] === 0) return false;
-  return true;
+  if (isDefault) g.bufDefault |= 1 << seat;
 }
 
 function completeDiscards(g: Game): void {
   for (let s = 0; s < g.n; s++) {
-    if (!g.owed[s]) continue;
-    emitAction(g, s, 'discard', g.bufAction[s]!, g.bufDefault[s] === 1);
+    if (!((g.asked >> s) & 1)) continue;
+    emitAction(g, s, 'discard', g.bufAction[s]!, ((g.bufDefault >> s) & 1) === 1);
     for (let r = 0; r < 5; r++) g.hand[s * 5 + r] -= g.discardBuf[s * 5 + r];
     if (g.log) emit(g, 'discard', s, { cards: toCounts(g.discardBuf, s * 5) });
     g.owed[s] = 0;
-    g.answered[s] = 0;
     g.bufAction[s] = null;
   }
+  g.asked = 0;
+  g.bufDefault = 0;
   g.stage = STAGE_BANDIT;
 }
 
 function completeTrade(g: Game): void {
   const asked = g.asked, buf = g.bufAction;
   for (let s = 0, n = g.n; s < n; s++) {
-    if (asked[s] === 0) continue;
+    if (((asked >> s) & 1) === 0) continue;
     const a = buf[s] as TradeResponse;
-    if (g.log) emitAction(g, s, 'trade', a, g.bufDefault[s] === 1);
+    if (g.log) emitAction(g, s, 'trade', a, ((g.bufDefault >> s) & 1) === 1);
     // The engine's own ACCEPT / REJECT carry no talk.
     if (a !== ACCEPT && a !== REJECT && a.talk !== undefined) addTalk(g, s, a.talk);
     buf[s] = null;

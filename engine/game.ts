@@ -42,8 +42,8 @@ export function owedKind(g: Game, seat: number): DecisionKind | null {
     case STAGE_SETUP: return seat === setupSeat(g) ? 'setup' : null;
     case STAGE_TURN: return seat === g.current ? 'turn' : null;
     case STAGE_BANDIT: return seat === g.current ? 'bandit' : null;
-    case STAGE_DISCARD: return g.owed[seat] > 0 && !g.answered[seat] ? 'discard' : null;
-    case STAGE_TRADE: return g.asked[seat] && !g.answered[seat] ? 'trade' : null;
+    case STAGE_DISCARD: return (g.waiting >> seat) & 1 ? 'discard' : null;
+    case STAGE_TRADE: return (g.waiting >> seat) & 1 ? 'trade' : null;
     default: return null;
   }
 }
@@ -53,14 +53,25 @@ function computePending(g: Game): readonly PendingDecision[] {
     case STAGE_SETUP: return PENDING[K_SETUP][1 << setupSeat(g)];
     case STAGE_TURN: return PENDING[K_TURN][1 << g.current];
     case STAGE_BANDIT: return PENDING[K_BANDIT][1 << g.current];
-    case STAGE_DISCARD:
-    case STAGE_TRADE: {
-      const owes = g.stage === STAGE_DISCARD ? g.owed : g.asked;
-      let mask = 0;
-      for (let s = 0; s < g.n; s++) if (owes[s] && !g.answered[s]) mask |= 1 << s;
-      return PENDING[g.stage === STAGE_DISCARD ? K_DISCARD : K_TRADE][mask];
-    }
+    case STAGE_DISCARD: return PENDING[K_DISCARD][g.waiting];
+    case STAGE_TRADE: return PENDING[K_TRADE][g.waiting];
     default: return NONE;
+  }
+}
+
+/**
+ * The seat that owes a decision now, the lowest when several do (that is,
+ * pendingDecisions(g)[0].seat); -1 once the game is over. For loops that
+ * answer one decision at a time: no list to read.
+ */
+export function nextSeat(g: Game): number {
+  switch (g.stage) {
+    case STAGE_TURN:
+    case STAGE_BANDIT: return g.current;
+    case STAGE_TRADE:
+    case STAGE_DISCARD: return 31 - Math.clz32(g.waiting & -g.waiting);
+    case STAGE_SETUP: return setupSeat(g);
+    default: return -1;
   }
 }
 
@@ -92,7 +103,7 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
   // Answers to offers are two-thirds of all answers in bot play: the engine's own
   // ACCEPT / REJECT from a seat that owes one need no shape or rule check.
   if ((answer === REJECT || answer === ACCEPT) && g.stage === STAGE_TRADE && Number.isInteger(seat)
-    && g.asked[seat] === 1 && g.answered[seat] === 0) {
+    && ((g.waiting >> seat) & 1) === 1) {
     const isDefault = g.nextDefault[seat] === 1 || g.resigned[seat] === 1;
     g.nextDefault[seat] = 0;
     if (!g.log) {
@@ -108,7 +119,7 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
   const kind = owedKind(g, seat);
   if (kind === null) {
     const simultaneous = g.stage === STAGE_DISCARD || g.stage === STAGE_TRADE;
-    const already = simultaneous && g.answered[seat] === 1;
+    const already = simultaneous && ((g.asked & ~g.waiting) >> seat) & 1;
     return { ok: false, reason: rejection(already ? 'already_answered' : 'not_your_decision', `seat ${seat}`) };
   }
   let action: AnyAction;

@@ -3,7 +3,7 @@
 export * from './types';
 export * from './board';
 export {
-  RULES_VERSION, newGame, seatOrder, pendingDecisions, submit, defaultAction, recordStrike, resignSeat,
+  RULES_VERSION, newGame, seatOrder, pendingDecisions, nextSeat, submit, defaultAction, recordStrike, resignSeat,
   abortGame, isOver, outcome, gameEvents, currentTurn, currentSeat, cloneGame,
 } from './game';
 export type { Game, StrikeDetail } from './game';

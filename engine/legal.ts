@@ -165,7 +165,7 @@ const BITS = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 
 export function randomLegalAction(g: Game, seat: number, out: AnyAction[], rng: Uint32Array): AnyAction | null {
   // Answers to open offers are two-thirds of random play: the list is [REJECT] or
   // [REJECT, ACCEPT], so draw from it without building it (randInt(rng, 1) is one draw too).
-  if (g.stage === STAGE_TRADE && g.asked[seat] === 1 && g.answered[seat] === 0) {
+  if (g.stage === STAGE_TRADE && ((g.waiting >> seat) & 1) === 1) {
     if (!canCoverGet(g, seat)) { nextU32(rng); return REJECT; }
     return randInt(rng, 2) === 0 ? REJECT : ACCEPT;
   }
@@ -506,6 +506,7 @@ export function gameFromView(view: PioneersView, kind: DecisionKind, memo: ViewM
       g.stage = STAGE_DISCARD;
       const total = handTotal(g, seat);
       g.owed[seat] = total > 7 ? total >> 1 : 0;
+      if (total > 7) { g.asked = 1 << seat; g.waiting = 1 << seat; }
       break;
     }
     case 'trade': {
@@ -516,7 +517,8 @@ export function gameFromView(view: PioneersView, kind: DecisionKind, memo: ViewM
         g.tradeTo = t.to ?? -1;
         for (let r = 0; r < 5; r++) { g.tradeGive[r] = countOf(t.give, r); g.tradeGet[r] = countOf(t.get, r); }
       }
-      g.asked[seat] = 1;
+      g.asked = 1 << seat;
+      g.waiting = 1 << seat;
       break;
     }
   }

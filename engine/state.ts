@@ -114,13 +114,18 @@ export interface Game {
   offers: number;
 
   // Simultaneous decisions (discards, trade responses): buffered per seat until all are in.
+  // Seat sets are bitmasks (bit s = seat s): plain numbers read faster than typed arrays.
   readonly owed: Int16Array; // discard owed per seat, 0 = none
-  readonly asked: Uint8Array; // seat owes a simultaneous decision
-  readonly answered: Uint8Array;
+  /** Seats that owe the current simultaneous decision (asked to trade, or owing a discard). */
+  asked: number;
+  /** Those of `asked` that have not answered yet. */
+  waiting: number;
   readonly discardBuf: Int16Array;
-  readonly accepts: Uint8Array;
+  /** Seats whose buffered trade answer accepts. */
+  accepts: number;
   readonly bufAction: Array<AnyAction | null>;
-  readonly bufDefault: Uint8Array;
+  /** Seats whose buffered answer was played for them (a default). */
+  bufDefault: number;
 
   // Open trade offer (valid while stage === STAGE_TRADE)
   tradeFrom: number;
@@ -190,12 +195,12 @@ export function createGame(seed: string, seatCount: number, events: boolean): Ga
     stage: STAGE_SETUP, setupStep: 0, current: 0, turn: 0, die1: 0, die2: 0,
     devPlayed: false, offers: 0,
     owed: new Int16Array(n),
-    asked: new Uint8Array(n),
-    answered: new Uint8Array(n),
+    asked: 0,
+    waiting: 0,
     discardBuf: new Int16Array(n * 5),
-    accepts: new Uint8Array(n),
+    accepts: 0,
     bufAction: new Array<AnyAction | null>(n).fill(null),
-    bufDefault: new Uint8Array(n),
+    bufDefault: 0,
     tradeFrom: -1, tradeTo: -1,
     tradeGive: new Int16Array(5), tradeGet: new Int16Array(5), tradeTalk: null,
     talkLog: [],
@@ -225,8 +230,8 @@ function assemble(s: Game, copy: boolean, log: GameEvent[] | null): Game {
     deck: c(s.deck), deckPos: s.deckPos, diceRng: c(s.diceRng), stealRng: c(s.stealRng),
     stage: s.stage, setupStep: s.setupStep, current: s.current, turn: s.turn, die1: s.die1, die2: s.die2,
     devPlayed: s.devPlayed, offers: s.offers,
-    owed: c(s.owed), asked: c(s.asked), answered: c(s.answered), discardBuf: c(s.discardBuf), accepts: c(s.accepts),
-    bufAction: copy ? s.bufAction.slice() : s.bufAction, bufDefault: c(s.bufDefault),
+    owed: c(s.owed), asked: s.asked, waiting: s.waiting, discardBuf: c(s.discardBuf), accepts: s.accepts,
+    bufAction: copy ? s.bufAction.slice() : s.bufAction, bufDefault: s.bufDefault,
     tradeFrom: s.tradeFrom, tradeTo: s.tradeTo, tradeGive: c(s.tradeGive), tradeGet: c(s.tradeGet), tradeTalk: s.tradeTalk,
     talkLog: copy ? s.talkLog.slice() : s.talkLog,
     largestArmy: s.largestArmy, longestRoad: s.longestRoad,

@@ -8,14 +8,16 @@ import { DISCARD_ABOVE, handTotal } from '../state';
 
 /** Marks the seats that owe a discard. Returns true when at least one does. */
 export function assessDiscards(g: Game): boolean {
-  let any = false;
+  let mask = 0;
   for (let s = 0; s < g.n; s++) {
     const t = handTotal(g, s);
     g.owed[s] = t > DISCARD_ABOVE ? t >> 1 : 0;
-    g.answered[s] = 0;
-    if (t > DISCARD_ABOVE) any = true;
+    if (t > DISCARD_ABOVE) mask |= 1 << s;
   }
-  return any;
+  g.asked = mask;
+  g.waiting = mask;
+  g.bufDefault = 0;
+  return mask !== 0;
 }
 
 /** cards: five counts. */

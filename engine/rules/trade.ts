@@ -47,12 +47,11 @@ export function applyOffer(g: Game, seat: number, give: ArrayLike<number>, get: 
   g.tradeTalk = talk;
   const tGive = g.tradeGive, tGet = g.tradeGet;
   for (let r = 0; r < 5; r++) { tGive[r] = give[r]; tGet[r] = get[r]; }
-  const asked = g.asked, answered = g.answered, accepts = g.accepts;
-  for (let s = 0, n = g.n; s < n; s++) {
-    asked[s] = s !== seat && (to === -1 || to === s) ? 1 : 0;
-    answered[s] = 0;
-    accepts[s] = 0;
-  }
+  const asked = to === -1 ? ((1 << g.n) - 1) & ~(1 << seat) : 1 << to;
+  g.asked = asked;
+  g.waiting = asked;
+  g.accepts = 0;
+  g.bufDefault = 0;
 }
 
 /** The accepter holds the whole `get` side right now. */
@@ -64,11 +63,11 @@ export function canCoverGet(g: Game, seat: number): boolean {
 
 /** Resolves the offer once every asked seat has answered. Returns the seat that traded, or -1. */
 export function resolveOffer(g: Game): number {
-  const from = g.tradeFrom, n = g.n, asked = g.asked, accepts = g.accepts;
+  const from = g.tradeFrom, n = g.n, accepts = g.accepts & g.asked;
   let taker = -1;
-  for (let i = 1; i < n && taker === -1; i++) {
+  for (let i = 1; i < n && taker === -1 && accepts !== 0; i++) {
     const s = (from + i) % n;
-    if (asked[s] === 1 && accepts[s] === 1 && canCoverGet(g, s)) taker = s;
+    if (((accepts >> s) & 1) === 1 && canCoverGet(g, s)) taker = s;
   }
   if (taker !== -1) {
     const hand = g.hand, give = g.tradeGive, get = g.tradeGet;
@@ -83,8 +82,10 @@ export function resolveOffer(g: Game): number {
       ? { from, accepted: false }
       : { from, to: taker, give: toCounts(g.tradeGive), get: toCounts(g.tradeGet) });
   }
-  const answered = g.answered;
-  for (let s = 0; s < n; s++) { asked[s] = 0; answered[s] = 0; accepts[s] = 0; }
+  g.asked = 0;
+  g.waiting = 0;
+  g.accepts = 0;
+  g.bufDefault = 0;
   g.tradeFrom = -1;
   g.tradeTo = -1;
   g.tradeTalk = null;

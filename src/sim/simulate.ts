@@ -1,7 +1,7 @@
 // In-process games between built-in bots: the engine at full speed, no sockets.
 // Seats rotate between games so no bot keeps the first-move advantage.
 import {
-  createBuiltinBot, BUILTIN_BOTS, currentTurn, isOver, newGame, outcome, pendingDecisions, submit,
+  createBuiltinBot, BUILTIN_BOTS, currentTurn, newGame, nextSeat, outcome, pendingDecisions, submit,
   type AnyAction, type BuiltinBot, type Game,
 } from '../../engine';
 
@@ -61,13 +61,12 @@ export function gameSeed(seed: string, index: number): string {
  */
 export function playToEnd(g: Game, seatBots: readonly BuiltinBot[], onAnswer?: (seat: number, answer: AnyAction) => void): number {
   let decisions = 0;
-  while (!isOver(g)) {
-    const pending = pendingDecisions(g);
-    const seat = pending[0].seat;
+  for (let seat = nextSeat(g); seat !== -1; seat = nextSeat(g)) {
     const answer = seatBots[seat].decide(g, seat);
     const res = submit(g, seat, answer);
     if (!res.ok) {
-      throw new Error(`built-in bot ${seatBots[seat].name} at seat ${seat} made an illegal ${pending[0].kind}: ${res.reason.code}: ${res.reason.message}`);
+      const kind = pendingDecisions(g).find((d) => d.seat === seat)?.kind;
+      throw new Error(`built-in bot ${seatBots[seat].name} at seat ${seat} made an illegal ${kind}: ${res.reason.code}: ${res.reason.message}`);
     }
     onAnswer?.(seat, answer);
     decisions++;

@@ -60,7 +60,7 @@ export function hiddenTwin(g: Game, actor: number, p: Perturbation, r: Uint32Arr
 
   for (const s of pick(p.hands, t.n, actor)) {
     // Cards already promised stay covered: a buffered discard, an open offer's give side.
-    if (t.stage === STAGE_DISCARD && t.answered[s]) continue;
+    if (t.stage === STAGE_DISCARD && ((t.asked & ~t.waiting) >> s) & 1) continue;
     if (t.stage === STAGE_TRADE && t.tradeFrom === s) continue;
     const total = handTotal(t, s);
     t.hand.fill(0, s * 5, s * 5 + 5);
@@ -94,9 +94,9 @@ export function hiddenTwin(g: Game, actor: number, p: Perturbation, r: Uint32Arr
   // Trade answers given but not yet revealed (the set is incomplete): flipped.
   if (p.hands !== 'none' && t.stage === STAGE_TRADE) {
     for (let s = 0; s < t.n; s++) {
-      if (s === actor || !t.answered[s] || nextU32(r) % 2) continue;
-      t.accepts[s] ^= 1;
-      t.bufAction[s] = t.accepts[s] ? ACCEPT : REJECT;
+      if (s === actor || !(((t.asked & ~t.waiting) >> s) & 1) || nextU32(r) % 2) continue;
+      t.accepts ^= 1 << s;
+      t.bufAction[s] = (t.accepts >> s) & 1 ? ACCEPT : REJECT;
     }
   }
   t.pendingCache = null;
