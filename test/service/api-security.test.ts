@@ -2,6 +2,7 @@
 // checked for its status, its error code and that nothing in the store
 // changed. Real server, real file store, real Ed25519 signatures.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
 import { SCOPES, type Scope } from '../../src/protocol/api';
@@ -226,6 +227,26 @@ describe('security suite: refused requests change nothing', () => {
     refused(res, 413, 'too_large');
     // Unauthenticated routes too.
     refused(await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: big }), 413, 'too_large');
+    await unchanged();
+  });
+
+  it('a Content-Length that lies (20 declared, 65 KiB sent): a 4xx, the rest is no request, the server keeps serving', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(65 * 1024), game: 'pioneers', url: 'http://127.0.0.1:9/' });
+    const path = `/bots/${aliceBot}`;
+    const head = [`PATCH ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', 'Content-Length: 20',
+      ...Object.entries(signHeaders(alice, 'PATCH', path, big)).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+    const reply = await new Promise<string>((resolve, reject) => {
+      const sock = connect(Number(new URL(h.url).port), '127.0.0.1');
+      let got = '';
+      sock.on('data', (d) => (got += d));
+      sock.on('error', () => resolve(got));
+      sock.on('close', () => resolve(got));
+      sock.on('connect', () => sock.end(head + big));
+      setTimeout(() => reject(new Error(`the server never closed; got ${got.slice(0, 200)}`)), 10_000).unref();
+    });
+    // The 20 declared bytes are not what was signed (401), and the bytes after them are no HTTP request (400).
+    expect(reply).toMatch(/^HTTP\/1\.1 40[01] /);
+    expect((await h.send('GET', '/health')).status).toBe(200);
     await unchanged();
   });
 
