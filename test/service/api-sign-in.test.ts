@@ -4,10 +4,12 @@
 // cross-site form post fails and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
+import { smtpMailer } from '../../src/service/http/mail';
 import { startServer, type RunningServer } from '../../src/service/server';
 import { openFileStore, type FileStore } from '../../src/service/store/index';
 import { linkIn, startMailCapture, type MailCapture } from '../web/support/mail';
@@ -218,5 +220,42 @@ describe('e-mail sign-in without SMTP (dev): the link is in the server log', () 
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('invalid_request');
     expect(res.json.error.message).toMatch(/email/);
+  });
+});
+
+describe('an SMTP server that never answers', () => {
+  let silent: Server;
+  let h: Harness;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    // Accepts the connection and says nothing: no greeting, ever.
+    silent = createServer((s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const url = `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    h = await startHarness({ dev: true, mailer: await smtpMailer(url, 'Arena <arena@localhost>', { timeoutMs: 300 }) });
+  });
+  afterAll(async () => {
+    await h?.close();
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => silent.close(() => r()));
+  });
+
+  it('POST /auth/email answers 500 once the mailer gives up, logs why, and creates no user', async () => {
+    const res = await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'stuck@example.com' }) });
+    expect(res.status).toBe(500);
+    expect(res.json.error.code).toBe('internal');
+    expect(res.json.error.message).toMatch(/could not be sent/);
+    expect(h.logs.some((l) => l.event === 'auth.mail_failed' && /timeout/i.test(String(l.error)))).toBe(true);
+    expect(await h.store.getUserByEmail('stuck@example.com')).toBeNull();
+    expect((await h.send('GET', '/health')).status).toBe(200);
+  });
+
+  it("the URL's own timeouts are kept", async () => {
+    const port = (silent.address() as AddressInfo).port;
+    const mailer = await smtpMailer(`smtp://127.0.0.1:${port}?greetingTimeout=200`, 'Arena <arena@localhost>', { timeoutMs: 60_000 });
+    await expect(mailer.sendSignIn('x@example.com', 'http://127.0.0.1/')).rejects.toThrow(/greeting/i);
   });
 });

@@ -14,9 +14,17 @@ export function logMailer(log: ServiceLog): Mailer {
   };
 }
 
-export async function smtpMailer(smtpUrl: string, from: string): Promise<Mailer> {
+/** nodemailer waits up to 2 minutes to connect and 10 for a stalled socket: a sign-in request would hang that long. */
+export const SMTP_TIMEOUT_MS = 15_000;
+const TIMEOUTS = ['connectionTimeout', 'greetingTimeout', 'socketTimeout'] as const;
+
+/** Sends by SMTP (smtp://user:pass@host:port, or smtps:// for TLS from the start; nodemailer's URL options apply). */
+export async function smtpMailer(smtpUrl: string, from: string, opts: { timeoutMs?: number } = {}): Promise<Mailer> {
   const nodemailer = await import('nodemailer');
-  const transport = nodemailer.createTransport(smtpUrl);
+  // The URL's own timeouts win; ours are added only where it names none.
+  const url = new URL(smtpUrl);
+  for (const name of TIMEOUTS) if (!url.searchParams.has(name)) url.searchParams.set(name, String(opts.timeoutMs ?? SMTP_TIMEOUT_MS));
+  const transport = nodemailer.createTransport(url.toString());
   return {
     async sendSignIn(to, link) {
       await transport.sendMail({
