@@ -113,9 +113,9 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
     createRoute({
       method: 'get', path: '/matches/{id}/live', tags: ['live'], summary: 'Follow a match: Server-Sent Events',
       description: [
-        'Events: `snapshot` {match, seq, view: PublicView, recent: PublicMatchEvent[]} first;',
+        'Events: `snapshot` {match, seq, view: PublicView, recent: PublicMatchEvent[], strikes: number[] per seat} first;',
         'then `event` (id = seq, data = PublicMatchEvent) per replay event and `view` {seq, view} after each batch;',
-        'then `end` {id, status, players, endedAt}. Reconnect with Last-Event-ID to resume without gaps or repeats.',
+        'then `end` {id, status, players, endedAt}. Reconnect with Last-Event-ID to resume without gaps or repeats, also after the match ended.',
         'A finished match answers with its final state and `end`. Only public information: card counts, never hands, dev card identities, the seed or an illegal answer\'s rejection details.',
       ].join(' '),
       middleware: [limit] as const,
