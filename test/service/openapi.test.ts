@@ -41,6 +41,8 @@ describe('GET /openapi.json', () => {
       ['/bots', 'post'], ['/bots', 'get'], ['/bots/{id}', 'get'], ['/bots/{id}', 'patch'], ['/bots/{id}', 'delete'],
       ['/bots/{id}/pause', 'post'], ['/bots/{id}/resume', 'post'], ['/.well-known/svc.json', 'get'],
       ['/auth/email', 'post'], ['/auth/callback', 'get'], ['/auth/logout', 'post'],
+      ['/openapi.json', 'get'], ['/llms.txt', 'get'], ['/metrics', 'get'],
+      ['/matches', 'get'], ['/matches/{id}', 'get'], ['/matches/{id}/live', 'get'], ['/leaderboard', 'get'],
     ];
     for (const [path, method] of expected) {
       const op = doc.paths[path]?.[method];
@@ -93,6 +95,18 @@ describe('GET /openapi.json', () => {
         expect(check('DecisionRequest', { ...ex.request, seat: 9 }), ex.kind).toBe(false);
         expect(check('DecisionRequest', { ...ex.request, kind: 'chess' }), ex.kind).toBe(false);
       }
+      // One of every action of the spec's table, each accepted as a TurnAction.
+      const every = [
+        { type: 'build_road', edge: 71 }, { type: 'build_settlement', vertex: 0 }, { type: 'build_city', vertex: 53 }, { type: 'buy_dev' },
+        { type: 'play_knight', hex: 18 }, { type: 'play_knight', hex: 3, victim: 2 }, { type: 'play_roadworks', edges: [1, 2] },
+        { type: 'play_windfall', take: { brick: 1, ore: 1 } }, { type: 'play_embargo', resource: 'wool' }, { type: 'bank_trade', give: 'grain', get: 'ore' },
+        { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, to: 1, talk: 'deal?' }, { type: 'end_turn', talk: 'gg' },
+      ];
+      for (const action of every) expect(check('TurnAction', action), `${action.type}: ${ajv.errorsText()}`).toBe(true);
+      expect(check('SetupAction', { settlement: 53, road: 71 })).toBe(true);
+      expect(check('DiscardAction', { cards: { wool: 2 } })).toBe(true);
+      expect(check('BanditAction', { hex: 0, victim: 3, talk: 'sorry' })).toBe(true);
+      expect(check('TradeResponse', { accept: false })).toBe(true);
       expect(check('TurnAction', { type: 'build_road', edge: 72 })).toBe(false);
       expect(check('TurnAction', { type: 'teleport' })).toBe(false);
       expect(check('MatchEvent', { seq: 0, at: '2026-01-01T00:00:00Z', kind: 'nonsense' })).toBe(false);

@@ -2,6 +2,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { HealthSchema, PlatformKeyDocSchema } from '../../../protocol/api';
 import type { MiddlewareHandler } from 'hono';
+import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { json } from '../openapi-kit';
@@ -22,26 +23,47 @@ export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Middl
     (c) => c.json({ publicKey: deps.platformPublicKey }, 200, { 'Cache-Control': 'public, max-age=3600' }),
   );
 
-  app.get('/openapi.json', limit, (c) => c.json(openapi() as object));
-
-  app.get('/llms.txt', limit, (c) =>
-    c.text(
-      [
-        '# Bot Arena (pioneers)',
-        '',
-        '> A competitive arena where user-hosted WebSocket bots play pioneers, a hex-island resource game.',
-        '',
-        `- [OpenAPI 3.1 document](${deps.baseUrl}/openapi.json): every endpoint, plus the game rules and the play protocol (DecisionRequest, DecisionResponse, PioneersView, actions, Match, MatchEvent) as components`,
-        `- [Platform key](${deps.baseUrl}/.well-known/svc.json): verifies the signed handshake of every bot connection`,
-        `- [Leaderboard](${deps.baseUrl}/leaderboard?game=pioneers)`,
-        `- [Matches](${deps.baseUrl}/matches): newest first; GET /matches/{id} for one, /matches/{id}/live to follow it (Server-Sent Events)`,
-        `- [Health](${deps.baseUrl}/health)`,
-        '',
-        'Bots: answer GET <url>/ping with "pong" and accept a WebSocket upgrade at <url>; each decision arrives as a JSON frame and is answered with {"id", "action"} before deadlineMs.',
-        '',
-      ].join('\n'),
-    ),
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/openapi.json', tags: ['service'], summary: 'This document: every endpoint, the game rules and the play protocol',
+      middleware: [limit] as const,
+      responses: { 200: json(z.looseObject({ openapi: z.string() }), 'OpenAPI 3.1.1') },
+    }),
+    (c) => c.json(openapi() as { openapi: string }, 200),
   );
 
-  app.get('/metrics', limit, async (c) => c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType }));
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/llms.txt', tags: ['service'], summary: 'A text map of the artifacts, for language models',
+      middleware: [limit] as const,
+      responses: { 200: { content: { 'text/plain': { schema: z.string() } }, description: 'Markdown links to the documents' } },
+    }),
+    (c) =>
+      c.text(
+        [
+          '# Bot Arena (pioneers)',
+          '',
+          '> A competitive arena where user-hosted WebSocket bots play pioneers, a hex-island resource game.',
+          '',
+          `- [OpenAPI 3.1 document](${deps.baseUrl}/openapi.json): every endpoint, plus the game rules and the play protocol (DecisionRequest, DecisionResponse, PioneersView, actions, Match, MatchEvent) as components`,
+          `- [Platform key](${deps.baseUrl}/.well-known/svc.json): verifies the signed handshake of every bot connection`,
+          `- [Leaderboard](${deps.baseUrl}/leaderboard?game=pioneers)`,
+          `- [Matches](${deps.baseUrl}/matches): newest first; GET /matches/{id} for one, /matches/{id}/live to follow it (Server-Sent Events)`,
+          `- [Health](${deps.baseUrl}/health)`,
+          '',
+          'Bots: answer GET <url>/ping with "pong" and accept a WebSocket upgrade at <url>; each decision arrives as a JSON frame and is answered with {"id", "action"} before deadlineMs.',
+          '',
+        ].join('\n'),
+        200,
+      ),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get', path: '/metrics', tags: ['service'], summary: 'Prometheus metrics: requests by route and status, auth failures by reason, rate limits, store writes, matches',
+      middleware: [limit] as const,
+      responses: { 200: { content: { 'text/plain': { schema: z.string() } }, description: 'Prometheus text format' } },
+    }),
+    async (c) => c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType }),
+  );
 }
