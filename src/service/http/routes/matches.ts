@@ -2,12 +2,15 @@
 // list, one match (seed and replay withheld while it runs), the leaderboard,
 // and live spectating over Server-Sent Events.
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { stream } from 'hono/streaming';
 import { z } from 'zod';
 import { publicView, stepReplay, type Game } from '../../../../engine/index';
 import { displayRating } from '../../../arena/ratings';
 import { GameSchema } from '../../../protocol/api';
 import { LeaderboardRowSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord } from '../../../protocol/index';
+import { writeOrDrop } from '../../live/backlog';
 import { publicMatchEvent } from '../../live/hub';
 import { parseLastEventId, sseMessage, SSE_KEEPALIVE } from '../../live/sse';
 import { InvalidCursor, type StoredMatch } from '../../store/types';
@@ -145,8 +148,31 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         const body = sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: final, recent: [], strikes }) + end;
         return c.body(body, 200, headers);
       }
-      for (const [k, v] of Object.entries(headers)) c.header(k, v);
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
+      // On Node (always, under @hono/node-server) the stream is written straight to the socket's
+      // response: hono's stream() goes through web streams, which cost more than the rest of a
+      // viewer's share of a decision round (npm run bench -- serve-matches).
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      if (outgoing && typeof outgoing.writeHead === 'function') {
+        outgoing.writeHead(200, headers);
+        let closed = false;
+        const finish = () => {
+          if (closed) return;
+          closed = true;
+          clearInterval(keepalive);
+          unsubscribe();
+          deps.metrics.setLiveViewers(deps.hub.viewerCount());
+          if (!outgoing.writableEnded) outgoing.end();
+        };
+        // A viewer that does not read is dropped rather than buffered without bound (live/backlog.ts).
+        const send = (chunk: string) => void (closed || writeOrDrop(outgoing, chunk));
+        const unsubscribe = channel.subscribe({ send, close: finish }, lastEventId);
+        const keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
+        outgoing.once('close', finish);
+        deps.metrics.setLiveViewers(deps.hub.viewerCount());
+        return RESPONSE_ALREADY_SENT as never;
+      }
+      for (const [k, v] of Object.entries(headers)) c.header(k, v);
       return stream(c, async (s) => {
         await new Promise<void>((done) => {
           let closed = false;
