@@ -166,7 +166,8 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     const piped = await cli(['watch', running]);
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stderr).toContain('not a terminal');
-    expect(piped.stdout).toMatch(new RegExp(`^match ${running} \\(completed\\): seats .*\nend: match completed: #1 `));
+    // A finished match: who played, its last 50 events, and how it ended.
+    expect(piped.stdout).toMatch(new RegExp(`^match ${running} \\(completed\\): seats .*\n(#\\d+ turn \\d+: .*\n){50}end: match completed: #1 `));
     const noServer = await cli(['leaderboard'], { ARENA_URL: '' });
     expect([noServer.code, noServer.stderr]).toEqual([2, expect.stringMatching(/no server: pass --url URL/)]);
     for (const args of [['matches', 'list', '--limit', '0'], ['matches', 'list', '--status', 'paused'], ['matches', 'list', '--bot', 'a/b'], ['watch', '../etc'], ['matches', 'show', 'x y']]) {

@@ -168,6 +168,8 @@ describe('live stream: hidden information', () => {
     const final = after[0].type === 'snapshot' ? after[0].data : null;
     expect(final!.view).toEqual(JSON.parse(JSON.stringify(viewsBySeq(match).get(match.replay.length - 1))));
     expect(final!.match).not.toHaveProperty('seed');
+    // Its log shows how it ended: the last events, in their public form like every live event.
+    expect(final!.recent).toEqual(match.replay.slice(-50).map((e) => ({ seq: e.seq, at: e.at, ...publicEvent(e as unknown as GameEvent) })));
 
     const from = match.replay.length - 40;
     const res = await fetch(`${arena.url}/matches/${matchId}/live`, { headers: { 'last-event-id': String(from) } });

@@ -11,7 +11,7 @@ import { displayRating } from '../../../arena/ratings';
 import { GameSchema } from '../../../protocol/api';
 import { LeaderboardRowSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord } from '../../../protocol/index';
 import { writeOrDrop } from '../../live/backlog';
-import { publicMatchEvent } from '../../live/hub';
+import { publicMatchEvent, SNAPSHOT_RECENT_EVENTS } from '../../live/hub';
 import { parseLastEventId, sseMessage, SSE_KEEPALIVE } from '../../live/sse';
 import { InvalidCursor, type StoredMatch } from '../../store/types';
 import type { AppDeps } from '../deps';
@@ -145,7 +145,8 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         }
         const strikes = m.players.map(() => 0);
         for (const ev of m.replay) if (ev.kind === 'timeout') strikes[ev.seat] = ev.data.strikes;
-        const body = sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: final, recent: [], strikes }) + end;
+        const recent = m.status === 'running' ? [] : m.replay.slice(-SNAPSHOT_RECENT_EVENTS).map(publicMatchEvent);
+        const body = sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: final, recent, strikes }) + end;
         return c.body(body, 200, headers);
       }
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
