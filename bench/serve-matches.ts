@@ -255,10 +255,13 @@ export async function run(): Promise<BenchSuite[]> {
   let alone: Alone | null = null;
   let aborted = 0;
   const rounds: string[] = [];
+  /** Service p99 minus runner p99, round by round (the two sides of a round ran back to back). */
+  const addedP99: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const sv = await service(bots);
     const al = await runnerAlone(bots, privateKey);
     aborted += sv.aborted + sv.ended.aborted + al.aborted;
+    addedP99.push(sv.phase.pct(99) - al.phase.pct(99));
     rounds.push(`round ${round + 1}: runner p50/p99 ${al.phase.pct(50).toFixed(1)}/${al.phase.pct(99).toFixed(1)} ms, ${al.phase.cpuUs.toFixed(0)} us CPU; service ${sv.phase.pct(50).toFixed(1)}/${sv.phase.pct(99).toFixed(1)} ms, ${sv.phase.cpuUs.toFixed(0)} us CPU`);
     if (!svc || sv.phase.pct(99) < svc.phase.pct(99)) svc = sv;
     if (!alone || al.phase.pct(99) < alone.phase.pct(99)) alone = al;
@@ -268,7 +271,8 @@ export async function run(): Promise<BenchSuite[]> {
   const a = alone!.phase;
   const s = svc!.phase;
   const added = { p50: s.pct(50) - a.pct(50), p99: s.pct(99) - a.pct(99) };
-  const verdict = added.p99 <= 5 && aborted === 0 ? 'met' : 'NOT met';
+  const worst = Math.max(...addedP99);
+  const verdict = worst <= 5 && aborted === 0 ? 'met' : 'NOT met';
   return [
     {
       suite: `serve-matches: time per decision, ${MATCHES} concurrent matches, ${BOT_SERVERS} ws bots on loopback`,
@@ -286,7 +290,7 @@ export async function run(): Promise<BenchSuite[]> {
         { name: 'service work per decision round (hub publish), p99', value: pctOf(svc!.publishMs, 99), unit: 'ms', extra: { maxMs: svc!.publishMs.reduce((m, x) => Math.max(m, x), 0).toFixed(2) } },
       ],
       notes: [
-        `Goal: p99 added latency <= 5 ms and no match aborted: ${verdict} (added p99 ${added.p99.toFixed(2)} ms; ${aborted} matches aborted in all rounds).`,
+        `Goal: p99 added latency <= 5 ms and no match aborted: ${verdict} (added p99 by round: ${addedP99.map((x) => `${x.toFixed(1)} ms`).join(', ')}; ${aborted} matches aborted in all rounds). With 200 matches and their bots on one event loop a decision mostly waits its turn behind the others, and that wait swings by tens of ms between runs on a shared machine: the CPU rows below are the steadier measure of what the service adds.`,
         `Best of ${ROUNDS} alternating rounds per side (by p99): ${rounds.join('; ')}.`,
         'Per decision: request sent to answer received, as the runner measures it (SeatStats.latenciesMs), over every decision of every match.',
         'Both phases play the same number of matches at once against the same bot servers with the same policy, in this one process: bots, runner, service and viewers share one event loop, so queueing behind the other matches is in both numbers and the difference is the service\'s own work (store, scheduler, hub, SSE, HTTP).',
