@@ -1,5 +1,5 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, serve, serve-matches, startup)
+// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, serve, serve-matches, startup, tournament-memory)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 const suites: Record<string, () => Promise<BenchSuite[]>> = {
@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<BenchSuite[]>> = {
   serve: async () => (await import('./serve')).run(),
   'serve-matches': async () => (await import('./serve-matches')).run(),
   startup: async () => (await import('./startup')).run(),
+  'tournament-memory': async () => (await import('./tournament-memory')).run(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
