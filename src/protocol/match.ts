@@ -2,10 +2,10 @@
 // the arena's MatchRecord extension, and LeaderboardRow. We emit all of them,
 // so they are exact (z.strictObject).
 import { z } from 'zod';
-import { SeatIndex } from './common';
 import { StampedGameEventSchema } from './events';
+import { MatchPlayerSchema, MatchStatusSchema, recordExtraShape, seedShape, summaryShape } from './match-header';
 
-export const MatchStatusSchema = z.enum(['running', 'completed', 'aborted']);
+export { MatchPlayerSchema, MatchStatusSchema };
 
 /**
  * One replay event: the spec's MatchEvent (seq, at, kind, seat?, data?), with
@@ -14,41 +14,16 @@ export const MatchStatusSchema = z.enum(['running', 'completed', 'aborted']);
 export const MatchEventSchema = StampedGameEventSchema
   .describe('One replay event: seq, at, kind, the acting seat (where there is one) and the data of that kind.');
 
-export const MatchPlayerSchema = z
-  .strictObject({
-    seat: SeatIndex,
-    botId: z.string(),
-    botName: z.string(),
-    placement: z.number().int().min(1).max(4).nullable().describe('1-based; ties share; null while running or when aborted.'),
-    ratingDelta: z.number().nullable().describe('Shown rating after minus before, once the match completes.'),
-  })
-  .describe('One seat of a match.');
-
-const summaryShape = {
-  id: z.string(),
-  game: z.literal('pioneers'),
-  status: MatchStatusSchema,
-  players: z.array(MatchPlayerSchema).min(3).max(4),
-  startedAt: z.string(),
-  endedAt: z.string().nullable(),
-};
 const matchShape = {
   ...summaryShape,
-  seed: z.string().nullable().describe('Null while the match runs.'),
+  ...seedShape,
   replay: z.array(MatchEventSchema).describe('Empty while the match runs.'),
 };
 
 export const MatchSummarySchema = z.strictObject(summaryShape).describe('A match without its seed and replay.');
 export const MatchSchema = z.strictObject(matchShape).describe('A match with its seed and full replay once completed.');
 export const MatchRecordSchema = z
-  .strictObject({
-    ...matchShape,
-    rulesVersion: z.string().describe("The engine's rules version; an old replay is never judged by new rules."),
-    seatCount: z.number().int().min(3).max(4),
-    vp: z.array(z.number().int().min(0)).min(3).max(4).nullable().describe('True VP per seat at the end; null if aborted.'),
-    timeUsedMs: z.array(z.number().int().min(0)).min(3).max(4).optional()
-      .describe("Thinking time per seat (ms): what came out of each seat's time bank. Absent in older records."),
-  })
+  .strictObject({ ...matchShape, ...recordExtraShape })
   .describe('A Match as the arena stores it: plus rules version, seat count and final VP.');
 
 export const LeaderboardRowSchema = z

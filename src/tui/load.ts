@@ -6,7 +6,8 @@
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MatchRecordSchema, type MatchRecord } from '../protocol/match';
+import type { MatchRecord } from '../protocol/match';
+import { MatchRecordHeaderSchema } from '../protocol/match-header';
 import { RECORD_LIMITS } from './record-limits';
 
 export type LoadErrorCode =
@@ -32,8 +33,12 @@ export interface LoadedRecord {
 export interface RecordSource {
   /** True when this source is responsible for the reference; it then loads it or throws. */
   claims(ref: string): Promise<boolean>;
-  load(ref: string): Promise<LoadedRecord>;
+  /** parse: how the text becomes a record (default parseRecord, the full schema check). */
+  load(ref: string, parse?: RecordParser): Promise<LoadedRecord>;
 }
+
+/** Text and where it came from, to a record; throws RecordLoadError. */
+export type RecordParser = (text: string, from: string) => MatchRecord | Promise<MatchRecord>;
 
 // Keys and values quoted from a file may hold control characters; never print them raw.
 const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
@@ -128,6 +133,27 @@ function place(where: string): string {
 }
 
 function checkBounds(json: unknown, origin: string): void {
+  // Most files are within bounds: a plain walk says so without building paths;
+  // only a file that is not walks again to say where.
+  if (!withinBounds(json, 0)) describeBounds(json, origin);
+}
+
+function withinBounds(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return value.length <= RECORD_LIMITS.stringChars;
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth >= RECORD_LIMITS.depth) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!withinBounds(value[i], depth + 1)) return false;
+    return true;
+  }
+  for (const k in value) {
+    if (k.length > RECORD_LIMITS.stringChars || !withinBounds((value as Record<string, unknown>)[k], depth + 1)) return false;
+  }
+  return true;
+}
+
+/** Throws the RecordLoadError that names where json breaks the limits. */
+function describeBounds(json: unknown, origin: string): void {
   const stack: Array<{ value: unknown; depth: number; where: string }> = [{ value: json, depth: 0, where: '' }];
   // The path as zod names it (replay.5.data), to four steps: enough to find the spot.
   const name = (where: string, key: string, depth: number) => (where === '' ? key : depth <= 4 ? `${where}.${key}` : where);
@@ -157,8 +183,14 @@ function checkBounds(json: unknown, origin: string): void {
 }
 
 /** Parses text as a match record, with errors that say what is wrong and where. */
-export function parseRecord(text: string, from: string): MatchRecord {
+export async function parseRecord(text: string, from: string): Promise<MatchRecord> {
   const origin = printable(from);
+  const json = parseJson(text, origin);
+  await checkRecordSchema(json, origin);
+  return json as MatchRecord;
+}
+
+function parseJson(text: string, origin: string): unknown {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -166,13 +198,69 @@ export function parseRecord(text: string, from: string): MatchRecord {
     throw new RecordLoadError('not_json', `${origin} is not JSON (${printable((err as Error).message).slice(0, 200)}); pass a match record written by \`arena play --out DIR\``);
   }
   checkBounds(json, origin);
+  return json;
+}
+
+/** The whole record against MatchRecordSchema (events included); throws RecordLoadError naming the first issue. */
+async function checkRecordSchema(json: unknown, origin: string): Promise<void> {
+  // Loaded here: building every event schema is most of what reading a record costs at start-up.
+  const { MatchRecordSchema } = await import('../protocol/match');
   const parsed = MatchRecordSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
     throw new RecordLoadError('not_a_record', `${origin} is not a match record: ${place(where)}: ${printable(issue.message).slice(0, 300)}`);
   }
-  return parsed.data;
+}
+
+/** Record keys of every replay event (the spec's MatchEvent). */
+const EVENT_KEYS = new Set(['seq', 'at', 'kind', 'seat', 'data']);
+/** Event kinds whose data the replay takes from the record (a strike's reason, code and message) rather than regenerating. */
+const ECHOED_KINDS = new Set(['timeout']);
+
+/**
+ * For a record that is replayed next (`arena replay`): checks the header with
+ * its schema and each event's stamp (seq, at) and keys, and leaves the rest of
+ * each event to the engine, whose verifying replay regenerates every event and
+ * requires the record's to be equal to it, a stricter check than the schema.
+ * Call confirmReplayedRecord after the replay: it finishes the job (the kinds
+ * the engine echoes, and the schema's own message for a record that fails).
+ * Any failure here is reported as the full schema check reports it.
+ */
+export async function parseRecordHeader(text: string, from: string): Promise<MatchRecord> {
+  const origin = printable(from);
+  const json = parseJson(text, origin);
+  if (!MatchRecordHeaderSchema.safeParse(json).success || !eventsStamped((json as { replay: unknown[] }).replay)) {
+    await checkRecordSchema(json, origin);
+  }
+  return json as MatchRecord;
+}
+
+function eventsStamped(events: readonly unknown[]): boolean {
+  for (const e of events) {
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
+    const ev = e as Record<string, unknown>;
+    if (!Number.isInteger(ev.seq) || (ev.seq as number) < 0 || typeof ev.at !== 'string' || typeof ev.kind !== 'string') return false;
+    for (const k in ev) if (!EVENT_KEYS.has(k)) return false;
+  }
+  return true;
+}
+
+/**
+ * After the engine's replay of a record from parseRecordHeader: `replayed`
+ * true when it verified (then only the echoed kinds still need their schema),
+ * false when it failed (then the schema's complaint, if it has one, is the
+ * better message, and is what a full check would have said first).
+ */
+export async function confirmReplayedRecord(record: MatchRecord, from: string, replayed: boolean): Promise<void> {
+  const origin = printable(from);
+  if (!replayed) return checkRecordSchema(record, origin);
+  const echoed = record.replay.filter((e) => ECHOED_KINDS.has((e as { kind: string }).kind));
+  if (echoed.length === 0) return;
+  const { MatchEventSchema } = await import('../protocol/match');
+  for (const e of echoed) {
+    if (!MatchEventSchema.safeParse(e).success) return checkRecordSchema(record, origin);
+  }
 }
 
 /** stat, with "does not exist" as null and every other failure thrown as a RecordLoadError. */
@@ -200,8 +288,8 @@ export const fileSource: RecordSource = {
     const s = await statOf(ref);
     return s !== null && !s.isDirectory();
   },
-  async load(ref) {
-    return { record: parseRecord(await readRecordFile(ref), ref), origin: ref };
+  async load(ref, parse = parseRecord) {
+    return { record: await parse(await readRecordFile(ref), ref), origin: ref };
   },
 };
 
@@ -212,7 +300,7 @@ export const directorySource: RecordSource = {
   async claims(ref) {
     return (await statOf(ref))?.isDirectory() ?? false;
   },
-  async load(ref) {
+  async load(ref, parse = parseRecord) {
     let entries: string[];
     try {
       entries = await readdir(ref);
@@ -224,7 +312,7 @@ export const directorySource: RecordSource = {
     const files = dated.filter((d) => d.s?.isFile()).sort((a, b) => b.s!.mtimeMs - a.s!.mtimeMs || b.n.localeCompare(a.n));
     if (!files.length) throw new RecordLoadError('empty_dir', `${printable(ref)} holds no match records (*.json); run \`arena play --out ${printable(ref)}\` first`);
     const path = join(ref, files[0].n);
-    return { record: parseRecord(await readRecordFile(path), path), origin: path };
+    return { record: await parse(await readRecordFile(path), path), origin: path };
   },
 };
 
@@ -258,7 +346,7 @@ export function remoteSource(baseUrl: () => string | null | Promise<string | nul
     async claims(ref) {
       return MATCH_ID.test(ref);
     },
-    async load(ref) {
+    async load(ref, parse = parseRecord) {
       const base = await baseUrl();
       if (base === null) throw needsServer(ref);
       const url = `${new URL(base).origin}${new URL(base).pathname.replace(/\/+$/, '')}/matches/${encodeURIComponent(ref)}`;
@@ -278,7 +366,7 @@ export function remoteSource(baseUrl: () => string | null | Promise<string | nul
         await res.body?.cancel();
         throw new RecordLoadError('server_error', `${origin} answered HTTP ${res.status} for match "${printable(ref)}"`);
       }
-      const record = parseRecord(await readLimited(res, url), url);
+      const record = await parse(await readLimited(res, url), url);
       if (record.status === 'running') {
         throw new RecordLoadError('still_running', `match ${printable(ref)} is still running: its seed and replay become public when it ends. Follow it live with \`arena watch ${printable(ref)}\``);
       }
@@ -309,9 +397,9 @@ async function readLimited(res: Response, url: string): Promise<string> {
 
 export const DEFAULT_SOURCES: readonly RecordSource[] = [fileSource, directorySource, serverSource];
 
-export async function loadRecord(ref: string, sources: readonly RecordSource[] = DEFAULT_SOURCES): Promise<LoadedRecord> {
+export async function loadRecord(ref: string, sources: readonly RecordSource[] = DEFAULT_SOURCES, parse: RecordParser = parseRecord): Promise<LoadedRecord> {
   for (const source of sources) {
-    if (await source.claims(ref)) return source.load(ref);
+    if (await source.claims(ref)) return source.load(ref, parse);
   }
   throw new RecordLoadError('not_found', `${printable(ref)}: no such file or directory`);
 }

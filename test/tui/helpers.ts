@@ -1,8 +1,7 @@
 // Shared by the TUI tests: the fixture records and their timelines (built once per file).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { MatchRecord } from '../../src/protocol/match';
-import { parseRecord } from '../../src/tui/load';
+import { MatchRecordSchema, type MatchRecord } from '../../src/protocol/match';
 import { buildTimeline, type Timeline } from '../../src/tui/timeline';
 
 export const FIXTURE_4P = fileURLToPath(new URL('./fixtures/match-4p.json', import.meta.url));
@@ -11,7 +10,7 @@ export const GOLDEN_DIR = fileURLToPath(new URL('./golden/', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export function readFixture(path: string): MatchRecord {
-  return parseRecord(readFileSync(path, 'utf8'), path);
+  return MatchRecordSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
 }
 
 const cache = new Map<string, Timeline>();

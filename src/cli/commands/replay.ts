@@ -69,9 +69,10 @@ Examples:
   $ arena replay m_Xy3AbCdEfGhIjKlM --url https://arena.example.com   a finished match on a server`,
     )
     .action(async (ref: string, opts: ReplayOptions) => {
-      const { renderPlain } = await import('../../tui/plain');
-      const { resolveStart, StartPointError } = await import('../../tui/start');
-      const { replaySummary } = await import('../../tui/summary');
+      // All at once: one after another, each waits for its own file reads.
+      const [{ renderPlain }, { resolveStart, StartPointError }, { replaySummary }] = await Promise.all([
+        import('../../tui/plain'), import('../../tui/start'), import('../../tui/summary'),
+      ]);
       const width = parseWidth(opts.width);
       // One moment (--plain, --json, or no terminal for the viewer) needs one frame: build just that one.
       const oneMoment = opts.plain === true || opts.json === true || io.stdin.isTTY !== true || io.stdout.isTTY !== true || inCi(io.env);
@@ -124,14 +125,13 @@ function parseWidth(text: string | undefined): number | undefined {
 }
 
 async function loadTimeline(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy'): Promise<Timeline> {
-  const { loadRecord, RecordLoadError, fileSource, directorySource, remoteSource } = await import('../../tui/load');
-  const { buildTimeline, ReplayVerifyError } = await import('../../tui/timeline');
-  const { configuredServer } = await import('../public-server');
+  const [{ RecordLoadError, fileSource, directorySource, remoteSource }, { ReplayVerifyError }, { openTimeline }, { configuredServer }] = await Promise.all([
+    import('../../tui/load'), import('../../tui/timeline'), import('../../tui/open-timeline'), import('../public-server'),
+  ]);
   // A match id goes to the server; its URL is looked up only when a reference gets that far.
   const sources = [fileSource, directorySource, remoteSource(() => configuredServer(io, url))];
   try {
-    const { record } = await loadRecord(ref, sources);
-    return buildTimeline(record, { frames });
+    return await openTimeline(ref, sources, { frames });
   } catch (err) {
     if (err instanceof RecordLoadError || err instanceof ReplayVerifyError) throw new CliError(err.message);
     throw err;

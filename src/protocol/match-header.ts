@@ -1,0 +1,48 @@
+// The parts of a match record apart from its events, in a module that does not
+// build the event schemas: `arena replay` checks a record's header with these
+// and leaves the events to the engine's verifying replay (src/tui/load.ts),
+// so it starts without paying for schemas it would not use.
+import { z } from 'zod';
+import { SeatIndex } from './common';
+
+export const MatchStatusSchema = z.enum(['running', 'completed', 'aborted']);
+
+export const MatchPlayerSchema = z
+  .strictObject({
+    seat: SeatIndex,
+    botId: z.string(),
+    botName: z.string(),
+    placement: z.number().int().min(1).max(4).nullable().describe('1-based; ties share; null while running or when aborted.'),
+    ratingDelta: z.number().nullable().describe('Shown rating after minus before, once the match completes.'),
+  })
+  .describe('One seat of a match.');
+
+export const summaryShape = {
+  id: z.string(),
+  game: z.literal('pioneers'),
+  status: MatchStatusSchema,
+  players: z.array(MatchPlayerSchema).min(3).max(4),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+};
+
+export const seedShape = {
+  seed: z.string().nullable().describe('Null while the match runs.'),
+};
+
+/** What MatchRecord adds to Match. */
+export const recordExtraShape = {
+  rulesVersion: z.string().describe("The engine's rules version; an old replay is never judged by new rules."),
+  seatCount: z.number().int().min(3).max(4),
+  vp: z.array(z.number().int().min(0)).min(3).max(4).nullable().describe('True VP per seat at the end; null if aborted.'),
+  timeUsedMs: z.array(z.number().int().min(0)).min(3).max(4).optional()
+    .describe("Thinking time per seat (ms): what came out of each seat's time bank. Absent in older records."),
+};
+
+/** A MatchRecord whose replay is only known to be an array: its events are for the engine to check. */
+export const MatchRecordHeaderSchema = z.strictObject({
+  ...summaryShape,
+  ...seedShape,
+  replay: z.array(z.unknown()),
+  ...recordExtraShape,
+});
