@@ -113,6 +113,20 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect(await store.getKey('k_nope')).toBeNull();
       });
 
+      it('hands out copies of keys and bots, their arrays included: changing one changes nothing', async () => {
+        const a = await user();
+        const k = await store.addKey({ userId: a.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read'] });
+        const got = (await store.getKey(k.id))!;
+        got.scopes.push('keys.write');
+        got.name = 'mallory';
+        (await store.listKeys(a.id))[0].scopes.push('account.write');
+        expect(await store.getKey(k.id)).toMatchObject({ name: 'laptop', scopes: ['bots.read'] });
+        const bot = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
+        (await store.listBots(a.id))[0].url = 'wss://evil.example/';
+        (await store.getBot(bot.id))!.ownerId = 'u_someone';
+        expect(await store.getBot(bot.id)).toMatchObject({ url: 'wss://x.example/', ownerId: a.id });
+      });
+
       it('refuses a key for an unknown user and stores nothing', async () => {
         await notFound(store.addKey({ userId: 'u_nobody', name: 'x', publicKey: PUBKEY, scopes: ['bots.read'] }), 'user');
         expect(await store.listKeys('u_nobody')).toEqual([]);
