@@ -40,7 +40,7 @@ function Page({ route }: { route: Route }) {
     case 'home': return <HomePage />;
     case 'match': return <MatchPage key={route.id} id={route.id} event={route.event} />;
     case 'bot': return <BotPage key={route.id} id={route.id} />;
-    case 'signin': return <SignInPage />;
+    case 'signin': return <SignInPage linkExpired={route.linkExpired} />;
     case 'account': return <AccountPage />;
     case 'bots': return <MyBotsPage />;
     case 'keys': return <KeysPage />;

@@ -7,7 +7,7 @@ export type Route =
   | { page: 'home' }
   | { page: 'match'; id: string; event: number | null }
   | { page: 'bot'; id: string }
-  | { page: 'signin'; next: string | null }
+  | { page: 'signin'; next: string | null; linkExpired: boolean }
   | { page: 'account' }
   | { page: 'bots' }
   | { page: 'keys' }
@@ -36,7 +36,7 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'home' };
   if (pathname === '/sign-in') {
     const next = q.get('next');
-    return { page: 'signin', next: next && next.startsWith('/') && !next.startsWith('//') ? next : null };
+    return { page: 'signin', next: next && next.startsWith('/') && !next.startsWith('//') ? next : null, linkExpired: q.get('link') === 'expired' };
   }
   if (pathname === '/account') return { page: 'account' };
   if (pathname === '/account/bots') return { page: 'bots' };

@@ -111,6 +111,22 @@ describe('e-mail sign-in over SMTP (production server)', () => {
     expect(setCookies(again).filter((c) => !/max-age=0/i.test(c))).toEqual([]);
   });
 
+  it('a browser opening a used link is sent to the sign-in page, which says so; API clients keep the 401', async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    const res = await call(link, 'GET', { accept: browser });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/sign-in?link=expired');
+    expect(setCookies(res).filter((c) => !/max-age=0/i.test(c))).toEqual([]);
+    const page = await call(`${server.url}${res.headers.location}`, 'GET', { accept: browser });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    for (const accept of ['application/json', 'application/json, text/html', '*/*']) {
+      const api = await call(link, 'GET', { accept });
+      expect(api.status, accept).toBe(401);
+      expect(api.json.error.code, accept).toBe('unauthenticated');
+    }
+  });
+
   it('the session reads the account and, from our own origin, writes with every scope', async () => {
     const me = await call(`${server.url}/me`, 'GET', { cookie });
     expect(me.status).toBe(200);

@@ -230,4 +230,13 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
     expect((await apiFromPage(page, '/keys')).status).toBe(401);
     expect(browser.errors).toEqual([]);
   });
+
+  it('an old or used sign-in link opens the sign-in page, which says to send a new one', async () => {
+    await page.goto(`${svc.url}/auth/callback?token=${'A'.repeat(43)}`);
+    await page.getByTestId('link-expired').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(await page.getByTestId('link-expired').textContent()).toMatch(/expired or was already used/);
+    await page.getByLabel('E-mail address').waitFor();
+    await screenshot(page, 'sign-in-link-expired');
+  });
 });

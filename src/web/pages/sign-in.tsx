@@ -6,7 +6,7 @@ import { PageTitle } from '../components/page-title';
 import { Link, paths } from '../router';
 import { useSession } from '../session';
 
-export function SignInPage() {
+export function SignInPage({ linkExpired = false }: { linkExpired?: boolean }) {
   const { user } = useSession();
   const [email, setEmail] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -43,6 +43,11 @@ export function SignInPage() {
   return (
     <>
       <PageTitle>Sign in</PageTitle>
+      {linkExpired && !sentTo && (
+        <p role="alert" className="form-error" data-testid="link-expired">
+          This sign-in link has expired or was already used. Send yourself a new one below.
+        </p>
+      )}
       <p>No password: we send a sign-in link to your e-mail address. It works once, for 15 minutes. A new address gets a new account.</p>
       <form onSubmit={submit} className="card" noValidate>
         <label htmlFor="email">E-mail address</label>

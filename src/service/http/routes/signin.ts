@@ -49,7 +49,7 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
       method: 'get', path: '/auth/callback', tags: ['auth'], summary: 'The sign-in link: starts a session and goes to the dashboard',
       middleware: [limit] as const,
       request: { query: z.object({ token: z.string().min(1).max(200) }) },
-      responses: { 303: { description: 'Signed in; redirect to /' }, 401: json(z.object({ error: z.object({ code: z.string(), message: z.string() }) }), 'unauthenticated: unknown, used or expired link'), ...PUBLIC_ERRORS },
+      responses: { 303: { description: 'Signed in: redirect to /. A browser (Accept: text/html) with an unknown, used or expired link is sent to /sign-in?link=expired instead of the 401.' }, 401: json(z.object({ error: z.object({ code: z.string(), message: z.string() }) }), 'unauthenticated: unknown, used or expired link'), ...PUBLIC_ERRORS },
     }),
     async (c) => {
       const { token } = c.req.valid('query');
@@ -57,6 +57,8 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
       const used = await store.consumeSignInToken(hashToken(token), iso(now));
       if (!used) {
         deps.metrics.authFailure('bad_sign_in_link');
+        // A person who clicked an old link gets the sign-in page saying so, not a JSON body.
+        if (wantsHtml(c.req.header('accept'))) return c.redirect('/sign-in?link=expired', 303);
         throw new ApiError('unauthenticated', 'this sign-in link is unknown, used or expired; ask for a new one');
       }
       const user = (await store.getUserByEmail(used.email)) ?? (await store.createUser({ email: used.email }));
@@ -87,4 +89,12 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
       return c.body(null, 204);
     },
   );
+}
+
+/** The client asked for HTML before JSON (a browser following a link), by the Accept header's order. */
+function wantsHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const html = accept.indexOf('text/html');
+  const json = accept.indexOf('application/json');
+  return html !== -1 && (json === -1 || html < json);
 }
