@@ -46,6 +46,8 @@ export interface DeployCheckOptions {
   timeoutMs?: number;
   /** The address check (production policy); both steps then connect to the address it returned. */
   gate?: AddressGate;
+  /** Told as each connecting step starts (to show progress). */
+  onStep?: (step: 'ping' | 'upgrade') => void;
 }
 
 /** The deploy check reads no message: any frame the bot sends over this closes the socket. */
@@ -65,8 +67,10 @@ export async function deployCheck(url: string, opts: DeployCheckOptions): Promis
     }
     address = checked.address;
   }
+  opts.onStep?.('ping');
   const pinged = await checkPing(ping, timeoutMs, address);
   if (!pinged.ok) return { ok: false, url, failure: pinged.failure };
+  opts.onStep?.('upgrade');
   const upgraded = await checkUpgrade(ws, opts.platformKey, DEPLOY_CHECK_MATCH_ID, timeoutMs, address);
   if (!upgraded.ok) return { ok: false, url, failure: upgraded.failure };
   return { ok: true, url, pingMs: pinged.ms, upgradeMs: upgraded.ms };

@@ -7,3 +7,4 @@ export * from './frames';
 export * from './match';
 export * from './events';
 export * from './api';
+export * from './bot-check';

@@ -5,7 +5,7 @@
 // same-origin check reads. Errors come back as ApiError with the API's
 // {"error":{"code","message"}} body.
 import type {
-  ApiKeyMeta, Bot, LeaderboardRow, Match, MatchStatus, MatchSummary, Scope, User,
+  ApiKeyMeta, Bot, BotCheckMessage, LeaderboardRow, Match, MatchStatus, MatchSummary, Scope, User,
 } from '../protocol/index';
 
 export class ApiError extends Error {
@@ -118,4 +118,42 @@ export const liveUrl = (id: string) => `/matches/${encodeURIComponent(id)}/live`
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * POST /bots/check: the registration checks on a URL, each step handed to
+ * onMessage as the server reports it. Resolves with the last message (passed
+ * or failed); throws ApiError when the request itself is refused.
+ */
+export async function checkBotUrl(url: string, onMessage: (m: BotCheckMessage) => void): Promise<BotCheckMessage> {
+  let res: Response;
+  try {
+    res = await fetch('/bots/check', {
+      method: 'POST', headers: { accept: 'application/x-ndjson', 'content-type': 'application/json' },
+      body: JSON.stringify({ url }), credentials: 'same-origin', cache: 'no-store', redirect: 'error',
+    });
+  } catch (err) {
+    throw new ApiError(0, 'network', `Could not reach the server (${(err as Error).message}). Check your connection and try again.`);
+  }
+  if (!res.ok || !res.body) throw errorFromBody(res.status, await res.text());
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  let last: BotCheckMessage | null = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (value) buffered += value;
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (!line) continue;
+      last = JSON.parse(line) as BotCheckMessage;
+      onMessage(last);
+    }
+    if (done) break;
+  }
+  if (last === null || (last.type !== 'passed' && last.type !== 'failed')) {
+    throw new ApiError(res.status, 'bad_response', 'the check stream ended before saying how the checks went; try again');
+  }
+  return last;
 }

@@ -3,6 +3,7 @@
 // injected resolver and the deploy check's connector is injected too: it
 // records the pinned address it was handed and then probes a real test bot
 // on loopback, so no connection ever leaves 127.0.0.1.
+import { BotCheckMessageSchema } from '../../src/protocol/bot-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ResolvedAddress, Resolver } from '../../src/probe/address-policy';
 import { deployCheck, type DeployCheckOptions } from '../../src/probe/deploy-check';
@@ -71,7 +72,7 @@ describe('bot URLs in production mode (injected resolver and connector)', () => 
       deployCheck: async (url: string, opts: DeployCheckOptions) => {
         const pinned = opts.gate ? await opts.gate(url) : undefined;
         connects.push({ url, address: pinned?.address });
-        return deployCheck(bot.url, { platformKey: opts.platformKey, timeoutMs: 5000 });
+        return deployCheck(bot.url, { platformKey: opts.platformKey, timeoutMs: 5000, onStep: opts.onStep });
       },
     });
     const u = await h.addUser('prod@example.com');
@@ -97,6 +98,37 @@ describe('bot URLs in production mode (injected resolver and connector)', () => 
     expect(res.json.url).toBe('https://bot.example.com/play');
     expect(connects).toEqual([{ url: 'https://bot.example.com/play', address: PUBLIC_V4 }]);
     expect(bot.handshakes.slice(before).map((x) => x['x-svc-match'])).toEqual(['deploy-check']);
+  });
+
+  const lines = (text: string) => text.trim().split('\n').map((l) => BotCheckMessageSchema.parse(JSON.parse(l)));
+
+  it('POST /bots/check streams each step as it starts and passes, then passed, and saves nothing', async () => {
+    dns.set('bot.example.com', [v(PUBLIC_V4)]);
+    const before = await h.snapshot();
+    const res = await h.signed(key, 'POST', '/bots/check', { url: 'https://bot.example.com/play' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/x-ndjson/);
+    expect(lines(res.text)).toEqual([
+      { type: 'step', step: 'url', status: 'running' }, { type: 'step', step: 'url', status: 'passed' },
+      { type: 'step', step: 'ping', status: 'running' }, { type: 'step', step: 'ping', status: 'passed' },
+      { type: 'step', step: 'upgrade', status: 'running' }, { type: 'step', step: 'upgrade', status: 'passed' },
+      { type: 'passed' },
+    ]);
+    expect(connects).toEqual([{ url: 'https://bot.example.com/play', address: PUBLIC_V4 }]);
+    expect(await h.snapshot()).toEqual(before);
+  });
+
+  it('POST /bots/check names the failed step with the error registration gives', async () => {
+    dns.set('bot.example.com', [v(PUBLIC_V4), v('127.0.0.1')]);
+    const res = await h.signed(key, 'POST', '/bots/check', { url: 'https://bot.example.com/' });
+    const got = lines(res.text);
+    expect(got[0]).toEqual({ type: 'step', step: 'url', status: 'running' });
+    const last = got.at(-1)!;
+    expect(last).toMatchObject({ type: 'failed', step: 'url', error: { code: 'url_rejected' } });
+    const registered = await register('https://bot.example.com/');
+    expect(registered.json.error).toEqual((last as { error: unknown }).error);
+    expect(connects).toEqual([]);
+    expect(h.logText()).not.toContain('bot.example.com');
   });
 
   it('http (and ws) are refused in production before any lookup', async () => {

@@ -158,6 +158,7 @@ describe('security suite: refused requests change nothing', () => {
     { scope: 'bots.read', label: '/bots?game=pioneers', method: 'GET', path: () => '/bots?game=pioneers' },
     { scope: 'bots.read', label: '/bots/{id}', method: 'GET', path: () => `/bots/${aliceBot}` },
     { scope: 'bots.write', label: '/bots', method: 'POST', path: () => '/bots', body: () => ({ name: 'n', game: 'pioneers', url: 'http://127.0.0.1:9/' }) },
+    { scope: 'bots.write', label: '/bots/check', method: 'POST', path: () => '/bots/check', body: () => ({ url: 'http://127.0.0.1:9/' }) },
     { scope: 'bots.write', label: '/bots/{id}', method: 'PATCH', path: () => `/bots/${aliceBot}`, body: () => ({ name: 'renamed' }) },
     { scope: 'bots.write', label: '/bots/{id}/pause', method: 'POST', path: () => `/bots/${aliceBot}/pause` },
     { scope: 'bots.write', label: '/bots/{id}/resume', method: 'POST', path: () => `/bots/${aliceBot}/resume` },

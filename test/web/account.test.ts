@@ -5,7 +5,8 @@
 // checked for controls without an accessible name; each step leaves a
 // screenshot under test-results/web/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { startBot } from '../../examples/starter-bot/bot';
 import type { RunningBot } from '../../examples/starter-bot/server';
@@ -129,6 +130,49 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
       }
     } finally {
       await refusing.close();
+    }
+    const listed = await apiFromPage<{ bots: Array<{ name: string }> }>(page, '/bots?game=pioneers');
+    expect(listed.body.bots.map((b) => b.name)).toEqual(['ada-starter']);
+  });
+
+  it('shows each check as it happens: the URL passed and /ping running while the bot has not answered yet', async () => {
+    // A bot whose /ping answers only when the test says so, and whose upgrade is refused.
+    let release!: () => void;
+    const pinged = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let pingArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => {
+      pingArrived = resolve;
+    });
+    const slow = createHttpServer((req, res) => {
+      if (req.url !== '/ping') return void res.writeHead(404).end();
+      pingArrived();
+      void pinged.then(() => res.end('pong'));
+    });
+    slow.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n'));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    try {
+      await page.getByLabel('Name', { exact: true }).fill('slowpoke');
+      await page.getByLabel('URL', { exact: true }).fill(url);
+      await page.getByRole('button', { name: 'Register and check' }).click();
+      await arrived;
+      const running = page.locator(`[data-testid="checks"][data-phase="running"]:has(.mono:text-is("${url}"))`);
+      await running.locator('li[data-step="1"][data-status="running"]').waitFor();
+      expect(await running.locator('li[data-step="0"]').getAttribute('data-status')).toBe('pass');
+      expect(await running.locator('li[data-step="2"]').getAttribute('data-status')).toBe('waiting');
+      await screenshot(page, 'bots-check-live-ping-running');
+      release();
+      const failed = page.locator(`[data-testid="checks"][data-phase="failed"]:has(.mono:text-is("${url}"))`);
+      await failed.waitFor();
+      expect(await failed.locator('li[data-step="1"]').getAttribute('data-status')).toBe('pass');
+      expect(await failed.locator('li[data-step="2"]').getAttribute('data-status')).toBe('fail');
+      expect(await failed.getByTestId('check-error').textContent()).toMatch(/upgrade.*401/i);
+    } finally {
+      release();
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
     }
     const listed = await apiFromPage<{ bots: Array<{ name: string }> }>(page, '/bots?game=pioneers');
     expect(listed.body.bots.map((b) => b.name)).toEqual(['ada-starter']);

@@ -1,13 +1,13 @@
 // The checks a bot URL goes through on registration and on every URL change
 // (spec section 4, "Deploy check"): the URL policy, GET /ping answering pong,
-// then a signed WebSocket upgrade. The server runs them in one request and
-// answers 201/200, or 422 `url_rejected` / `deploy_check_failed` with a
-// message naming the step; this shows each step and which one failed, why.
+// then a signed WebSocket upgrade. POST /bots/check streams each step as it
+// starts and passes; this shows them as they happen, and which one failed, why.
 import { ApiError } from '../api';
 
 export type CheckState =
   | { phase: 'idle' }
-  | { phase: 'running'; url: string }
+  /** step: the one running now (those before it passed). */
+  | { phase: 'running'; url: string; step: number }
   | { phase: 'passed'; url: string }
   | { phase: 'failed'; url: string; step: number; message: string };
 
@@ -16,6 +16,9 @@ export const CHECK_STEPS = [
   'GET /ping answers "pong"',
   'A signed WebSocket upgrade is accepted',
 ] as const;
+
+/** A step's index in CHECK_STEPS, by the name the server streams. */
+export const STEP_INDEX = { url: 0, ping: 1, upgrade: 2 } as const;
 
 /** Which step (0-based) an error failed at, or -1 when it is not a check failure (e.g. a bad name). */
 export function failedStep(err: unknown): number {
@@ -38,11 +41,11 @@ export function CheckSteps({ state }: { state: CheckState }) {
       <ol className="steps">
         {CHECK_STEPS.map((text, i) => {
           const status =
-            state.phase === 'running' ? 'running'
-              : state.phase === 'passed' ? 'pass'
-                : i < state.step ? 'pass' : i === state.step ? 'fail' : 'skipped';
+            state.phase === 'passed' || i < state.step ? 'pass'
+              : state.phase === 'running' ? (i === state.step ? 'running' : 'waiting')
+                : i === state.step ? 'fail' : 'skipped';
           const mark = status === 'pass' ? '✓' : status === 'fail' ? '✗' : status === 'running' ? '…' : '–';
-          const word = status === 'pass' ? 'passed' : status === 'fail' ? 'failed' : status === 'running' ? 'checking' : 'not run';
+          const word = status === 'pass' ? 'passed' : status === 'fail' ? 'failed' : status === 'running' ? 'checking' : status === 'waiting' ? 'waiting' : 'not run';
           return (
             <li key={i} className={status} data-step={i} data-status={status}>
               <span className="mark" aria-hidden="true">{mark}</span>

@@ -3,8 +3,8 @@
 // listed (GET /bots answers with the caller's bots, no-store).
 import { useRef, useState, type FormEvent } from 'react';
 import type { Bot } from '../../protocol/index';
-import { errorText, listBots, pauseBot, registerBot, removeBot, resumeBot, updateBot } from '../api';
-import { CheckSteps, failedStep, type CheckState } from '../components/check-steps';
+import { ApiError, checkBotUrl, errorText, listBots, pauseBot, registerBot, removeBot, resumeBot, updateBot } from '../api';
+import { CheckSteps, failedStep, STEP_INDEX, type CheckState } from '../components/check-steps';
 import { PageTitle } from '../components/page-title';
 import { SignedIn } from '../components/signed-in';
 import { formatTime } from '../lib/format';
@@ -15,15 +15,16 @@ export function MyBotsPage() {
   return <SignedIn title="My bots">{() => <MyBots />}</SignedIn>;
 }
 
-/** Runs a URL-checking request, keeping `setCheck` in step with it. Returns the result or null. */
+/**
+ * Shows the URL's checks step by step as the server runs them (POST
+ * /bots/check), then, when all pass, runs the request that saves (which checks
+ * again on the server: the page's word is never taken for it). Returns the
+ * result or null.
+ */
 async function withChecks<T>(url: string, setCheck: (s: CheckState) => void, setError: (e: string | null) => void, run: () => Promise<T>): Promise<T | null> {
   setError(null);
-  setCheck({ phase: 'running', url });
-  try {
-    const r = await run();
-    setCheck({ phase: 'passed', url });
-    return r;
-  } catch (err) {
+  setCheck({ phase: 'running', url, step: 0 });
+  const fail = (err: unknown) => {
     const step = failedStep(err);
     if (step >= 0) setCheck({ phase: 'failed', url, step, message: errorText(err) });
     else {
@@ -31,6 +32,17 @@ async function withChecks<T>(url: string, setCheck: (s: CheckState) => void, set
       setError(errorText(err));
     }
     return null;
+  };
+  try {
+    const last = await checkBotUrl(url, (m) => {
+      if (m.type === 'step' && m.status === 'running') setCheck({ phase: 'running', url, step: STEP_INDEX[m.step] });
+    });
+    if (last.type === 'failed') return fail(new ApiError(422, last.error.code, last.error.message));
+    const r = await run();
+    setCheck({ phase: 'passed', url });
+    return r;
+  } catch (err) {
+    return fail(err);
   }
 }
 

@@ -5,6 +5,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { checkBotUrl, UrlRejected } from '../../../probe/address-policy';
 import { BotCreateBodySchema, BotListSchema, BotSchema, BotUpdateBodySchema, GameSchema } from '../../../protocol/api';
+import { BotCheckBodySchema, BotCheckMessageSchema, type BotCheckMessage, type BotCheckStep } from '../../../protocol/bot-check';
 import type { BotRecord } from '../../store/types';
 import type { Authenticator } from '../auth';
 import type { AppDeps } from '../deps';
@@ -16,17 +17,30 @@ import { botView } from '../views';
 export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
   const { store, log } = deps;
 
-  /** The URL check, then the deploy check against the very address that was checked. */
-  async function checkUrl(url: string): Promise<void> {
+  /**
+   * The URL check, then the deploy check against the very address that was
+   * checked. onStep hears each step start and pass (POST /bots/check streams them).
+   */
+  async function checkUrl(url: string, onStep: (step: BotCheckStep, status: 'running' | 'passed') => void = () => {}): Promise<void> {
     let checked;
+    onStep('url', 'running');
     try {
       checked = await checkBotUrl(url, deps.urlPolicy);
     } catch (err) {
       if (err instanceof UrlRejected) throw new ApiError('url_rejected', err.message);
       throw err;
     }
-    const result = await deps.deployCheck(url, { platformKey: deps.platformKey, gate: async () => ({ address: checked.address, family: checked.family }) });
+    onStep('url', 'passed');
+    const result = await deps.deployCheck(url, {
+      platformKey: deps.platformKey,
+      gate: async () => ({ address: checked.address, family: checked.family }),
+      onStep: (step) => {
+        if (step === 'upgrade') onStep('ping', 'passed');
+        onStep(step, 'running');
+      },
+    });
     if (!result.ok) throw new ApiError('deploy_check_failed', `deploy check failed at ${result.failure.step}: ${result.failure.message}`);
+    onStep('upgrade', 'passed');
   }
 
   async function ownBot(id: string, userId: string): Promise<BotRecord> {
@@ -50,6 +64,43 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
       const bot = await store.addBot({ ownerId: caller.userId, name: body.name, game: body.game, url: body.url });
       log({ event: 'bot.register', userId: caller.userId, botId: bot.id });
       return c.json(botView(bot), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post', path: '/bots/check', tags: ['bots'], security: SECURITY,
+      summary: 'Run the registration checks on a URL, streaming each step as it happens (nothing is saved)',
+      description: 'The same checks POST /bots and a URL change run, one JSON line per event (application/x-ndjson): each step as it starts and passes, then `passed`, or `failed` with the step and the error a registration would get. Registration runs its own checks regardless.',
+      middleware: [auth.require('bots.write')] as const,
+      request: { body: { content: { 'application/json': { schema: BotCheckBodySchema } }, required: true } },
+      responses: { 200: { description: 'The checks, as they happen', content: { 'application/x-ndjson': { schema: BotCheckMessageSchema } } }, ...AUTH_ERRORS },
+    }),
+    async (c) => {
+      const { url } = c.req.valid('json');
+      const caller = c.get('caller')!;
+      const encoder = new TextEncoder();
+      let current: BotCheckStep = 'url';
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          const send = (m: BotCheckMessage) => controller.enqueue(encoder.encode(JSON.stringify(m) + '\n'));
+          try {
+            await checkUrl(url, (step, status) => {
+              current = step;
+              send({ type: 'step', step, status });
+            });
+            send({ type: 'passed' });
+          } catch (err) {
+            // Headers are gone by now: a failure of our own is reported in the stream too.
+            const e = err instanceof ApiError ? err : new ApiError('internal', 'the checks could not run; try again');
+            send({ type: 'failed', step: current, error: { code: e.code, message: e.message } });
+          } finally {
+            log({ event: 'bot.check', userId: caller.userId });
+            controller.close();
+          }
+        },
+      });
+      return c.body(stream, 200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' }) as never;
     },
   );
 
