@@ -83,7 +83,15 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
       let current: BotCheckStep = 'url';
       const stream = new ReadableStream<Uint8Array>({
         async start(controller) {
-          const send = (m: BotCheckMessage) => controller.enqueue(encoder.encode(JSON.stringify(m) + '\n'));
+          let open = true;
+          const send = (m: BotCheckMessage) => {
+            if (!open) return;
+            try {
+              controller.enqueue(encoder.encode(JSON.stringify(m) + '\n'));
+            } catch {
+              open = false; // the client went away: the checks finish unheard
+            }
+          };
           try {
             await checkUrl(url, (step, status) => {
               current = step;
@@ -96,7 +104,11 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
             send({ type: 'failed', step: current, error: { code: e.code, message: e.message } });
           } finally {
             log({ event: 'bot.check', userId: caller.userId });
-            controller.close();
+            try {
+              controller.close();
+            } catch {
+              // already cancelled by the client
+            }
           }
         },
       });
