@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCommit } from './build.mjs';
+import { zodEnglishOnly } from './zod-english-only.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -63,7 +64,7 @@ export async function buildBinary({ quiet = false } = {}) {
       'import.meta.url': '__arenaModuleUrl',
     },
     banner: { js: 'var __arenaModuleUrl = require("node:url").pathToFileURL(process.execPath).href;' },
-    plugins: [seaCompat()],
+    plugins: [seaCompat(), zodEnglishOnly()],
   });
 
   const assets = { ...packageAssets(), ...(await exampleBots(work, quiet)) };

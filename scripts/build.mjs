@@ -3,9 +3,12 @@
 // Why a bundle: under a loader such as tsx every imported binding is read
 // through a getter, which costs the engine's hot loop about 3x; a bundle
 // flattens modules into plain variables. Dependencies stay external (npm
-// installs them), but for commander, which every command loads: inlined, it
-// costs no package lookup at start-up. scripts/build-binary.mjs makes the
-// self-contained binary.
+// installs them), but for commander and zod in the programs (arena, bench,
+// the example bots): inlined, they cost no package lookups at start-up, and
+// zod alone is some 60 ES modules (about 95 ms to import on its own). The
+// library entries (engine, protocol) keep zod external, so a user's schemas
+// and ours share one zod; they are a second esbuild build. scripts/build-binary.mjs
+// makes the self-contained binary.
 //
 // Code splitting: each command imports its heavy modules with `await
 // import()` when it runs, and esbuild turns those into chunks
@@ -17,25 +20,35 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync,
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
 import { inputsFile } from './bundle-fresh.mjs';
+import { zodEnglishOnly } from './zod-english-only.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** dist/<name>.mjs for each entry. */
-export const ENTRIES = {
+/** dist/<name>.mjs for each program entry. */
+const PROGRAMS = {
   arena: 'src/cli/main.ts',
   bench: 'bench/run.ts',
-  // `import ... from 'bot-arena/engine'` and 'bot-arena/protocol' in an installed package.
-  engine: 'engine/index.ts',
-  protocol: 'src/protocol/index.ts',
   // What `arena demo` runs when no TypeScript loader is installed (src/cli/example-bot-command.ts).
   'examples/starter-bot': 'examples/starter-bot/bot.ts',
   'examples/heuristic-bot': 'examples/heuristic-bot/bot.ts',
 };
 
-/** Packages left to npm: every dependency but commander (see above). */
-function externalPackages() {
+/** `import ... from 'bot-arena/engine'` and 'bot-arena/protocol' in an installed package. */
+const LIBRARIES = {
+  engine: 'engine/index.ts',
+  protocol: 'src/protocol/index.ts',
+};
+
+/** dist/<name>.mjs for each entry. */
+export const ENTRIES = { ...PROGRAMS, ...LIBRARIES };
+
+/** Packages the programs inline (see above); npm installs the rest. */
+const INLINED_IN_PROGRAMS = ['commander', 'zod'];
+
+/** Packages left to npm: every dependency but those inlined. */
+function externalPackages(inlined) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => name !== 'commander');
+  return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !inlined.includes(name));
 }
 
 /** Chunks no current build refers to are removed after this long: a process started before a rebuild may still import them. */
@@ -54,11 +67,12 @@ export async function buildAll({ quiet = false } = {}) {
   // Before esbuild reads anything: a file saved during the build counts as newer.
   // Whole milliseconds, as mtimes on some file systems are.
   const startedAt = Math.floor(Date.now());
-  const result = await build({
+  const options = (entries, inlined, plugins = []) => ({
+    plugins,
     write: false,
     absWorkingDir: root,
     metafile: true,
-    entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, src]) => [name, join(root, src)])),
+    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, src]) => [name, join(root, src)])),
     outdir: join(root, 'dist'),
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
@@ -67,7 +81,7 @@ export async function buildAll({ quiet = false } = {}) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: externalPackages(),
+    external: externalPackages(inlined),
     jsx: 'automatic',
     sourcemap: 'linked',
     define: { __ARENA_COMMIT__: JSON.stringify(buildCommit()) },
@@ -75,6 +89,12 @@ export async function buildAll({ quiet = false } = {}) {
     // Lets bundled code that uses require() (via createRequire) keep working.
     banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
   });
+  const builds = await Promise.all([build(options(PROGRAMS, INLINED_IN_PROGRAMS, [zodEnglishOnly()])), build(options(LIBRARIES, ['commander']))]);
+  // The two builds name their chunks by content hash, so they never collide in dist/chunks/.
+  const result = {
+    outputFiles: builds.flatMap((b) => b.outputFiles),
+    metafile: { outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)) },
+  };
   // Write each file to a temporary name, then rename: several `arena` processes
   // may rebuild at once, and none may ever import a half-written file. Chunks
   // first (their names are content hashes, so a concurrent build writes the

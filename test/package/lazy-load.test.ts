@@ -48,6 +48,11 @@ function run(args: string[]): Loaded {
       const rel = relative(ROOT, f).split(sep).join('/');
       for (const input of outputs[rel] ?? []) sources.add(input);
     }
+    // Packages the bundle inlines (commander, zod) show up as its sources.
+    for (const s of sources) {
+      const m = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s);
+      if (m) packages.add(m[1]);
+    }
     return { code: r.status, stdout: r.stdout, stderr: r.stderr, packages: [...packages].sort(), sources: [...sources].sort() };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -104,5 +109,34 @@ describe('start-up loads only what the command uses', () => {
     const board = run(['board']);
     expect(board.code, board.stderr).toBe(0);
     expect(board.sources.some((s) => s.startsWith('src/tui/'))).toBe(true);
+  });
+});
+
+describe('what the bundles carry', () => {
+  const inputs = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'dist', `${name}.inputs.json`), 'utf8')) as { inputs: string[] }).inputs;
+
+  it('the CLI inlines zod with its English messages only (no package lookups, half the bytes to parse)', () => {
+    const zod = inputs('arena').filter((f) => f.startsWith('node_modules/zod/'));
+    expect(zod.length).toBeGreaterThan(20);
+    expect(zod.filter((f) => f.includes('/locales/')).sort()).toEqual(['node_modules/zod/v4/locales/en.js', 'node_modules/zod/v4/locales/index.js']);
+    expect(readFileSync(join(ROOT, 'dist', 'arena.mjs'), 'utf8')).not.toMatch(/from ["']zod["']/);
+  });
+
+  it('a schema error still reads in English', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-lazy-zod-'));
+    try {
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, JSON.stringify({ id: 'm-1', game: 'pioneers', status: 'completed', players: [{ seat: 0, botId: 'a', botName: 'a' }] }));
+      const r = run(['replay', '--plain', bad]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('is not a match record: players.0.placement: Invalid input: expected number, received undefined');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the protocol library imports the user's zod, so their schemas and ours mix", () => {
+    expect(inputs('protocol').some((f) => f.startsWith('node_modules/zod/'))).toBe(false);
+    expect(readFileSync(join(ROOT, 'dist', 'protocol.mjs'), 'utf8')).toMatch(/from ["']zod["']/);
   });
 });
