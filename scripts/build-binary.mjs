@@ -16,7 +16,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildCommit } from './build.mjs';
+import { buildCommit, SIM_WORKER, simWorkerOptions } from './build.mjs';
 import { zodEnglishOnly } from './zod-english-only.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,7 +67,9 @@ export async function buildBinary({ quiet = false } = {}) {
     plugins: [seaCompat(), zodEnglishOnly()],
   });
 
-  const assets = { ...packageAssets(), ...(await exampleBots(work, quiet)) };
+  const simWorker = join(work, 'sim-worker.cjs');
+  await build(simWorkerOptions(simWorker, { minify: true, legalComments: 'eof', logLevel: quiet ? 'error' : 'warning' }));
+  const assets = { ...packageAssets(), ...(await exampleBots(work, quiet)), [SIM_WORKER.out]: simWorker };
   const assetList = join(work, ASSET_LIST);
   writeFileSync(assetList, JSON.stringify(Object.keys(assets)));
   const blob = join(work, 'arena.blob');

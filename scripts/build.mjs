@@ -42,6 +42,28 @@ const LIBRARIES = {
 /** dist/<name>.mjs for each entry. */
 export const ENTRIES = { ...PROGRAMS, ...LIBRARIES };
 
+/**
+ * The worker thread of `arena simulate --workers` (src/sim/parallel.ts), one
+ * self-contained CommonJS script: the bundle starts it as a file, the single
+ * executable as code it carries. `arena` runs it, so it counts among arena's inputs.
+ */
+// out must match SIM_WORKER_SCRIPT in src/cli/sim-worker-script.ts, where the CLI looks for it.
+export const SIM_WORKER = { entry: 'src/sim/worker-main.ts', out: 'dist/sim-worker.cjs' };
+
+export function simWorkerOptions(outfile, extra = {}) {
+  return {
+    absWorkingDir: root,
+    entryPoints: [join(root, SIM_WORKER.entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    metafile: true,
+    ...extra,
+  };
+}
+
 /** Packages the programs inline (see above); npm installs the rest. */
 const INLINED_IN_PROGRAMS = ['commander', 'zod'];
 
@@ -89,8 +111,13 @@ export async function buildAll({ quiet = false } = {}) {
     // Lets bundled code that uses require() (via createRequire) keep working.
     banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
   });
-  const builds = await Promise.all([build(options(PROGRAMS, INLINED_IN_PROGRAMS, [zodEnglishOnly()])), build(options(LIBRARIES, ['commander']))]);
-  // The two builds name their chunks by content hash, so they never collide in dist/chunks/.
+  const builds = await Promise.all([
+    build(options(PROGRAMS, INLINED_IN_PROGRAMS, [zodEnglishOnly()])),
+    build(options(LIBRARIES, ['commander'])),
+    build(simWorkerOptions(join(root, SIM_WORKER.out), { write: false, sourcemap: 'linked', logLevel: quiet ? 'error' : 'warning' })),
+  ]);
+  const workerInputs = Object.keys(builds[2].metafile.inputs);
+  // The builds name their chunks by content hash, so they never collide in dist/chunks/.
   const result = {
     outputFiles: builds.flatMap((b) => b.outputFiles),
     metafile: { outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)) },
@@ -118,7 +145,7 @@ export async function buildAll({ quiet = false } = {}) {
     const entry = `dist/${name}.mjs`;
     if (!outputs[entry]) throw new Error(`esbuild produced no ${entry}`);
     const files = reachable(outputs, entry);
-    const inputs = [...new Set(files.flatMap((f) => Object.keys(outputs[f].inputs)))].sort();
+    const inputs = [...new Set([...files.flatMap((f) => Object.keys(outputs[f].inputs)), ...(name === 'arena' ? workerInputs : [])])].sort();
     const chunks = Object.fromEntries(files.map((f) => [f, Object.keys(outputs[f].inputs).sort()]));
     atomicWrite(inputsFile(root, name), JSON.stringify({ startedAt, inputs }, null, 1) + '\n');
     atomicWrite(join(root, 'dist', `${name}.outputs.json`), JSON.stringify(chunks, null, 1) + '\n');

@@ -74,48 +74,92 @@ export function playToEnd(g: Game, seatBots: readonly BuiltinBot[], onAnswer?: (
   return decisions;
 }
 
-export function simulate(opts: SimulateOptions): SimulateResult {
-  const names = validateBots(opts.bots);
-  if (!Number.isInteger(opts.games) || opts.games < 1) throw new SimulateError(`--games must be a positive integer, got ${opts.games}`);
+/**
+ * What a run of games adds up to: integer sums only, so totals from several
+ * workers add to exactly what one worker gets, whatever the order.
+ */
+export interface SimTally {
+  games: number;
+  turns: number;
+  won: number;
+  decisions: number;
+  /** Per bot, in the order given: wins, VP and placements summed over games. */
+  bots: Array<{ wins: number; vp: number; placement: number }>;
+}
+
+export function emptyTally(bots: number): SimTally {
+  return { games: 0, turns: 0, won: 0, decisions: 0, bots: Array.from({ length: bots }, () => ({ wins: 0, vp: 0, placement: 0 })) };
+}
+
+/** Adds `from` into `into` (both for the same bots). */
+export function addTally(into: SimTally, from: SimTally): void {
+  into.games += from.games;
+  into.turns += from.turns;
+  into.won += from.won;
+  into.decisions += from.decisions;
+  from.bots.forEach((b, i) => {
+    into.bots[i].wins += b.wins;
+    into.bots[i].vp += b.vp;
+    into.bots[i].placement += b.placement;
+  });
+}
+
+/** Plays games [from, to) of a run into `tally`; game i depends on the seed and i only. */
+export function playRange(names: readonly BuiltinName[], seed: string, from: number, to: number, tally: SimTally, onGame?: () => void): void {
   const n = names.length as 3 | 4;
-  const totals = names.map(() => ({ wins: 0, vp: 0, placement: 0 }));
-  let turns = 0;
-  let won = 0;
-  let decisions = 0;
-  const start = performance.now();
-  for (let i = 0; i < opts.games; i++) {
-    const seed = gameSeed(opts.seed, i);
+  for (let i = from; i < to; i++) {
+    const gseed = gameSeed(seed, i);
     // Rotation: bot b sits at seat (b + i) % n in game i.
     const botAtSeat = Array.from({ length: n }, (_, s) => (s - (i % n) + n) % n);
-    const seatBots = botAtSeat.map((b, s) => createBuiltinBot(names[b], `${seed}:${s}`));
-    const g = newGame(seed, n, { events: false });
-    decisions += playToEnd(g, seatBots);
+    const seatBots = botAtSeat.map((b, s) => createBuiltinBot(names[b], `${gseed}:${s}`));
+    const g = newGame(gseed, n, { events: false });
+    tally.decisions += playToEnd(g, seatBots);
     const out = outcome(g);
     if (!out) throw new Error(`game ${i} ended without an outcome`);
-    turns += out.turns ?? currentTurn(g);
-    if (out.reason === 'win') won++;
+    tally.games++;
+    tally.turns += out.turns ?? currentTurn(g);
+    if (out.reason === 'win') tally.won++;
     botAtSeat.forEach((b, s) => {
-      totals[b].vp += out.vp[s];
-      totals[b].placement += out.placements[s];
-      if (out.winner === s) totals[b].wins++;
+      tally.bots[b].vp += out.vp[s];
+      tally.bots[b].placement += out.placements[s];
+      if (out.winner === s) tally.bots[b].wins++;
     });
-    opts.onProgress?.(i + 1);
+    onGame?.();
   }
-  const seconds = (performance.now() - start) / 1000;
+}
+
+/** Checks the options and returns the bots' names. */
+export function checkOptions(opts: Pick<SimulateOptions, 'bots' | 'games'>): BuiltinName[] {
+  const names = validateBots(opts.bots);
+  if (!Number.isInteger(opts.games) || opts.games < 1) throw new SimulateError(`--games must be a positive integer, got ${opts.games}`);
+  return names;
+}
+
+export function simulate(opts: SimulateOptions): SimulateResult {
+  const names = checkOptions(opts);
+  const tally = emptyTally(names.length);
+  const start = performance.now();
+  let done = 0;
+  playRange(names, opts.seed, 0, opts.games, tally, () => opts.onProgress?.(++done));
+  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000);
+}
+
+/** The report of a finished run. */
+export function simResult(names: readonly string[], seed: string, t: SimTally, seconds: number): SimulateResult {
   return {
-    games: opts.games,
-    seed: opts.seed,
+    games: t.games,
+    seed,
     seconds: round(seconds, 3),
-    gamesPerSecond: round(opts.games / seconds, 1),
-    avgTurns: round(turns / opts.games, 2),
-    wonGames: won,
-    decisions,
+    gamesPerSecond: round(t.games / seconds, 1),
+    avgTurns: round(t.turns / t.games, 2),
+    wonGames: t.won,
+    decisions: t.decisions,
     bots: names.map((bot, b) => ({
       bot,
-      wins: totals[b].wins,
-      winRate: round(totals[b].wins / opts.games, 4),
-      avgVp: round(totals[b].vp / opts.games, 2),
-      avgPlacement: round(totals[b].placement / opts.games, 3),
+      wins: t.bots[b].wins,
+      winRate: round(t.bots[b].wins / t.games, 4),
+      avgVp: round(t.bots[b].vp / t.games, 2),
+      avgPlacement: round(t.bots[b].placement / t.games, 3),
     })),
   };
 }

@@ -75,6 +75,19 @@ describe('the single executable', () => {
     expect(result.bots.map((b) => b.bot)).toEqual(['greedy', 'random', 'random', 'random']);
   });
 
+  it('simulate --workers 2 plays on worker threads from the code the executable carries, with the one-worker result', async () => {
+    const args = ['simulate', '--games', '60', '--seed', 'binary-workers', '--json', '--quiet'];
+    const [one, two] = await Promise.all([arena([...args, '--workers', '1']), arena([...args, '--workers', '2'])]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(two.code, two.stderr).toBe(0);
+    const stable = (text: string) => {
+      const { seconds: _s, gamesPerSecond: _g, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      return rest;
+    };
+    expect(stable(two.stdout)).toEqual(stable(one.stdout));
+    expect(stable(two.stdout).games).toBe(60);
+  });
+
   it('play writes match files that replay --plain verifies and draws; the hint names the executable as found on PATH', async () => {
     const out = join(tmp, 'work', 'matches');
     const play = await arena(['play', 'builtin:random', 'builtin:greedy', 'builtin:random', '--games', '2', '--out', out, '--seed', 'binary']);

@@ -119,6 +119,16 @@ describe('npm package', () => {
     expect(replay.stdout).toMatch(/turn \d+/i);
   }, 120_000);
 
+  it('arena simulate --workers 2 starts the shipped worker script and matches one worker', async () => {
+    const args = ['simulate', '--games', '40', '--seed', 'pack-workers', '--json', '--quiet'];
+    const one = await arena([...args, '--workers', '1']);
+    const two = await arena([...args, '--workers', '2']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(two.code, two.stderr).toBe(0);
+    const stable = (text: string) => ({ ...(JSON.parse(text) as Record<string, unknown>), seconds: 0, gamesPerSecond: 0 });
+    expect(stable(two.stdout)).toEqual(stable(one.stdout));
+  });
+
   it('arena rules finds the rules shipped with the package', async () => {
     const r = await arena(['rules', '--no-pager']);
     expect(r.code, r.stderr).toBe(0);

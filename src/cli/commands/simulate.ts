@@ -13,36 +13,43 @@ export function register(program: Command, io: CliIO): void {
     .option('-n, --games <N>', 'number of games', parsePositiveInt, 100)
     .option('-b, --bots <list>', `comma-separated built-in bots, one per seat (3 or 4): ${BUILTIN_BOTS.join(', ')}`, 'greedy,random,random,random')
     .option('-s, --seed <S>', 'seed of the run; game i uses "<S>/<i>" (default: a fresh random seed, printed)')
+    .option('-w, --workers <N>', 'worker threads to play on (default: the number of cores); results do not depend on it', parsePositiveInt)
     .option('--json', 'print one JSON object instead of the table')
     .addOption(new Option('-q, --quiet', 'no progress display'))
     .addHelpText('after', `
 Seats rotate between games: bot b sits at seat (b + i) mod seats in game i.
-The same --seed and bots give the same results on any machine.
+The same --seed and bots give the same results on any machine, with any
+number of --workers: game i depends on the seed and i only, and the workers'
+tallies are exact sums.
 
 --json prints: {games, seed, seconds, gamesPerSecond, avgTurns, wonGames, decisions,
   bots: [{bot, wins, winRate, avgVp, avgPlacement}]}  (bots in the order given)
 
 Examples:
   $ arena simulate --games 1000 --bots greedy,random,random,random --seed 42
-  $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond`)
-    .action(async (opts: { games: number; bots: string; seed?: string; json?: boolean; quiet?: boolean }) => {
-      const { simulate, SimulateError } = await import('../../sim/simulate');
-      const { randomBytes } = await import('node:crypto');
+  $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond
+  $ arena simulate -n 5000 --workers 1 --seed 7     one core, for comparing engine speed`)
+    .action(async (opts: { games: number; bots: string; seed?: string; workers?: number; json?: boolean; quiet?: boolean }) => {
+      const [{ SimulateError }, { simulateParallel }, { simWorkerScript }, { randomBytes }, { availableParallelism }] = await Promise.all([
+        import('../../sim/simulate'), import('../../sim/parallel'), import('../sim-worker-script'), import('node:crypto'), import('node:os'),
+      ]);
+      const workers = opts.workers ?? availableParallelism();
       const seed = opts.seed ?? randomBytes(6).toString('hex');
       const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
       const progress = createProgress({ quiet: opts.quiet, stream: io.stderr });
       let result: SimulateResult;
       try {
         const start = Date.now();
-        result = simulate({
+        result = await simulateParallel({
           games: opts.games,
           bots,
           seed,
+          workers,
           onProgress: (done) => {
             const secs = (Date.now() - start) / 1000;
             progress.update(`simulate: ${done}/${opts.games} games · ${secs > 0 ? Math.round(done / secs) : 0} games/s`);
           },
-        });
+        }, simWorkerScript);
       } catch (err) {
         if (err instanceof SimulateError) throw usageError(err.message);
         throw err;

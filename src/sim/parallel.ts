@@ -1,0 +1,84 @@
+// `arena simulate --workers N`: the games of a run split across worker
+// threads. Game i depends only on the seed and i, and the tallies are integer
+// sums, so any number of workers gives exactly the one-worker result. Work
+// goes out in small blocks of game indexes, handed to whichever worker is
+// free, so a worker that drew long games does not hold up the rest.
+import { Worker } from 'node:worker_threads';
+import { addTally, checkOptions, emptyTally, simResult, simulate, type SimulateOptions, type SimulateResult } from './simulate';
+import type { FromWorker, ToWorker, WorkerSetup } from './worker-messages';
+
+export interface ParallelOptions extends SimulateOptions {
+  /** Worker threads; 1 plays on this thread. */
+  workers: number;
+}
+
+/** Where the worker's script comes from (src/cli/sim-worker-script.ts finds it): a file of the bundle, or the code the single executable carries. */
+export type WorkerScript = { file: string } | { code: string };
+
+export async function simulateParallel(opts: ParallelOptions, script: () => WorkerScript): Promise<SimulateResult> {
+  const names = checkOptions(opts);
+  if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new Error(`workers must be a positive integer, got ${opts.workers}`);
+  const workers = Math.min(opts.workers, opts.games);
+  if (workers === 1) return simulate(opts);
+
+  const start = performance.now();
+  // About eight blocks a worker: small enough to balance, large enough that messages cost nothing.
+  const block = Math.max(1, Math.min(250, Math.ceil(opts.games / (workers * 8))));
+  const progressEvery = Math.max(1, Math.min(50, block >> 1));
+  const source = script();
+  const setup: WorkerSetup = { bots: names, seed: opts.seed, progressEvery };
+  const total = emptyTally(names.length);
+  let next = 0;
+  let done = 0;
+  const pool: Worker[] = [];
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let running = workers;
+      let failed = false;
+      const fail = (err: Error) => {
+        if (failed) return;
+        failed = true;
+        reject(err);
+      };
+      const progress = (games: number) => {
+        done += games;
+        if (games > 0) opts.onProgress?.(done);
+      };
+      const hand = (w: Worker) => {
+        if (next < opts.games) {
+          const to = Math.min(opts.games, next + block);
+          w.postMessage({ type: 'play', from: next, to } satisfies ToWorker);
+          next = to;
+        } else {
+          w.postMessage({ type: 'stop' } satisfies ToWorker);
+        }
+      };
+      for (let i = 0; i < workers; i++) {
+        const w = 'code' in source ? new Worker(source.code, { eval: true, workerData: setup }) : new Worker(source.file, { workerData: setup });
+        pool.push(w);
+        w.on('message', (msg: FromWorker) => {
+          if (msg.type === 'progress') progress(msg.games);
+          else if (msg.type === 'done') {
+            addTally(total, msg.tally);
+            progress(msg.unreported);
+            hand(w);
+          } else fail(new Error(msg.message));
+        });
+        w.on('error', (err) => fail(err));
+        w.on('exit', (code) => {
+          if (code !== 0) fail(new Error(`a simulation worker stopped with exit code ${code}`));
+          else if (--running === 0) {
+            if (total.games === opts.games) resolve();
+            else fail(new Error(`the workers played ${total.games} of ${opts.games} games`));
+          }
+        });
+        hand(w);
+      }
+    });
+  } finally {
+    // After a failure the others may still be playing: stop them, and wait so no thread outlives the call.
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+  return simResult(names, opts.seed, total, (performance.now() - start) / 1000);
+}

@@ -1,0 +1,16 @@
+// What src/sim/parallel.ts and its workers (src/sim/worker-main.ts) say to each other.
+import type { SimTally } from './simulate';
+
+export interface WorkerSetup {
+  bots: string[];
+  seed: string;
+  /** A worker reports progress after this many games of a block. */
+  progressEvery: number;
+}
+
+export type ToWorker = { type: 'play'; from: number; to: number } | { type: 'stop' };
+
+export type FromWorker =
+  | { type: 'progress'; games: number }
+  | { type: 'done'; tally: SimTally; unreported: number }
+  | { type: 'error'; message: string };

@@ -1,0 +1,84 @@
+// `arena simulate --workers N`: the games of a run split across worker
+// threads (the built worker script, dist/sim-worker.cjs, as the bundle runs
+// it) give exactly the one-worker result for the same seed.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simWorkerScript } from '../../src/cli/sim-worker-script';
+import { simulateParallel } from '../../src/sim/parallel';
+import { simulate, type SimulateResult } from '../../src/sim/simulate';
+
+const root = join(__dirname, '..', '..');
+const arena = (args: string[]) => spawnSync(process.execPath, [join(root, 'bin/arena'), ...args], { encoding: 'utf8', timeout: 120_000 });
+
+/** Everything but wall-clock timings. */
+function stable(r: SimulateResult) {
+  const { seconds: _s, gamesPerSecond: _g, ...rest } = r;
+  return rest;
+}
+
+describe('simulate on worker threads', () => {
+  it('gives the one-worker result for 2 and 3 workers, 3 and 4 seats', async () => {
+    for (const bots of [['greedy', 'random', 'random', 'random'], ['random', 'greedy', 'random']]) {
+      const one = simulate({ games: 137, bots, seed: 'workers' });
+      for (const workers of [2, 3]) {
+        const many = await simulateParallel({ games: 137, bots, seed: 'workers', workers }, simWorkerScript);
+        expect(stable(many)).toEqual(stable(one));
+      }
+    }
+  }, 60_000);
+
+  it('plays every game once when there are more workers than games', async () => {
+    const one = simulate({ games: 2, bots: ['random', 'random', 'random'], seed: 'few' });
+    const many = await simulateParallel({ games: 2, bots: ['random', 'random', 'random'], seed: 'few', workers: 4 }, simWorkerScript);
+    expect(stable(many)).toEqual(stable(one));
+  });
+
+  it('reports progress up to the number of games, never backwards', async () => {
+    const seen: number[] = [];
+    await simulateParallel({ games: 300, bots: ['random', 'random', 'random', 'random'], seed: 'progress', workers: 2, onProgress: (d) => seen.push(d) }, simWorkerScript);
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.at(-1)).toBe(300);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
+  });
+
+  it('a worker that fails fails the run with its message and leaves no thread behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arena-workers-'));
+    try {
+      const broken = join(dir, 'broken.cjs');
+      writeFileSync(broken, "const { parentPort } = require('node:worker_threads'); parentPort.on('message', () => parentPort.postMessage({ type: 'error', message: 'bot exploded' }));");
+      await expect(simulateParallel({ games: 50, bots: ['random', 'random', 'random'], seed: 'x', workers: 2 }, () => ({ file: broken }))).rejects.toThrow('bot exploded');
+      const crashing = join(dir, 'crash.cjs');
+      writeFileSync(crashing, 'process.exit(3);');
+      await expect(simulateParallel({ games: 50, bots: ['random', 'random', 'random'], seed: 'x', workers: 2 }, () => ({ file: crashing }))).rejects.toThrow(/exit code 3/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checks its options before starting any thread', async () => {
+    await expect(simulateParallel({ games: 5, bots: ['random', 'random'], seed: 'x', workers: 2 }, () => { throw new Error('started'); })).rejects.toThrow(/need 3 or 4 bots/);
+    await expect(simulateParallel({ games: 5, bots: ['random', 'random', 'random'], seed: 'x', workers: 0 }, () => { throw new Error('started'); })).rejects.toThrow(/workers must be a positive integer/);
+  });
+});
+
+describe('arena simulate --workers (CLI)', () => {
+  it('prints the same JSON for --workers 2 as for --workers 1, and the default uses the cores', () => {
+    const args = ['simulate', '--games', '80', '--seed', 'cli-workers', '--json', '--quiet'];
+    const parse = (r: ReturnType<typeof arena>) => {
+      expect(r.status, r.stderr).toBe(0);
+      return stable(JSON.parse(r.stdout) as SimulateResult);
+    };
+    const one = parse(arena([...args, '--workers', '1']));
+    expect(parse(arena([...args, '--workers', '2']))).toEqual(one);
+    expect(parse(arena(args))).toEqual(one);
+  });
+
+  it('rejects --workers 0 as a usage error', () => {
+    const r = arena(['simulate', '--games', '5', '--workers', '0']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("option '-w, --workers <N>' argument '0' is invalid");
+  });
+});
