@@ -89,8 +89,8 @@ export async function buildAll({ quiet = false } = {}) {
   // Before esbuild reads anything: a file saved during the build counts as newer.
   // Whole milliseconds, as mtimes on some file systems are.
   const startedAt = Math.floor(Date.now());
-  const options = (entries, inlined, plugins = []) => ({
-    plugins,
+  const options = (entries, inlined, extra = {}) => ({
+    ...extra,
     write: false,
     absWorkingDir: root,
     metafile: true,
@@ -112,7 +112,10 @@ export async function buildAll({ quiet = false } = {}) {
     banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
   });
   const builds = await Promise.all([
-    build(options(PROGRAMS, INLINED_IN_PROGRAMS, [zodEnglishOnly()])),
+    // The programs without comments and blanks: V8 parses every byte of a module at
+    // start-up (zod and commander are mostly doc comments); names stay, and the
+    // linked source maps give positions (node --enable-source-maps).
+    build(options(PROGRAMS, INLINED_IN_PROGRAMS, { plugins: [zodEnglishOnly()], minifyWhitespace: true, minifySyntax: true })),
     build(options(LIBRARIES, ['commander'])),
     build(simWorkerOptions(join(root, SIM_WORKER.out), { write: false, sourcemap: 'linked', logLevel: quiet ? 'error' : 'warning' })),
   ]);
