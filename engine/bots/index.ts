@@ -5,6 +5,7 @@ import type { AnyAction } from '../types';
 import { GreedyBot } from './greedy';
 import { BUILTIN_BOTS, type BuiltinBotName } from './names';
 import { RandomBot } from './random';
+import { SearchBot } from './search';
 
 export { BUILTIN_BOTS, type BuiltinBotName };
 
@@ -18,6 +19,7 @@ export function createBuiltinBot(name: BuiltinBotName, seed: string): BuiltinBot
   switch (name) {
     case 'random': return new RandomBot(seed);
     case 'greedy': return new GreedyBot(seed);
+    case 'search': return new SearchBot(seed);
     default: throw new Error(`unknown built-in bot '${String(name)}' (known: ${BUILTIN_BOTS.join(', ')})`);
   }
 }

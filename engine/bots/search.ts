@@ -1,0 +1,144 @@
+// The `search` bot: a lookahead bot for authors to measure against. For a
+// turn, setup or bandit decision it samples a few worlds consistent with
+// what its seat may know (determinize.ts: opponents' hands, dev cards, deck
+// order, dice and steal streams redrawn), ranks the candidate actions by a
+// static evaluation on one world, then plays the best few forward in every
+// world with the greedy policy for all seats until its own next turn (the
+// same worlds for every candidate, so they are compared on the same luck)
+// and picks the best average evaluation. Trade answers and discards are the
+// greedy heuristic's. All its randomness comes from its own seed.
+
+import { VERTEX_HEXES } from '../board';
+import { nextSeat, submit } from '../game';
+import { legalActions } from '../legal';
+import { nextU32, stream } from '../rng';
+import type { Game } from '../state';
+import {
+  STAGE_BANDIT, STAGE_OVER, STAGE_SETUP, STAGE_TURN, VICTORY_POINT, cloneGame, handTotal, trueVp,
+} from '../state';
+import type { AnyAction } from '../types';
+import { determinize } from './determinize';
+import { GreedyBot } from './greedy';
+
+export interface SearchOptions {
+  /** Sampled worlds per decision. */
+  worlds: number;
+  /** Candidates kept after the static ranking. */
+  topK: number;
+  /** Decisions played per rollout at most. */
+  horizon: number;
+  /** Builds the world a search looks at; tests swap in a peeking one to show what the real one avoids. */
+  sample: (g: Game, seat: number, rng: Uint32Array) => Game;
+}
+
+export const SEARCH_DEFAULTS: SearchOptions = { worlds: 6, topK: 4, horizon: 60, sample: determinize };
+
+const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
+
+export class SearchBot {
+  readonly name = 'search';
+  private readonly rng: Uint32Array;
+  private readonly greedy: GreedyBot;
+  private readonly opts: SearchOptions;
+
+  constructor(seed: string, opts: Partial<SearchOptions> = {}) {
+    this.rng = stream(seed, 'bot');
+    this.greedy = new GreedyBot(`${seed}/greedy`);
+    this.opts = { ...SEARCH_DEFAULTS, ...opts };
+  }
+
+  decide(g: Game, seat: number): AnyAction {
+    const actions = legalActions(g, seat);
+    if (actions.length === 0) throw new Error(`search bot: seat ${seat} owes no decision`);
+    if (actions.length === 1) return actions[0];
+    // Trade answers and discards: cheap, and the greedy heuristic handles them well.
+    if (g.stage !== STAGE_TURN && g.stage !== STAGE_SETUP && g.stage !== STAGE_BANDIT) return this.greedy.decide(g, seat);
+    // Offers are left out: the rollout policy never makes them either.
+    const cands = actions.filter((a) => !('type' in a) || a.type !== 'offer_trade');
+    if (cands.length === 1) return cands[0];
+
+    const { worlds: W, topK, sample } = this.opts;
+    const worlds: Game[] = [];
+    const seeds: string[] = [];
+    for (let w = 0; w < W; w++) {
+      worlds.push(sample(g, seat, this.rng));
+      seeds.push(`rollout/${nextU32(this.rng)}`);
+    }
+
+    // Static ranking on the first world, to keep the rollouts for the few best.
+    let ranked = cands;
+    if (cands.length > topK) {
+      const scored = cands.map((a, i) => {
+        const x = cloneGame(worlds[0]);
+        submit(x, seat, a);
+        return { a, i, s: evaluate(x, seat) };
+      });
+      scored.sort((p, q) => q.s - p.s || p.i - q.i);
+      ranked = scored.slice(0, topK).map((p) => p.a);
+    }
+
+    const start = g.turn;
+    let best = ranked[0];
+    let bestScore = -Infinity;
+    for (const a of ranked) {
+      let total = 0;
+      for (let w = 0; w < W; w++) {
+        const x = cloneGame(worlds[w]);
+        submit(x, seat, a);
+        this.rollout(x, seat, start, seeds[w]);
+        total += evaluate(x, seat);
+      }
+      if (total > bestScore) { bestScore = total; best = a; }
+    }
+    return best;
+  }
+
+  /** Plays x forward with the greedy policy for every seat until the seat's next turn (or the end of setup). */
+  private rollout(x: Game, seat: number, startTurn: number, seed: string): void {
+    const policy = new GreedyBot(seed);
+    const setup = x.stage === STAGE_SETUP || startTurn === 0;
+    for (let d = 0; d < this.opts.horizon; d++) {
+      if (x.stage === STAGE_OVER) return;
+      if (setup ? x.stage !== STAGE_SETUP : x.turn > startTurn && x.current === seat) return;
+      const s = nextSeat(x);
+      submit(x, s, policy.decide(x, s));
+    }
+  }
+}
+
+/** Expected production in pips (cities count twice, the bandit's hex nothing), and how many resources it covers. */
+function production(g: Game, s: number): { pips: number; kinds: number } {
+  let pips = 0, mask = 0;
+  const o = s * 9;
+  const count = 9 - g.settlementsLeft[s] - g.citiesLeft[s];
+  for (let k = 0; k < count; k++) {
+    const v = g.townList[o + k];
+    const mult = g.isCity[v] ? 2 : 1;
+    for (let i = v * 3; i < v * 3 + 3; i++) {
+      const h = VERTEX_HEXES[i];
+      if (h === -1 || g.hexToken[h] === 0 || h === g.bandit) continue;
+      pips += mult * PIPS[g.hexToken[h]];
+      mask |= 1 << g.hexRes[h];
+    }
+  }
+  let kinds = 0;
+  for (; mask; mask &= mask - 1) kinds++;
+  return { pips, kinds };
+}
+
+/** A seat's standing: true VP first, then production, cards in hand and dev cards. */
+function standing(g: Game, s: number): number {
+  const p = production(g, s);
+  const cards = handTotal(g, s);
+  let devs = 0;
+  for (let c = 0; c < 5; c++) if (c !== VICTORY_POINT) devs += g.devOld[s * 5 + c] + g.devNew[s * 5 + c];
+  return 10 * trueVp(g, s) + 0.6 * p.pips + 1.5 * p.kinds + Math.min(cards, 7) * 0.8 + devs * 2.5 + g.knights[s] * 0.8;
+}
+
+/** The position for `seat` (the world is a sample, so reading all of it is fair). */
+export function evaluate(g: Game, seat: number): number {
+  if (g.stage === STAGE_OVER) return g.winner === seat ? 1000 : g.winner === -1 ? 0 : -1000;
+  let opp = -Infinity;
+  for (let s = 0; s < g.n; s++) if (s !== seat) opp = Math.max(opp, standing(g, s));
+  return standing(g, seat) - 0.5 * opp;
+}
