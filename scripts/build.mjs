@@ -20,13 +20,16 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync,
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
 import { inputsFile } from './bundle-fresh.mjs';
+import { oneStartChunk } from './one-start-chunk.mjs';
 import { zodEnglishOnly } from './zod-english-only.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** dist/<name>.mjs for each program entry. */
+/** dist/arena.mjs, the command line: a build of its own (see one-start-chunk.mjs). */
+const CLI = { arena: 'src/cli/main.ts' };
+
+/** dist/<name>.mjs for each other program entry. */
 const PROGRAMS = {
-  arena: 'src/cli/main.ts',
   bench: 'bench/run.ts',
   // What `arena demo` runs when no TypeScript loader is installed (src/cli/example-bot-command.ts).
   'examples/starter-bot': 'examples/starter-bot/bot.ts',
@@ -40,7 +43,7 @@ const LIBRARIES = {
 };
 
 /** dist/<name>.mjs for each entry. */
-export const ENTRIES = { ...PROGRAMS, ...LIBRARIES };
+export const ENTRIES = { ...CLI, ...PROGRAMS, ...LIBRARIES };
 
 /**
  * The worker thread of `arena simulate --workers` (src/sim/parallel.ts), one
@@ -111,15 +114,18 @@ export async function buildAll({ quiet = false } = {}) {
     // Lets bundled code that uses require() (via createRequire) keep working.
     banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
   });
+  // The programs without comments and blanks: V8 parses every byte of a module at
+  // start-up (zod and commander are mostly doc comments); names stay, and the
+  // linked source maps give positions (node --enable-source-maps).
+  const program = (entries, plugins = []) => options(entries, INLINED_IN_PROGRAMS, { plugins: [zodEnglishOnly(), ...plugins], minifyWhitespace: true, minifySyntax: true });
+  const cliStart = await oneStartChunk(build, program(CLI), root, CLI.arena);
   const builds = await Promise.all([
-    // The programs without comments and blanks: V8 parses every byte of a module at
-    // start-up (zod and commander are mostly doc comments); names stay, and the
-    // linked source maps give positions (node --enable-source-maps).
-    build(options(PROGRAMS, INLINED_IN_PROGRAMS, { plugins: [zodEnglishOnly()], minifyWhitespace: true, minifySyntax: true })),
+    build(program(CLI, [cliStart])),
+    build(program(PROGRAMS)),
     build(options(LIBRARIES, ['commander'])),
     build(simWorkerOptions(join(root, SIM_WORKER.out), { write: false, sourcemap: 'linked', logLevel: quiet ? 'error' : 'warning' })),
   ]);
-  const workerInputs = Object.keys(builds[2].metafile.inputs);
+  const workerInputs = Object.keys(builds[3].metafile.inputs);
   // The builds name their chunks by content hash, so they never collide in dist/chunks/.
   const result = {
     outputFiles: builds.flatMap((b) => b.outputFiles),

@@ -10,6 +10,7 @@ import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { toCliError } from './sign';
 import { SCOPE_NAMES, scopeList } from './keys-server';
+import { dataDir } from '../../config/paths';
 
 const DATA_HELP = 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)';
 
@@ -142,7 +143,6 @@ Examples:
   $ arena admin backup --data /srv/arena /backups/today`,
     )
     .action(async (out: string, flags: { data?: string }) => {
-      const { dataDir } = await import('../../config/paths');
       const { resolve } = await import('node:path');
       const { backupDataDir } = await import('../../service/store/backup');
       const from = resolve(io.cwd, dataDir(io.env, flags.data));
@@ -170,7 +170,6 @@ Examples:
  * service); otherwise a missing store is an error rather than an empty list.
  */
 async function withStore<T>(io: CliIO, dataFlag: string | undefined, create: boolean, fn: (store: FileStore) => Promise<T>): Promise<T> {
-  const { dataDir } = await import('../../config/paths');
   const { existsSync } = await import('node:fs');
   const { join, resolve } = await import('node:path');
   const { openFileStore } = await import('../../service/store/file-store');

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
+import { configuredServer } from '../public-server';
 import { PLAIN_DEFAULT_WIDTH } from '../../tui/plain-width';
 import { RECORD_LIMITS } from '../../tui/record-limits';
 import type { Timeline } from '../../tui/timeline';
@@ -125,8 +126,8 @@ function parseWidth(text: string | undefined): number | undefined {
 }
 
 async function loadTimeline(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy'): Promise<Timeline> {
-  const [{ RecordLoadError, fileSource, directorySource, remoteSource }, { ReplayVerifyError }, { openTimeline }, { configuredServer }] = await Promise.all([
-    import('../../tui/load'), import('../../tui/timeline'), import('../../tui/open-timeline'), import('../public-server'),
+  const [{ RecordLoadError, fileSource, directorySource, remoteSource }, { ReplayVerifyError }, { openTimeline }] = await Promise.all([
+    import('../../tui/load'), import('../../tui/timeline'), import('../../tui/open-timeline'),
   ]);
   // A match id goes to the server; its URL is looked up only when a reference gets that far.
   const sources = [fileSource, directorySource, remoteSource(() => configuredServer(io, url))];

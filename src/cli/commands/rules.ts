@@ -3,6 +3,7 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
+import { readPackageFile } from '../../docs/package-files';
 
 export function register(program: Command, io: CliIO): void {
   program
@@ -20,7 +21,6 @@ Examples:
   $ arena rules --json | jq -r '.rejections[] | "\\(.code)\\t\\(.meaning)"'`)
     .action(async (opts: { json?: boolean; pager: boolean }) => {
       const { rulesData } = await import('../../../engine/rules-data');
-      const { readPackageFile } = await import('../../docs/package-files');
       const { spawnSync } = await import('node:child_process');
       if (opts.json) {
         io.stdout.write(`${JSON.stringify(rulesData(), null, 2)}\n`);

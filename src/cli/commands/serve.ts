@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import type { SignalSource } from '../interrupt';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
+import { dataDir } from '../../config/paths';
 
 interface ServeFlags {
   data?: string;
@@ -62,7 +63,6 @@ Examples:
     .action(async (flags: ServeFlags) => {
       const { existsSync } = await import('node:fs');
       const { resolve } = await import('node:path');
-      const { dataDir } = await import('../../config/paths');
       const { openFileStore } = await import('../../service/store/file-store');
       const { StoreLocked } = await import('../../service/store/types');
       const { startServer } = await import('../../service/server');
