@@ -8,7 +8,8 @@
 // and picks the best average evaluation. Trade answers and discards are the
 // greedy heuristic's. All its randomness comes from its own seed.
 
-import { VERTEX_HEXES } from '../board';
+import { EDGE_VERTICES, VERTEX_HEXES, VERTEX_VERTICES } from '../board';
+import { distanceOk } from '../rules/pieces';
 import { nextSeat, submit } from '../game';
 import { legalActions } from '../legal';
 import { nextU32, stream } from '../rng';
@@ -35,6 +36,9 @@ export const SEARCH_DEFAULTS: SearchOptions = { worlds: 6, topK: 4, horizon: 60,
 
 const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
 
+/** Evaluation weights (exported for tuning). */
+export const W = { near: 0.5, far: 0.25, opp: 0.5, dev: 2.5, knight: 0.8, card: 0.8, pip: 0.6, kinds: 1.5, margin: 1 };
+
 export class SearchBot {
   readonly name = 'search';
   private readonly rng: Uint32Array;
@@ -54,13 +58,13 @@ export class SearchBot {
     // Trade answers and discards: cheap, and the greedy heuristic handles them well.
     if (g.stage !== STAGE_TURN && g.stage !== STAGE_SETUP && g.stage !== STAGE_BANDIT) return this.greedy.decide(g, seat);
     // Offers are left out: the rollout policy never makes them either.
-    const cands = actions.filter((a) => !('type' in a) || a.type !== 'offer_trade');
+    const cands: AnyAction[] = actions.filter((a) => !('type' in a) || a.type !== 'offer_trade');
     if (cands.length === 1) return cands[0];
 
-    const { worlds: W, topK, sample } = this.opts;
+    const { worlds: nW, topK, sample } = this.opts;
     const worlds: Game[] = [];
     const seeds: string[] = [];
-    for (let w = 0; w < W; w++) {
+    for (let w = 0; w < nW; w++) {
       worlds.push(sample(g, seat, this.rng));
       seeds.push(`rollout/${nextU32(this.rng)}`);
     }
@@ -77,17 +81,21 @@ export class SearchBot {
       ranked = scored.slice(0, topK).map((p) => p.a);
     }
 
+    // The greedy choice is the default; another must beat it by a margin, since the averages are noisy.
+    const preferred = this.greedy.decide(g, seat);
+    if (!ranked.includes(preferred)) ranked = [preferred, ...ranked];
     const start = g.turn;
     let best = ranked[0];
     let bestScore = -Infinity;
     for (const a of ranked) {
       let total = 0;
-      for (let w = 0; w < W; w++) {
+      for (let w = 0; w < nW; w++) {
         const x = cloneGame(worlds[w]);
         submit(x, seat, a);
         this.rollout(x, seat, start, seeds[w]);
         total += evaluate(x, seat);
       }
+      if (a === preferred) total += W.margin * nW;
       if (total > bestScore) { bestScore = total; best = a; }
     }
     return best;
@@ -126,13 +134,46 @@ function production(g: Game, s: number): { pips: number; kinds: number } {
   return { pips, kinds };
 }
 
+function vertexPips(g: Game, v: number): number {
+  let pips = 0;
+  for (let i = v * 3; i < v * 3 + 3; i++) {
+    const h = VERTEX_HEXES[i];
+    if (h !== -1) pips += PIPS[g.hexToken[h]];
+  }
+  return pips;
+}
+
+/** Pips of the best free settlement spot at the end of the seat's roads, and of the best one a road further. */
+function spots(g: Game, s: number): { near: number; far: number } {
+  let near = 0, far = 0;
+  const count = 15 - g.roadsLeft[s];
+  for (let k = 0; k < count; k++) {
+    const e = g.roadList[s * 15 + k];
+    for (let end = 0; end < 2; end++) {
+      const v = EDGE_VERTICES[e * 2 + end];
+      if (g.townOwner[v] !== -1 && g.townOwner[v] !== s) continue;
+      if (g.townOwner[v] === -1 && distanceOk(g, v)) near = Math.max(near, vertexPips(g, v));
+      for (let i = v * 3; i < v * 3 + 3; i++) {
+        const x = VERTEX_VERTICES[i];
+        if (x !== -1 && g.townOwner[x] === -1 && distanceOk(g, x)) far = Math.max(far, vertexPips(g, x));
+      }
+    }
+  }
+  return { near, far };
+}
+
 /** A seat's standing: true VP first, then production, cards in hand and dev cards. */
 function standing(g: Game, s: number): number {
   const p = production(g, s);
   const cards = handTotal(g, s);
   let devs = 0;
   for (let c = 0; c < 5; c++) if (c !== VICTORY_POINT) devs += g.devOld[s * 5 + c] + g.devNew[s * 5 + c];
-  return 10 * trueVp(g, s) + 0.6 * p.pips + 1.5 * p.kinds + Math.min(cards, 7) * 0.8 + devs * 2.5 + g.knights[s] * 0.8;
+  let v = 10 * trueVp(g, s) + W.pip * p.pips + W.kinds * p.kinds + Math.min(cards, 7) * W.card + devs * W.dev + g.knights[s] * W.knight + 0.2 * g.roadLen[s];
+  if (g.settlementsLeft[s] > 0) {
+    const sp = spots(g, s);
+    v += W.near * sp.near + W.far * sp.far;
+  }
+  return v;
 }
 
 /** The position for `seat` (the world is a sample, so reading all of it is fair). */
@@ -140,5 +181,5 @@ export function evaluate(g: Game, seat: number): number {
   if (g.stage === STAGE_OVER) return g.winner === seat ? 1000 : g.winner === -1 ? 0 : -1000;
   let opp = -Infinity;
   for (let s = 0; s < g.n; s++) if (s !== seat) opp = Math.max(opp, standing(g, s));
-  return standing(g, seat) - 0.5 * opp;
+  return standing(g, seat) - W.opp * opp;
 }
