@@ -230,7 +230,8 @@ const ECHOED_KINDS = new Set(['timeout']);
 export async function parseRecordHeader(text: string, from: string): Promise<MatchRecord> {
   const origin = printable(from);
   const json = parseJson(text, origin);
-  if (!MatchRecordHeaderSchema.safeParse(json).success || !eventsStamped((json as { replay: unknown[] }).replay)) {
+  // jitless: one parse per run, and compiling zod's fast path for it (new Function per object schema) costs more than it saves.
+  if (!MatchRecordHeaderSchema.safeParse(json, { jitless: true }).success || !eventsStamped((json as { replay: unknown[] }).replay)) {
     await checkRecordSchema(json, origin);
   }
   return json as MatchRecord;
