@@ -1,5 +1,5 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, serve, serve-matches, simulate, startup, tournament-memory)
+// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, search, serve, serve-matches, simulate, startup, tournament-memory)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 const suites: Record<string, () => Promise<BenchSuite[]>> = {
@@ -8,6 +8,7 @@ const suites: Record<string, () => Promise<BenchSuite[]>> = {
   runner: async () => (await import('./runner')).run(),
   serve: async () => (await import('./serve')).run(),
   'serve-matches': async () => (await import('./serve-matches')).run(),
+  search: async () => (await import('./search')).run(),
   simulate: async () => (await import('./simulate')).run(),
   startup: async () => (await import('./startup')).run(),
   'tournament-memory': async () => (await import('./tournament-memory')).run(),

@@ -15,7 +15,7 @@ import { legalActions } from '../legal';
 import { nextU32, stream } from '../rng';
 import type { Game } from '../state';
 import {
-  STAGE_BANDIT, STAGE_OVER, STAGE_SETUP, STAGE_TURN, VICTORY_POINT, cloneGame, handTotal, trueVp,
+  STAGE_BANDIT, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, VICTORY_POINT, cloneGame, handTotal, trueVp,
 } from '../state';
 import type { AnyAction } from '../types';
 import { determinize } from './determinize';
@@ -28,16 +28,20 @@ export interface SearchOptions {
   topK: number;
   /** Decisions played per rollout at most. */
   horizon: number;
+  /** Decisions simulated per decision: no new world is started past it. */
+  budget: number;
+  /** Whether to make trade offers. */
+  offers: boolean;
   /** Builds the world a search looks at; tests swap in a peeking one to show what the real one avoids. */
   sample: (g: Game, seat: number, rng: Uint32Array) => Game;
 }
 
-export const SEARCH_DEFAULTS: SearchOptions = { worlds: 6, topK: 4, horizon: 60, sample: determinize };
+export const SEARCH_DEFAULTS: SearchOptions = { worlds: 8, topK: 4, horizon: 60, budget: 250, offers: true, sample: determinize };
 
 const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
 
 /** Evaluation weights (exported for tuning). */
-export const W = { near: 0.5, far: 0.25, opp: 0.5, dev: 2.5, knight: 0.8, card: 0.8, pip: 0.6, kinds: 1.5, margin: 1 };
+export const W = { near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.8, pip: 0.6, kinds: 1.5, margin: 1 };
 
 export class SearchBot {
   readonly name = 'search';
@@ -57,24 +61,33 @@ export class SearchBot {
     if (actions.length === 1) return actions[0];
     // Trade answers and discards: cheap, and the greedy heuristic handles them well.
     if (g.stage !== STAGE_TURN && g.stage !== STAGE_SETUP && g.stage !== STAGE_BANDIT) return this.greedy.decide(g, seat);
-    // Offers are left out: the rollout policy never makes them either.
-    const cands: AnyAction[] = actions.filter((a) => !('type' in a) || a.type !== 'offer_trade');
+    // Offers (open 1-for-1) are tried in the worlds like any move: the rollout policy answers them.
+    const cands: AnyAction[] = this.opts.offers ? actions : actions.filter((a) => !('type' in a) || a.type !== 'offer_trade');
     if (cands.length === 1) return cands[0];
 
-    const { worlds: nW, topK, sample } = this.opts;
+    const { topK, sample } = this.opts;
+    // Nothing is hidden in setup that a rollout to its end could meet (no dice, no cards): one world is enough.
+    const nW = g.stage === STAGE_SETUP ? 1 : this.opts.worlds;
+    // Worlds are drawn as needed; each has its own seed for the rollout policy's tie-breaks.
     const worlds: Game[] = [];
     const seeds: string[] = [];
-    for (let w = 0; w < nW; w++) {
-      worlds.push(sample(g, seat, this.rng));
-      seeds.push(`rollout/${nextU32(this.rng)}`);
-    }
+    const world = (w: number): Game => {
+      while (worlds.length <= w) {
+        worlds.push(sample(g, seat, this.rng));
+        seeds.push(`rollout/${nextU32(this.rng)}`);
+      }
+      return worlds[w];
+    };
 
     // Static ranking on the first world, to keep the rollouts for the few best.
     let ranked = cands;
     if (cands.length > topK) {
+      const answers = new GreedyBot('search/static');
       const scored = cands.map((a, i) => {
-        const x = cloneGame(worlds[0]);
+        const x = cloneGame(world(0));
         submit(x, seat, a);
+        // An offer is judged by its outcome: the others answer it first.
+        while (x.stage === STAGE_TRADE) { const s = nextSeat(x); submit(x, s, answers.decide(x, s)); }
         return { a, i, s: evaluate(x, seat) };
       });
       scored.sort((p, q) => q.s - p.s || p.i - q.i);
@@ -85,32 +98,39 @@ export class SearchBot {
     const preferred = this.greedy.decide(g, seat);
     if (!ranked.includes(preferred)) ranked = [preferred, ...ranked];
     const start = g.turn;
+    // World by world, every candidate in each, so all are averaged over the same worlds; stop once the
+    // simulated decisions reach the budget (a count, not a clock, so the choice is reproducible).
+    const totals = new Float64Array(ranked.length);
+    let used = 0, done = 0;
+    for (let w = 0; w < nW && used < this.opts.budget; w++, done++) {
+      for (let i = 0; i < ranked.length; i++) {
+        const x = cloneGame(world(w));
+        submit(x, seat, ranked[i]);
+        used += this.rollout(x, seat, start, seeds[w]);
+        totals[i] += evaluate(x, seat);
+      }
+    }
     let best = ranked[0];
     let bestScore = -Infinity;
-    for (const a of ranked) {
-      let total = 0;
-      for (let w = 0; w < nW; w++) {
-        const x = cloneGame(worlds[w]);
-        submit(x, seat, a);
-        this.rollout(x, seat, start, seeds[w]);
-        total += evaluate(x, seat);
-      }
-      if (a === preferred) total += W.margin * nW;
-      if (total > bestScore) { bestScore = total; best = a; }
+    for (let i = 0; i < ranked.length; i++) {
+      const score = totals[i] / done + (ranked[i] === preferred ? W.margin : 0);
+      if (score > bestScore) { bestScore = score; best = ranked[i]; }
     }
     return best;
   }
 
   /** Plays x forward with the greedy policy for every seat until the seat's next turn (or the end of setup). */
-  private rollout(x: Game, seat: number, startTurn: number, seed: string): void {
+  private rollout(x: Game, seat: number, startTurn: number, seed: string): number {
     const policy = new GreedyBot(seed);
     const setup = x.stage === STAGE_SETUP || startTurn === 0;
-    for (let d = 0; d < this.opts.horizon; d++) {
-      if (x.stage === STAGE_OVER) return;
-      if (setup ? x.stage !== STAGE_SETUP : x.turn > startTurn && x.current === seat) return;
+    let d = 0;
+    for (; d < this.opts.horizon; d++) {
+      if (x.stage === STAGE_OVER) break;
+      if (setup ? x.stage !== STAGE_SETUP : x.turn > startTurn && x.current === seat) break;
       const s = nextSeat(x);
       submit(x, s, policy.decide(x, s));
     }
+    return d;
   }
 }
 
