@@ -1,30 +1,22 @@
-// Serialises DecisionRequest frames straight to UTF-8 bytes, the hottest part
-// of the runner (JSON.stringify plus UTF-8 encoding cost ~4.5 us a frame; this ~1.5).
+// Serialises DecisionRequest frames straight to UTF-8 bytes from a request
+// object (JSON.stringify plus UTF-8 encoding cost ~4.5 us a frame; this ~1.5).
 // The output is byte for byte what JSON.stringify(request) gives for the
 // engine's PioneersView (test/runner/request-frame.test.ts checks whole
 // matches), so it sends exactly the fields seatView chose: no more, no less.
+// The runner itself encodes from the game state without building the view
+// (seat-frame.ts); this writer serves callers that hold a view already.
 // The board's hexes and ports never change during a match (only the bandit
 // moves) and are over half of every frame: they are encoded once per writer.
 import type { DecisionRequest } from '../protocol';
+import { ascii, buf, bytes, num, nums, room, StringLiterals, takeFrame } from './frame-bytes';
 
 type View = DecisionRequest['view'];
-
-/** Room for everything but strings (worst case ~8 KB); strings make room for themselves. */
-const FIXED_PART_BYTES = 16_384;
-/** JSON-encoded identifiers (kinds, resources, card names, match ids) are cached; long talk lines are not. */
-const STRING_CACHE_MAX = 256;
-
-// One scratch buffer for every writer: encode() is synchronous and copies its
-// result out before returning. Helpers take and return the write position so
-// it stays in a register.
-let buf = Buffer.allocUnsafe(32_768);
 
 /** One writer per match: the board's hexes and ports are taken from its first frame. */
 export class RequestFrameWriter {
   private hexes: Buffer | null = null;
   private ports: Buffer | null = null;
-  /** JSON literal per string: ASCII ones as text (a byte loop beats a copy call for short runs), others as bytes. */
-  private readonly strings = new Map<string, string | Buffer>();
+  private readonly strings = new StringLiterals();
   // Roads and towns are most of a late-game frame and change a few times a turn.
   private readonly roads = new RoadsCache();
   private readonly towns = new TownsCache();
@@ -59,7 +51,7 @@ export class RequestFrameWriter {
     p = ascii(p, ',"view":');
     p = this.view(p, v);
     buf[p++] = 0x7d; // }
-    return Buffer.from(buf.subarray(0, p));
+    return takeFrame(p);
   }
 
   // Key order follows engine/view.ts seatView, as JSON.stringify would.
@@ -168,18 +160,8 @@ export class RequestFrameWriter {
     return p;
   }
 
-  /** A JSON string literal, escaped exactly as JSON.stringify escapes it. */
   private str(p: number, s: string): number {
-    const cached = this.strings.get(s);
-    if (cached !== undefined) return typeof cached === 'string' ? ascii(p, cached) : bytes(p, cached);
-    const json = JSON.stringify(s);
-    if (this.strings.size < STRING_CACHE_MAX && s.length <= 64) {
-      const enc = isAscii(json) ? json : Buffer.from(json);
-      this.strings.set(s, enc);
-      return typeof enc === 'string' ? ascii(p, enc) : bytes(p, enc);
-    }
-    room(p, json.length * 3);
-    return p + buf.write(json, p, 'utf8');
+    return this.strings.write(p, s);
   }
 }
 
@@ -264,59 +246,4 @@ class TownsCache {
     }
     return true;
   }
-}
-
-function nums(p: number, a: readonly number[]): number {
-  buf[p++] = 0x5b; // [
-  for (let i = 0; i < a.length; i++) {
-    if (i > 0) buf[p++] = 0x2c;
-    p = num(p, a[i]);
-  }
-  buf[p++] = 0x5d;
-  return p;
-}
-
-/** Small non-negative integers digit by digit; anything else the way JSON.stringify writes it. */
-function num(p: number, n: number): number {
-  if (n >= 0 && n < 1e9 && (n | 0) === n) {
-    if (n < 10) {
-      buf[p] = 48 + n;
-      return p + 1;
-    }
-    let end = p + 1;
-    for (let m = n; m >= 10; m = (m / 10) | 0) end++;
-    let q = end;
-    do {
-      buf[--q] = 48 + (n % 10);
-      n = (n / 10) | 0;
-    } while (n > 0);
-    return end;
-  }
-  return ascii(p, JSON.stringify(n));
-}
-
-/** ASCII only (our own punctuation and keys, and numbers). */
-function ascii(p: number, s: string): number {
-  for (let i = 0; i < s.length; i++) buf[p++] = s.charCodeAt(i);
-  return p;
-}
-
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-function bytes(p: number, b: Buffer): number {
-  room(p, b.length);
-  buf.set(b, p);
-  return p + b.length;
-}
-
-/** Makes sure `n` more bytes fit after `p`, with the fixed-part margin to spare. */
-function room(p: number, n: number): void {
-  const need = p + n + FIXED_PART_BYTES;
-  if (need <= buf.length) return;
-  const bigger = Buffer.allocUnsafe(Math.max(need, buf.length * 2));
-  buf.copy(bigger, 0, 0, p);
-  buf = bigger;
 }

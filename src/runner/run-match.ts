@@ -4,14 +4,14 @@
 // and streams the engine's events. A bot can only cost itself strikes.
 import {
   abortGame, BUILTIN_BOTS, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
-  pendingDecisions, publicView, recordStrike, resignSeat, RULES_VERSION, seatOrder, seatView, submit,
+  pendingDecisions, publicView, recordStrike, resignSeat, RULES_VERSION, seatOrder, submit,
   type BuiltinBot, type Game, type StrikeDetail,
 } from '../../engine';
 import type { Outcome, PendingDecision } from '../../engine/types';
-import type { DecisionRequest, MatchRecord, StrikeReason } from '../protocol';
+import type { MatchRecord, StrikeReason } from '../protocol';
 import { judgeAction } from './answer-frame';
 import { EventLog } from './event-log';
-import { RequestFrameWriter } from './request-frame';
+import { SeatFrameWriter } from './seat-frame';
 import { emptySeatStats, totalStrikes } from './seat-stats';
 import { StopSignal } from './stop-signal';
 import type { MatchEntrant, MatchResult, RunMatchOptions, SeatStats, StrikeRecord } from './types';
@@ -47,7 +47,7 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   const log = new EventLog(opts.onEvent, onFlush && (() => onFlush(() => publicView(g))));
   const stop = new StopSignal(opts.wallClockMs ?? DEFAULT_WALL_CLOCK_MS, opts.signal);
   const closing: Promise<void>[] = [];
-  const frames = new RequestFrameWriter();
+  const frames = new SeatFrameWriter();
   for (const s of seats) s.ws?.preconnect(deadlineMs);
   try {
     log.flush(gameEvents(g));
@@ -80,7 +80,7 @@ interface MatchState {
   seats: Seat[];
   log: EventLog;
   stop: StopSignal;
-  frames: RequestFrameWriter;
+  frames: SeatFrameWriter;
   closing: Promise<void>[];
   matchId: string;
   deadlineMs: number;
@@ -138,11 +138,11 @@ function playRounds(m: MatchState): Promise<void> {
           round.answers[i] = { ok: false, reason: 'late', detail: 'time bank empty: no thinking time left this match', spentMs: 0 };
           continue;
         }
-        const request: DecisionRequest = {
-          id: round.firstId + i, matchId: m.matchId, game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs, view: seatView(m.g, d.seat),
-        };
+        // The DecisionRequest { id, matchId, game, seat, kind, deadlineMs, view: seatView(g, seat) },
+        // encoded straight from the game state (seat-frame.ts): no view object is built.
+        const id = round.firstId + i;
         round.waiting++;
-        seat.ws!.askThen(request.id, m.frames.encode(request), deadlineMs, (answer) => {
+        seat.ws!.askThen(id, m.frames.encode(id, m.matchId, d.seat, d.kind, deadlineMs, m.g), deadlineMs, (answer) => {
           round.answers[i] = answer;
           if (--round.waiting === 0) answered(round);
         });
