@@ -1,20 +1,40 @@
-// The byte-level primitives both request-frame writers share: one scratch
-// buffer and helpers that write JSON pieces into it exactly as JSON.stringify
-// would. encode() calls are synchronous and copy their result out before
-// returning, so one buffer serves every writer. Helpers take and return the
-// write position so it stays in a register.
-
+// The byte-level primitives both request-frame writers share, writing JSON
+// pieces exactly as JSON.stringify would. Frames are written straight into a
+// slab and handed out as views of it (no copy, no allocation but the view):
+// a frame's bytes are never written again once taken, so it may wait for a
+// connection or sit in a socket's queue. Helpers take and return the write
+// position so it stays in a register.
 /** Room for everything but strings (worst case ~8 KB); strings make room for themselves. */
 const FIXED_PART_BYTES = 16_384;
 /** JSON-encoded identifiers (kinds, resources, card names, match ids) are cached; long talk lines are not. */
 const STRING_CACHE_MAX = 256;
 
-/** The scratch buffer (replaced by a bigger one when a frame needs it: read it after room()). */
-export let buf = Buffer.allocUnsafe(32_768);
+/** Frames are carved from slabs this big; a slab stays alive while any frame of it does. */
+const SLAB_BYTES = 131_072;
 
-/** A copy of the bytes written so far, from 0 to `end`: the caller's own, safe to queue. */
+/** The current slab (replaced when full or when a frame outgrows it: read it after room()). */
+export let buf = Buffer.allocUnsafe(SLAB_BYTES);
+/** Where the next frame starts in buf; everything before it belongs to frames already taken. */
+let next = 0;
+/** Where the frame being written started. */
+let frameStart = 0;
+
+/** Starts a frame: its first write position, with the fixed-part margin free after it. */
+export function beginFrame(): number {
+  if (next + FIXED_PART_BYTES > buf.length) {
+    buf = Buffer.allocUnsafe(SLAB_BYTES);
+    next = 0;
+  }
+  frameStart = next;
+  return next;
+}
+
+/** The frame from beginFrame() to `end`, as a view: the caller's own bytes. */
 export function takeFrame(end: number): Buffer {
-  return Buffer.from(buf.subarray(0, end));
+  const frame = buf.subarray(frameStart, end);
+  // 8-byte aligned starts: a frame's bytes never share a word with the next one's.
+  next = (end + 7) & ~7;
+  return frame;
 }
 
 /** JSON string literals, escaped exactly as JSON.stringify escapes them, short ones cached. */
@@ -82,11 +102,12 @@ export function bytes(p: number, b: Buffer): number {
   return p + b.length;
 }
 
-/** Makes sure `n` more bytes fit after `p`, with the fixed-part margin to spare. */
+/** Makes sure `n` more bytes fit after `p`, with the fixed-part margin to spare (a new slab if not, the frame so far moved over). */
 export function room(p: number, n: number): void {
   const need = p + n + FIXED_PART_BYTES;
   if (need <= buf.length) return;
-  const bigger = Buffer.allocUnsafe(Math.max(need, buf.length * 2));
-  buf.copy(bigger, 0, 0, p);
+  // Same offsets in the new slab, so positions held by callers stay valid; the part before frameStart is unused.
+  const bigger = Buffer.allocUnsafe(Math.max(need, SLAB_BYTES));
+  buf.copy(bigger, frameStart, frameStart, p);
   buf = bigger;
 }

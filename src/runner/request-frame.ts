@@ -8,7 +8,7 @@
 // The board's hexes and ports never change during a match (only the bandit
 // moves) and are over half of every frame: they are encoded once per writer.
 import type { DecisionRequest } from '../protocol';
-import { ascii, buf, bytes, num, nums, room, StringLiterals, takeFrame } from './frame-bytes';
+import { ascii, beginFrame, buf, bytes, num, nums, StringLiterals, takeFrame } from './frame-bytes';
 
 type View = DecisionRequest['view'];
 
@@ -27,16 +27,15 @@ export class RequestFrameWriter {
   }
 
   /**
-   * The frame as UTF-8 bytes (send it as a text frame). The result is the
-   * caller's own copy: nothing else writes to it, so it can wait for a
+   * The frame as UTF-8 bytes (send it as a text frame). The result's bytes
+   * are the caller's own: nothing writes to them again, so it can wait for a
    * connection or sit in a socket's queue safely.
    */
   encode(req: DecisionRequest): Buffer {
     const v = req.view;
     this.hexes ??= Buffer.from(JSON.stringify(v.board.hexes));
     this.ports ??= Buffer.from(JSON.stringify(v.board.ports));
-    room(0, 0);
-    let p = ascii(0, '{"id":');
+    let p = ascii(beginFrame(), '{"id":');
     p = num(p, req.id);
     p = ascii(p, ',"matchId":');
     p = this.str(p, req.matchId);

@@ -14,7 +14,7 @@ import { STAGE_SETUP, STAGE_TRADE, devTotal, handTotal, publicVp, trueVp } from 
 import { DEV_CARDS } from '../../engine/types';
 import { boardView } from '../../engine/view';
 import type { DecisionRequest } from '../protocol';
-import { ascii, buf, bytes, num, room, StringLiterals, takeFrame } from './frame-bytes';
+import { ascii, beginFrame, buf, bytes, num, StringLiterals, takeFrame } from './frame-bytes';
 
 /** `"brick":` ... as JSON text, in resource order (the order seatView's hand and toCounts use). */
 const RESOURCE_KEYS = RESOURCES.map((r) => `${JSON.stringify(r)}:`);
@@ -38,16 +38,15 @@ export class SeatFrameWriter {
   }
 
   /**
-   * The frame as UTF-8 bytes, the caller's own copy (it may wait for a
-   * connection or sit in a socket's queue). Positional arguments: no header
+   * The frame as UTF-8 bytes, the caller's own (nothing writes to them
+   * again: it may wait for a connection or sit in a socket's queue). Positional arguments: no header
    * object per decision.
    */
   encode(id: number, matchId: string, seat: number, kind: DecisionRequest['kind'], deadlineMs: number, g: Game): Buffer {
     // seatView's own check, so a bad seat fails the same way.
     if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
     if (g !== this.game) this.follow(g);
-    room(0, 0);
-    let p = ascii(0, '{"id":');
+    let p = ascii(beginFrame(), '{"id":');
     p = num(p, id);
     p = ascii(p, ',"matchId":');
     p = this.strings.write(p, matchId);
