@@ -41,7 +41,7 @@ export const SEARCH_DEFAULTS: SearchOptions = { worlds: 8, topK: 4, horizon: 60,
 const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
 
 /** Evaluation weights (exported for tuning). */
-export const W = { near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.8, pip: 0.6, kinds: 1.5, margin: 1 };
+export const W = { near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 2.5, margin: 1 };
 
 export class SearchBot {
   readonly name = 'search';
@@ -98,11 +98,12 @@ export class SearchBot {
     const preferred = this.greedy.decide(g, seat);
     if (!ranked.includes(preferred)) ranked = [preferred, ...ranked];
     const start = g.turn;
-    // World by world, every candidate in each, so all are averaged over the same worlds; stop once the
-    // simulated decisions reach the budget (a count, not a clock, so the choice is reproducible).
+    // World by world, every candidate in each, so all are averaged over the same worlds, within a
+    // budget of simulated decisions (a count, not a clock, so the choice is reproducible).
     const totals = new Float64Array(ranked.length);
     let used = 0, done = 0;
-    for (let w = 0; w < nW && used < this.opts.budget; w++, done++) {
+    // A world costs about what the last ones did on average: start one only if that fits the budget.
+    for (let w = 0; w < nW && (done === 0 || used + used / done <= this.opts.budget); w++, done++) {
       for (let i = 0; i < ranked.length; i++) {
         const x = cloneGame(world(w));
         submit(x, seat, ranked[i]);
