@@ -10,7 +10,13 @@ const FIXED_PART_BYTES = 16_384;
 const STRING_CACHE_MAX = 256;
 
 /** Frames are carved from slabs this big; a slab stays alive while any frame of it does. */
-const SLAB_BYTES = 131_072;
+const SLAB_BYTES = 262_144;
+/**
+ * Free space a frame starts with: twice the fixed part, so that a frame of
+ * ordinary size never has to move to a new slab half-way (room() would copy
+ * it); only long talk does.
+ */
+const FRAME_START_ROOM = 2 * FIXED_PART_BYTES;
 
 /** The current slab (replaced when full or when a frame outgrows it: read it after room()). */
 export let buf = Buffer.allocUnsafe(SLAB_BYTES);
@@ -19,9 +25,9 @@ let next = 0;
 /** Where the frame being written started. */
 let frameStart = 0;
 
-/** Starts a frame: its first write position, with the fixed-part margin free after it. */
+/** Starts a frame: its first write position, with FRAME_START_ROOM free after it. */
 export function beginFrame(): number {
-  if (next + FIXED_PART_BYTES > buf.length) {
+  if (next + FRAME_START_ROOM > buf.length) {
     buf = Buffer.allocUnsafe(SLAB_BYTES);
     next = 0;
   }
