@@ -1,12 +1,15 @@
 // The `search` bot: a lookahead bot for authors to measure against. For a
-// turn, setup or bandit decision it samples a few worlds consistent with
-// what its seat may know (determinize.ts: opponents' hands, dev cards, deck
-// order, dice and steal streams redrawn), ranks the candidate actions by a
-// static evaluation on one world, then plays the best few forward in every
-// world with the greedy policy for all seats until its own next turn (the
-// same worlds for every candidate, so they are compared on the same luck)
-// and picks the best average evaluation. Trade answers and discards are the
-// greedy heuristic's. All its randomness comes from its own seed.
+// turn, setup or bandit decision it samples worlds consistent with what its
+// seat may know (determinize.ts: opponents' hands, dev cards, deck order,
+// dice and steal streams redrawn; it never looks at the real ones), ranks
+// the candidates (legal answers, 1-for-1 offers included) by a static
+// evaluation on one world, keeps the best few plus the greedy bot's choice,
+// and plays each forward with the greedy policy for every seat until its own
+// next turn, in the same worlds for every candidate so they meet the same
+// luck. The best average evaluation wins; a move other than greedy's must win
+// by a margin, as the averages are noisy. The work is a budget of simulated
+// decisions, not a clock, so its games reproduce. Trade answers and discards
+// are the greedy heuristic's. All its randomness comes from its own seed.
 
 import { EDGE_VERTICES, VERTEX_HEXES, VERTEX_VERTICES } from '../board';
 import { distanceOk } from '../rules/pieces';
@@ -40,8 +43,8 @@ export const SEARCH_DEFAULTS: SearchOptions = { worlds: 8, topK: 4, horizon: 60,
 
 const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
 
-/** Evaluation weights (exported for tuning). */
-export const W = { near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 2.5, margin: 1 };
+/** Evaluation weights, tuned over seeded games against greedy x3 (see bench/search.ts). */
+export const W = { near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 3.5, margin: 1 };
 
 export class SearchBot {
   readonly name = 'search';
