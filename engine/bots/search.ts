@@ -39,12 +39,12 @@ export interface SearchOptions {
   sample: (g: Game, seat: number, rng: Uint32Array) => Game;
 }
 
-export const SEARCH_DEFAULTS: SearchOptions = { worlds: 8, topK: 4, horizon: 60, budget: 250, offers: true, sample: determinize };
+export const SEARCH_DEFAULTS: Readonly<SearchOptions> = { worlds: 8, topK: 4, horizon: 60, budget: 250, offers: true, sample: determinize };
 
 const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
 
 /** Evaluation weights, tuned over seeded games against greedy x3 (see bench/search.ts). */
-export const W = { near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 3.5, margin: 1 };
+const W = Object.freeze({ near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 3.5, margin: 1 });
 
 export class SearchBot {
   readonly name = 'search';
