@@ -1,5 +1,5 @@
 // Turns `arena play` bot arguments into named entrants. A bot is a URL
-// (http, https, ws, wss) or a built-in (`builtin:random`, `builtin:greedy`),
+// (http, https, ws, wss) or a built-in (`builtin:random`, `builtin:greedy`, `builtin:search`),
 // optionally named: `alice=http://127.0.0.1:8080`.
 import { BUILTIN_BOTS, type BuiltinBotName } from '../../engine/bots/names';
 import type { SeatSource } from '../runner/index';
