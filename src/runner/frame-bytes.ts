@@ -1,4 +1,4 @@
-// The byte-level primitives both request-frame writers share, writing JSON
+// The byte-level primitives of the request-frame writer (seat-frame.ts), writing JSON
 // pieces exactly as JSON.stringify would. Frames are written straight into a
 // slab and handed out as views of it (no copy, no allocation but the view):
 // a frame's bytes are never written again once taken, so it may wait for a
@@ -62,16 +62,6 @@ export class StringLiterals {
   }
 }
 
-export function nums(p: number, a: readonly number[]): number {
-  buf[p++] = 0x5b; // [
-  for (let i = 0; i < a.length; i++) {
-    if (i > 0) buf[p++] = 0x2c;
-    p = num(p, a[i]);
-  }
-  buf[p++] = 0x5d;
-  return p;
-}
-
 /** Small non-negative integers digit by digit; anything else the way JSON.stringify writes it. */
 export function num(p: number, n: number): number {
   if (n >= 0 && n < 1e9 && (n | 0) === n) {
@@ -97,7 +87,7 @@ export function ascii(p: number, s: string): number {
   return p;
 }
 
-export function isAscii(s: string): boolean {
+function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;
 }
@@ -109,7 +99,7 @@ export function bytes(p: number, b: Buffer): number {
 }
 
 /** Makes sure `n` more bytes fit after `p`, with the fixed-part margin to spare (a new slab if not, the frame so far moved over). */
-export function room(p: number, n: number): void {
+function room(p: number, n: number): void {
   const need = p + n + FIXED_PART_BYTES;
   if (need <= buf.length) return;
   // Same offsets in the new slab, so positions held by callers stay valid; the part before frameStart is unused.

@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBuiltinBot, isOver, newGame, pendingDecisions, seatView, submit } from '../../engine';
 import type { DecisionRequest } from '../../src/protocol';
-import { RequestFrameWriter } from '../../src/runner/request-frame';
 import { SeatFrameWriter } from '../../src/runner/seat-frame';
 
 describe('request frames on shared slabs', () => {
@@ -12,7 +11,6 @@ describe('request frames on shared slabs', () => {
     const g = newGame('frame-bytes/1', 4);
     const bots = [0, 1, 2, 3].map((s) => createBuiltinBot('random', `frame-bytes/1:${s}`));
     const seatFrames = new SeatFrameWriter();
-    const viewFrames = new RequestFrameWriter();
     const kept: Array<[Buffer, string]> = [];
     let id = 1;
     while (!isOver(g)) {
@@ -20,14 +18,13 @@ describe('request frames on shared slabs', () => {
       for (const d of pending) {
         const req: DecisionRequest = { id, matchId: 'fb', game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs: 50, view: seatView(g, d.seat) };
         const want = JSON.stringify(req);
-        // Both writers share the slab: their frames interleave in it.
-        kept.push([seatFrames.encode(id, 'fb', d.seat, d.kind, 50, g), want], [viewFrames.encode(req), want]);
+        kept.push([seatFrames.encode(id, 'fb', d.seat, d.kind, 50, g), want]);
         id++;
       }
       for (const d of pending) submit(g, d.seat, bots[d.seat].decide(g, d.seat));
     }
     // Several slabs' worth of frames (~2 KB each; a slab is 128 KB).
-    expect(kept.reduce((n, [f]) => n + f.length, 0)).toBeGreaterThan(1_000_000);
+    expect(kept.reduce((n, [f]) => n + f.length, 0)).toBeGreaterThan(500_000);
     // Counted rather than compared one by one: a failure would print megabytes.
     expect(kept.filter(([frame, want]) => frame.toString('utf8') !== want).length).toBe(0);
   });
