@@ -203,33 +203,39 @@ let segCount = 0;
 
 const CAT_ROADS = 0, CAT_SETTLEMENTS = 1, CAT_CITIES = 2, CAT_KNIGHTS = 3, CAT_ROADWORKS = 4;
 const CATS = 5;
-/** The game the cache describes (a clone is another game), and per seat the board it was made on. */
+/** The game the cache describes (a clone is another game), and per seat and category the board print it was listed at. */
 let cacheGame: Game | null = null;
-const cachePrint = new Int32Array(4).fill(-1);
-const cacheHave = new Uint8Array(4); // bit per category listed at cachePrint
+const cacheAt = new Int32Array(4 * CATS).fill(-1);
 const cacheList: AnyAction[][] = Array.from({ length: 4 * CATS }, () => []);
 const cacheLen = new Int32Array(4 * CATS);
 
-/**
- * Identifies the board within one game: pieces are only ever added (roads
- * and towns left only fall; a city trades a settlement piece back once per
- * city), so these totals never repeat, and with the bandit's hex they fix
- * every cached segment.
- */
-function boardPrint(g: Game): number {
-  let roads = 0, settlements = 0, cities = 0;
+// Board prints, per category, of only what that category reads, so that (say)
+// a bandit move does not relist every seat's roads. Pieces are only ever
+// added (roads and towns left only fall; a city keeps the town count), so
+// these totals never repeat within a game. Set by turnSegments.
+/** Roads and towns: road, settlement and roadworks spots. */
+let printPieces = 0;
+/** Towns and cities: city spots. */
+let printCities = 0;
+/** Towns and the bandit's hex: knight moves. */
+let printBandit = 0;
+
+function boardPrints(g: Game): void {
+  let roads = 0, towns = 0, cities = 0;
   for (let s = 0; s < g.n; s++) {
     roads += g.roadsLeft[s];
-    settlements += g.settlementsLeft[s];
+    towns += townCount(g, s);
     cities += g.citiesLeft[s];
   }
-  return g.bandit + 19 * (roads + 61 * (settlements + 21 * cities));
+  printPieces = roads + 61 * towns;
+  printCities = cities + 17 * towns;
+  printBandit = g.bandit + 19 * towns;
 }
 
 /** The cached segment of one category, listed on first use for this board. */
-function cached(g: Game, seat: number, cat: number): number {
+function cached(g: Game, seat: number, cat: number, print: number): number {
   const slot = seat * CATS + cat;
-  if (cacheHave[seat] & (1 << cat)) return slot;
+  if (cacheAt[slot] === print) return slot;
   const saveTarget = target, saveCount = count;
   target = cacheList[slot];
   count = 0;
@@ -243,7 +249,7 @@ function cached(g: Game, seat: number, cat: number): number {
   cacheLen[slot] = count;
   target = saveTarget;
   count = saveCount;
-  cacheHave[seat] |= 1 << cat;
+  cacheAt[slot] = print;
   return slot;
 }
 
@@ -253,8 +259,8 @@ function pushSegment(list: readonly AnyAction[], len: number): void {
   segLen[segCount++] = len;
 }
 
-function pushCached(g: Game, seat: number, cat: number): void {
-  const slot = cached(g, seat, cat);
+function pushCached(g: Game, seat: number, cat: number, print: number): void {
+  const slot = cached(g, seat, cat, print);
   pushSegment(cacheList[slot], cacheLen[slot]);
 }
 
@@ -262,13 +268,9 @@ function pushCached(g: Game, seat: number, cat: number): void {
 function turnSegments(g: Game, seat: number): number {
   if (cacheGame !== g) {
     cacheGame = g;
-    cachePrint.fill(-1);
+    cacheAt.fill(-1);
   }
-  const print = boardPrint(g);
-  if (cachePrint[seat] !== print) {
-    cachePrint[seat] = print;
-    cacheHave[seat] = 0;
-  }
+  boardPrints(g);
   segCount = 0;
   pushSegment(END_LIST, 1);
   const o = seat * 5;
@@ -276,14 +278,14 @@ function turnSegments(g: Game, seat: number): number {
   const brick = h[o], lumber = h[o + 1], wool = h[o + 2], grain = h[o + 3], ore = h[o + 4];
   // Costs spelled out (see COST_* in state.ts): this runs for every turn decision.
   if (brick >= 1 && lumber >= 1) {
-    if (g.roadsLeft[seat] > 0) pushCached(g, seat, CAT_ROADS);
-    if (wool >= 1 && grain >= 1 && g.settlementsLeft[seat] > 0) pushCached(g, seat, CAT_SETTLEMENTS);
+    if (g.roadsLeft[seat] > 0) pushCached(g, seat, CAT_ROADS, printPieces);
+    if (wool >= 1 && grain >= 1 && g.settlementsLeft[seat] > 0) pushCached(g, seat, CAT_SETTLEMENTS, printPieces);
   }
-  if (grain >= 2 && ore >= 3 && g.citiesLeft[seat] > 0) pushCached(g, seat, CAT_CITIES);
+  if (grain >= 2 && ore >= 3 && g.citiesLeft[seat] > 0) pushCached(g, seat, CAT_CITIES, printCities);
   if (wool >= 1 && grain >= 1 && ore >= 1 && g.deckPos < g.deck.length) pushSegment(BUY_LIST, 1);
   if (!g.devPlayed) {
-    if (g.devOld[o + KNIGHT] > 0) pushCached(g, seat, CAT_KNIGHTS);
-    if (g.devOld[o + ROADWORKS] > 0 && g.roadsLeft[seat] > 0) pushCached(g, seat, CAT_ROADWORKS);
+    if (g.devOld[o + KNIGHT] > 0) pushCached(g, seat, CAT_KNIGHTS, printBandit);
+    if (g.devOld[o + ROADWORKS] > 0 && g.roadsLeft[seat] > 0) pushCached(g, seat, CAT_ROADWORKS, printPieces);
     if (g.devOld[o + WINDFALL] > 0) pushSegment(WINDFALL_LIST, WINDFALL_LIST.length);
     if (g.devOld[o + EMBARGO] > 0) pushSegment(EMBARGO_LIST, EMBARGO_LIST.length);
   }
@@ -420,22 +422,26 @@ function legalRoadworks(g: Game, seat: number): void {
 const discardCandidate = new Int16Array(5);
 const discardsListed = new Int16Array(6 * 5);
 
+let discardsCount = 0;
+
+/** Adds the discard unless an equal one was listed (a module function, not a closure: no allocation per call). */
+function addDiscardOnce(cards: Int16Array): void {
+  for (let i = 0; i < discardsCount; i++) {
+    let same = true;
+    for (let r = 0; r < 5 && same; r++) same = discardsListed[i * 5 + r] === cards[r];
+    if (same) return;
+  }
+  for (let r = 0; r < 5; r++) discardsListed[discardsCount * 5 + r] = cards[r];
+  discardsCount++;
+  add(discardOf(cards));
+}
+
 /** The default discard plus, for each resource, "take as much as possible from it first, then the default order". */
 function legalDiscards(g: Game, seat: number): void {
-  let listed = 0;
-  const addOnce = (cards: Int16Array): void => {
-    for (let i = 0; i < listed; i++) {
-      let same = true;
-      for (let r = 0; r < 5 && same; r++) same = discardsListed[i * 5 + r] === cards[r];
-      if (same) return;
-    }
-    for (let r = 0; r < 5; r++) discardsListed[listed * 5 + r] = cards[r];
-    listed++;
-    add(discardOf(cards));
-  };
+  discardsCount = 0;
   const cards = discardCandidate;
   defaultDiscard(g, seat, cards);
-  addOnce(cards);
+  addDiscardOnce(cards);
   for (let first = 0; first < 5; first++) {
     cards.fill(0);
     let left = g.owed[seat];
@@ -445,7 +451,7 @@ function legalDiscards(g: Game, seat: number): void {
       cards[r] = take;
       left -= take;
     }
-    addOnce(cards);
+    addDiscardOnce(cards);
   }
 }
 

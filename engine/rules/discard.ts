@@ -31,8 +31,9 @@ export function checkDiscard(g: Game, seat: number, cards: ArrayLike<number>): R
 }
 
 /** The engine's default: drop one card at a time from the largest pile, ties brick, lumber, wool, grain, ore. */
+const left = new Int16Array(5); // scratch, reused: no allocation per discard
+
 export function defaultDiscard(g: Game, seat: number, out: Int16Array): void {
-  const left = [0, 0, 0, 0, 0];
   for (let r = 0; r < 5; r++) { left[r] = g.hand[seat * 5 + r]; out[r] = 0; }
   for (let k = 0; k < g.owed[seat]; k++) {
     let best = 0;
