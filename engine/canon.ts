@@ -32,6 +32,8 @@ export interface CanonInfo {
   readonly self: object;
   readonly kind: DecisionKind;
   readonly counts: Counts;
+  /** For an open 1-for-1 offer (OFFER_ONE), the resource it gives; else -1. submit's fast path for offers. */
+  readonly offerGive: number;
 }
 
 // The info rides on the object itself under a private, non-enumerable symbol:
@@ -40,9 +42,12 @@ export interface CanonInfo {
 // it, and the object is frozen right after, so foreign input cannot carry it.
 const INFO: unique symbol = Symbol('canonInfo');
 
-function canon<T extends AnyAction>(kind: DecisionKind, action: T, a: ResourceCounts | null = null, b: ResourceCounts | null = null): T {
+function canon<T extends AnyAction>(
+  kind: DecisionKind, action: T, a: ResourceCounts | null = null, b: ResourceCounts | null = null, offerGive = -1,
+): T {
   const type = kind === 'turn' ? (action as TurnAction).type : null;
-  const info: CanonInfo = Object.freeze({ self: action, kind, counts: Object.freeze({ type, a: a === null ? ZERO5 : slots(a), b: b === null ? ZERO5 : slots(b) }) });
+  const counts = Object.freeze({ type, a: a === null ? ZERO5 : slots(a), b: b === null ? ZERO5 : slots(b) });
+  const info: CanonInfo = Object.freeze({ self: action, kind, counts, offerGive });
   Object.defineProperty(action, INFO, { value: info, enumerable: false, writable: false, configurable: false });
   deepFreeze(action);
   return action;
@@ -116,7 +121,7 @@ export const BANK_TRADE: readonly TurnAction[] = Array.from({ length: 25 }, (_, 
 /** OFFER_ONE[give * 5 + get]: an open 1-for-1 offer. */
 export const OFFER_ONE: readonly TurnAction[] = Array.from({ length: 25 }, (_, i) => {
   const give = one(Math.floor(i / 5)), get = one(i % 5);
-  return canon('turn', { type: 'offer_trade', give, get }, give, get);
+  return canon('turn', { type: 'offer_trade', give, get }, give, get, Math.floor(i / 5));
 });
 
 /** WINDFALL[a * 5 + b] for a <= b: take one of a and one of b (two of a when equal). */

@@ -7,11 +7,12 @@ import type { Counts } from './canon';
 import { defaultAnswer } from './defaults';
 import { K_BANDIT, K_DISCARD, K_SETUP, K_TRADE, K_TURN, NONE, PENDING } from './pending';
 import { rejection } from './rejections';
+import { applyOffer } from './rules/trade';
 import { shuffle, stream } from './rng';
 import { parseAnswer } from './shape';
 import type { Game } from './state';
 import {
-  RULES_VERSION, STAGE_BANDIT, STAGE_DISCARD, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN,
+  OFFER_LIMIT, RULES_VERSION, STAGE_BANDIT, STAGE_DISCARD, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN,
   createGame, emit, setupSeat,
 } from './state';
 import { boardView } from './view';
@@ -116,6 +117,17 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
   }
   if (g.stage === STAGE_OVER) return { ok: false, reason: rejection('game_over') };
   if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) return { ok: false, reason: rejection('bad_seat', `seat ${seat}`) };
+  const info = canonicalInfo(answer);
+  // Open 1-for-1 offers are most of a random bot's turn answers. The engine's
+  // own OFFER_ONE needs only the offer limit and its one card checked (shape,
+  // sides and target are known); an offer moves no VP, so no win check.
+  if (info !== undefined && info.offerGive >= 0 && g.log === null && g.stage === STAGE_TURN && seat === g.current
+    && g.offers < OFFER_LIMIT && g.hand[seat * 5 + info.offerGive] >= 1) {
+    g.nextDefault[seat] = 0;
+    g.pendingCache = null;
+    applyOffer(g, seat, info.counts.a, info.counts.b, -1, null);
+    return OK_SILENT;
+  }
   const kind = owedKind(g, seat);
   if (kind === null) {
     const simultaneous = g.stage === STAGE_DISCARD || g.stage === STAGE_TRADE;
@@ -124,7 +136,6 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
   }
   let action: AnyAction;
   let counts: Counts;
-  const info = canonicalInfo(answer);
   if (info !== undefined && info.kind === kind) {
     // One of the engine's own frozen answers: shape known, counts precomputed.
     action = answer as AnyAction;
