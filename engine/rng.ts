@@ -41,14 +41,17 @@ export function stream(seed: string, name: string): Uint32Array {
 
 /** sfc32: the next 32-bit unsigned value; advances the state in place. */
 export function nextU32(s: Uint32Array): number {
-  const a = s[0], b = s[1], c = s[2], d = s[3];
-  const t = (((a + b) >>> 0) + d) >>> 0;
-  s[3] = (d + 1) >>> 0;
+  // Int32 arithmetic (| 0) throughout: the same bits as unsigned math mod 2^32,
+  // but V8 keeps every value a small integer; elements above 2^31 read from a
+  // Uint32Array and >>> 0 results would otherwise be doubles. Only the result
+  // is made unsigned.
+  const a = s[0] | 0, b = s[1] | 0, c = s[2] | 0, d = s[3] | 0;
+  const t = (a + b + d) | 0;
+  s[3] = (d + 1) | 0;
   s[0] = b ^ (b >>> 9);
-  s[1] = (c + (c << 3)) >>> 0;
-  const c2 = (c << 21) | (c >>> 11);
-  s[2] = (c2 + t) >>> 0;
-  return t;
+  s[1] = (c + (c << 3)) | 0;
+  s[2] = (((c << 21) | (c >>> 11)) + t) | 0;
+  return t >>> 0;
 }
 
 /**
