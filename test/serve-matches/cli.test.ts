@@ -13,11 +13,16 @@ import { illegalAction, legalPlayer, wellBehaved } from '../support/policies';
 import { answer, type Behaviour } from '../support/test-bot';
 import { startArena, type Arena } from './support';
 
-/** Plays legally, but answers illegally `owed` times once the test asks it to. */
-const misbehave = { owed: 0 };
+/**
+ * Plays legally, but answers illegally `owed` times once the test asks it to;
+ * while `held` is set it waits for it (never past the 2 s deadline) before each
+ * answer, so the match is surely still running while the test looks at it.
+ */
+const misbehave: { owed: number; held: Promise<void> | null } = { owed: 0, held: null };
 function illegalOnRequest(): Behaviour {
   const play = legalPlayer();
-  return (ctx) => {
+  return async (ctx) => {
+    if (misbehave.held) await Promise.race([misbehave.held, new Promise((r) => setTimeout(r, 1500))]);
     const { view, kind, matchId } = ctx.request;
     const bad = misbehave.owed > 0 && kind === 'turn';
     if (bad) misbehave.owed--;
@@ -45,12 +50,19 @@ beforeAll(async () => {
   for (let viewers = 0; viewers === 0; await new Promise((r) => setTimeout(r, 10))) {
     viewers = Number(/^arena_live_viewers (\d+)$/m.exec(await (await fetch(`${arena.url}/metrics`)).text())![1]);
   }
+  let release = () => {};
+  misbehave.held = new Promise((r) => (release = r));
+  try {
+    whileRunning = {
+      list: await cli(['matches', 'list', '--status', 'running', '--json']),
+      show: await cli(['matches', 'show', running]),
+      replay: await cli(['replay', running, '--plain']),
+    };
+  } finally {
+    misbehave.held = null;
+    release();
+  }
   misbehave.owed = 2;
-  whileRunning = {
-    list: await cli(['matches', 'list', '--status', 'running', '--json']),
-    show: await cli(['matches', 'show', running]),
-    replay: await cli(['replay', running, '--plain']),
-  };
   watched = await watching;
   await arena.idle();
 }, 120_000);
