@@ -17,8 +17,7 @@ import { canCoverGet } from '../rules/trade';
 import { nextU32, randInt, shuffle } from '../rng';
 import type { Game } from '../state';
 import { STAGE_DISCARD, STAGE_TRADE, cloneGame, handTotal } from '../state';
-
-const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
+import { PIPS } from './pips';
 
 /** Per-resource weights of a seat's likely hand: 1 + its production pips (cities twice), from the public board. */
 function handWeights(g: Game, s: number, out: Int32Array): number {

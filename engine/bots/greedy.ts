@@ -15,8 +15,8 @@ import {
   COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, handTotal, publicVp,
 } from '../state';
 import type { AnyAction, BanditAction, DiscardAction, ResourceCounts, SetupAction, TurnAction } from '../types';
+import { PIPS } from './pips';
 
-const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
 const RES_INDEX: Record<string, number> = { brick: 0, lumber: 1, wool: 2, grain: 3, ore: 4 };
 
 export class GreedyBot {

@@ -23,6 +23,7 @@ import {
 import type { AnyAction } from '../types';
 import { determinize } from './determinize';
 import { GreedyBot } from './greedy';
+import { PIPS } from './pips';
 
 export interface SearchOptions {
   /** Sampled worlds per decision. */
@@ -40,8 +41,6 @@ export interface SearchOptions {
 }
 
 export const SEARCH_DEFAULTS: Readonly<SearchOptions> = { worlds: 8, topK: 4, horizon: 60, budget: 250, offers: true, sample: determinize };
-
-const PIPS = [0, 0, 1, 2, 3, 4, 5, 0, 5, 4, 3, 2, 1];
 
 /** Evaluation weights, tuned over seeded games against greedy x3 (see bench/search.ts). */
 const W = Object.freeze({ near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 3.5, margin: 1 });
