@@ -48,9 +48,10 @@ export const ENTRIES = { ...CLI, ...PROGRAMS, ...LIBRARIES };
 /**
  * The worker thread of `arena simulate --workers` (src/sim/parallel.ts), one
  * self-contained CommonJS script: the bundle starts it as a file, the single
- * executable as code it carries. `arena` runs it, so it counts among arena's inputs.
+ * executable as code it carries. `arena` runs it, so it counts among arena's
+ * inputs. `out` must match SIM_WORKER_SCRIPT in src/cli/sim-worker-script.ts,
+ * where the CLI looks for it.
  */
-// out must match SIM_WORKER_SCRIPT in src/cli/sim-worker-script.ts, where the CLI looks for it.
 export const SIM_WORKER = { entry: 'src/sim/worker-main.ts', out: 'dist/sim-worker.cjs' };
 
 export function simWorkerOptions(outfile, extra = {}) {

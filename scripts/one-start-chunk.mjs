@@ -18,30 +18,11 @@ import { join } from 'node:path';
 export async function oneStartChunk(build, options, root, entry) {
   const probe = await build({ ...options, write: false, metafile: true, sourcemap: false });
   const inputs = probe.metafile.inputs;
-  const closure = new Set([entry]);
-  const todo = [entry];
+  const closure = reach(inputs, entry, (kind) => kind === 'import-statement');
+  // Every import() target of every module the program can load.
   const targets = new Set();
-  while (todo.length) {
-    const file = todo.pop();
-    for (const imp of inputs[file]?.imports ?? []) {
-      if (imp.external) continue;
-      if (imp.kind === 'dynamic-import') targets.add(imp.path);
-      else if (imp.kind === 'import-statement' && !closure.has(imp.path)) {
-        closure.add(imp.path);
-        todo.push(imp.path);
-      }
-    }
-  }
-  // Every module reachable by import() anywhere, transitively, may hold further import()s.
-  const seen = new Set(targets);
-  const more = [...targets];
-  while (more.length) {
-    for (const imp of inputs[more.pop()]?.imports ?? []) {
-      if (imp.external || seen.has(imp.path)) continue;
-      if (imp.kind === 'dynamic-import') targets.add(imp.path);
-      seen.add(imp.path);
-      more.push(imp.path);
-    }
+  for (const file of reach(inputs, entry, () => true)) {
+    for (const imp of inputs[file]?.imports ?? []) if (!imp.external && imp.kind === 'dynamic-import') targets.add(imp.path);
   }
   // A target inside the entry's closure would make an import cycle; it is loaded already anyway.
   const patched = new Set([...targets].filter((t) => !closure.has(t) && /\.tsx?$/.test(t)).map((t) => join(root, t)));
@@ -56,4 +37,18 @@ export async function oneStartChunk(build, options, root, entry) {
       });
     },
   };
+}
+
+/** The modules reachable from `entry` over import edges whose kind `follow` accepts (the entry included). */
+function reach(inputs, entry, follow) {
+  const seen = new Set([entry]);
+  const todo = [entry];
+  while (todo.length) {
+    for (const imp of inputs[todo.pop()]?.imports ?? []) {
+      if (imp.external || !follow(imp.kind) || seen.has(imp.path)) continue;
+      seen.add(imp.path);
+      todo.push(imp.path);
+    }
+  }
+  return seen;
 }
