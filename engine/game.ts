@@ -7,7 +7,7 @@ import type { Counts } from './canon';
 import { defaultAnswer } from './defaults';
 import { K_BANDIT, K_DISCARD, K_SETUP, K_TRADE, K_TURN, NONE, PENDING } from './pending';
 import { rejection } from './rejections';
-import { applyOffer } from './rules/trade';
+import { applyOffer, resolveOffer } from './rules/trade';
 import { shuffle, stream } from './rng';
 import { parseAnswer } from './shape';
 import type { Game } from './state';
@@ -157,6 +157,46 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
   const start = g.log.length;
   applyAnswer(g, seat, kind, action, counts, isDefault);
   return { ok: true, events: g.log.slice(start) };
+}
+
+/** Set bits of a 4-bit seat mask. */
+const BITS = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
+/** The seats that owe an answer to the open offer, as a bitmask; 0 when no offer is open. */
+export function offerAnswerers(g: Game): number {
+  return g.stage === STAGE_TRADE ? g.waiting : 0;
+}
+
+/**
+ * Every seat that still owes an answer to the open offer answers at once:
+ * those in `accepts` (a seat bitmask) accept, the others reject. The same game
+ * and events as each of them submitting ACCEPT or REJECT in seat order, which
+ * is what it runs; for loops that drive built-in bots, where these answers are
+ * two-thirds of all decisions. Returns how many answers it applied.
+ */
+export function answerOpenOffer(g: Game, accepts: number): number {
+  if (g.stage !== STAGE_TRADE) throw new Error('answerOpenOffer: no offer is open');
+  if (g.log === null && g.waiting === g.asked) {
+    // Nobody has answered yet and there are no events to write: nothing is
+    // buffered, so the offer resolves straight from the accept bits.
+    const waiting = g.waiting;
+    for (let w = waiting; w !== 0; w &= w - 1) g.nextDefault[31 - Math.clz32(w & -w)] = 0;
+    g.accepts = accepts & waiting;
+    g.waiting = 0;
+    g.pendingCache = null;
+    resolveOffer(g);
+    g.stage = STAGE_TURN;
+    return BITS[waiting];
+  }
+  let n = 0;
+  for (let w = g.waiting; w !== 0; w &= w - 1) {
+    const seat = 31 - Math.clz32(w & -w);
+    const isDefault = g.nextDefault[seat] === 1 || g.resigned[seat] === 1;
+    g.nextDefault[seat] = 0;
+    answerOffer(g, seat, ((accepts >> seat) & 1) === 1 ? ACCEPT : REJECT, isDefault);
+    n++;
+  }
+  return n;
 }
 
 /** The spec's default for the seat's pending decision; always legal. Throws if the seat owes nothing. */

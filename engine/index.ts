@@ -3,7 +3,7 @@
 export * from './types';
 export * from './board';
 export {
-  RULES_VERSION, newGame, seatOrder, pendingDecisions, nextSeat, submit, defaultAction, recordStrike, resignSeat,
+  RULES_VERSION, newGame, seatOrder, pendingDecisions, nextSeat, submit, offerAnswerers, answerOpenOffer, defaultAction, recordStrike, resignSeat,
   abortGame, isOver, outcome, gameEvents, currentTurn, currentSeat, cloneGame,
 } from './game';
 export type { Game, StrikeDetail } from './game';
@@ -14,6 +14,8 @@ export type { ReplayResult } from './replay';
 export { legalActions, legalActionsFromView, fillLegalActions, randomLegalAction } from './legal';
 export type { ViewMemo } from './legal';
 export { REJECTION_MESSAGES } from './rejections';
+// The engine's own trade answers (frozen): what answerOpenOffer applies.
+export { ACCEPT, REJECT } from './canon';
 export type { RejectionCode } from './rejections';
 export { createBuiltinBot, BUILTIN_BOTS } from './bots/index';
 // The documented PRNG (engine/rng.ts), for anything that needs reproducible randomness.

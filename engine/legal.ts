@@ -157,18 +157,25 @@ function pickTrade(table: readonly AnyAction[], mask: number, k: number): AnyAct
 const BITS = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5];
 
 /**
+ * A random answer to the open offer the seat owes one to: true to accept.
+ * The same choice and draw as randomLegalAction: the list is [REJECT] or
+ * [REJECT, ACCEPT], drawn from without building it (randInt(rng, 1) is one
+ * draw too).
+ */
+export function randomResponse(g: Game, seat: number, rng: Uint32Array): boolean {
+  if (!canCoverGet(g, seat)) { nextU32(rng); return false; }
+  return randInt(rng, 2) !== 0;
+}
+
+/**
  * Exactly `out[randInt(rng, n)]` after `n = fillLegalActions(g, seat, out)`
  * (same choice, same draws), or null when the seat owes nothing; for random
  * play. On a turn it lists only the moves before the trades, which are most
  * of the list, and finds a drawn trade from its index without listing them.
  */
 export function randomLegalAction(g: Game, seat: number, out: AnyAction[], rng: Uint32Array): AnyAction | null {
-  // Answers to open offers are two-thirds of random play: the list is [REJECT] or
-  // [REJECT, ACCEPT], so draw from it without building it (randInt(rng, 1) is one draw too).
-  if (g.stage === STAGE_TRADE && ((g.waiting >> seat) & 1) === 1) {
-    if (!canCoverGet(g, seat)) { nextU32(rng); return REJECT; }
-    return randInt(rng, 2) === 0 ? REJECT : ACCEPT;
-  }
+  // Answers to open offers are two-thirds of random play.
+  if (g.stage === STAGE_TRADE && ((g.waiting >> seat) & 1) === 1) return randomResponse(g, seat, rng) ? ACCEPT : REJECT;
   const kind = owedKind(g, seat);
   if (kind !== 'turn') {
     const n = fillFor(g, seat, kind, out);
@@ -264,33 +271,67 @@ function pushCached(g: Game, seat: number, cat: number, print: number): void {
   pushSegment(cacheList[slot], cacheLen[slot]);
 }
 
+// The last turnSegments result, for the seat's next decision of the same
+// turn: after an offer nobody took, or one that left what the seat can afford
+// as it was, the segments are the same.
+let memoSeat = -1, memoAfford = 0, memoPieces = 0, memoCities = 0, memoBandit = 0, memoMoves = 0;
+
+const AFFORD_ROAD = 1, AFFORD_SETTLEMENT = 2, AFFORD_CITY = 4, AFFORD_BUY = 8;
+const PLAY_KNIGHT = 16, PLAY_ROADWORKS = 32, PLAY_WINDFALL = 64, PLAY_EMBARGO = 128;
+
+/** Which of the turn's segments (other than end and the trades) the seat may use now, as AFFORD_* and PLAY_* bits. */
+function affordable(g: Game, seat: number): number {
+  const o = seat * 5;
+  const h = g.hand;
+  const brick = h[o], lumber = h[o + 1], wool = h[o + 2], grain = h[o + 3], ore = h[o + 4];
+  let m = 0;
+  // Costs spelled out (see COST_* in state.ts): this runs for every turn decision.
+  if (brick >= 1 && lumber >= 1) {
+    if (g.roadsLeft[seat] > 0) m |= AFFORD_ROAD;
+    if (wool >= 1 && grain >= 1 && g.settlementsLeft[seat] > 0) m |= AFFORD_SETTLEMENT;
+  }
+  if (grain >= 2 && ore >= 3 && g.citiesLeft[seat] > 0) m |= AFFORD_CITY;
+  if (wool >= 1 && grain >= 1 && ore >= 1 && g.deckPos < g.deck.length) m |= AFFORD_BUY;
+  if (!g.devPlayed) {
+    const d = g.devOld;
+    if (d[o + KNIGHT] > 0) m |= PLAY_KNIGHT;
+    if (d[o + ROADWORKS] > 0 && g.roadsLeft[seat] > 0) m |= PLAY_ROADWORKS;
+    if (d[o + WINDFALL] > 0) m |= PLAY_WINDFALL;
+    if (d[o + EMBARGO] > 0) m |= PLAY_EMBARGO;
+  }
+  return m;
+}
+
 /** The turn's answers before the trades, as segments: end, builds, dev purchase and plays. Returns how many. */
 function turnSegments(g: Game, seat: number): number {
   if (cacheGame !== g) {
     cacheGame = g;
     cacheAt.fill(-1);
+    memoSeat = -1;
   }
   boardPrints(g);
+  const m = affordable(g, seat);
+  if (seat === memoSeat && m === memoAfford && printPieces === memoPieces && printCities === memoCities && printBandit === memoBandit) {
+    return memoMoves;
+  }
   segCount = 0;
   pushSegment(END_LIST, 1);
-  const o = seat * 5;
-  const h = g.hand;
-  const brick = h[o], lumber = h[o + 1], wool = h[o + 2], grain = h[o + 3], ore = h[o + 4];
-  // Costs spelled out (see COST_* in state.ts): this runs for every turn decision.
-  if (brick >= 1 && lumber >= 1) {
-    if (g.roadsLeft[seat] > 0) pushCached(g, seat, CAT_ROADS, printPieces);
-    if (wool >= 1 && grain >= 1 && g.settlementsLeft[seat] > 0) pushCached(g, seat, CAT_SETTLEMENTS, printPieces);
-  }
-  if (grain >= 2 && ore >= 3 && g.citiesLeft[seat] > 0) pushCached(g, seat, CAT_CITIES, printCities);
-  if (wool >= 1 && grain >= 1 && ore >= 1 && g.deckPos < g.deck.length) pushSegment(BUY_LIST, 1);
-  if (!g.devPlayed) {
-    if (g.devOld[o + KNIGHT] > 0) pushCached(g, seat, CAT_KNIGHTS, printBandit);
-    if (g.devOld[o + ROADWORKS] > 0 && g.roadsLeft[seat] > 0) pushCached(g, seat, CAT_ROADWORKS, printPieces);
-    if (g.devOld[o + WINDFALL] > 0) pushSegment(WINDFALL_LIST, WINDFALL_LIST.length);
-    if (g.devOld[o + EMBARGO] > 0) pushSegment(EMBARGO_LIST, EMBARGO_LIST.length);
-  }
+  if (m & AFFORD_ROAD) pushCached(g, seat, CAT_ROADS, printPieces);
+  if (m & AFFORD_SETTLEMENT) pushCached(g, seat, CAT_SETTLEMENTS, printPieces);
+  if (m & AFFORD_CITY) pushCached(g, seat, CAT_CITIES, printCities);
+  if (m & AFFORD_BUY) pushSegment(BUY_LIST, 1);
+  if (m & PLAY_KNIGHT) pushCached(g, seat, CAT_KNIGHTS, printBandit);
+  if (m & PLAY_ROADWORKS) pushCached(g, seat, CAT_ROADWORKS, printPieces);
+  if (m & PLAY_WINDFALL) pushSegment(WINDFALL_LIST, WINDFALL_LIST.length);
+  if (m & PLAY_EMBARGO) pushSegment(EMBARGO_LIST, EMBARGO_LIST.length);
   let moves = 0;
   for (let i = 0; i < segCount; i++) moves += segLen[i];
+  memoSeat = seat;
+  memoAfford = m;
+  memoPieces = printPieces;
+  memoCities = printCities;
+  memoBandit = printBandit;
+  memoMoves = moves;
   return moves;
 }
 

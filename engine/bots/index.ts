@@ -13,6 +13,12 @@ export interface BuiltinBot {
   readonly name: string;
   /** An answer for the seat's pending decision, using only what that seat may know. */
   decide(g: Game, seat: number): AnyAction;
+  /**
+   * For a seat that owes an answer to the open offer: whether it accepts, with
+   * the same choice and draws as decide. Lets a driver answer all those seats
+   * at once with answerOpenOffer.
+   */
+  respond?(g: Game, seat: number): boolean;
 }
 
 export function createBuiltinBot(name: BuiltinBotName, seed: string): BuiltinBot {

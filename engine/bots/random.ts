@@ -1,7 +1,7 @@
 // The `random` bot: a uniformly random choice among the legal actions, from
 // its own seeded stream so its games reproduce.
 
-import { randomLegalAction } from '../legal';
+import { randomLegalAction, randomResponse } from '../legal';
 import { stream } from '../rng';
 import type { Game } from '../state';
 import type { AnyAction } from '../types';
@@ -20,5 +20,9 @@ export class RandomBot {
     const a = randomLegalAction(g, seat, this.buffer, this.rng);
     if (a === null) throw new Error(`random bot: seat ${seat} owes no decision`);
     return a;
+  }
+
+  respond(g: Game, seat: number): boolean {
+    return randomResponse(g, seat, this.rng);
   }
 }

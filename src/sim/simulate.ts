@@ -1,7 +1,8 @@
 // In-process games between built-in bots: the engine at full speed, no sockets.
 // Seats rotate between games so no bot keeps the first-move advantage.
 import {
-  createBuiltinBot, BUILTIN_BOTS, currentTurn, newGame, nextSeat, outcome, pendingDecisions, submit,
+  ACCEPT, REJECT, answerOpenOffer, createBuiltinBot, BUILTIN_BOTS, currentTurn, newGame, nextSeat, offerAnswerers, outcome,
+  pendingDecisions, submit,
   type AnyAction, type BuiltinBot, type Game,
 } from '../../engine';
 
@@ -60,8 +61,27 @@ export function gameSeed(seed: string, index: number): string {
  * of decisions answered. onAnswer sees each applied answer (benchmarks record them).
  */
 export function playToEnd(g: Game, seatBots: readonly BuiltinBot[], onAnswer?: (seat: number, answer: AnyAction) => void): number {
+  // Answers to open offers are two-thirds of all decisions: when every bot can
+  // say yes or no directly, all asked seats answer at once (same draws, same game).
+  const responders = seatBots.every((b) => b.respond !== undefined);
   let decisions = 0;
   for (let seat = nextSeat(g); seat !== -1; seat = nextSeat(g)) {
+    const asked = responders ? offerAnswerers(g) : 0;
+    if (asked !== 0) {
+      let accepts = 0;
+      for (let w = asked; w !== 0; w &= w - 1) {
+        const s = 31 - Math.clz32(w & -w);
+        if (seatBots[s].respond!(g, s)) accepts |= 1 << s;
+      }
+      decisions += answerOpenOffer(g, accepts);
+      if (onAnswer) {
+        for (let w = asked; w !== 0; w &= w - 1) {
+          const s = 31 - Math.clz32(w & -w);
+          onAnswer(s, ((accepts >> s) & 1) === 1 ? ACCEPT : REJECT);
+        }
+      }
+      continue;
+    }
     const answer = seatBots[seat].decide(g, seat);
     const res = submit(g, seat, answer);
     if (!res.ok) {

@@ -8,10 +8,19 @@ import { describe, expect, it } from 'vitest';
 import {
   createBuiltinBot, gameEvents, isOver, newGame, outcome, pendingDecisions, submit, type BuiltinBotName, type Game,
 } from '../../engine';
+import { playToEnd } from '../../src/sim/simulate';
 
-function play(seed: string, bots: readonly BuiltinBotName[], events: boolean): Game {
+/**
+ * One answer at a time through submit; or, with `driver`, through playToEnd,
+ * which lets bots that can answer all seats asked by an offer at once.
+ */
+function play(seed: string, bots: readonly BuiltinBotName[], events: boolean, driver = false): Game {
   const g = newGame(seed, bots.length as 3 | 4, { events });
   const seats = bots.map((n, s) => createBuiltinBot(n, `${seed}:${s}`));
+  if (driver) {
+    playToEnd(g, seats);
+    return g;
+  }
   while (!isOver(g)) {
     const seat = pendingDecisions(g)[0].seat;
     const r = submit(g, seat, seats[seat].decide(g, seat));
@@ -51,8 +60,12 @@ describe('the same seed gives the same games as before the speed work', () => {
         h.update(JSON.stringify(gameEvents(g)));
         const o = outcome(g)!;
         outs.push(`${o.winner}:${o.turns}`);
-        // Events off (the simulation's fast path) ends in exactly the same state.
+        // Events off (the simulation's fast path) ends in exactly the same state,
+        // and so does the simulation's driver, events on (same log) or off.
         expect(stateDigest(play(seed, bots, false))).toBe(stateDigest(g));
+        expect(stateDigest(play(seed, bots, false, true))).toBe(stateDigest(g));
+        const driven = play(seed, bots, true, true);
+        expect(JSON.stringify(gameEvents(driven))).toBe(JSON.stringify(gameEvents(g)));
       }
       expect(outs.join(' ')).toBe(outcomes);
       expect(h.digest('hex')).toBe(digest);
@@ -70,6 +83,11 @@ describe('the same seed gives the same final states with events off (simulation 
     it(`${name}: ${count} games`, () => {
       const h = createHash('sha256');
       for (let i = 0; i < count; i++) h.update(stateDigest(play(`golden-fast/${name}/${i}`, bots, false)));
+      expect(h.digest('hex')).toBe(digest);
+    });
+    it(`${name}: ${count} games through the simulation's driver`, () => {
+      const h = createHash('sha256');
+      for (let i = 0; i < count; i++) h.update(stateDigest(play(`golden-fast/${name}/${i}`, bots, false, true)));
       expect(h.digest('hex')).toBe(digest);
     });
   }
