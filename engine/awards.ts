@@ -195,6 +195,23 @@ function longestInPart(g: Game, seat: number, e: number, atMost: number): number
 }
 
 /**
+ * The longest trail through the seat's road e, or 0 when none can be longer
+ * than `atMost`. Most new roads reach out from the network to a vertex with
+ * no other own road: every trail through e then ends there, so the longest is
+ * e plus the longest trail from its other end that does not use e, one walk
+ * instead of searching the whole part.
+ */
+function longestThrough(g: Game, seat: number, e: number, atMost: number): number {
+  const a = EDGE_VERTICES[e * 2], b = EDGE_VERTICES[e * 2 + 1];
+  const from = ownDegree(g, seat, b) === 1 ? a : ownDegree(g, seat, a) === 1 ? b : -1;
+  if (from === -1) return longestInPart(g, seat, e, atMost);
+  used[e] = 1;
+  const l = walk(g, seat, from, 1);
+  used[e] = 0;
+  return l;
+}
+
+/**
  * After the seat built roads (the edges given): only trails through them are
  * new, and all of those lie in their part of the network, so the seat's
  * length is the larger of the old one and the longest trail there. Then the
@@ -202,10 +219,10 @@ function longestInPart(g: Game, seat: number, e: number, atMost: number): number
  */
 export function roadsBuilt(g: Game, seat: number, e1: number, e2 = -1): void {
   let len = g.roadLen[seat];
-  const a = longestInPart(g, seat, e1, len);
+  const a = longestThrough(g, seat, e1, len);
   if (a > len) len = a;
   if (e2 !== -1) {
-    const b = longestInPart(g, seat, e2, len);
+    const b = longestThrough(g, seat, e2, len);
     if (b > len) len = b;
   }
   g.roadLen[seat] = len;

@@ -1,6 +1,7 @@
 // The engine keeps each seat's road length up to date incrementally when a
-// road is built (only the part of the network the road joins is searched,
-// and a part without cycles takes the fast longest-path route). These tests
+// road is built (a road out to a vertex with no other own road takes one walk
+// from its other end; otherwise only the part of the network the road joins
+// is searched, and a part without cycles takes the fast longest-path route). These tests
 // build networks road by road, with opponents' towns cutting them, and
 // compare with the plain reference search after every step.
 import { describe, expect, it } from 'vitest';
