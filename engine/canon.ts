@@ -87,7 +87,12 @@ const DISCARD_CACHE_LIMIT = 4096;
 
 /** The canonical discard answer for five counts (each below 1024). */
 export function discardOf(cards: ArrayLike<number>): DiscardAction {
-  const key = cards[0] + 1024 * (cards[1] + 1024 * (cards[2] + 1024 * (cards[3] + 1024 * cards[4])));
+  const c0 = cards[0], c1 = cards[1], c2 = cards[2], c3 = cards[3], c4 = cards[4];
+  // Counts below 64 (every real hand) pack into 30 bits, a small integer, which
+  // V8 hashes without allocating; larger ones take a key of their own from 2^30 up.
+  const key = (c0 | c1 | c2 | c3 | c4) < 64
+    ? c0 | (c1 << 6) | (c2 << 12) | (c3 << 18) | (c4 << 24)
+    : 1073741824 + c0 + 1024 * (c1 + 1024 * (c2 + 1024 * (c3 + 1024 * c4)));
   let action = discards.get(key);
   if (action === undefined) {
     if (discards.size >= DISCARD_CACHE_LIMIT) {
