@@ -325,3 +325,44 @@ export function addTalk(g: Game, seat: number, message: string): void {
 export function cloneGame(g: Game, keepLog = false): Game {
   return assemble(g, true, keepLog && g.log ? g.log.slice() : null);
 }
+
+/**
+ * A copy of src equal to cloneGame(src) (log null), built on the typed arrays
+ * of `spent`, a game of the same seat count that the caller gives up: only
+ * the game object itself is allocated. For searches that copy a game many
+ * times per decision, whose fresh copies made the garbage collector pause
+ * them. A new object rather than `spent` refilled, because caches keyed by
+ * the game object (legal.ts's move lists) assume a game only moves forward.
+ */
+export function recycleGame(spent: Game, src: Game): Game {
+  if (spent.n !== src.n) throw new RangeError(`recycleGame: seat counts differ (${spent.n} and ${src.n})`);
+  if (spent === src) return cloneGame(src);
+  copyInto(spent, src);
+  return assemble(spent, false, null);
+}
+
+/** Overwrites every field of dst (same seat count) with src's, copying arrays element by element. */
+function copyInto(dst: Game, src: Game): void {
+  const d = dst as { -readonly [K in keyof Game]: Game[K] };
+  d.seed = src.seed; d.log = null;
+  dst.hexRes.set(src.hexRes); dst.hexToken.set(src.hexToken); dst.tokenHexes.set(src.tokenHexes); d.bandit = src.bandit;
+  dst.roadOwner.set(src.roadOwner); dst.townOwner.set(src.townOwner); dst.isCity.set(src.isCity); dst.hexTowns.set(src.hexTowns);
+  dst.roadList.set(src.roadList); dst.townList.set(src.townList);
+  dst.hand.set(src.hand); dst.devOld.set(src.devOld); dst.devNew.set(src.devNew); dst.knights.set(src.knights);
+  dst.roadsLeft.set(src.roadsLeft); dst.settlementsLeft.set(src.settlementsLeft); dst.citiesLeft.set(src.citiesLeft);
+  dst.roadLen.set(src.roadLen); dst.portMask.set(src.portMask); dst.strikes.set(src.strikes); dst.resigned.set(src.resigned);
+  dst.nextDefault.set(src.nextDefault);
+  dst.deck.set(src.deck); d.deckPos = src.deckPos; dst.diceRng.set(src.diceRng); dst.stealRng.set(src.stealRng);
+  d.stage = src.stage; d.setupStep = src.setupStep; d.current = src.current; d.turn = src.turn; d.die1 = src.die1; d.die2 = src.die2;
+  d.devPlayed = src.devPlayed; d.offers = src.offers;
+  dst.owed.set(src.owed); d.asked = src.asked; d.waiting = src.waiting; dst.discardBuf.set(src.discardBuf); d.accepts = src.accepts;
+  for (let s = 0; s < src.n; s++) dst.bufAction[s] = src.bufAction[s];
+  d.bufDefault = src.bufDefault;
+  d.tradeFrom = src.tradeFrom; d.tradeTo = src.tradeTo; dst.tradeGive.set(src.tradeGive); dst.tradeGet.set(src.tradeGet); d.tradeTalk = src.tradeTalk;
+  // Talk is rare in a search: a new array only when there is some to copy.
+  d.talkLog = src.talkLog.length === 0 ? (dst.talkLog.length === 0 ? dst.talkLog : []) : src.talkLog.slice();
+  d.largestArmy = src.largestArmy; d.longestRoad = src.longestRoad;
+  d.winner = src.winner; d.endReason = src.endReason;
+  d.outcome = src.outcome ? { ...src.outcome, placements: src.outcome.placements.slice(), vp: src.outcome.vp.slice() } : null;
+  d.pendingCache = src.pendingCache;
+}

@@ -16,7 +16,7 @@ import { ACCEPT, REJECT } from '../canon';
 import { canCoverGet } from '../rules/trade';
 import { nextU32, randInt, shuffle } from '../rng';
 import type { Game } from '../state';
-import { STAGE_DISCARD, STAGE_TRADE, cloneGame, handTotal } from '../state';
+import { STAGE_DISCARD, STAGE_TRADE, cloneGame, handTotal, recycleGame } from '../state';
 import { PIPS } from './pips';
 
 /** Per-resource weights of a seat's likely hand: 1 + its production pips (cities twice), from the public board. */
@@ -33,6 +33,12 @@ function handWeights(g: Game, s: number, out: Int32Array): number {
   return out[0] + out[1] + out[2] + out[3] + out[4];
 }
 
+// Scratch buffers, refilled by every call: a search determinizes many times per decision.
+const WEIGHTS = new Int32Array(5);
+const UNSEEN = new Int32Array(5);
+/** The unseen dev cards: at most the 25 of the deck. */
+const POOL = new Int32Array(25);
+
 function weighted(rng: Uint32Array, w: Int32Array, total: number): number {
   let x = randInt(rng, total);
   for (let r = 0; r < 4; r++) {
@@ -43,21 +49,22 @@ function weighted(rng: Uint32Array, w: Int32Array, total: number): number {
 }
 
 /**
- * A copy of g (no log) with every fact hidden from `seat` redrawn from `rng`.
+ * A copy of g (no log) with every fact hidden from `seat` redrawn from `rng`,
+ * built on the arrays of `into` (a game of the same seat count the caller gives up) when given.
  * Not for a discard with opponents' answers already buffered (those cards are
  * hidden and bound); callers answer discards without searching.
  */
-export function determinize(g: Game, seat: number, rng: Uint32Array): Game {
+export function determinize(g: Game, seat: number, rng: Uint32Array, into?: Game): Game {
   if (g.stage === STAGE_DISCARD && (g.asked & ~g.waiting & ~(1 << seat)) !== 0) {
     throw new RangeError('determinize: opponents\' discards are buffered');
   }
-  const t = cloneGame(g);
+  const t = into && into.n === g.n ? recycleGame(into, g) : cloneGame(g);
   (t as { seed: string }).seed = 'determinized';
   for (let i = 0; i < 4; i++) t.diceRng[i] = nextU32(rng);
   for (let i = 0; i < 4; i++) t.stealRng[i] = nextU32(rng);
 
   // Hands: the total is public; the composition follows the seat's production.
-  const w = new Int32Array(5);
+  const w = WEIGHTS;
   for (let s = 0; s < t.n; s++) {
     if (s === seat) continue;
     const o = s * 5;
@@ -72,14 +79,15 @@ export function determinize(g: Game, seat: number, rng: Uint32Array): Game {
   }
 
   // Dev cards: the unseen multiset, in canonical order, shuffled and dealt again.
-  const unseen = new Int32Array(5);
+  const unseen = UNSEEN.fill(0);
   for (let s = 0; s < t.n; s++) {
     if (s === seat) continue;
     for (let c = 0; c < 5; c++) unseen[c] += t.devOld[s * 5 + c] + t.devNew[s * 5 + c];
   }
   for (let i = t.deckPos; i < t.deck.length; i++) unseen[t.deck[i]]++;
-  const pool: number[] = [];
-  for (let c = 0; c < 5; c++) for (let k = 0; k < unseen[c]; k++) pool.push(c);
+  let size = 0;
+  for (let c = 0; c < 5; c++) for (let k = 0; k < unseen[c]; k++) POOL[size++] = c;
+  const pool = POOL.subarray(0, size);
   shuffle(rng, pool);
   let k = 0;
   for (let s = 0; s < t.n; s++) {

@@ -18,7 +18,7 @@ import { legalActions } from '../legal';
 import { nextU32, stream } from '../rng';
 import type { Game } from '../state';
 import {
-  STAGE_BANDIT, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, VICTORY_POINT, cloneGame, handTotal, trueVp,
+  STAGE_BANDIT, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, VICTORY_POINT, cloneGame, handTotal, recycleGame, trueVp,
 } from '../state';
 import type { AnyAction } from '../types';
 import { determinize } from './determinize';
@@ -36,8 +36,11 @@ export interface SearchOptions {
   budget: number;
   /** Whether to make trade offers. */
   offers: boolean;
-  /** Builds the world a search looks at; tests swap in a peeking one to show what the real one avoids. */
-  sample: (g: Game, seat: number, rng: Uint32Array) => Game;
+  /**
+   * Builds the world a search looks at, into `into` when given (a spare game of the
+   * same seat count) or a new game; tests swap in a peeking one to show what the real one avoids.
+   */
+  sample: (g: Game, seat: number, rng: Uint32Array, into?: Game) => Game;
 }
 
 export const SEARCH_DEFAULTS: Readonly<SearchOptions> = { worlds: 8, topK: 4, horizon: 60, budget: 250, offers: true, sample: determinize };
@@ -50,6 +53,12 @@ export class SearchBot {
   private readonly rng: Uint32Array;
   private readonly greedy: GreedyBot;
   private readonly opts: SearchOptions;
+  /** What the last decision cost, for benchmarks: candidates, those rolled out, worlds, simulated decisions. */
+  readonly last = { cands: 0, ranked: 0, worlds: 0, used: 0 };
+  // Typed arrays reused from decision to decision (the worlds', and those of the copy each
+  // rollout plays on): fresh copies, a few hundred per decision, made the collector pause decisions.
+  private readonly spare: Game[] = [];
+  private scratch: Game | null = null;
 
   constructor(seed: string, opts: Partial<SearchOptions> = {}) {
     this.rng = stream(seed, 'bot');
@@ -58,6 +67,8 @@ export class SearchBot {
   }
 
   decide(g: Game, seat: number): AnyAction {
+    const last = this.last;
+    last.cands = last.ranked = last.worlds = last.used = 0;
     const actions = legalActions(g, seat);
     if (actions.length === 0) throw new Error(`search bot: seat ${seat} owes no decision`);
     if (actions.length === 1) return actions[0];
@@ -67,26 +78,33 @@ export class SearchBot {
     const cands: AnyAction[] = this.opts.offers ? actions : actions.filter((a) => !('type' in a) || a.type !== 'offer_trade');
     if (cands.length === 1) return cands[0];
 
+    last.cands = cands.length;
     const { topK, sample } = this.opts;
     // Nothing is hidden in setup that a rollout to its end could meet (no dice, no cards): one world is enough.
     const nW = g.stage === STAGE_SETUP ? 1 : this.opts.worlds;
     // Worlds are drawn as needed; each has its own seed for the rollout policy's tie-breaks.
     const worlds: Game[] = [];
     const seeds: string[] = [];
+    const spare = this.spare;
+    if (spare.length > 0 && spare[0].n !== g.n) spare.length = 0;
+    if (this.scratch && this.scratch.n !== g.n) this.scratch = null;
     const world = (w: number): Game => {
       while (worlds.length <= w) {
-        worlds.push(sample(g, seat, this.rng));
+        const k = worlds.length;
+        worlds.push(sample(g, seat, this.rng, spare[k]));
+        spare[k] = worlds[k];
         seeds.push(`rollout/${nextU32(this.rng)}`);
       }
       return worlds[w];
     };
+    const copy = (src: Game): Game => (this.scratch = this.scratch ? recycleGame(this.scratch, src) : cloneGame(src));
 
     // Static ranking on the first world, to keep the rollouts for the few best.
     let ranked = cands;
     if (cands.length > topK) {
       const answers = new GreedyBot('search/static');
       const scored = cands.map((a, i) => {
-        const x = cloneGame(world(0));
+        const x = copy(world(0));
         submit(x, seat, a);
         // An offer is judged by its outcome: the others answer it first.
         while (x.stage === STAGE_TRADE) { const s = nextSeat(x); submit(x, s, answers.decide(x, s)); }
@@ -107,12 +125,13 @@ export class SearchBot {
     // A world costs about what the last ones did on average: start one only if that fits the budget.
     for (let w = 0; w < nW && (done === 0 || used + used / done <= this.opts.budget); w++, done++) {
       for (let i = 0; i < ranked.length; i++) {
-        const x = cloneGame(world(w));
+        const x = copy(world(w));
         submit(x, seat, ranked[i]);
         used += this.rollout(x, seat, start, seeds[w]);
         totals[i] += evaluate(x, seat);
       }
     }
+    last.ranked = ranked.length; last.worlds = done; last.used = used;
     let best = ranked[0];
     let bestScore = -Infinity;
     for (let i = 0; i < ranked.length; i++) {
@@ -137,8 +156,12 @@ export class SearchBot {
   }
 }
 
-/** Expected production in pips (cities count twice, the bandit's hex nothing), and how many resources it covers. */
-function production(g: Game, s: number): { pips: number; kinds: number } {
+/**
+ * Expected production in pips (cities count twice, the bandit's hex nothing), and how many
+ * resources it covers, as pips * 8 + kinds: a number, not an object, as it runs for every
+ * seat of every evaluation and the objects were a share of the search's garbage.
+ */
+function production(g: Game, s: number): number {
   let pips = 0, mask = 0;
   const o = s * 9;
   const count = 9 - g.settlementsLeft[s] - g.citiesLeft[s];
@@ -154,7 +177,7 @@ function production(g: Game, s: number): { pips: number; kinds: number } {
   }
   let kinds = 0;
   for (; mask; mask &= mask - 1) kinds++;
-  return { pips, kinds };
+  return pips * 8 + kinds;
 }
 
 function vertexPips(g: Game, v: number): number {
@@ -188,10 +211,11 @@ function spots(g: Game, s: number): { near: number; far: number } {
 /** A seat's standing: true VP first, then production, cards in hand and dev cards. */
 function standing(g: Game, s: number): number {
   const p = production(g, s);
+  const pips = p >> 3, kinds = p & 7;
   const cards = handTotal(g, s);
   let devs = 0;
   for (let c = 0; c < 5; c++) if (c !== VICTORY_POINT) devs += g.devOld[s * 5 + c] + g.devNew[s * 5 + c];
-  let v = 10 * trueVp(g, s) + W.pip * p.pips + W.kinds * p.kinds + Math.min(cards, 7) * W.card + devs * W.dev + g.knights[s] * W.knight + 0.2 * g.roadLen[s];
+  let v = 10 * trueVp(g, s) + W.pip * pips + W.kinds * kinds + Math.min(cards, 7) * W.card + devs * W.dev + g.knights[s] * W.knight + 0.2 * g.roadLen[s];
   if (g.settlementsLeft[s] > 0) {
     const sp = spots(g, s);
     v += W.near * sp.near + W.far * sp.far;

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import {
   cloneGame, createBuiltinBot, gameEvents, newGame, nextSeat, submit, type AnyAction, type BuiltinBot, type Game,
 } from '../../engine';
+import { determinize } from '../../engine/bots/determinize';
 import { SearchBot } from '../../engine/bots/search';
+import { STAGE_TRADE, addTalk, recycleGame } from '../../engine/state';
 import { playToEnd, simulate } from '../../src/sim/simulate';
 import { auditRng, hiddenTwin } from './hidden-twin';
 
@@ -41,7 +43,76 @@ function twinGame(seed: string, seat: number, make: (seed: string) => BuiltinBot
   return { compared, differed };
 }
 
+/** A 4-seat game of greedy bots after `steps` decisions (or at its end). */
+function playedGame(seed: string, steps: number): Game {
+  const g = newGame(seed, 4, { events: false });
+  const bots = [0, 1, 2, 3].map((s) => createBuiltinBot('greedy', `${seed}:${s}`));
+  for (let i = 0, s = nextSeat(g); i < steps && s !== -1; i++, s = nextSeat(g)) submit(g, s, bots[s].decide(g, s));
+  return g;
+}
+
+describe('recycleGame', () => {
+  it('gives a game equal to cloneGame, whatever the spent game held, and independent of both', () => {
+    // The spent game is another, finished game with talk in its log: every field must be overwritten.
+    const spent = playedGame('recycle/spent', 100_000);
+    addTalk(spent, 1, 'gg');
+    expect(spent.outcome).not.toBeNull();
+    for (const steps of [0, 40, 400, 100_000]) {
+      const src = playedGame(`recycle/src/${steps}`, steps);
+      if (steps === 400) addTalk(src, 0, 'hello');
+      const copy = recycleGame(cloneGame(spent), src);
+      expect(copy).toEqual(cloneGame(src));
+      // Its arrays are its own: playing on the copy leaves the source as it was.
+      const before = cloneGame(src);
+      const s = nextSeat(copy);
+      if (s !== -1) submit(copy, s, createBuiltinBot('greedy', 'x').decide(copy, s));
+      copy.hand[0]++;
+      expect(src).toEqual(before);
+    }
+  });
+
+  it('gives a new object, so caches keyed by the game never see a game go back in time', () => {
+    const spent = playedGame('recycle/identity', 50);
+    const src = playedGame('recycle/identity2', 10);
+    const copy = recycleGame(spent, src);
+    expect(copy).not.toBe(spent);
+    expect(copy).not.toBe(src);
+  });
+
+  it('copies an open trade offer and its buffered answers', () => {
+    let g: Game | null = null;
+    for (let i = 0; i < 40 && !g; i++) {
+      const x = newGame(`recycle/trade/${i}`, 4, { events: false });
+      const bots = [0, 1, 2, 3].map((s) => createBuiltinBot('search', `rt/${i}:${s}`));
+      for (let s = nextSeat(x); s !== -1; s = nextSeat(x)) {
+        submit(x, s, bots[s].decide(x, s));
+        if (x.stage === STAGE_TRADE && x.bufAction.some((a) => a !== null)) { g = x; break; }
+      }
+    }
+    expect(g).not.toBeNull();
+    expect(recycleGame(playedGame('recycle/other', 300), g!)).toEqual(cloneGame(g!));
+  });
+
+  it('refuses a spent game of another seat count', () => {
+    const three = newGame('recycle/3', 3, { events: false });
+    expect(() => recycleGame(three, newGame('recycle/4', 4, { events: false }))).toThrow(RangeError);
+  });
+});
+
 describe('builtin:search', () => {
+  it('decides the same whether its worlds reuse the last decision\'s arrays or are fresh copies', () => {
+    const play = (fresh: boolean) => {
+      const g = newGame('search-reuse', 4, { events: false });
+      const bots: BuiltinBot[] = [0, 1, 2, 3].map((s) =>
+        fresh && s % 2 === 0 ? new SearchBot(`r:${s}`, { sample: (x, seat, rng) => determinize(x, seat, rng) })
+          : createBuiltinBot(s % 2 === 0 ? 'search' : 'greedy', `r:${s}`));
+      const answers: string[] = [];
+      playToEnd(g, bots, (_s, a) => answers.push(JSON.stringify(a)));
+      return answers;
+    };
+    expect(play(false)).toEqual(play(true));
+  });
+
   it('decides the same on the real game and on a twin with every fact hidden from its seat redrawn', () => {
     let compared = 0;
     for (let i = 0; i < 4; i++) {
