@@ -177,6 +177,11 @@ export function randomLegalAction(g: Game, seat: number, out: AnyAction[], rng: 
   // Answers to open offers are two-thirds of random play.
   if (g.stage === STAGE_TRADE && ((g.waiting >> seat) & 1) === 1) return randomResponse(g, seat, rng) ? ACCEPT : REJECT;
   const kind = owedKind(g, seat);
+  // Bandit moves and discards (a sixth of the turns each) are drawn by index
+  // too: the bandit's from counts per hex, a discard from its counts, made an
+  // action only once chosen.
+  if (kind === 'bandit') return banditAt(g, seat, randInt(rng, banditCount(g, seat)));
+  if (kind === 'discard') return listedDiscard(randInt(rng, listDiscards(g, seat)));
   if (kind !== 'turn') {
     const n = fillFor(g, seat, kind, out);
     return n === 0 ? null : out[randInt(rng, n)];
@@ -463,26 +468,26 @@ function legalRoadworks(g: Game, seat: number): void {
 const discardCandidate = new Int16Array(5);
 const discardsListed = new Int16Array(6 * 5);
 
-let discardsCount = 0;
-
-/** Adds the discard unless an equal one was listed (a module function, not a closure: no allocation per call). */
-function addDiscardOnce(cards: Int16Array): void {
-  for (let i = 0; i < discardsCount; i++) {
+/** Records the discard unless an equal one was listed; returns the new count. */
+function listDiscardOnce(cards: Int16Array, listed: number): number {
+  for (let i = 0; i < listed; i++) {
     let same = true;
     for (let r = 0; r < 5 && same; r++) same = discardsListed[i * 5 + r] === cards[r];
-    if (same) return;
+    if (same) return listed;
   }
-  for (let r = 0; r < 5; r++) discardsListed[discardsCount * 5 + r] = cards[r];
-  discardsCount++;
-  add(discardOf(cards));
+  for (let r = 0; r < 5; r++) discardsListed[listed * 5 + r] = cards[r];
+  return listed + 1;
 }
 
-/** The default discard plus, for each resource, "take as much as possible from it first, then the default order". */
-function legalDiscards(g: Game, seat: number): void {
-  discardsCount = 0;
+/**
+ * Lists into discardsListed, as counts, the default discard plus, for each
+ * resource, "take as much as possible from it first, then the default
+ * order", each once. Returns how many.
+ */
+function listDiscards(g: Game, seat: number): number {
   const cards = discardCandidate;
   defaultDiscard(g, seat, cards);
-  addDiscardOnce(cards);
+  let listed = listDiscardOnce(cards, 0);
   for (let first = 0; first < 5; first++) {
     cards.fill(0);
     let left = g.owed[seat];
@@ -492,8 +497,40 @@ function legalDiscards(g: Game, seat: number): void {
       cards[r] = take;
       left -= take;
     }
-    addDiscardOnce(cards);
+    listed = listDiscardOnce(cards, listed);
   }
+  return listed;
+}
+
+/** The k-th discard listDiscards listed, as its canonical action. */
+function listedDiscard(k: number): AnyAction {
+  const cards = discardCandidate;
+  for (let r = 0; r < 5; r++) cards[r] = discardsListed[k * 5 + r];
+  return discardOf(cards);
+}
+
+function legalDiscards(g: Game, seat: number): void {
+  const n = listDiscards(g, seat);
+  for (let i = 0; i < n; i++) add(listedDiscard(i));
+}
+
+/** How many moves legalBandit lists for the bandit. */
+function banditCount(g: Game, seat: number): number {
+  const others = ~(1 << seat) & 15;
+  let n = 0;
+  for (let h = 0; h < HEX_COUNT; h++) if (h !== g.bandit) n += 1 + BITS[g.hexTowns[h] & others];
+  return n;
+}
+
+/** The k-th bandit move in legalBandit's order. */
+function banditAt(g: Game, seat: number, k: number): AnyAction {
+  for (let h = 0; h < HEX_COUNT; h++) {
+    if (h === g.bandit) continue;
+    if (k-- === 0) return BANDIT[h * 5];
+    let mask = g.hexTowns[h] & ~(1 << seat);
+    for (let s = 0; mask !== 0; s++, mask >>= 1) if ((mask & 1) === 1 && k-- === 0) return BANDIT[h * 5 + s + 1];
+  }
+  throw new Error('banditAt: index out of range');
 }
 
 export interface ViewMemo {
