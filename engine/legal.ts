@@ -77,6 +77,36 @@ function legalSetup(g: Game): void {
   }
 }
 
+/** Per vertex, a mask of the edges a setup road may take there (none where a settlement may not go); for setupAt. */
+const setupEdges = new Uint8Array(VERTEX_COUNT);
+
+/** How many placements legalSetup lists. */
+function setupCount(g: Game): number {
+  let n = 0;
+  for (let v = 0; v < VERTEX_COUNT; v++) {
+    let m = 0;
+    if (distanceOk(g, v)) {
+      for (let i = 0; i < 3; i++) {
+        const e = VERTEX_EDGES[v * 3 + i];
+        if (e !== -1 && g.roadOwner[e] === -1) m |= 1 << i;
+      }
+    }
+    setupEdges[v] = m;
+    n += BITS[m];
+  }
+  return n;
+}
+
+/** The k-th placement in legalSetup's order, from the masks setupCount left. */
+function setupAt(g: Game, k: number): AnyAction {
+  for (let v = 0; v < VERTEX_COUNT; v++) {
+    const m = setupEdges[v];
+    if (k >= BITS[m]) { k -= BITS[m]; continue; }
+    for (let i = 0; i < 3; i++) if ((m >> i) & 1 && k-- === 0) return SETUP[v * 3 + i]!;
+  }
+  throw new Error('setupAt: index out of range');
+}
+
 /** Bandit moves (also used for knights): every other hex, with no victim or each opponent with a town there. */
 function legalBandit(g: Game, seat: number, table: readonly AnyAction[]): void {
   for (let h = 0; h < HEX_COUNT; h++) {
@@ -177,11 +207,13 @@ export function randomLegalAction(g: Game, seat: number, out: AnyAction[], rng: 
   // Answers to open offers are two-thirds of random play.
   if (g.stage === STAGE_TRADE && ((g.waiting >> seat) & 1) === 1) return randomResponse(g, seat, rng) ? ACCEPT : REJECT;
   const kind = owedKind(g, seat);
-  // Bandit moves and discards (a sixth of the turns each) are drawn by index
-  // too: the bandit's from counts per hex, a discard from its counts, made an
-  // action only once chosen.
+  // Bandit moves, discards and setup placements are drawn by index too,
+  // without listing: the bandit's from counts per hex, a discard from its
+  // counts (made an action only once chosen), a placement from a count of
+  // free edges at free spots.
   if (kind === 'bandit') return banditAt(g, seat, randInt(rng, banditCount(g, seat)));
   if (kind === 'discard') return listedDiscard(randInt(rng, listDiscards(g, seat)));
+  if (kind === 'setup') return setupAt(g, randInt(rng, setupCount(g)));
   if (kind !== 'turn') {
     const n = fillFor(g, seat, kind, out);
     return n === 0 ? null : out[randInt(rng, n)];
