@@ -276,12 +276,53 @@ function boardPrints(g: Game): void {
   printBandit = g.bandit + 19 * towns;
 }
 
+// Roads and settlement spots also keep the edge or vertex of each entry and a
+// print of the seat's own pieces: other seats' pieces can only take spots
+// away (a road fills an edge, a town blocks a road end or breaks the distance
+// rule), so when only they changed, the list is filtered, not relisted.
+const cacheIds: Int8Array[] = Array.from({ length: 4 * CATS }, () => new Int8Array(EDGE_COUNT));
+const ownAt = new Int32Array(4 * CATS).fill(-1);
+/** Where pushRoadEdges and pushSettlementVertices write the ids of what they list. */
+let idTarget = cacheIds[0];
+
+function ownPrint(g: Game, seat: number): number {
+  return g.roadsLeft[seat] + 61 * townCount(g, seat);
+}
+
+/** Drops the entries other seats' pieces made illegal, keeping the order. */
+function filterCached(g: Game, seat: number, cat: number, slot: number): void {
+  const list = cacheList[slot], ids = cacheIds[slot];
+  let kept = 0;
+  for (let i = 0, n = cacheLen[slot]; i < n; i++) {
+    const id = ids[i];
+    const ok = cat === CAT_ROADS ? roadPlaceCode(g, seat, id) === null : distanceOk(g, id);
+    if (!ok) continue;
+    ids[kept] = id;
+    list[kept++] = list[i];
+  }
+  cacheLen[slot] = kept;
+}
+
 /** The cached segment of one category, listed on first use for this board. */
 function cached(g: Game, seat: number, cat: number, print: number): number {
   const slot = seat * CATS + cat;
   if (cacheAt[slot] === print) return slot;
+  if (cat === CAT_ROADS || cat === CAT_SETTLEMENTS) {
+    const own = ownPrint(g, seat);
+    if (ownAt[slot] === own) filterCached(g, seat, cat, slot);
+    else relist(g, seat, cat, slot);
+    ownAt[slot] = own;
+  } else {
+    relist(g, seat, cat, slot);
+  }
+  cacheAt[slot] = print;
+  return slot;
+}
+
+function relist(g: Game, seat: number, cat: number, slot: number): void {
   const saveTarget = target, saveCount = count;
   target = cacheList[slot];
+  idTarget = cacheIds[slot];
   count = 0;
   switch (cat) {
     case CAT_ROADS: pushRoadEdges(g, seat); break;
@@ -293,8 +334,6 @@ function cached(g: Game, seat: number, cat: number, print: number): number {
   cacheLen[slot] = count;
   target = saveTarget;
   count = saveCount;
-  cacheAt[slot] = print;
-  return slot;
 }
 
 function pushSegment(list: readonly AnyAction[], len: number): void {
@@ -344,6 +383,7 @@ function turnSegments(g: Game, seat: number): number {
   if (cacheGame !== g) {
     cacheGame = g;
     cacheAt.fill(-1);
+    ownAt.fill(-1);
     memoSeat = -1;
   }
   boardPrints(g);
@@ -420,7 +460,7 @@ function pushRoadEdges(g: Game, seat: number): void {
     }
   }
   for (let f = lo; f <= hi; f++) {
-    if (edgeMark[f]) { edgeMark[f] = 0; add(BUILD_ROAD[f]); }
+    if (edgeMark[f]) { edgeMark[f] = 0; idTarget[count] = f; add(BUILD_ROAD[f]); }
   }
 }
 
@@ -438,7 +478,7 @@ function pushSettlementVertices(g: Game, seat: number): void {
     }
   }
   for (let v = lo; v <= hi; v++) {
-    if (vertexMark[v]) { vertexMark[v] = 0; add(BUILD_SETTLEMENT[v]); }
+    if (vertexMark[v]) { vertexMark[v] = 0; idTarget[count] = v; add(BUILD_SETTLEMENT[v]); }
   }
 }
 
