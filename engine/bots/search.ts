@@ -7,8 +7,10 @@
 // and plays each forward with the greedy policy for every seat until its own
 // next turn, in the same worlds for every candidate so they meet the same
 // luck. The best average evaluation wins; a move other than greedy's must win
-// by a margin, as the averages are noisy. The work is a budget of simulated
-// decisions, not a clock, so its games reproduce. Trade answers and discards
+// by a margin, as the averages are noisy. The work is a budget counted in
+// simulated decisions (static evaluations and drawn worlds count too), not a
+// clock, so its games reproduce; it keeps a decision within 5 ms (see
+// bench/search.ts). Trade answers and discards
 // are the greedy heuristic's. All its randomness comes from its own seed.
 
 import { EDGE_VERTICES, VERTEX_HEXES, VERTEX_VERTICES } from '../board';
@@ -32,7 +34,7 @@ export interface SearchOptions {
   topK: number;
   /** Decisions played per rollout at most. */
   horizon: number;
-  /** Decisions simulated per decision: no new world is started past it. */
+  /** Work per decision, in simulated decisions (a static evaluation or a drawn world counts as one): no new world is started past it. */
   budget: number;
   /** Whether to make trade offers. */
   offers: boolean;
@@ -44,6 +46,9 @@ export interface SearchOptions {
 }
 
 export const SEARCH_DEFAULTS: Readonly<SearchOptions> = { worlds: 8, topK: 4, horizon: 60, budget: 250, offers: true, sample: determinize };
+
+/** What drawing a world (determinize) costs in the budget, in simulated decisions. */
+const WORLD_COST = 1;
 
 /** Evaluation weights, tuned over seeded games against greedy x3 (see bench/search.ts). */
 const W = Object.freeze({ near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 3.5, margin: 1 });
@@ -82,6 +87,8 @@ export class SearchBot {
     const { topK, sample } = this.opts;
     // Nothing is hidden in setup that a rollout to its end could meet (no dice, no cards): one world is enough.
     const nW = g.stage === STAGE_SETUP ? 1 : this.opts.worlds;
+    // The budget's count of work other than rollouts: drawing worlds, the static ranking.
+    let fixed = 0;
     // Worlds are drawn as needed; each has its own seed for the rollout policy's tie-breaks.
     const worlds: Game[] = [];
     const seeds: string[] = [];
@@ -92,6 +99,7 @@ export class SearchBot {
       while (worlds.length <= w) {
         const k = worlds.length;
         worlds.push(sample(g, seat, this.rng, spare[k]));
+        fixed += WORLD_COST;
         spare[k] = worlds[k];
         seeds.push(`rollout/${nextU32(this.rng)}`);
       }
@@ -100,12 +108,15 @@ export class SearchBot {
     const copy = (src: Game): Game => (this.scratch = this.scratch ? recycleGame(this.scratch, src) : cloneGame(src));
 
     // Static ranking on the first world, to keep the rollouts for the few best.
+    // Each evaluation (an offer's answers included) costs about a simulated decision and counts
+    // as one in the budget, so a decision with many candidates keeps fewer worlds instead of taking longer.
     let ranked = cands;
     if (cands.length > topK) {
       const answers = new GreedyBot('search/static');
       const scored = cands.map((a, i) => {
         const x = copy(world(0));
         submit(x, seat, a);
+        fixed++;
         // An offer is judged by its outcome: the others answer it first.
         while (x.stage === STAGE_TRADE) { const s = nextSeat(x); submit(x, s, answers.decide(x, s)); }
         return { a, i, s: evaluate(x, seat) };
@@ -119,19 +130,20 @@ export class SearchBot {
     if (!ranked.includes(preferred)) ranked = [preferred, ...ranked];
     const start = g.turn;
     // World by world, every candidate in each, so all are averaged over the same worlds, within a
-    // budget of simulated decisions (a count, not a clock, so the choice is reproducible).
+    // budget counted in simulated decisions (a count, not a clock, so the choice is reproducible).
     const totals = new Float64Array(ranked.length);
-    let used = 0, done = 0;
-    // A world costs about what the last ones did on average: start one only if that fits the budget.
-    for (let w = 0; w < nW && (done === 0 || used + used / done <= this.opts.budget); w++, done++) {
+    let rolled = 0, done = 0;
+    // A world costs about what the last ones did on average, plus one for drawing it: start one
+    // only if that fits the budget.
+    for (let w = 0; w < nW && (done === 0 || fixed + WORLD_COST + rolled + rolled / done <= this.opts.budget); w++, done++) {
       for (let i = 0; i < ranked.length; i++) {
         const x = copy(world(w));
         submit(x, seat, ranked[i]);
-        used += this.rollout(x, seat, start, seeds[w]);
+        rolled += this.rollout(x, seat, start, seeds[w]);
         totals[i] += evaluate(x, seat);
       }
     }
-    last.ranked = ranked.length; last.worlds = done; last.used = used;
+    last.ranked = ranked.length; last.worlds = done; last.used = fixed + rolled;
     let best = ranked[0];
     let bestScore = -Infinity;
     for (let i = 0; i < ranked.length; i++) {
