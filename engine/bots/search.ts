@@ -53,6 +53,18 @@ const WORLD_COST = 1;
 /** Evaluation weights, tuned over seeded games against greedy x3 (see bench/search.ts). */
 const W = Object.freeze({ near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 3.5, margin: 1 });
 
+/**
+ * Typed arrays reused from decision to decision (the worlds', and those of the copy each rollout
+ * plays on), per seat count: fresh copies, a few hundred per decision, made the garbage collector
+ * pause decisions. Shared by every search bot of the process, as decisions never overlap (decide
+ * is synchronous), so a new game's bots do not allocate their own to be promoted and discarded.
+ */
+const POOLS: Array<{ spare: Game[]; scratch: Game | null }> = [];
+
+function poolFor(n: number): { spare: Game[]; scratch: Game | null } {
+  return (POOLS[n] ??= { spare: [], scratch: null });
+}
+
 export class SearchBot {
   readonly name = 'search';
   private readonly rng: Uint32Array;
@@ -60,10 +72,6 @@ export class SearchBot {
   private readonly opts: SearchOptions;
   /** What the last decision cost, for benchmarks: candidates, those rolled out, worlds, simulated decisions. */
   readonly last = { cands: 0, ranked: 0, worlds: 0, used: 0 };
-  // Typed arrays reused from decision to decision (the worlds', and those of the copy each
-  // rollout plays on): fresh copies, a few hundred per decision, made the collector pause decisions.
-  private readonly spare: Game[] = [];
-  private scratch: Game | null = null;
 
   constructor(seed: string, opts: Partial<SearchOptions> = {}) {
     this.rng = stream(seed, 'bot');
@@ -92,9 +100,8 @@ export class SearchBot {
     // Worlds are drawn as needed; each has its own seed for the rollout policy's tie-breaks.
     const worlds: Game[] = [];
     const seeds: string[] = [];
-    const spare = this.spare;
-    if (spare.length > 0 && spare[0].n !== g.n) spare.length = 0;
-    if (this.scratch && this.scratch.n !== g.n) this.scratch = null;
+    const pool = poolFor(g.n);
+    const spare = pool.spare;
     const world = (w: number): Game => {
       while (worlds.length <= w) {
         const k = worlds.length;
@@ -105,7 +112,7 @@ export class SearchBot {
       }
       return worlds[w];
     };
-    const copy = (src: Game): Game => (this.scratch = this.scratch ? recycleGame(this.scratch, src) : cloneGame(src));
+    const copy = (src: Game): Game => (pool.scratch = pool.scratch ? recycleGame(pool.scratch, src) : cloneGame(src));
 
     // Static ranking on the first world, to keep the rollouts for the few best.
     // Each evaluation (an offer's answers included) costs about a simulated decision and counts
