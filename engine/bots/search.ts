@@ -41,6 +41,7 @@ export interface SearchOptions {
   /**
    * Builds the world a search looks at, into `into` when given (a spare game of the
    * same seat count) or a new game; tests swap in a peeking one to show what the real one avoids.
+   * A world other than `g` itself becomes the search's: its arrays are overwritten by later decisions.
    */
   sample: (g: Game, seat: number, rng: Uint32Array, into?: Game) => Game;
 }
@@ -70,7 +71,7 @@ export class SearchBot {
   private readonly rng: Uint32Array;
   private readonly greedy: GreedyBot;
   private readonly opts: SearchOptions;
-  /** What the last decision cost, for benchmarks: candidates, those rolled out, worlds, simulated decisions. */
+  /** What the last decision cost, for benchmarks: candidates, those rolled out, worlds, and the work counted in the budget. */
   readonly last = { cands: 0, ranked: 0, worlds: 0, used: 0 };
 
   constructor(seed: string, opts: Partial<SearchOptions> = {}) {
@@ -107,7 +108,8 @@ export class SearchBot {
         const k = worlds.length;
         worlds.push(sample(g, seat, this.rng, spare[k]));
         fixed += WORLD_COST;
-        spare[k] = worlds[k];
+        // The world's arrays are reused by the next decision: never the real game's.
+        if (worlds[k] !== g) spare[k] = worlds[k];
         seeds.push(`rollout/${nextU32(this.rng)}`);
       }
       return worlds[w];
