@@ -6,7 +6,7 @@
 // and public state, so it sees exactly what its seat may know.
 
 import { EDGE_VERTICES, HEX_COUNT, VERTEX_COUNT, VERTEX_HEXES, VERTEX_PORT, VERTEX_VERTICES, RESOURCES } from '../board';
-import { legalActions } from '../legal';
+import { fillLegalActions } from '../legal';
 import { bankRate, distanceOk } from '../rules/pieces';
 import { hasTownOn } from '../rules/bandit';
 import { randInt, stream } from '../rng';
@@ -24,21 +24,27 @@ export class GreedyBot {
   private readonly rng: Uint32Array;
   private readonly hand = new Int16Array(5);
   /** Facts about the seat computed once per decision, not once per scored action. */
-  private ctx: Ctx = { produces: 0, spot: false };
+  private readonly ctx: Ctx = { produces: 0, spot: false };
+  private readonly actions: AnyAction[] = [];
 
   constructor(seed: string) {
     this.rng = stream(seed, 'bot');
   }
 
   decide(g: Game, seat: number): AnyAction {
-    const actions = legalActions(g, seat);
-    if (actions.length === 0) throw new Error(`greedy bot: seat ${seat} owes no decision`);
-    if (actions.length === 1) return actions[0];
-    this.ctx = { produces: producesMask(g, seat), spot: hasSpot(g, seat) };
+    // One list reused for every decision: the search bot's rollouts make
+    // thousands of greedy decisions, and fresh lists were most of its garbage.
+    const actions = this.actions;
+    const n = fillLegalActions(g, seat, actions);
+    if (n === 0) throw new Error(`greedy bot: seat ${seat} owes no decision`);
+    if (n === 1) return actions[0];
+    this.ctx.produces = producesMask(g, seat);
+    this.ctx.spot = hasSpot(g, seat);
     let best = actions[0];
     let bestScore = -Infinity;
     let ties = 0;
-    for (const a of actions) {
+    for (let i = 0; i < n; i++) {
+      const a = actions[i];
       const s = this.score(g, seat, a);
       if (s > bestScore) { best = a; bestScore = s; ties = 1; }
       // Reservoir choice among equal scores keeps play varied but reproducible.
