@@ -303,6 +303,11 @@ function filterCached(g: Game, seat: number, cat: number, slot: number): void {
   cacheLen[slot] = kept;
 }
 
+/** Forgets what the generator remembers about g: for a Game object refilled in place (refillGame). */
+export function forgetGame(g: Game): void {
+  if (cacheGame === g) cacheGame = null;
+}
+
 /** The cached segment of one category, listed on first use for this board. */
 function cached(g: Game, seat: number, cat: number, print: number): number {
   const slot = seat * CATS + cat;

@@ -334,6 +334,18 @@ export function cloneGame(g: Game, keepLog = false): Game {
  * them. A new object rather than `spent` refilled, because caches keyed by
  * the game object (legal.ts's move lists) assume a game only moves forward.
  */
+/**
+ * Makes dst a copy of src in place, equal to cloneGame(src) (events off), for
+ * a search that plays many short copies: nothing is allocated. dst must be
+ * another game of the same seat count; the legal-action generator must be
+ * told (forgetGame in legal.ts), as it remembers games by identity.
+ */
+export function refillGame(dst: Game, src: Game): void {
+  if (dst.n !== src.n) throw new RangeError(`refillGame: seat counts differ (${dst.n} and ${src.n})`);
+  if (dst === src) throw new RangeError('refillGame: a game cannot be refilled from itself');
+  copyInto(dst, src);
+}
+
 export function recycleGame(spent: Game, src: Game): Game {
   if (spent.n !== src.n) throw new RangeError(`recycleGame: seat counts differ (${spent.n} and ${src.n})`);
   if (spent === src) return cloneGame(src);

@@ -31,6 +31,11 @@ export class GreedyBot {
     this.rng = stream(seed, 'bot');
   }
 
+  /** Starts over as a new GreedyBot(seed) would (the search bot reuses one per rollout). */
+  reseed(seed: string): void {
+    this.rng.set(stream(seed, 'bot'));
+  }
+
   decide(g: Game, seat: number): AnyAction {
     // One list reused for every decision: the search bot's rollouts make
     // thousands of greedy decisions, and fresh lists were most of its garbage.

@@ -16,11 +16,11 @@
 import { EDGE_VERTICES, VERTEX_HEXES, VERTEX_VERTICES } from '../board';
 import { distanceOk } from '../rules/pieces';
 import { nextSeat, submit } from '../game';
-import { legalActions } from '../legal';
+import { forgetGame, legalActions } from '../legal';
 import { nextU32, stream } from '../rng';
 import type { Game } from '../state';
 import {
-  STAGE_BANDIT, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, VICTORY_POINT, cloneGame, handTotal, recycleGame, trueVp,
+  STAGE_BANDIT, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, VICTORY_POINT, cloneGame, handTotal, refillGame, trueVp,
 } from '../state';
 import type { AnyAction } from '../types';
 import { determinize } from './determinize';
@@ -70,6 +70,9 @@ export class SearchBot {
   readonly name = 'search';
   private readonly rng: Uint32Array;
   private readonly greedy: GreedyBot;
+  /** Reseeded for each rollout and for the static ranking's offer answers: no new bot per use. */
+  private readonly policy = new GreedyBot('search/policy');
+  private readonly answers = new GreedyBot('search/static');
   private readonly opts: SearchOptions;
   /** What the last decision cost, for benchmarks: candidates, those rolled out, worlds, and the work counted in the budget. */
   readonly last = { cands: 0, ranked: 0, worlds: 0, used: 0 };
@@ -114,14 +117,22 @@ export class SearchBot {
       }
       return worlds[w];
     };
-    const copy = (src: Game): Game => (pool.scratch = pool.scratch ? recycleGame(pool.scratch, src) : cloneGame(src));
+    // One copy at a time is played on: refilled in place, so a copy allocates nothing.
+    const copy = (src: Game): Game => {
+      const x = pool.scratch;
+      if (x === null) return (pool.scratch = cloneGame(src));
+      refillGame(x, src);
+      forgetGame(x);
+      return x;
+    };
 
     // Static ranking on the first world, to keep the rollouts for the few best.
     // Each evaluation (an offer's answers included) costs about a simulated decision and counts
     // as one in the budget, so a decision with many candidates keeps fewer worlds instead of taking longer.
     let ranked = cands;
     if (cands.length > topK) {
-      const answers = new GreedyBot('search/static');
+      const answers = this.answers;
+      answers.reseed('search/static');
       const scored = cands.map((a, i) => {
         const x = copy(world(0));
         submit(x, seat, a);
@@ -164,7 +175,8 @@ export class SearchBot {
 
   /** Plays x forward with the greedy policy for every seat until the seat's next turn (or the end of setup). */
   private rollout(x: Game, seat: number, startTurn: number, seed: string): number {
-    const policy = new GreedyBot(seed);
+    const policy = this.policy;
+    policy.reseed(seed);
     const setup = x.stage === STAGE_SETUP || startTurn === 0;
     let d = 0;
     for (; d < this.opts.horizon; d++) {

@@ -6,7 +6,8 @@ import {
 } from '../../engine';
 import { determinize } from '../../engine/bots/determinize';
 import { SearchBot } from '../../engine/bots/search';
-import { STAGE_TRADE, addTalk, recycleGame } from '../../engine/state';
+import { STAGE_TRADE, STAGE_TURN, addTalk, recycleGame, refillGame } from '../../engine/state';
+import { forgetGame, legalActions } from '../../engine/legal';
 import { playToEnd, simulate } from '../../src/sim/simulate';
 import { auditRng, hiddenTwin } from './hidden-twin';
 
@@ -96,6 +97,48 @@ describe('recycleGame', () => {
   it('refuses a spent game of another seat count', () => {
     const three = newGame('recycle/3', 3, { events: false });
     expect(() => recycleGame(three, newGame('recycle/4', 4, { events: false }))).toThrow(RangeError);
+  });
+});
+
+describe('refillGame', () => {
+  it('makes a game equal to cloneGame in place; after forgetGame its legal actions are those of a fresh copy', () => {
+    const x = cloneGame(playedGame('refill/spent', 100_000));
+    for (const steps of [0, 40, 400, 100_000]) {
+      const src = playedGame(`refill/src/${steps}`, steps);
+      // The generator has seen x at a later point of another game first.
+      const s0 = nextSeat(x);
+      if (s0 !== -1) legalActions(x, s0);
+      refillGame(x, src);
+      forgetGame(x);
+      expect(x).toEqual(cloneGame(src));
+      const s = nextSeat(x);
+      if (s !== -1) expect(legalActions(x, s)).toEqual(legalActions(cloneGame(src), s));
+    }
+  });
+
+  it('needs forgetGame: two games just after setup look the same to the cache (as many pieces) but not on the board', () => {
+    // The first turn decision of seat 0 (setup is 8 steps; a 7 would ask for the bandit first).
+    const firstTurn = (seed: string) => {
+      for (let i = 0; ; i++) {
+        const g = playedGame(`${seed}/${i}`, 8);
+        if (g.stage === STAGE_TURN) { g.hand.fill(1); return g; } // every build affordable
+      }
+    };
+    const a = firstTurn('refill/a'), b = firstTurn('refill/b');
+    const fromA = legalActions(cloneGame(a), 0), fromB = legalActions(cloneGame(b), 0);
+    expect(fromB).not.toEqual(fromA);
+    // The generator remembers the last game it saw: x, with a's board, right before the refill.
+    const x = cloneGame(a);
+    expect(legalActions(x, 0)).toEqual(fromA);
+    refillGame(x, b);
+    forgetGame(x);
+    expect(legalActions(x, 0)).toEqual(fromB);
+  });
+
+  it('refuses the game itself and a game of another seat count', () => {
+    const g = playedGame('refill/self', 10);
+    expect(() => refillGame(g, g)).toThrow(RangeError);
+    expect(() => refillGame(newGame('refill/3', 3, { events: false }), g)).toThrow(RangeError);
   });
 });
 
