@@ -13,6 +13,10 @@
 
 /** cyrb128: a fast 128-bit string hash (public domain, bryc). Returns four 32-bit words. */
 export function cyrb128(str: string): Uint32Array {
+  return cyrb128Into(str, new Uint32Array(4));
+}
+
+function cyrb128Into(str: string, out: Uint32Array): Uint32Array {
   let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
   for (let i = 0; i < str.length; i++) {
     const k = str.charCodeAt(i);
@@ -29,12 +33,21 @@ export function cyrb128(str: string): Uint32Array {
   h2 ^= h1;
   h3 ^= h1;
   h4 ^= h1;
-  return Uint32Array.of(h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0);
+  out[0] = h1 >>> 0;
+  out[1] = h2 >>> 0;
+  out[2] = h3 >>> 0;
+  out[3] = h4 >>> 0;
+  return out;
 }
 
 /** The sfc32 state of one named sub-stream of a seed. Warmed up by 12 steps, as sfc32 recommends. */
 export function stream(seed: string, name: string): Uint32Array {
-  const s = cyrb128(`${seed}/${name}`);
+  return streamInto(new Uint32Array(4), seed, name);
+}
+
+/** stream(seed, name) written into an existing state (four words): restarts a generator without allocating one. */
+export function streamInto(s: Uint32Array, seed: string, name: string): Uint32Array {
+  cyrb128Into(`${seed}/${name}`, s);
   for (let i = 0; i < 12; i++) nextU32(s);
   return s;
 }

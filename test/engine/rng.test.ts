@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cyrb128, nextU32, randInt, shuffle, stream } from '../../engine/rng';
+import { cyrb128, nextU32, randInt, shuffle, stream, streamInto } from '../../engine/rng';
 
 describe('seeded PRNG', () => {
   it('hashes seeds with cyrb128 (fixed values: replays depend on them forever)', () => {
@@ -8,6 +8,13 @@ describe('seeded PRNG', () => {
     const s = stream('pioneers', 'dice');
     const first = [nextU32(s), nextU32(s), nextU32(s)];
     expect(first).toEqual(FIRST_DICE_WORDS);
+  });
+
+  it('restarts a used generator in place as a fresh stream of the same seed and name', () => {
+    const s = stream('other', 'bot');
+    for (let i = 0; i < 5; i++) nextU32(s);
+    expect(streamInto(s, 'pioneers', 'dice')).toBe(s);
+    expect([nextU32(s), nextU32(s), nextU32(s)]).toEqual(FIRST_DICE_WORDS);
   });
 
   it('matches the reference sfc32 (bryc) seeded from cyrb128', () => {
