@@ -30,14 +30,19 @@ async function listen(onMessage: (ws: WebSocket, data: Buffer) => void) {
   return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => wss.close(() => r())) };
 }
 
-/** A bot answering with `policy`; records the time it spends per frame (parse + policy + send). */
+/**
+ * A bot answering with `policy`; records the time it spends per frame: parse + policy + encoding
+ * the answer, but not the send, which the echo server of the baseline pays as well (so it stays
+ * in the runner's figure, as the socket's).
+ */
 async function startPolicyBot(policy: Policy) {
   const stats = { botMs: 0, frames: 0, bytes: 0 };
   const server = await listen((ws, data) => {
     const t0 = performance.now();
     const req = JSON.parse(data.toString()) as DecisionRequest;
-    ws.send(JSON.stringify({ id: req.id, action: policy(req.view, req.kind, req.matchId) }));
+    const answer = JSON.stringify({ id: req.id, action: policy(req.view, req.kind, req.matchId) });
     stats.botMs += performance.now() - t0;
+    ws.send(answer);
     stats.frames++;
     stats.bytes += data.length;
   });
@@ -135,20 +140,32 @@ async function echoRoundTripUs(size: number, ms: number): Promise<number> {
   return us;
 }
 
-/** Plays ws matches among `urls` for `ms`; per decision: total, and steady state (first to last answer, no connect/close). */
-async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typeof runMatch>[0]['platformKey'], matchIdFor?: (seed: string, n: number) => string) {
+/**
+ * Plays ws matches among `urls` for `ms`; per decision: total, and steady state (first to last
+ * answer, no connect/close). `botMs`, if given, reads the bots' own time so far: the steady
+ * figure then leaves out what the bots spent between the first and the last answer.
+ */
+async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typeof runMatch>[0]['platformKey'], matchIdFor?: (seed: string, n: number) => string, botMs?: () => number) {
   const rate: Rate = { games: 0, decisions: 0, ms: 0 };
   let steadyMs = 0, steadyDecisions = 0, strikes = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < ms) {
     const seed = `bench-runner/${rate.games % SEEDS}`;
     const entrants: MatchEntrant[] = urls.map((url, i) => ({ botId: `w${i}`, botName: `w${i}`, source: { type: 'ws', url } }));
-    let first = 0, last = 0, actions = 0;
+    let first = 0, last = 0, actions = 0, botFirst = 0, botLast = 0;
     const r = await runMatch({
       matchId: matchIdFor ? matchIdFor(seed, rate.games) : `${seed}#${rate.games}`, seed, entrants, platformKey,
-      onEvent: (e) => { if (e.kind === 'action') { last = performance.now(); if (!actions++) first = last; } },
+      onEvent: (e) => {
+        if (e.kind !== 'action') return;
+        last = performance.now();
+        if (botMs) botLast = botMs();
+        if (!actions++) {
+          first = last;
+          botFirst = botLast;
+        }
+      },
     });
-    steadyMs += last - first;
+    steadyMs += last - first - (botLast - botFirst);
     steadyDecisions += actions - 1;
     rate.decisions += r.seats.reduce((n, s) => n + s.decisions, 0);
     strikes += r.seats.reduce((n, s) => n + s.strikeLog.length, 0);
@@ -202,7 +219,9 @@ export async function run(): Promise<BenchSuite[]> {
     recorded.set(`bench-runner/${i}`, rec);
   }
   const replayBots = await Promise.all([0, 1, 2, 3].map(() => startReplayBot(recorded)));
-  let echoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, replayGames = 0;
+  const steadyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
+  const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
+  let echoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, policySteadyUs = Infinity, replayGames = 0;
   for (let round = 0; round < ROUNDS; round++) {
     echoUs = Math.min(echoUs, await echoRoundTripUs(avgFrame, MIN_MS / ROUNDS));
     const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
@@ -210,8 +229,10 @@ export async function run(): Promise<BenchSuite[]> {
     totalUs = Math.min(totalUs, r.totalUs);
     steadyUs = Math.min(steadyUs, r.steadyUs);
     replayGames += r.rate.games;
+    const p = await wsMatches(steadyBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, undefined, steadyBotMs);
+    policySteadyUs = Math.min(policySteadyUs, p.steadyUs);
   }
-  await Promise.all(replayBots.map((b) => b.close()));
+  await Promise.all([...replayBots, ...steadyBots].map((b) => b.close()));
 
   // Each row: the best of ROUNDS passes over the same games (one pass is ~50 ms, easily hit by a neighbour).
   const timing: Timing = { frameMs: Infinity, viewMs: Infinity, jsonMs: Infinity, parseMs: Infinity, submitMs: Infinity };
@@ -246,7 +267,8 @@ export async function run(): Promise<BenchSuite[]> {
         { name: 'bare ws round trip', value: echoUs, unit: 'us', extra: { requestBytes: avgFrame } },
         { name: 'runner, near-free bots, steady state', value: steadyUs, unit: 'us' },
         { name: 'runner, near-free bots, incl. connect+close', value: totalUs, unit: 'us', extra: { games: replayGames } },
-        { name: 'runner, policy bots, bot time excluded', value: ((ws.rate.ms - botMs) * 1000) / ws.rate.decisions, unit: 'us' },
+        { name: 'runner, policy bots, steady state, bot time excluded', value: policySteadyUs, unit: 'us' },
+        { name: 'runner, policy bots, incl. connect+close, bot time excluded', value: ((ws.rate.ms - botMs) * 1000) / ws.rate.decisions, unit: 'us' },
         { name: '  of which: request frame from game state', value: us(timing.frameMs), unit: 'us' },
         { name: '  (the plain way: seatView)', value: us(timing.viewMs), unit: 'us' },
         { name: '  (the plain way: JSON.stringify + UTF-8)', value: us(timing.jsonMs), unit: 'us' },
@@ -254,7 +276,8 @@ export async function run(): Promise<BenchSuite[]> {
         { name: '  of which: engine submit', value: us(timing.submitMs), unit: 'us' },
       ],
       notes: [
-        `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3). Steady state: x${(steadyUs / echoUs).toFixed(2)}.`,
+        `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)}.`,
+        'Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server\'s does in the baseline. The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.',
         'Near-free bots answer from answers recorded in-process, so nearly all of their time is the socket itself, like the echo server.',
         'The bare round trip: same frame size, sent as a Buffer text frame like the runner, same ws options, next frame sent from the message handler (no promise or timer per trip).',
         'Breakdown rows are measured in-process on the same games (submit is engine work); the runner encodes each request from the game state (seat-frame.ts); the "plain way" rows build the view with seatView and encode it with JSON.stringify, on the same decisions. The rest of the gap is mostly GC of per-decision garbage (replay events, answers), the event log and socket bookkeeping.',

@@ -26,7 +26,10 @@ export class EventLog {
     const at = this.lastAt;
     for (let i = this.events.length; i < all.length; i++) {
       const e = all[i];
-      const event: MatchEvent = { seq: i, at, ...e };
+      // The engine's events are { kind, seat, data } or { kind, data } (engine/state.ts emit):
+      // written out, not spread, so every event is one literal of a fixed shape (a spread after
+      // other keys copies property by property). Same keys, same order as { seq, at, ...e }.
+      const event = ('seat' in e ? { seq: i, at, kind: e.kind, seat: e.seat, data: e.data } : { seq: i, at, kind: e.kind, data: e.data }) as MatchEvent;
       this.events.push(event);
       this.onEvent?.(event);
     }

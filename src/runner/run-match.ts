@@ -33,6 +33,11 @@ interface Seat {
   builtin: BuiltinBot | null;
   /** WebSocket seats: thinking time left this match, in ms. */
   bankLeftMs: number;
+  /** WebSocket seats: the round and slot of the decision asked now (read by onAnswer). */
+  round: Round | null;
+  slot: number;
+  /** WebSocket seats: one answer callback for the whole match, not a closure per decision. */
+  onAnswer: ((answer: SeatAnswer) => void) | null;
 }
 
 export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
@@ -142,10 +147,15 @@ function playRounds(m: MatchState): Promise<void> {
         // encoded straight from the game state (seat-frame.ts): no view object is built.
         const id = round.firstId + i;
         round.waiting++;
-        seat.ws!.askThen(id, m.frames.encode(id, m.matchId, d.seat, d.kind, deadlineMs, m.g), deadlineMs, (answer) => {
-          round.answers[i] = answer;
-          if (--round.waiting === 0) answered(round);
-        });
+        seat.round = round;
+        seat.slot = i;
+        seat.onAnswer ??= (answer) => {
+          // A seat has one decision pending at a time, so round and slot are those of this answer.
+          const r = seat.round!;
+          r.answers[seat.slot] = answer;
+          if (--r.waiting === 0) answered(r);
+        };
+        seat.ws!.askThen(id, m.frames.encode(id, m.matchId, d.seat, d.kind, deadlineMs, m.g), deadlineMs, seat.onAnswer);
       }
       round.waiting--;
       return round;
@@ -201,10 +211,10 @@ function playRounds(m: MatchState): Promise<void> {
 function makeSeat(opts: RunMatchOptions, entrant: MatchEntrant, seat: number, timeBankMs: number): Seat {
   const stats = emptySeatStats(seat, entrant.botId, entrant.botName);
   if (entrant.source.type === 'builtin') {
-    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`), bankLeftMs: timeBankMs };
+    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`), bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null };
   }
   const ws = new WsSeat({ url: entrant.source.url, matchId: opts.matchId, platformKey: opts.platformKey, gate: opts.gate });
-  return { stats, ws, builtin: null, bankLeftMs: timeBankMs };
+  return { stats, ws, builtin: null, bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null };
 }
 
 /** Charges a decision's time to the seat: recorded for every seat, taken from the bank of socket seats. */
