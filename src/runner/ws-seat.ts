@@ -100,6 +100,9 @@ export class WsSeat {
     else this.settle(fail('late', `no answer within ${p.deadlineMs} ms`));
   };
 
+  /** For classifyFrame: made once per seat, not a closure per frame. */
+  private readonly isSettled = (id: number): boolean => this.settled.has(id);
+
   constructor(private readonly opts: WsSeatOptions) {}
 
   /** Whether the seat's socket is open now (for tests and reports). */
@@ -305,7 +308,7 @@ export class WsSeat {
       const id = leadingId(data);
       if (id !== null && id !== p.id && this.settled.has(id)) return this.unrequestedFrame(socket, `answering settled decision ${id}`);
     }
-    const verdict = classifyFrame(data, isBinary, p.id, (id) => this.settled.has(id));
+    const verdict = classifyFrame(data, isBinary, p.id, this.isSettled);
     if (verdict.type === 'answer') this.settle({ ok: true, action: verdict.action, latencyMs: performance.now() - p.sentAt, frame: data });
     else if (verdict.type === 'malformed') this.settle(fail('malformed', verdict.detail, data));
     else this.unrequestedFrame(socket, `answering settled decision ${verdict.id}`);
