@@ -327,14 +327,6 @@ export function cloneGame(g: Game, keepLog = false): Game {
 }
 
 /**
- * A copy of src equal to cloneGame(src) (log null), built on the typed arrays
- * of `spent`, a game of the same seat count that the caller gives up: only
- * the game object itself is allocated. For searches that copy a game many
- * times per decision, whose fresh copies made the garbage collector pause
- * them. A new object rather than `spent` refilled, because caches keyed by
- * the game object (legal.ts's move lists) assume a game only moves forward.
- */
-/**
  * Makes dst a copy of src in place, equal to cloneGame(src) (events off), for
  * a search that plays many short copies: nothing is allocated. dst must be
  * another game of the same seat count; the legal-action generator must be
@@ -346,6 +338,15 @@ export function refillGame(dst: Game, src: Game): void {
   copyInto(dst, src);
 }
 
+/**
+ * A copy of src equal to cloneGame(src) (log null), built on the typed arrays
+ * of `spent`, a game of the same seat count that the caller gives up: only
+ * the game object itself is allocated. For searches that copy a game many
+ * times per decision, whose fresh copies made the garbage collector pause
+ * them. A new object rather than `spent` refilled, so caches keyed by the
+ * game object (legal.ts's move lists) need not be told (refillGame is the
+ * in-place form, for callers that tell them).
+ */
 export function recycleGame(spent: Game, src: Game): Game {
   if (spent.n !== src.n) throw new RangeError(`recycleGame: seat counts differ (${spent.n} and ${src.n})`);
   if (spent === src) return cloneGame(src);
