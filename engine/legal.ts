@@ -68,16 +68,14 @@ export function legalActions(g: Game, seat: number): AnyAction[] {
 }
 
 function legalSetup(g: Game): void {
+  setupCount(g);
   for (let v = 0; v < VERTEX_COUNT; v++) {
-    if (!distanceOk(g, v)) continue;
-    for (let i = v * 3; i < v * 3 + 3; i++) {
-      const e = VERTEX_EDGES[i];
-      if (e !== -1 && g.roadOwner[e] === -1) add(SETUP[i]!);
-    }
+    const m = setupEdges[v];
+    for (let i = 0; i < 3; i++) if ((m >> i) & 1) add(SETUP[v * 3 + i]!);
   }
 }
 
-/** Per vertex, a mask of the edges a setup road may take there (none where a settlement may not go); for setupAt. */
+/** Per vertex, a mask of the edges a setup road may take there (none where a settlement may not go); for legalSetup and setupAt. */
 const setupEdges = new Uint8Array(VERTEX_COUNT);
 
 /** How many placements legalSetup lists. */
