@@ -159,9 +159,6 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
   return { ok: true, events: g.log.slice(start) };
 }
 
-/** Set bits of a 4-bit seat mask. */
-const BITS = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
-
 /** The seats that owe an answer to the open offer, as a bitmask; 0 when no offer is open. */
 export function offerAnswerers(g: Game): number {
   return g.stage === STAGE_TRADE ? g.waiting : 0;
@@ -180,13 +177,14 @@ export function answerOpenOffer(g: Game, accepts: number): number {
     // Nobody has answered yet and there are no events to write: nothing is
     // buffered, so the offer resolves straight from the accept bits.
     const waiting = g.waiting;
-    for (let w = waiting; w !== 0; w &= w - 1) g.nextDefault[31 - Math.clz32(w & -w)] = 0;
+    let n = 0;
+    for (let w = waiting; w !== 0; w &= w - 1, n++) g.nextDefault[31 - Math.clz32(w & -w)] = 0;
     g.accepts = accepts & waiting;
     g.waiting = 0;
     g.pendingCache = null;
     resolveOffer(g);
     g.stage = STAGE_TURN;
-    return BITS[waiting];
+    return n;
   }
   let n = 0;
   for (let w = g.waiting; w !== 0; w &= w - 1) {
