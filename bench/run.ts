@@ -14,6 +14,10 @@ const suites: Record<string, () => Promise<BenchSuite[]>> = {
   'tournament-memory': async () => (await import('./tournament-memory')).run(),
 };
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(`Usage: npm run bench [-- suite...]\n\nRuns every suite, or the ones named, and prints a table per suite (ratios to a\nbaseline measured in the same run), then one JSON document of all of them.\n\nSuites: ${Object.keys(suites).join(', ')}\n`);
+  process.exit(0);
+}
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length ? wanted : Object.keys(suites);
 const results: BenchSuite[] = [];
