@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simWorkerScript } from '../../src/cli/sim-worker-script';
-import { simulateParallel } from '../../src/sim/parallel';
+import { defaultWorkers, simulateParallel } from '../../src/sim/parallel';
 import { simulate, type SimulateResult } from '../../src/sim/simulate';
 
 const root = join(__dirname, '..', '..');
@@ -64,8 +64,31 @@ describe('simulate on worker threads', () => {
   });
 });
 
+describe('the default number of threads', () => {
+  it('is every core for a long run, and one for a run too short to pay for starting threads', () => {
+    const random4 = ['random', 'random', 'random', 'random'];
+    // The default run (100 greedy-mix games) and a thousand quick ones stay on one thread...
+    expect(defaultWorkers(100, ['greedy', 'random', 'random', 'random'], 8)).toBe(1);
+    expect(defaultWorkers(1000, random4, 8)).toBe(1);
+    // ...long ones, or slow bots, use every core.
+    expect(defaultWorkers(40_000, random4, 8)).toBe(8);
+    expect(defaultWorkers(100, ['search', 'greedy', 'greedy', 'greedy'], 2)).toBe(2);
+    expect(defaultWorkers(40_000, random4, 1)).toBe(1);
+  });
+});
+
 describe('arena simulate --workers (CLI)', () => {
-  it('prints the same JSON for --workers 2 as for --workers 1, and the default uses the cores', () => {
+  it('says in the table how many threads played', () => {
+    const short = arena(['simulate', '-n', '30', '-s', 'threads']);
+    expect(short.status, short.stderr).toBe(0);
+    expect(short.stdout).toMatch(/ s on 1 thread · /);
+    const two = arena(['simulate', '-n', '30', '-s', 'threads', '--workers', '2']);
+    expect(two.stdout).toMatch(/ s on 2 threads · /);
+    // Never more threads than games.
+    expect(arena(['simulate', '-n', '1', '-s', 'threads', '--workers', '4']).stdout).toMatch(/ s on 1 thread · /);
+  });
+
+  it('prints the same JSON for --workers 2 as for --workers 1 and for the default', () => {
     const args = ['simulate', '--games', '80', '--seed', 'cli-workers', '--json', '--quiet'];
     const parse = (r: ReturnType<typeof arena>) => {
       expect(r.status, r.stderr).toBe(0);

@@ -13,7 +13,7 @@ export function register(program: Command, io: CliIO): void {
     .option('-n, --games <N>', 'number of games', parsePositiveInt, 100)
     .option('-b, --bots <list>', `comma-separated built-in bots, one per seat (3 or 4): ${BUILTIN_BOTS.join(', ')}`, 'greedy,random,random,random')
     .option('-s, --seed <S>', 'seed of the run; game i uses "<S>/<i>" (default: a fresh random seed, printed)')
-    .option('-w, --workers <N>', 'worker threads to play on (default: the number of cores); results do not depend on it', parsePositiveInt)
+    .option('-w, --workers <N>', 'threads to play on (default: the number of cores, or 1 for a run too short to pay for starting threads: under about 2,500 random x4 games); results do not depend on it', parsePositiveInt)
     .option('--json', 'print one JSON object instead of the table')
     .addOption(new Option('-q, --quiet', 'no progress display'))
     .addHelpText('after', `
@@ -30,12 +30,12 @@ Examples:
   $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond
   $ arena simulate -n 5000 --workers 1 --seed 7     one core, for comparing engine speed`)
     .action(async (opts: { games: number; bots: string; seed?: string; workers?: number; json?: boolean; quiet?: boolean }) => {
-      const [{ SimulateError }, { simulateParallel }, { simWorkerScript }, { randomBytes }, { availableParallelism }] = await Promise.all([
+      const [{ SimulateError }, { defaultWorkers, simulateParallel }, { simWorkerScript }, { randomBytes }, { availableParallelism }] = await Promise.all([
         import('../../sim/simulate'), import('../../sim/parallel'), import('../sim-worker-script'), import('node:crypto'), import('node:os'),
       ]);
-      const workers = opts.workers ?? availableParallelism();
       const seed = opts.seed ?? randomBytes(6).toString('hex');
       const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
+      const workers = opts.workers ?? defaultWorkers(opts.games, bots, availableParallelism());
       const progress = createProgress({ quiet: opts.quiet, stream: io.stderr });
       let result: SimulateResult;
       try {
@@ -56,7 +56,7 @@ Examples:
       } finally {
         progress.done();
       }
-      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result));
+      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result, Math.min(workers, opts.games)));
     });
 }
 
@@ -67,11 +67,12 @@ function parsePositiveInt(value: string): number {
   return n;
 }
 
-export function formatResult(r: SimulateResult): string {
+/** `threads`: how many played (the table says so; the JSON stays the same for any number). */
+export function formatResult(r: SimulateResult, threads: number): string {
   const seats = r.bots.length;
   const lines = [
     `${r.games} games · ${seats} seats · seed ${r.seed}`,
-    `${r.seconds.toFixed(2)} s · ${r.gamesPerSecond.toLocaleString('en-US')} games/s · ${r.decisions.toLocaleString('en-US')} decisions · avg ${r.avgTurns} turns · ${r.wonGames} won by 10 VP, ${r.games - r.wonGames} hit the turn cap`,
+    `${r.seconds.toFixed(2)} s on ${threads === 1 ? '1 thread' : `${threads} threads`} · ${r.gamesPerSecond.toLocaleString('en-US')} games/s · ${r.decisions.toLocaleString('en-US')} decisions · avg ${r.avgTurns} turns · ${r.wonGames} won by 10 VP, ${r.games - r.wonGames} hit the turn cap`,
     '',
   ];
   // Repeated bots get a #seat suffix so each row is told apart.
