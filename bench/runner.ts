@@ -4,6 +4,7 @@
 // size, measured in the same run (interleaved, best of several rounds, since
 // the machine is shared), with where the time goes.
 import type { AddressInfo } from 'node:net';
+import { PerformanceObserver } from 'node:perf_hooks';
 import WebSocket, { WebSocketServer } from 'ws';
 import {
   isOver, newGame, pendingDecisions, seatView, submit, type AnyAction, type DecisionKind, type PioneersView,
@@ -22,6 +23,13 @@ const ROUNDS = 5;
 type Policy = (view: PioneersView, kind: DecisionKind, matchId: string) => AnyAction;
 type Timing = { frameMs: number; viewMs: number; jsonMs: number; parseMs: number; submitMs: number };
 type Rate = { games: number; decisions: number; ms: number };
+
+/** Milliseconds of GC pauses on this thread since `since` (entries arrive a tick late: wait one first). */
+let gcMsTotal = 0;
+async function gcMsSince(since: number): Promise<number> {
+  await new Promise((r) => setImmediate(r));
+  return gcMsTotal - since;
+}
 
 async function listen(onMessage: (ws: WebSocket, data: Buffer) => void) {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
@@ -117,7 +125,7 @@ function playInProcess(seed: string, policy: Policy, timing?: Timing, record?: s
  * from its 'message' handler. No promise or timer per round trip: the cheapest loop ws allows, so
  * the runner is measured against the socket alone. Same ws options as the runner (no compression).
  */
-async function echoRoundTripUs(size: number, ms: number): Promise<number> {
+async function echoRoundTrips(size: number, ms: number): Promise<{ us: number; trips: number }> {
   const reply = JSON.stringify({ id: 1, action: { type: 'end_turn' } });
   const server = await listen((ws) => ws.send(reply));
   const client = new WebSocket(server.url, { perMessageDeflate: false });
@@ -137,7 +145,7 @@ async function echoRoundTripUs(size: number, ms: number): Promise<number> {
   const us = ((end - start) * 1000) / n;
   client.close();
   await server.close();
-  return us;
+  return { us, trips: n };
 }
 
 /**
@@ -179,6 +187,10 @@ const perSec = (x: Rate) => ({ games: x.games, 'decisions/s': Math.round((x.deci
 
 export async function run(): Promise<BenchSuite[]> {
   const { privateKey } = generateKeyPair();
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcMsTotal += e.duration;
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
 
   // Warm-up: JIT the engine, the runner and ws before anything is timed.
   const warm = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
@@ -187,7 +199,7 @@ export async function run(): Promise<BenchSuite[]> {
   for (let i = 0; i < SEEDS; i++) playInProcess(`bench-runner/${i}`, legalPlayer(), warmTiming);
   await wsMatches(warm.map((b) => b.url), Math.min(MIN_MS, 1500), privateKey);
   await Promise.all(warm.map((b) => b.close()));
-  await echoRoundTripUs(2000, 300);
+  await echoRoundTrips(2000, 300);
 
   // (1) Whole matches: in-process vs WebSocket bots, same seeds, same policy.
   const inProc: Rate = { games: 0, decisions: 0, ms: 0 };
@@ -222,9 +234,18 @@ export async function run(): Promise<BenchSuite[]> {
   const steadyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
   const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
   let echoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, policySteadyUs = Infinity, replayGames = 0;
+  // GC pauses on this thread (runner, bots and ws alike), per round trip and per decision of the near-free rounds.
+  const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0 };
   for (let round = 0; round < ROUNDS; round++) {
-    echoUs = Math.min(echoUs, await echoRoundTripUs(avgFrame, MIN_MS / ROUNDS));
+    let gc0 = gcMsTotal;
+    const echo = await echoRoundTrips(avgFrame, MIN_MS / ROUNDS);
+    echoUs = Math.min(echoUs, echo.us);
+    gc.echoMs += await gcMsSince(gc0);
+    gc.trips += echo.trips;
+    gc0 = gcMsTotal;
     const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
+    gc.runnerMs += await gcMsSince(gc0);
+    gc.decisions += r.rate.decisions;
     if (r.strikes) throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
     totalUs = Math.min(totalUs, r.totalUs);
     steadyUs = Math.min(steadyUs, r.steadyUs);
@@ -233,6 +254,7 @@ export async function run(): Promise<BenchSuite[]> {
     policySteadyUs = Math.min(policySteadyUs, p.steadyUs);
   }
   await Promise.all([...replayBots, ...steadyBots].map((b) => b.close()));
+  gcObserver.disconnect();
 
   // Each row: the best of ROUNDS passes over the same games (one pass is ~50 ms, easily hit by a neighbour).
   const timing: Timing = { frameMs: Infinity, viewMs: Infinity, jsonMs: Infinity, parseMs: Infinity, submitMs: Infinity };
@@ -274,13 +296,15 @@ export async function run(): Promise<BenchSuite[]> {
         { name: '  (the plain way: JSON.stringify + UTF-8)', value: us(timing.jsonMs), unit: 'us' },
         { name: '  of which: parse + schema-check answer', value: us(timing.parseMs), unit: 'us' },
         { name: '  of which: engine submit', value: us(timing.submitMs), unit: 'us' },
+        { name: '  GC pauses, runner with near-free bots (per decision)', value: (gc.runnerMs * 1000) / gc.decisions, unit: 'us' },
+        { name: '  GC pauses, bare ws round trip (per trip)', value: (gc.echoMs * 1000) / gc.trips, unit: 'us' },
       ],
       notes: [
         `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)}.`,
         'Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server\'s does in the baseline. The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.',
         'Near-free bots answer from answers recorded in-process, so nearly all of their time is the socket itself, like the echo server.',
         'The bare round trip: same frame size, sent as a Buffer text frame like the runner, same ws options, next frame sent from the message handler (no promise or timer per trip).',
-        'Breakdown rows are measured in-process on the same games (submit is engine work); the runner encodes each request from the game state (seat-frame.ts); the "plain way" rows build the view with seatView and encode it with JSON.stringify, on the same decisions. Of the rest, GC is the largest part (about 4 us a decision in a CPU-profiled run: scavenges copying the live match, the engine\'s event log and the replay events that must be kept); a bigger or smaller young generation (--max-semi-space-size 4 or 64) makes it worse, not better. The runner\'s own loop without sockets costs under 2 us a decision, bot and engine included (the built-in row above).',
+        'Breakdown rows are measured in-process on the same games (submit is engine work); the runner encodes each request from the game state (seat-frame.ts); the "plain way" rows build the view with seatView and encode it with JSON.stringify, on the same decisions. Of the rest, GC is the largest part: the GC rows are this thread\'s pauses (PerformanceObserver) over the same interleaved rounds, whole matches for the runner. They are mostly scavenges copying what a match keeps to its end: the engine\'s events (the replay), whose data objects outlive every young generation; with events off the runner\'s pauses fall to about the echo\'s. A bigger or smaller young generation (--max-semi-space-size 4 or 64) makes it worse, not better. The runner\'s own loop without sockets costs under 2 us a decision, bot and engine included (the built-in row above).',
         `Best of ${ROUNDS} interleaved rounds for the echo and near-free rows, best of ${ROUNDS} passes for each breakdown row (the machine is shared).`,
       ],
     },
