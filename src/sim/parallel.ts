@@ -4,7 +4,7 @@
 // goes out in small blocks of game indexes, handed to whichever worker is
 // free, so a worker that drew long games does not hold up the rest.
 import { Worker } from 'node:worker_threads';
-import { addTally, checkOptions, emptyTally, simResult, simulate, type SimulateOptions, type SimulateResult } from './simulate';
+import { addTally, checkOptions, emptyTally, simResult, simulate, type BuiltinName, type SimulateOptions, type SimulateResult } from './simulate';
 import type { FromWorker, ToWorker, WorkerSetup } from './worker-messages';
 
 export interface ParallelOptions extends SimulateOptions {
@@ -21,7 +21,7 @@ export type WorkerScript = { file: string } | { code: string };
  * pick a default thread count; on a slower machine the games and a worker's
  * warm-up slow down alike, so the break-even stays at about the same number of games.
  */
-const SEAT_MS: Readonly<Record<string, number>> = { random: 0.1, greedy: 0.2, search: 20 };
+const SEAT_MS: Readonly<Record<BuiltinName, number>> = { random: 0.1, greedy: 0.2, search: 20 };
 
 /**
  * A worker thread is a new isolate that compiles the engine again, and plays
@@ -33,7 +33,8 @@ const THREADS_PAY_AFTER_MS = 1000;
 
 /** `--workers` when none is given: every core, unless the run is too short to pay for starting threads. */
 export function defaultWorkers(games: number, bots: readonly string[], cores: number): number {
-  const gameMs = bots.reduce((ms, b) => ms + (SEAT_MS[b] ?? 0), 0);
+  // An unknown bot counts nothing here: simulateParallel refuses it with the message.
+  const gameMs = bots.reduce((ms, b) => ms + ((SEAT_MS as Readonly<Record<string, number | undefined>>)[b] ?? 0), 0);
   return games * gameMs < THREADS_PAY_AFTER_MS ? 1 : Math.max(1, cores);
 }
 
