@@ -24,11 +24,12 @@ type Policy = (view: PioneersView, kind: DecisionKind, matchId: string) => AnyAc
 type Timing = { frameMs: number; viewMs: number; jsonMs: number; parseMs: number; submitMs: number };
 type Rate = { games: number; decisions: number; ms: number };
 
-/** Milliseconds of GC pauses on this thread since `since` (entries arrive a tick late: wait one first). */
+/** Milliseconds of GC pauses on this thread so far (run()'s observer adds them up). */
 let gcMsTotal = 0;
-async function gcMsSince(since: number): Promise<number> {
+/** gcMsTotal once the entries of what just ran are in: they arrive a tick late. */
+async function gcMsNow(): Promise<number> {
   await new Promise((r) => setImmediate(r));
-  return gcMsTotal - since;
+  return gcMsTotal;
 }
 
 async function listen(onMessage: (ws: WebSocket, data: Buffer) => void) {
@@ -237,14 +238,14 @@ export async function run(): Promise<BenchSuite[]> {
   // GC pauses on this thread (runner, bots and ws alike), per round trip and per decision of the near-free rounds.
   const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0 };
   for (let round = 0; round < ROUNDS; round++) {
-    let gc0 = gcMsTotal;
+    let gc0 = await gcMsNow();
     const echo = await echoRoundTrips(avgFrame, MIN_MS / ROUNDS);
     echoUs = Math.min(echoUs, echo.us);
-    gc.echoMs += await gcMsSince(gc0);
+    gc.echoMs += (await gcMsNow()) - gc0;
     gc.trips += echo.trips;
-    gc0 = gcMsTotal;
+    gc0 = await gcMsNow();
     const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
-    gc.runnerMs += await gcMsSince(gc0);
+    gc.runnerMs += (await gcMsNow()) - gc0;
     gc.decisions += r.rate.decisions;
     if (r.strikes) throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
     totalUs = Math.min(totalUs, r.totalUs);
