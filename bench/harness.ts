@@ -1,5 +1,7 @@
 // Shared shape for `npm run bench`: every suite measures its cases and a
 // baseline in the same run and reports ratios against that baseline.
+import { PerformanceObserver } from 'node:perf_hooks';
+
 export interface BenchRow {
   /** What was measured, e.g. "random bots, 4 seats". */
   name: string;
@@ -53,4 +55,37 @@ export function formatSuite(suite: BenchSuite): string {
 
 function fmt(v: number): string {
   return v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(4);
+}
+
+/** One garbage-collection pause on this thread: when it started (performance.now() time) and how long it took. */
+export interface GcPause { start: number; ms: number }
+
+/**
+ * Records this thread's GC pauses from now until stop(). The entries arrive a
+ * tick after the pause: `settled()` waits for those of what just ran.
+ */
+export function watchGc() {
+  const pauses: GcPause[] = [];
+  let totalMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      pauses.push({ start: e.startTime, ms: e.duration });
+      totalMs += e.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    pauses,
+    /** Milliseconds paused so far, once the entries of what just ran are in. */
+    async totalMs(): Promise<number> {
+      await settled();
+      return totalMs;
+    },
+    settled,
+    stop: () => observer.disconnect(),
+  };
+}
+
+function settled(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
 }

@@ -4,7 +4,6 @@
 // size, measured in the same run (interleaved, best of several rounds, since
 // the machine is shared), with where the time goes.
 import type { AddressInfo } from 'node:net';
-import { PerformanceObserver } from 'node:perf_hooks';
 import WebSocket, { WebSocketServer } from 'ws';
 import {
   isOver, newGame, pendingDecisions, seatView, submit, type AnyAction, type DecisionKind, type PioneersView,
@@ -15,7 +14,7 @@ import { runMatch, type MatchEntrant } from '../src/runner';
 import { classifyFrame } from '../src/runner/answer-frame';
 import { SeatFrameWriter } from '../src/runner/seat-frame';
 import { legalPlayer } from '../test/support/policies';
-import type { BenchSuite } from './harness';
+import { watchGc, type BenchSuite } from './harness';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 3000);
 const SEEDS = 8;
@@ -23,14 +22,6 @@ const ROUNDS = 5;
 type Policy = (view: PioneersView, kind: DecisionKind, matchId: string) => AnyAction;
 type Timing = { frameMs: number; viewMs: number; jsonMs: number; parseMs: number; submitMs: number };
 type Rate = { games: number; decisions: number; ms: number };
-
-/** Milliseconds of GC pauses on this thread so far (run()'s observer adds them up). */
-let gcMsTotal = 0;
-/** gcMsTotal once the entries of what just ran are in: they arrive a tick late. */
-async function gcMsNow(): Promise<number> {
-  await new Promise((r) => setImmediate(r));
-  return gcMsTotal;
-}
 
 async function listen(onMessage: (ws: WebSocket, data: Buffer) => void) {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
@@ -188,10 +179,7 @@ const perSec = (x: Rate) => ({ games: x.games, 'decisions/s': Math.round((x.deci
 
 export async function run(): Promise<BenchSuite[]> {
   const { privateKey } = generateKeyPair();
-  const gcObserver = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) gcMsTotal += e.duration;
-  });
-  gcObserver.observe({ entryTypes: ['gc'] });
+  const gcWatch = watchGc();
 
   // Warm-up: JIT the engine, the runner and ws before anything is timed.
   const warm = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
@@ -238,14 +226,14 @@ export async function run(): Promise<BenchSuite[]> {
   // GC pauses on this thread (runner, bots and ws alike), per round trip and per decision of the near-free rounds.
   const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0 };
   for (let round = 0; round < ROUNDS; round++) {
-    let gc0 = await gcMsNow();
+    let gc0 = await gcWatch.totalMs();
     const echo = await echoRoundTrips(avgFrame, MIN_MS / ROUNDS);
     echoUs = Math.min(echoUs, echo.us);
-    gc.echoMs += (await gcMsNow()) - gc0;
+    gc.echoMs += (await gcWatch.totalMs()) - gc0;
     gc.trips += echo.trips;
-    gc0 = await gcMsNow();
+    gc0 = await gcWatch.totalMs();
     const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
-    gc.runnerMs += (await gcMsNow()) - gc0;
+    gc.runnerMs += (await gcWatch.totalMs()) - gc0;
     gc.decisions += r.rate.decisions;
     if (r.strikes) throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
     totalUs = Math.min(totalUs, r.totalUs);
@@ -255,7 +243,7 @@ export async function run(): Promise<BenchSuite[]> {
     policySteadyUs = Math.min(policySteadyUs, p.steadyUs);
   }
   await Promise.all([...replayBots, ...steadyBots].map((b) => b.close()));
-  gcObserver.disconnect();
+  gcWatch.stop();
 
   // Each row: the best of ROUNDS passes over the same games (one pass is ~50 ms, easily hit by a neighbour).
   const timing: Timing = { frameMs: Infinity, viewMs: Infinity, jsonMs: Infinity, parseMs: Infinity, submitMs: Infinity };

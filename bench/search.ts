@@ -8,11 +8,10 @@
 // did (in its budget's counted decisions, the same on any machine) times the
 // run's median time per counted decision. ARENA_BENCH_SEARCH_GAMES sets the
 // count (default 1,000).
-import { PerformanceObserver } from 'node:perf_hooks';
 import { createBuiltinBot, newGame, nextSeat, outcome, submit, type BuiltinBot, type BuiltinBotName } from '../engine';
 import type { SearchBot } from '../engine/bots/search';
 import { gameSeed } from '../src/sim/simulate';
-import type { BenchSuite } from './harness';
+import { watchGc, type BenchSuite, type GcPause } from './harness';
 
 const GAMES = Number(process.env.ARENA_BENCH_SEARCH_GAMES ?? 1000);
 const SEED = 'bench-search';
@@ -26,7 +25,6 @@ interface Run {
   /** Decisions over LIMIT_MS: when, how long, and the process's CPU time meanwhile. */
   slow: Array<{ start: number; ms: number; cpuMs: number }>;
 }
-interface Pause { start: number; ms: number }
 
 /** Games of `hero` (rotating seats) against greedy x3; times every decision of the hero. */
 async function play(hero: BuiltinBotName, games: number): Promise<Run> {
@@ -66,7 +64,7 @@ function grow(a: Float64Array): Float64Array {
   return b;
 }
 
-function stats(r: Run, pauses: readonly Pause[]) {
+function stats(r: Run, pauses: readonly GcPause[]) {
   const t = r.times.slice(0, r.count).sort();
   const mean = t.reduce((a, b) => a + b, 0) / t.length;
   const withGc = r.slow.filter((d) => pauses.some((p) => p.start < d.start + d.ms && p.start + p.ms > d.start)).length;
@@ -84,16 +82,14 @@ function stats(r: Run, pauses: readonly Pause[]) {
 }
 
 export async function run(): Promise<BenchSuite[]> {
-  const pauses: Pause[] = [];
-  const gc = new PerformanceObserver((list) => { for (const e of list.getEntries()) pauses.push({ start: e.startTime, ms: e.duration }); });
-  gc.observe({ entryTypes: ['gc'] });
+  const gc = watchGc();
   // Warm-up (JIT) for both bots, not counted.
   await play('search', 8);
   const greedy = await play('greedy', GAMES);
   const search = await play('search', GAMES);
   await new Promise((r) => setTimeout(r, 10));
-  gc.disconnect();
-  const gs = stats(greedy, pauses), ss = stats(search, pauses);
+  gc.stop();
+  const gs = stats(greedy, gc.pauses), ss = stats(search, gc.pauses);
   const row = (name: string, r: Run, s: ReturnType<typeof stats>) => ({
     name, value: r.firsts / GAMES, unit: 'first places',
     extra: {
