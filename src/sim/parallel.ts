@@ -38,10 +38,15 @@ export function defaultWorkers(games: number, bots: readonly string[], cores: nu
   return games * gameMs < THREADS_PAY_AFTER_MS ? 1 : Math.max(1, cores);
 }
 
+/** How many threads a run of `games` with `workers` asked for plays on: never more than there are games. */
+export function threadCount(workers: number, games: number): number {
+  return Math.min(workers, games);
+}
+
 export async function simulateParallel(opts: ParallelOptions, script: () => WorkerScript): Promise<SimulateResult> {
   const names = checkOptions(opts);
   if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new Error(`workers must be a positive integer, got ${opts.workers}`);
-  const workers = Math.min(opts.workers, opts.games);
+  const workers = threadCount(opts.workers, opts.games);
   if (workers === 1) return simulate(opts);
 
   const start = performance.now();

@@ -30,7 +30,7 @@ Examples:
   $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond
   $ arena simulate -n 5000 --workers 1 --seed 7     one core, for comparing engine speed`)
     .action(async (opts: { games: number; bots: string; seed?: string; workers?: number; json?: boolean; quiet?: boolean }) => {
-      const [{ SimulateError }, { defaultWorkers, simulateParallel }, { simWorkerScript }, { randomBytes }, { availableParallelism }] = await Promise.all([
+      const [{ SimulateError }, { defaultWorkers, simulateParallel, threadCount }, { simWorkerScript }, { randomBytes }, { availableParallelism }] = await Promise.all([
         import('../../sim/simulate'), import('../../sim/parallel'), import('../sim-worker-script'), import('node:crypto'), import('node:os'),
       ]);
       const seed = opts.seed ?? randomBytes(6).toString('hex');
@@ -56,7 +56,7 @@ Examples:
       } finally {
         progress.done();
       }
-      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result, Math.min(workers, opts.games)));
+      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result, threadCount(workers, opts.games)));
     });
 }
 
