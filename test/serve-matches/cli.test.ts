@@ -47,8 +47,12 @@ beforeAll(async () => {
   [running] = await arena.tick();
   // While it runs: list, show and replay see a running match; watch follows it to the end.
   const watching = cli(['watch', running, '--plain']);
-  for (let viewers = 0; viewers === 0; await new Promise((r) => setTimeout(r, 10))) {
-    viewers = Number(/^arena_live_viewers (\d+)$/m.exec(await (await fetch(`${arena.url}/metrics`)).text())![1]);
+  // /metrics shares the per-address rate limit (10/s) with the CLI calls below: poll no faster
+  // than it refills, and a 429 (a slow machine: the CLI took long to connect) means ask again.
+  for (let viewers = 0; viewers === 0; await new Promise((r) => setTimeout(r, 100))) {
+    const res = await fetch(`${arena.url}/metrics`);
+    if (!res.ok) continue;
+    viewers = Number(/^arena_live_viewers (\d+)$/m.exec(await res.text())![1]);
   }
   let release = () => {};
   misbehave.held = new Promise((r) => (release = r));
