@@ -44,19 +44,23 @@ beforeAll(async () => {
   arena = await startArena([wellBehaved(), wellBehaved(), wellBehaved(), illegalOnRequest()]);
   home = mkdtempSync(join(tmpdir(), 'arena-cli-matches-'));
   env = { HOME: home, ARENA_CONFIG_DIR: join(home, 'config'), ARENA_URL: arena.url };
-  [running] = await arena.tick();
-  // While it runs: list, show and replay see a running match; watch follows it to the end.
-  const watching = cli(['watch', running, '--plain']);
-  // /metrics shares the per-address rate limit (10/s) with the CLI calls below: poll no faster
-  // than it refills, and a 429 (a slow machine: the CLI took long to connect) means ask again.
-  for (let viewers = 0; viewers === 0; await new Promise((r) => setTimeout(r, 100))) {
-    const res = await fetch(`${arena.url}/metrics`);
-    if (!res.ok) continue;
-    viewers = Number(/^arena_live_viewers (\d+)$/m.exec(await res.text())![1]);
-  }
+  // bot3 holds its answers from the first decision until the looks below are done, so the match
+  // is surely running for them and still has many turns left for bot3's two strikes.
   let release = () => {};
   misbehave.held = new Promise((r) => (release = r));
+  let watching: ReturnType<typeof cli>;
   try {
+    [running] = await arena.tick();
+    // While it runs: list, show and replay see a running match; watch follows it to the end.
+    watching = cli(['watch', running, '--plain']);
+    // /metrics shares the per-address rate limit (10/s) with the CLI calls below: poll no faster
+    // than it refills, and a 429 (a slow machine: the CLI took long to connect) means ask again.
+    for (let viewers = 0; viewers === 0; await new Promise((r) => setTimeout(r, 100))) {
+      const res = await fetch(`${arena.url}/metrics`);
+      if (!res.ok) continue;
+      viewers = Number(/^arena_live_viewers (\d+)$/m.exec(await res.text())![1]);
+    }
+    misbehave.owed = 2;
     whileRunning = {
       list: await cli(['matches', 'list', '--status', 'running', '--json']),
       show: await cli(['matches', 'show', running]),
@@ -66,7 +70,6 @@ beforeAll(async () => {
     misbehave.held = null;
     release();
   }
-  misbehave.owed = 2;
   watched = await watching;
   await arena.idle();
 }, 120_000);
