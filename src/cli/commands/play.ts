@@ -28,6 +28,7 @@ interface PlayFlags {
 export function register(program: Command, io: CliIO): void {
   program
     .command('play')
+    .summary('run a local tournament between bot URLs and built-in bots, with ratings')
     .description('Run a local tournament between bot URLs and built-in bots, with ratings.')
     .argument('[bots...]', `bot URLs (http, https, ws, wss) or ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' / ')}; name one with name=URL`)
     .option('-n, --games <N>', `games to play (default ${PLAY_DEFAULTS.games})`)
