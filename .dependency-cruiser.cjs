@@ -2,7 +2,8 @@
 // test/layering.test.ts (and `npx depcruise engine src examples test bench scripts bin`).
 //
 //   cli -> (arena | service | sim | tui | client) -> runner -> engine
-//   with protocol, keys, probe and config shared below them;
+//   with protocol, keys, probe and config shared below them, and fs (file-system
+//   helpers that import nothing) below all of those;
 //   term holds terminal helpers for cli; web imports only engine and protocol.
 //
 // Each layer lists what of the project it may import (its own directory is
@@ -36,17 +37,18 @@ module.exports = {
   forbidden: [
     layer('engine-stands-alone', '^engine/', [], 'The engine is pure TypeScript with no I/O: it imports nothing outside engine/.'),
     layer('protocol-imports-nothing', '^src/protocol/', [], 'The zod schemas are the contract; they import nothing of the project.'),
-    layer('keys-import-nothing', '^src/keys/', [], 'Ed25519 signing imports nothing of the project.'),
-    layer('config-below-everything', '^src/config/', ['src/keys', 'src/protocol'], 'Config (paths, profile, platform key) uses keys and protocol only.'),
+    layer('fs-imports-nothing', '^src/fs/', [], 'File-system helpers (mkdir -p that cannot hang) import nothing of the project.'),
+    layer('keys-import-nothing', '^src/keys/', ['src/fs'], 'Ed25519 signing imports nothing of the project but the file-system helpers.'),
+    layer('config-below-everything', '^src/config/', ['src/keys', 'src/protocol', 'src/fs'], 'Config (paths, profile, platform key) uses keys and protocol only.'),
     layer('runner-on-engine', '^src/runner/', ['engine', 'src/protocol', 'src/keys', ...ADDRESS_CHECKS],
       'The runner plays matches on the engine; it knows no arena, service or terminal, and of probe only the address checks.'),
-    layer('probe-on-runner', '^src/probe/', ['engine', 'src/runner', 'src/protocol', 'src/keys', 'src/config'], 'The deploy and conformance checks use the runner\'s socket path; shared by arena, service and cli.'),
-    layer('arena-is-a-library', '^src/arena/', ['engine', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config'],
+    layer('probe-on-runner', '^src/probe/', ['engine', 'src/runner', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'The deploy and conformance checks use the runner\'s socket path; shared by arena, service and cli.'),
+    layer('arena-is-a-library', '^src/arena/', ['engine', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/fs'],
       'Tournaments, ratings, stats: used by the service too, so no terminal (term, tui), no cli, no process.exit.'),
-    layer('sim-on-engine', '^src/sim/', ['engine', 'src/runner', 'src/protocol', 'src/keys', 'src/config'], 'In-process simulation.'),
-    layer('client-on-keys', '^src/client/', ['src/keys', 'src/protocol', 'src/config'], 'The signed API client.'),
-    layer('tui-below-cli', '^src/tui/', ['engine', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/term'], 'The replay viewer; commands call it, never the reverse.'),
-    layer('term-below-cli', '^src/term/', ['engine', 'src/arena', 'src/sim', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config'], 'Terminal helpers for commands; they import no command.'),
+    layer('sim-on-engine', '^src/sim/', ['engine', 'src/runner', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'In-process simulation.'),
+    layer('client-on-keys', '^src/client/', ['src/keys', 'src/protocol', 'src/config', 'src/fs'], 'The signed API client.'),
+    layer('tui-below-cli', '^src/tui/', ['engine', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/term', 'src/fs'], 'The replay viewer; commands call it, never the reverse.'),
+    layer('term-below-cli', '^src/term/', ['engine', 'src/arena', 'src/sim', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'Terminal helpers for commands; they import no command.'),
     layer('web-on-engine-and-protocol', '^src/web/', ['engine', 'src/protocol'], 'The dashboard reaches the service over HTTP only.'),
     {
       name: 'service-no-terminal',

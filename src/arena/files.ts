@@ -1,11 +1,12 @@
 // Result files: written atomically (temp file + rename in the same directory)
 // so a crash or Ctrl-C never leaves half a JSON document behind.
-import { mkdir, rename, writeFile, rm } from 'node:fs/promises';
+import { rename, writeFile, rm } from 'node:fs/promises';
 import { join, dirname, basename } from 'node:path';
+import { makeDir } from '../fs/make-dir';
 
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
     await writeFile(tmp, JSON.stringify(value, null, 2) + '\n', { mode: 0o644 });
@@ -33,7 +34,7 @@ function randomTag(): string {
 
 /** Creates `dir` if needed and proves it writable, so a bad --out fails before any game, not after. */
 export async function ensureWritableDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   const probe = join(dir, `.arena-write-test.${process.pid}`);
   await writeFile(probe, '');
   await rm(probe, { force: true });

@@ -2,10 +2,11 @@
 // the hosted service's key does. Kept at <configDir>/platform-key.pem (0600),
 // created on first use; bot authors verify with its public half.
 import type { KeyObject } from 'node:crypto';
-import { mkdirSync, writeFileSync, linkSync, unlinkSync, existsSync } from 'node:fs';
+import { writeFileSync, linkSync, unlinkSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from './paths';
 import { generateKeyPair, loadPrivateKeyFile, privateKeyToPem, publicKeyRaw } from '../keys/index';
+import { makeDirSync } from '../fs/make-dir';
 
 export interface PlatformKey {
   privateKey: KeyObject;
@@ -34,7 +35,7 @@ export function loadOrCreatePlatformKeyAt(path: string): PlatformKey {
 
 /** Writes a fresh key without ever exposing a half-written file; loses gracefully to a concurrent creator. */
 function createKeyFile(path: string): boolean {
-  mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+  makeDirSync(join(path, '..'), 0o700);
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, privateKeyToPem(generateKeyPair().privateKey), { mode: 0o600 });
   try {

@@ -1,9 +1,10 @@
 // The profile written by `arena login`: server URL, key id and key file.
 // Mode 0600 because it points at a signing key and names the key id.
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors';
+import { makeDirSync } from '../fs/make-dir';
 
 export const ProfileSchema = z.strictObject({
   url: z.string().optional(),
@@ -40,7 +41,7 @@ export function readProfile(path: string): Profile {
 /** Writes the profile atomically with mode 0600 (directory 0700). */
 export function writeProfile(path: string, profile: Profile): void {
   const clean = ProfileSchema.parse(profile);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeDirSync(dirname(path), 0o700);
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(clean, null, 2) + '\n', { mode: 0o600 });
   chmodSync(tmp, 0o600); // umask cannot loosen it, but an odd one could tighten it to unreadable

@@ -1,14 +1,19 @@
 // Writing a private key to disk: mode 0600 from the first byte, never over an
 // existing file unless asked, never half-written.
 import type { KeyObject } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { KeyError } from './errors';
 import { privateKeyToPem } from './keypair';
+import { makeDirSync } from '../fs/make-dir';
 
 export function writePrivateKeyFile(path: string, key: KeyObject, opts: { force?: boolean } = {}): void {
   const pem = privateKeyToPem(key);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    makeDirSync(dirname(path), 0o700);
+  } catch (err) {
+    throw new KeyError(`cannot create the directory for ${path}: ${(err as Error).message}`);
+  }
   if (!opts.force) {
     try {
       writeFileSync(path, pem, { mode: 0o600, flag: 'wx' });

@@ -43,6 +43,15 @@ describe('arena keys generate', () => {
     expect(doc.publicKey.raw).toBe(Buffer.from(publicKeyRaw(loadPrivateKeyFile(out))).toString('base64'));
   });
 
+  it('an --out whose directory cannot be made fails clearly (exit 1, no stack trace)', async () => {
+    const file = join(tmp.dir, 'not-a-dir');
+    writeFileSync(file, '');
+    const r = await runInProcess(['keys', 'generate', '--out', join(file, 'keys', 'k.pem')], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot create the directory for .*k\.pem: ENOTDIR/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('with --out - prints the private key to stdout only and the public key to stderr', async () => {
     const r = await runInProcess(['keys', 'generate', '--out', '-'], env);
     expect(r.code).toBe(0);

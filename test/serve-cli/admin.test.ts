@@ -2,7 +2,7 @@
 // in-process through the commander program: every refusal is clear, has the
 // documented exit code and changes nothing in the store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatPublicKey, generateKeyPair, privateKeyToPem, publicKeyRaw } from '../../src/keys/index';
@@ -49,6 +49,13 @@ describe('arena admin user add', () => {
       expect((await store.listUsers()).map((u) => [u.id, u.name])).toEqual([[user.id, 'ops'], [plain.stdout.trim(), '']]);
     } finally {
       await store.close();
+    }
+  });
+
+  it.runIf(existsSync('/proc/self'))('a data directory that cannot be made (under /proc) is exit 1 with the reason, for admin and serve alike', async () => {
+    for (const args of [['admin', 'user', 'add', '--email', 'ops@example.com'], ['serve', '--port', '0']]) {
+      const r = await runCli([...args, '--data', '/proc/arena-no-such-dir/data'], { env, cwd: dir });
+      expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/cannot open the store in \/proc\/arena-no-such-dir\/data: ENOENT/)]);
     }
   });
 

@@ -10,12 +10,13 @@
 // completion whose ratings had not reached store.json yet is re-applied when
 // the copy opens, as after a crash. Otherwise it tries again. The final
 // files are copied afterwards, at leisure.
-import { copyFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fsyncDir } from './atomic-write';
 import { DOC_FILE, emptyDoc, parseDoc } from './doc';
 import { LOG_FILE, MATCH_DIR, matchFile, parseEnvelope, parseLine } from './match-files';
 import { isTerminal } from './match-index';
+import { makeDir } from '../../fs/make-dir';
 
 export interface BackupOptions {
   /** Runs the consistent read inside the store's write queue (an in-process backup): one attempt suffices. */
@@ -55,7 +56,7 @@ export async function backupDataDir(src: string, out: string, opts: BackupOption
   }
 
   const outMatches = join(to, MATCH_DIR);
-  await mkdir(outMatches, { recursive: true, mode: 0o700 });
+  await makeDir(outMatches, 0o700);
   const written: string[] = [];
   for (const [id, text] of snap.volatile) {
     const f = matchFile(outMatches, id);
@@ -173,7 +174,7 @@ async function ensureEmpty(dir: string): Promise<void> {
     if (entries.length > 0) throw new Error(`the backup directory ${dir} is not empty`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeDir(dir, 0o700);
   }
 }
 

@@ -13,8 +13,9 @@
 // leaves the old state (the log's unfinished last line is cut at open); a
 // crash after it leaves a completion past `ratingsThrough`, and open re-applies
 // its ratings. Setting after-values is idempotent, so re-applying is safe.
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { makeDir } from '../../fs/make-dir';
 import type { Low } from 'lowdb';
 import { tempPathFor } from './atomic-write';
 import { backupDataDir } from './backup';
@@ -47,7 +48,7 @@ export interface FileStoreOptions {
 /** Opens (creating on first start) the store in `dir`; fails with StoreLocked if another process holds it. */
 export async function openFileStore(dir: string, opts: FileStoreOptions = {}): Promise<FileStore> {
   const root = resolve(dir);
-  await mkdir(root, { recursive: true, mode: 0o700 });
+  await makeDir(root, 0o700);
   const lock = await acquireLock(root);
   try {
     const docPath = join(root, DOC_FILE);

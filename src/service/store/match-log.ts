@@ -1,12 +1,13 @@
 // The writer's side of the match files: opens the log (repairing the one write
 // a crash can leave unfinished), keeps the in-memory index, and writes a match
 // as "log line first, then file" so that at open only the last line needs checking.
-import { mkdir, open, rm, truncate, type FileHandle } from 'node:fs/promises';
+import { open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempPathFor, writeFileAtomic } from './atomic-write';
 import { LOG_FILE, MATCH_DIR, lastLine, matchFile, parseLine, readEnvelope, scanLines, type MatchEnvelope } from './match-files';
 import { MatchIndex, summaryOf, type IndexEntry, type LogLine } from './match-index';
 import type { RatingRecord, StoredMatch, StoredMatchSummary } from './types';
+import { makeDir } from '../../fs/make-dir';
 
 /** A completed match whose line lies after the document's `ratingsThrough`. */
 export interface PendingCompletion {
@@ -32,7 +33,7 @@ export class MatchLog {
    */
   static async open(dataDir: string, ratingsThrough: number): Promise<{ log: MatchLog; pending: PendingCompletion[] }> {
     const dir = join(dataDir, MATCH_DIR);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeDir(dir, 0o700);
     const logPath = join(dir, LOG_FILE);
     const appender = await open(logPath, 'a', 0o600);
     let reader: FileHandle | null = null;

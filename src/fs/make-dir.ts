@@ -1,0 +1,67 @@
+// `mkdir -p` that fails instead of hanging. Node's `mkdir(path, { recursive: true })`
+// never returns when a directory exists but answers ENOENT for a child, as
+// procfs and sysfs do (`--data /proc/x` spun at 100% CPU with no output): it
+// takes ENOENT for a missing parent, makes the parent (EEXIST), and tries the
+// child again, forever. Here each missing directory is made once, top down, so
+// such a path fails with the system's own error, as every other bad path does.
+import { mkdirSync, statSync } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+type Stat = { isDirectory(): boolean };
+
+/** Creates `dir` and any missing parents (each with `mode`); a directory already there is fine. */
+export async function makeDir(dir: string, mode?: number): Promise<void> {
+  const missing: string[] = [];
+  for (let d = dir; ; ) {
+    const found = await stat(d).then((s): Stat | 'missing' => s, (err: unknown) => (code(err) === 'ENOENT' ? 'missing' : null));
+    if (found !== 'missing') {
+      // Already a directory: done. Anything else (a file, a path through a file, no access): mkdir says what, as Node's would.
+      if (missing.length === 0 && !found?.isDirectory()) await mkdir(dir, { mode });
+      break;
+    }
+    missing.push(d);
+    if (dirname(d) === d) break;
+    d = dirname(d);
+  }
+  for (let i = missing.length - 1; i >= 0; i--) {
+    await mkdir(missing[i], { mode }).catch(async (err: unknown) => {
+      // Another process made it meanwhile: fine, if it is a directory.
+      if (code(err) !== 'EEXIST' || !(await stat(missing[i])).isDirectory()) throw err;
+    });
+  }
+}
+
+/** makeDir, synchronously (start-up paths that are synchronous already). */
+export function makeDirSync(dir: string, mode?: number): void {
+  const missing: string[] = [];
+  for (let d = dir; ; ) {
+    const found = statOrMissing(d);
+    if (found !== 'missing') {
+      if (missing.length === 0 && !found?.isDirectory()) mkdirSync(dir, { mode });
+      break;
+    }
+    missing.push(d);
+    if (dirname(d) === d) break;
+    d = dirname(d);
+  }
+  for (let i = missing.length - 1; i >= 0; i--) {
+    try {
+      mkdirSync(missing[i], { mode });
+    } catch (err) {
+      if (code(err) !== 'EEXIST' || !statSync(missing[i]).isDirectory()) throw err;
+    }
+  }
+}
+
+function statOrMissing(path: string): Stat | 'missing' | null {
+  try {
+    return statSync(path);
+  } catch (err) {
+    return code(err) === 'ENOENT' ? 'missing' : null;
+  }
+}
+
+function code(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | null)?.code;
+}
