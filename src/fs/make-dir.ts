@@ -3,7 +3,8 @@
 // procfs and sysfs do (`--data /proc/x` spun at 100% CPU with no output): it
 // takes ENOENT for a missing parent, makes the parent (EEXIST), and tries the
 // child again, forever. Here each missing directory is made once, top down, so
-// such a path fails with the system's own error, as every other bad path does.
+// such a path fails with the system's own error, as every other bad path does
+// (a file where the directory should be says so in words).
 import { mkdirSync, statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -16,8 +17,11 @@ export async function makeDir(dir: string, mode?: number): Promise<void> {
   for (let d = dir; ; ) {
     const found = await stat(d).then((s): Stat | 'missing' => s, (err: unknown) => (code(err) === 'ENOENT' ? 'missing' : null));
     if (found !== 'missing') {
-      // Already a directory: done. Anything else (a file, a path through a file, no access): mkdir says what, as Node's would.
-      if (missing.length === 0 && !found?.isDirectory()) await mkdir(dir, { mode });
+      // Already a directory: done. A file: said plainly. Anything else (a path through a file, no access): mkdir says what.
+      if (missing.length === 0 && !found?.isDirectory()) {
+        if (found) throw notADirectory(dir);
+        await mkdir(dir, { mode });
+      }
       break;
     }
     missing.push(d);
@@ -38,7 +42,10 @@ export function makeDirSync(dir: string, mode?: number): void {
   for (let d = dir; ; ) {
     const found = statOrMissing(d);
     if (found !== 'missing') {
-      if (missing.length === 0 && !found?.isDirectory()) mkdirSync(dir, { mode });
+      if (missing.length === 0 && !found?.isDirectory()) {
+        if (found) throw notADirectory(dir);
+        mkdirSync(dir, { mode });
+      }
       break;
     }
     missing.push(d);
@@ -60,6 +67,11 @@ function statOrMissing(path: string): Stat | 'missing' | null {
   } catch (err) {
     return code(err) === 'ENOENT' ? 'missing' : null;
   }
+}
+
+/** What Node's mkdir reports (EEXIST), said the way a user needs it. */
+function notADirectory(dir: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${dir} exists and is not a directory`), { code: 'EEXIST', path: dir, syscall: 'mkdir' });
 }
 
 function code(err: unknown): string | undefined {

@@ -29,7 +29,7 @@ describe.each(variants)('%s', (name, make) => {
   it('fails as Node does when a file is in the way: the file itself (EEXIST) or a parent (ENOTDIR)', async () => {
     const file = join(base, 'file');
     writeFileSync(file, 'x');
-    await expect(make(file)).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(make(file)).rejects.toMatchObject({ code: 'EEXIST', message: `${file} exists and is not a directory` });
     await expect(make(join(file, 'sub', 'dir'))).rejects.toMatchObject({ code: 'ENOTDIR' });
     expect(existsSync(join(file, 'sub'))).toBe(false);
   });
