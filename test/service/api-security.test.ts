@@ -278,6 +278,9 @@ describe('security suite: refused requests change nothing', () => {
     refused(await h.signed(alice, 'POST', '/keys', { name: 'k', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'), scopes: ['root'] }), 400, 'invalid_request', /scopes/);
     refused(await h.signed(alice, 'PATCH', `/bots/${aliceBot}`, { name: 7 }), 400, 'invalid_request', /name/);
     refused(await h.signed(alice, 'GET', '/bots?game=chess'), 400, 'invalid_request', /game/);
+    for (const limit of ['abc', '0', '2.5', '101']) {
+      refused(await h.send('GET', `/matches?limit=${limit}`), 400, 'invalid_request', /^limit: must be a whole number from 1 to 100$/);
+    }
     await unchanged();
   });
 

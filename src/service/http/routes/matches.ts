@@ -38,6 +38,9 @@ function finalView(m: StoredMatch) {
   return r.ok || last ? publicView(last!) : null;
 }
 
+/** One message for every way a page size can be wrong (not a number, a fraction, out of range). */
+const LIMIT_ERROR = 'must be a whole number from 1 to 100';
+
 export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>): void {
   const { store } = deps;
 
@@ -50,7 +53,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
           game: GameSchema.optional(),
           status: MatchStatusSchema.optional(),
           botId: z.string().max(64).optional(),
-          limit: z.coerce.number().int().min(1).max(100).default(20),
+          limit: z.coerce.number({ error: LIMIT_ERROR }).int({ error: LIMIT_ERROR }).min(1, { error: LIMIT_ERROR }).max(100, { error: LIMIT_ERROR }).default(20),
           cursor: z.string().max(200).optional(),
         }),
       },
