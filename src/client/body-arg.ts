@@ -1,26 +1,44 @@
 // `--data` as curl and gh take it: a literal body, `@file` for a file's exact
 // bytes, or `-` for stdin. Bytes are kept as read because they are signed.
-import { readFileSync } from 'node:fs';
-import { ClientError } from './signed-request';
+// Files and stdin are read as streams (a pipe, `@<(command)` or a FIFO works)
+// and only up to what the API takes: `@/dev/zero` is refused, not read forever.
+import { createReadStream } from 'node:fs';
+import { MAX_BODY_BYTES } from '../protocol/api';
+import { ClientError } from './errors';
 
 export async function readBodyArg(arg: string | undefined, stdin: NodeJS.ReadableStream = process.stdin): Promise<Uint8Array | undefined> {
   if (arg === undefined) return undefined;
-  if (arg === '-') return readAll(stdin);
+  if (arg === '-') return readCapped(stdin, 'the body on stdin');
   if (arg.startsWith('@')) {
     const path = arg.slice(1);
     if (!path) throw new ClientError('--data @ needs a file name, e.g. --data @body.json');
     try {
-      return readFileSync(path);
+      return await readCapped(createReadStream(path), `body file ${path}`);
     } catch (err) {
+      if (err instanceof ClientError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
-      throw new ClientError(`cannot read body file ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'read failed')}`);
+      throw new ClientError(`cannot read body file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'read failed')}`);
     }
   }
-  return Buffer.from(arg, 'utf8');
+  const body = Buffer.from(arg, 'utf8');
+  if (body.length > MAX_BODY_BYTES) throw tooLarge('the --data body');
+  return body;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+/** The whole stream, or a ClientError as soon as it passes MAX_BODY_BYTES. */
+async function readCapped(stream: NodeJS.ReadableStream, what: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    size += b.length;
+    // Leaving the loop destroys the stream: nothing more is read.
+    if (size > MAX_BODY_BYTES) throw tooLarge(what);
+    chunks.push(b);
+  }
   return Buffer.concat(chunks);
+}
+
+function tooLarge(what: string): ClientError {
+  return new ClientError(`${what} is over ${MAX_BODY_BYTES} bytes, more than the API takes (413 too_large)`);
 }

@@ -4,9 +4,10 @@ import { ClientError, fetchPlatformKey, formatResponseBody, readBodyArg, request
 import { formatPublicKey, generateKeyPair, publicKeyRaw, signHandshake, verifyHandshake } from '../../src/keys/index';
 import { startSignedServer, type SignedServer } from './signed-server';
 import { Readable } from 'node:stream';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir } from './tmp';
+import { MAX_BODY_BYTES } from '../../src/protocol/api';
 
 const owner = generateKeyPair();
 const platform = generateKeyPair();
@@ -104,6 +105,21 @@ describe('readBodyArg', () => {
     expect(Buffer.from((await readBodyArg(`@${file}`))!)).toEqual(Buffer.from([1, 2, 3]));
     expect(Buffer.from((await readBodyArg('-', Readable.from([Buffer.from('ab'), Buffer.from('c')])))!).toString()).toBe('abc');
     await expect(readBodyArg(`@${file}.missing`)).rejects.toThrow(/cannot read body file .*missing: no such file/);
+    await expect(readBodyArg(`@${tmp.dir}`)).rejects.toThrow(/cannot read body file .*: it is a directory/);
+  });
+
+  it('takes up to the API\'s 64 KiB and refuses more without reading on: a literal, a file, stdin, /dev/zero', async () => {
+    const full = join(tmp.dir, 'full.json');
+    writeFileSync(full, 'x'.repeat(MAX_BODY_BYTES));
+    expect((await readBodyArg(`@${full}`))!.length).toBe(MAX_BODY_BYTES);
+    writeFileSync(full, 'x'.repeat(MAX_BODY_BYTES + 1));
+    await expect(readBodyArg(`@${full}`)).rejects.toThrow(new RegExp(`body file .*full\\.json is over ${MAX_BODY_BYTES} bytes`));
+    await expect(readBodyArg('y'.repeat(MAX_BODY_BYTES + 1))).rejects.toThrow(/the --data body is over/);
+    // An endless stdin: refused once past the limit; the test would hang if it were read to the end.
+    const endless = new Readable({ read() { this.push(Buffer.alloc(4096, 0x20)); } });
+    await expect(readBodyArg('-', endless)).rejects.toThrow(/the body on stdin is over/);
+    expect(endless.destroyed).toBe(true);
+    if (existsSync('/dev/zero')) await expect(readBodyArg('@/dev/zero')).rejects.toThrow(/body file \/dev\/zero is over/);
   });
 });
 

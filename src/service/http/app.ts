@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { MAX_BODY_BYTES } from '../../protocol/api';
 import { Authenticator, SAFE_METHODS } from './auth';
 import { addressLimit } from './client-limit';
 import type { AppDeps } from './deps';
@@ -18,8 +19,6 @@ import { metaRoutes } from './routes/meta';
 import { responseHeader } from './node-io';
 import { signInRoutes } from './routes/signin';
 import { mountDashboard } from '../dashboard';
-
-export const MAX_BODY_BYTES = 64 * 1024;
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
