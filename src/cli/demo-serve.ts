@@ -18,8 +18,7 @@ import { addKey, addUser } from '../service/admin/accounts';
 import { startServer } from '../service/server';
 import { openFileStore } from '../service/store/index';
 import { startDemoBots, type DemoBots } from './demo-bots';
-import { EXIT } from './errors';
-import type { SignalSource } from './interrupt';
+import { onStopSignals, signalExitCode, type SignalSource } from './interrupt';
 import type { CliIO } from './io';
 
 export const DEMO_SERVE_DEFAULTS = { tickSeconds: 5, email: 'demo@example.com', handle: 'demo' } as const;
@@ -63,25 +62,18 @@ async function freshDashboard(say: (line: string) => void): Promise<void> {
 
 /** Resolves on the first SIGINT/SIGTERM; a second one exits at once. */
 function untilSignal(signals: SignalSource, say: (line: string) => void): { stopped: Promise<void>; dispose(): void } {
-  let onSignal: (signal: NodeJS.Signals) => void = () => {};
+  let dispose = () => {};
   const stopped = new Promise<void>((resolve) => {
-    let stopping = false;
-    onSignal = (signal) => {
-      if (stopping) signals.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
-      stopping = true;
-      say(`${signal}: stopping the service and the bots, removing the temporary directory (again to quit at once)`);
-      resolve();
-    };
+    dispose = onStopSignals(
+      signals,
+      (signal) => {
+        say(`${signal}: stopping the service and the bots, removing the temporary directory (again to quit at once)`);
+        resolve();
+      },
+      (signal) => signals.exit(signalExitCode(signal)),
+    );
   });
-  signals.on('SIGINT', onSignal);
-  signals.on('SIGTERM', onSignal);
-  return {
-    stopped,
-    dispose: () => {
-      signals.off('SIGINT', onSignal);
-      signals.off('SIGTERM', onSignal);
-    },
-  };
+  return { stopped, dispose };
 }
 
 export async function runDemoServe(io: CliIO, opts: DemoServeOptions, signals: SignalSource = process): Promise<void> {

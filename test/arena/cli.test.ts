@@ -24,9 +24,9 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
-function arena(args: string[], opts: { onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<Run> {
+function arena(args: string[], opts: { onStderr?: (text: string, child: ReturnType<typeof spawn>) => void; ownGroup?: boolean } = {}): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'bin/arena'), ...args], { cwd: home, env });
+    const child = spawn(process.execPath, [join(root, 'bin/arena'), ...args], { cwd: home, env, detached: opts.ownGroup ?? false });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -96,6 +96,24 @@ describe('arena play (CLI)', () => {
     const record = MatchRecordSchema.parse(JSON.parse(readFileSync(join(out, files[0]), 'utf8')));
     expect(record.status).toBe('aborted');
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ interrupted: true, aborted: 1, games: 0 });
+  });
+  it('under `timeout`: SIGTERM to the process and again to its group a moment later is one stop; the summary is written, exit 130 (interrupted)', async () => {
+    // GNU timeout signals the command, then the command's process group: the second is an echo, not "quit at once".
+    const out = join(home, 'timeout');
+    let sent = false;
+    const r = await arena(['play', 'builtin:random', 'builtin:random', 'builtin:random', '--games', '100000', '--out', out], {
+      ownGroup: true,
+      onStderr: (text, child) => {
+        if (sent || !/game \d+\/100000/.test(text)) return;
+        sent = true;
+        child.kill('SIGTERM');
+        setTimeout(() => process.kill(-child.pid!, 'SIGTERM'), 5);
+      },
+    });
+    expect(r.code, r.stderr.slice(-500)).toBe(130);
+    expect(r.stderr).toContain('terminated, aborting running matches');
+    expect(r.stderr).not.toContain('quitting now');
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ interrupted: true });
   });
 });
 

@@ -20,6 +20,7 @@ import { openFileStore } from '../../src/service/store/file-store';
 import { runCli } from '../cli/run-cli';
 import { runArena } from '../cli-keys/run-arena';
 import { startServe, stopServe, type ServeProcess } from './serve-process';
+import { SIGNAL_ECHO_MS } from '../../src/cli/interrupt';
 
 let dir: string;
 let dataDir: string;
@@ -300,6 +301,8 @@ describe('stopping and restarting', () => {
     await held.started;
     serve.child.kill('SIGTERM');
     await serve.waitFor(/SIGTERM: stopping/);
+    // Later than an echo of the first (what `timeout` sends to the process group), so a real second signal.
+    await new Promise((r) => setTimeout(r, SIGNAL_ECHO_MS + 50));
     serve.child.kill('SIGTERM');
     const exit = await serve.exited;
     held.abort();

@@ -4,7 +4,7 @@
 // stop cleanly on SIGINT/SIGTERM.
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Option, type Command } from 'commander';
-import type { SignalSource } from '../interrupt';
+import { onStopSignals, signalExitCode, type SignalSource } from '../interrupt';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { dataDir } from '../../config/paths';
@@ -126,18 +126,17 @@ Examples:
 /** Resolves on the first SIGINT/SIGTERM; a second one exits at once. */
 function untilSignal(signals: SignalSource, say: (line: string) => void): Promise<void> {
   return new Promise((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
+    onStopSignals(
+      signals,
+      (signal) => {
+        say(`${signal}: stopping (finishing requests in flight; send the signal again to quit at once)`);
+        resolve();
+      },
+      (signal) => {
         say(`second ${signal}: exiting now without waiting for requests in flight`);
-        signals.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
-      }
-      stopping = true;
-      say(`${signal}: stopping (finishing requests in flight; send the signal again to quit at once)`);
-      resolve();
-    };
-    signals.on('SIGINT', onSignal);
-    signals.on('SIGTERM', onSignal);
+        signals.exit(signalExitCode(signal));
+      },
+    );
   });
 }
 
