@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './errors';
 import { commands } from './commands/index';
 import { processIO, type CliIO } from './io';
+import { visibleLines } from '../term/visible';
 import { versionText } from './version';
 
 export function buildProgram(io: CliIO = processIO()): Command {
@@ -20,6 +21,8 @@ export function buildProgram(io: CliIO = processIO()): Command {
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
+      // Usage errors quote the arguments: an escape sequence in one is shown, not run.
+      outputError: (s, write) => write(visibleLines(s)),
       getOutHelpWidth: () => io.stdout.columns || 80,
       getErrHelpWidth: () => io.stderr.columns || 80,
       getOutHasColors: () => false,
@@ -68,9 +71,10 @@ function exitCodeFor(err: unknown, io: CliIO): number {
   }
   if (err instanceof CliError) {
     // An empty message is a bare exit code (e.g. 130 after an interrupted run already said so).
-    if (err.message) io.stderr.write(`arena: ${err.message}\n`);
+    // Messages quote arguments, files and servers' answers: escape sequences in them are shown, not run.
+    if (err.message) io.stderr.write(`arena: ${visibleLines(err.message)}\n`);
     return err.exitCode;
   }
-  io.stderr.write(`arena: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  io.stderr.write(`arena: unexpected error: ${visibleLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
   return EXIT.failure;
 }

@@ -6,6 +6,7 @@
 // bot's hand: it goes to the owner's terminal, never into a replay or a stream.
 import type { TournamentStrike } from '../arena/tournament';
 import { ANSWER_PREVIEW_BYTES, STRIKES_TO_RESIGN } from '../runner/index';
+import { visible } from './visible';
 
 /** The lines for one strike, without a trailing newline. Everything a bot sent is shown with control characters escaped. */
 export function strikeReport(s: TournamentStrike): string {
@@ -20,9 +21,4 @@ export function strikeReport(s: TournamentStrike): string {
     lines.push(`  answer (${size > ANSWER_PREVIEW_BYTES ? `first ${ANSWER_PREVIEW_BYTES} of ` : ''}${size} bytes): ${visible(k.answer)}`);
   }
   return lines.join('\n');
-}
-
-/** Control characters (a terminal would act on ESC sequences) as \uXXXX escapes. */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

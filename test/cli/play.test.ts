@@ -69,3 +69,16 @@ describe('arena demo options', () => {
     expect(r.stderr).not.toMatch(/bot on http/);
   });
 });
+
+describe('arguments on the terminal', () => {
+  it('an escape sequence in an argument is shown escaped in usage errors and refusals, never sent to the terminal', async () => {
+    const esc = 'x\u001b[2Jy';
+    const unknown = await runCli([esc]);
+    const badName = await runCli(['play', `${esc}=builtin:random`, 'builtin:random']);
+    for (const r of [unknown, badName]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('x\\u001b[2Jy');
+      expect(r.stderr).not.toContain('\u001b');
+    }
+  });
+});

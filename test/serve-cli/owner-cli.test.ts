@@ -82,6 +82,7 @@ describe('servers that are not there or not ours', () => {
   beforeAll(async () => {
     foreign = createServer((req, res) => {
       if (req.url === '/me') res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}');
+      else if (req.url?.startsWith('/keys')) res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'forbidden', message: 'no\u001b[2J\u001b]0;pwned\u0007 way' } }));
       else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>');
     });
     await new Promise<void>((r) => foreign.listen(0, '127.0.0.1', r));
@@ -96,6 +97,14 @@ describe('servers that are not there or not ours', () => {
     const wrongShape = await cli('me', '--url', foreignUrl);
     expect(wrongShape.code).toBe(1);
     expect(wrongShape.stderr).toMatch(/does not match the API/);
+  });
+
+  it('a server\'s error message cannot drive the terminal: its control characters are shown escaped', async () => {
+    const r = await cli('keys', 'list', '--url', foreignUrl);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('no\\u001b[2J\\u001b]0;pwned\\u0007 way (HTTP 403 forbidden)');
+    // eslint-disable-next-line no-control-regex
+    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('a server that does not answer is exit 1 with the reason', async () => {

@@ -1,0 +1,19 @@
+// Text from outside (a bot, a server, the command line) shown on a terminal:
+// control characters become \uXXXX escapes, so an ESC sequence in a bot's talk,
+// a server's error message or an argument is seen, never acted on.
+
+/** Every control character escaped. */
+export function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, escape);
+}
+
+/** The same, but keeping line breaks and tabs (multi-line messages). */
+export function visibleLines(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, escape);
+}
+
+function escape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
