@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PublicMatchEventSchema } from '../protocol/events';
 import { LiveEndSchema, LiveSnapshotSchema, LiveViewMessageSchema, type FollowLiveOptions, type LiveConnection, type LiveEnd, type LiveMessage } from '../protocol/live';
 import { errorOf, publicUrl, unreachable } from './public';
-import { SseParser, type SseEvent } from './sse';
+import { SseEventTooLarge, SseParser, type SseEvent } from './sse';
+import { readLimited } from './read-limited';
 
 export type { FollowLiveOptions, LiveConnection } from '../protocol/live';
 
@@ -79,7 +80,7 @@ export async function followLive(opts: FollowLiveOptions): Promise<LiveEnd> {
         throw new Retry(unreachable(url, err).message);
       }
       if (res.status !== 200) {
-        const text = await res.text().catch(() => '');
+        const text = res.body ? (await readLimited(res.body as unknown as AsyncIterable<Uint8Array>, url).catch(() => Buffer.alloc(0))).toString('utf8') : '';
         const apiErr = errorOf(res.status, text);
         if (res.status === 404) throw new LiveStreamError('not_found', apiErr.serverMessage, 404);
         if (res.status === 429 || res.status >= 500) {
@@ -117,6 +118,7 @@ export async function followLive(opts: FollowLiveOptions): Promise<LiveEnd> {
         }
       } catch (err) {
         if (err instanceof LiveStreamError) throw err;
+        if (err instanceof SseEventTooLarge) throw new LiveStreamError('bad_message', `${url} sent ${err.message}; is the URL an arena server?`);
         opts.signal?.throwIfAborted();
         throw new Retry(`the stream broke (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message})`);
       }

@@ -18,6 +18,17 @@ export interface SseEvent {
   lastEventId: string;
 }
 
+/** An event (its data lines so far plus the line being read) grew past the parser's limit. */
+export class SseEventTooLarge extends Error {
+  constructor(readonly limitChars: number) {
+    super(`an event over ${limitChars} characters`);
+    this.name = 'SseEventTooLarge';
+  }
+}
+
+/** Default limit of one event, far above anything `arena serve` sends (a snapshot is a few KB). */
+export const SSE_EVENT_LIMIT_CHARS = 1024 * 1024;
+
 export class SseParser {
   /** The id a reconnect sends as Last-Event-ID. */
   lastEventId = '';
@@ -26,13 +37,21 @@ export class SseParser {
 
   private readonly decoder = new TextDecoder('utf-8');
   private buffer = '';
+  /** How much of `buffer` is known to hold no line break (the next push scans on from there). */
+  private scanned = 0;
   private data: string[] = [];
+  /** Characters in `data` (the event's data lines so far). */
+  private dataChars = 0;
   private type = '';
   private started = false;
   /** The previous chunk ended in CR: a LF starting this one belongs to it. */
   private afterCR = false;
 
-  constructor(private readonly onEvent: (event: SseEvent) => void) {}
+  /** `limitChars`: an event longer than this throws SseEventTooLarge (a stream that is not ours, or broken, never fills memory). */
+  constructor(
+    private readonly onEvent: (event: SseEvent) => void,
+    private readonly limitChars: number = SSE_EVENT_LIMIT_CHARS,
+  ) {}
 
   /** Feeds bytes (or already decoded text) as they arrive. */
   push(chunk: Uint8Array | string): void {
@@ -45,7 +64,7 @@ export class SseParser {
     this.afterCR = false;
     this.buffer += text;
     let start = 0;
-    for (let i = 0; i < this.buffer.length; i++) {
+    for (let i = this.scanned; i < this.buffer.length; i++) {
       const c = this.buffer.charCodeAt(i);
       if (c !== 10 && c !== 13) continue;
       this.line(this.buffer.slice(start, i));
@@ -56,13 +75,17 @@ export class SseParser {
       start = i + 1;
     }
     this.buffer = this.buffer.slice(start);
+    this.scanned = this.buffer.length;
+    if (this.dataChars + this.buffer.length > this.limitChars) throw new SseEventTooLarge(this.limitChars);
   }
 
   /** The stream ended: an event without its blank line is dropped (the standard's rule). */
   end(): void {
     this.decoder.decode();
     this.buffer = '';
+    this.scanned = 0;
     this.data = [];
+    this.dataChars = 0;
     this.type = '';
     this.afterCR = false;
   }
@@ -80,6 +103,8 @@ export class SseParser {
         break;
       case 'data':
         this.data.push(value);
+        this.dataChars += value.length + 1;
+        if (this.dataChars > this.limitChars) throw new SseEventTooLarge(this.limitChars);
         break;
       case 'id':
         if (!value.includes('\u0000')) this.lastEventId = value;
@@ -97,6 +122,7 @@ export class SseParser {
     const data = this.data;
     this.type = '';
     this.data = [];
+    this.dataChars = 0;
     if (data.length === 0) return;
     this.onEvent({ type: type || 'message', data: data.join('\n'), lastEventId: this.lastEventId });
   }

@@ -4,7 +4,7 @@
 // ambiguous or hostile to a terminal, and keys given in each accepted form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,12 +76,26 @@ describe('usage errors come before any request', () => {
   });
 });
 
+/** A JSON answer that never ends (until the client goes away or 64 MiB). */
+function endless(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"rows":["');
+  const chunk = 'x'.repeat(64 * 1024);
+  let sent = 0;
+  const more = () => {
+    while (!res.destroyed && sent < 64 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+    if (!res.destroyed && sent < 64 * 1024 * 1024) res.once('drain', more);
+  };
+  more();
+}
+
 describe('servers that are not there or not ours', () => {
   let foreign: Server;
   let foreignUrl: string;
   beforeAll(async () => {
     foreign = createServer((req, res) => {
       if (req.url === '/me') res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}');
+      else if (req.url === '/endless' || req.url?.startsWith('/leaderboard')) endless(res);
       else if (req.url?.startsWith('/keys')) res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'forbidden', message: 'no\u001b[2J\u001b]0;pwned\u0007 way' } }));
       else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>');
     });
@@ -105,6 +119,13 @@ describe('servers that are not there or not ours', () => {
     expect(r.stderr).toContain('no\\u001b[2J\\u001b]0;pwned\\u0007 way (HTTP 403 forbidden)');
     // eslint-disable-next-line no-control-regex
     expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('an answer that never ends is refused past 16 MiB, not read until memory runs out (signed and public requests)', async () => {
+    for (const args of [['api', 'GET', '/endless'], ['leaderboard']]) {
+      const r = await cli(...args, '--url', foreignUrl);
+      expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/answered with more than 16777216 bytes; is the URL an arena server\?/)]);
+    }
   });
 
   it('a server that does not answer is exit 1 with the reason', async () => {

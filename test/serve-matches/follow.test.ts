@@ -139,6 +139,31 @@ describe('following a match live', () => {
     }
   });
 
+  it('a stream whose event never ends (no line break, ever) is refused with bad_message once it passes the limit, not read into memory', async () => {
+    let sent = 0;
+    const endless = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: event\ndata: ');
+      const chunk = 'x'.repeat(64 * 1024);
+      const more = () => {
+        while (!res.destroyed && sent < 64 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
+        if (!res.destroyed && sent < 64 * 1024 * 1024) res.once('drain', more);
+      };
+      more();
+    });
+    await new Promise<void>((r) => endless.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`;
+      const err = await followLive({ baseUrl: url, matchId: 'm_x', onMessage: () => {} }).catch((e: unknown) => e);
+      expect((err as LiveStreamError).code).toBe('bad_message');
+      expect((err as LiveStreamError).message).toMatch(/sent an event over 1048576 characters; is the URL an arena server\?/);
+      expect(sent).toBeLessThan(16 * 1024 * 1024); // it stopped reading soon after the limit
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((r) => endless.close(() => r()));
+    }
+  });
+
   it('gives up after maxAttempts when nothing answers, saying why', async () => {
     proxy.blocked = true;
     proxy.cut(); // kept-alive connections too

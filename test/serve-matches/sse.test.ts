@@ -3,7 +3,7 @@
 // inside a UTF-8 character) gives the same events as the whole stream.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SseParser, type SseEvent } from '../../src/client/sse';
+import { SseEventTooLarge, SseParser, type SseEvent } from '../../src/client/sse';
 
 function parseAll(chunks: Array<string | Uint8Array>, end = true): { events: SseEvent[]; parser: SseParser } {
   const events: SseEvent[] = [];
@@ -61,5 +61,23 @@ describe('SSE parser', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('SSE parser limits', () => {
+  it('an event up to the limit is read, in any chunking; one past it throws, whether one long line or many data lines', () => {
+    const events: SseEvent[] = [];
+    const fits = new SseParser((e) => events.push(e), 100);
+    // A 90-character line fed one character at a time: scanned once each, still one event.
+    for (const c of `data: ${'a'.repeat(90)}\n\n`) fits.push(c);
+    expect(events).toEqual([{ type: 'message', data: 'a'.repeat(90), lastEventId: '' }]);
+
+    const longLine = new SseParser(() => {}, 100);
+    expect(() => longLine.push(`data: ${'b'.repeat(120)}`)).toThrow(SseEventTooLarge);
+
+    const manyLines = new SseParser(() => {}, 100);
+    expect(() => {
+      for (let i = 0; i < 20; i++) manyLines.push('data: 0123456789\n');
+    }).toThrow(/an event over 100 characters/);
   });
 });
