@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { MAX_BODY_BYTES } from '../protocol/api';
 import { ClientError } from './errors';
+import { readLimited } from './read-limited';
 
 export async function readBodyArg(arg: string | undefined, stdin: NodeJS.ReadableStream = process.stdin): Promise<Uint8Array | undefined> {
   if (arg === undefined) return undefined;
@@ -26,17 +27,8 @@ export async function readBodyArg(arg: string | undefined, stdin: NodeJS.Readabl
 }
 
 /** The whole stream, or a ClientError as soon as it passes MAX_BODY_BYTES. */
-async function readCapped(stream: NodeJS.ReadableStream, what: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
-    size += b.length;
-    // Leaving the loop destroys the stream: nothing more is read.
-    if (size > MAX_BODY_BYTES) throw tooLarge(what);
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks);
+function readCapped(stream: NodeJS.ReadableStream, what: string): Promise<Buffer> {
+  return readLimited(stream, MAX_BODY_BYTES, () => tooLarge(what));
 }
 
 function tooLarge(what: string): ClientError {

@@ -10,7 +10,7 @@ import { PublicMatchEventSchema } from '../protocol/events';
 import { LiveEndSchema, LiveSnapshotSchema, LiveViewMessageSchema, type FollowLiveOptions, type LiveConnection, type LiveEnd, type LiveMessage } from '../protocol/live';
 import { errorOf, publicUrl, unreachable } from './public';
 import { SseEventTooLarge, SseParser, type SseEvent } from './sse';
-import { readLimited } from './read-limited';
+import { readAnswer } from './read-limited';
 
 export type { FollowLiveOptions, LiveConnection } from '../protocol/live';
 
@@ -80,7 +80,7 @@ export async function followLive(opts: FollowLiveOptions): Promise<LiveEnd> {
         throw new Retry(unreachable(url, err).message);
       }
       if (res.status !== 200) {
-        const text = res.body ? (await readLimited(res.body as unknown as AsyncIterable<Uint8Array>, url).catch(() => Buffer.alloc(0))).toString('utf8') : '';
+        const text = res.body ? (await readAnswer(res.body as unknown as AsyncIterable<Uint8Array>, url).catch(() => Buffer.alloc(0))).toString('utf8') : '';
         const apiErr = errorOf(res.status, text);
         if (res.status === 404) throw new LiveStreamError('not_found', apiErr.serverMessage, 404);
         if (res.status === 429 || res.status >= 500) {

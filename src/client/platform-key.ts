@@ -4,7 +4,7 @@ import { request, type Dispatcher } from 'undici';
 import { KeyError } from '../keys/errors';
 import { parsePublicKey } from '../keys/public-key';
 import { ClientError } from './signed-request';
-import { readLimited } from './read-limited';
+import { readAnswer } from './read-limited';
 
 export async function fetchPlatformKey(baseUrl: string, dispatcher?: Dispatcher): Promise<Uint8Array> {
   const url = new URL('/.well-known/svc.json', baseUrl.endsWith('/') ? baseUrl : baseUrl + '/').toString();
@@ -15,7 +15,7 @@ export async function fetchPlatformKey(baseUrl: string, dispatcher?: Dispatcher)
     const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
     throw new ClientError(`cannot reach ${new URL(url).origin}: ${e.code ?? e.cause?.code ?? e.message}`);
   }
-  const text = (await readLimited(res.body, url)).toString('utf8');
+  const text = (await readAnswer(res.body, url)).toString('utf8');
   if (res.statusCode !== 200) throw new ClientError(`${url} answered HTTP ${res.statusCode}`);
   let doc: unknown;
   try {

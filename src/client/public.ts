@@ -6,7 +6,7 @@ import { ErrorBodySchema } from '../protocol/api';
 import { LeaderboardRowSchema, MatchRecordSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord, type MatchStatus, type MatchSummary } from '../protocol/match';
 import { ApiError } from './api-error';
 import { ClientError } from './errors';
-import { readLimited } from './read-limited';
+import { readAnswer } from './read-limited';
 
 export const MatchPageSchema = z.strictObject({ matches: z.array(MatchSummarySchema), next: z.string().nullable() });
 export const LeaderboardSchema = z.strictObject({ game: z.literal('pioneers'), rows: z.array(LeaderboardRowSchema) });
@@ -40,7 +40,7 @@ export async function getPublicText(t: PublicTarget, path: string): Promise<{ te
   } catch (err) {
     throw unreachable(url, err);
   }
-  const text = (await readLimited(res.body as AsyncIterable<Uint8Array> | null, url)).toString('utf8');
+  const text = (await readAnswer(res.body as unknown as AsyncIterable<Uint8Array> | null, url)).toString('utf8');
   if (res.status >= 400) throw errorOf(res.status, text);
   return { text, url };
 }

@@ -26,7 +26,7 @@ export interface SignedResponse {
 }
 
 import { ClientError } from './errors';
-import { readLimited } from './read-limited';
+import { readAnswer } from './read-limited';
 
 export { ClientError };
 
@@ -57,7 +57,7 @@ export async function sendSigned(req: SignedRequest): Promise<SignedResponse> {
     const code = e.code ?? e.cause?.code ?? e.message;
     throw new ClientError(`cannot reach ${base(url)}: ${code}`);
   }
-  const bytes = await readLimited(res.body, url);
+  const bytes = await readAnswer(res.body, url);
   return { status: res.statusCode, headers: res.headers, body: bytes };
 }
 
