@@ -5,43 +5,25 @@
 // child again, forever. Here each missing directory is made once, top down, so
 // such a path fails with the system's own error, as every other bad path does
 // (a file where the directory should be says so in words).
-import { mkdirSync, statSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 
-type Stat = { isDirectory(): boolean };
-
-/** Creates `dir` and any missing parents (each with `mode`); a directory already there is fine. */
+/**
+ * Creates `dir` and any missing parents (each with `mode`); a directory already there is fine.
+ * The walk runs synchronously: a few stat and mkdir calls, made when a store
+ * opens, a backup starts or a result file is written, not per request.
+ */
 export async function makeDir(dir: string, mode?: number): Promise<void> {
-  const missing: string[] = [];
-  for (let d = dir; ; ) {
-    const found = await stat(d).then((s): Stat | 'missing' => s, (err: unknown) => (code(err) === 'ENOENT' ? 'missing' : null));
-    if (found !== 'missing') {
-      // Already a directory: done. A file: said plainly. Anything else (a path through a file, no access): mkdir says what.
-      if (missing.length === 0 && !found?.isDirectory()) {
-        if (found) throw notADirectory(dir);
-        await mkdir(dir, { mode });
-      }
-      break;
-    }
-    missing.push(d);
-    if (dirname(d) === d) break;
-    d = dirname(d);
-  }
-  for (let i = missing.length - 1; i >= 0; i--) {
-    await mkdir(missing[i], { mode }).catch(async (err: unknown) => {
-      // Another process made it meanwhile: fine, if it is a directory.
-      if (code(err) !== 'EEXIST' || !(await stat(missing[i])).isDirectory()) throw err;
-    });
-  }
+  makeDirSync(dir, mode);
 }
 
-/** makeDir, synchronously (start-up paths that are synchronous already). */
+/** makeDir, for callers that are synchronous themselves. */
 export function makeDirSync(dir: string, mode?: number): void {
   const missing: string[] = [];
   for (let d = dir; ; ) {
     const found = statOrMissing(d);
     if (found !== 'missing') {
+      // Already a directory: done. A file: said plainly. Anything else (a path through a file, no access): mkdir says what.
       if (missing.length === 0 && !found?.isDirectory()) {
         if (found) throw notADirectory(dir);
         mkdirSync(dir, { mode });
@@ -56,12 +38,13 @@ export function makeDirSync(dir: string, mode?: number): void {
     try {
       mkdirSync(missing[i], { mode });
     } catch (err) {
+      // Another process made it meanwhile: fine, if it is a directory.
       if (code(err) !== 'EEXIST' || !statSync(missing[i]).isDirectory()) throw err;
     }
   }
 }
 
-function statOrMissing(path: string): Stat | 'missing' | null {
+function statOrMissing(path: string): Stats | 'missing' | null {
   try {
     return statSync(path);
   } catch (err) {
