@@ -62,7 +62,7 @@ export interface GcPause { start: number; ms: number }
 
 /**
  * Records this thread's GC pauses from now until stop(). The entries arrive a
- * tick after the pause: `settled()` waits for those of what just ran.
+ * tick after the pause, so totalMs() first waits for those of what just ran.
  */
 export function watchGc() {
   const pauses: GcPause[] = [];
@@ -81,7 +81,6 @@ export function watchGc() {
       await settled();
       return totalMs;
     },
-    settled,
     stop: () => observer.disconnect(),
   };
 }
