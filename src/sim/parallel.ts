@@ -4,7 +4,7 @@
 // goes out in small blocks of game indexes, handed to whichever worker is
 // free, so a worker that drew long games does not hold up the rest.
 import { Worker } from 'node:worker_threads';
-import { addTally, checkOptions, emptyTally, simResult, simulate, type BuiltinName, type SimulateOptions, type SimulateResult } from './simulate';
+import { addTally, checkOptions, emptyTally, simResult, simulateSliced, type BuiltinName, type SimulateOptions, type SimulateResult } from './simulate';
 import type { FromWorker, ToWorker, WorkerSetup } from './worker-messages';
 
 export interface ParallelOptions extends SimulateOptions {
@@ -47,18 +47,23 @@ export async function simulateParallel(opts: ParallelOptions, script: () => Work
   const names = checkOptions(opts);
   if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new Error(`workers must be a positive integer, got ${opts.workers}`);
   const workers = threadCount(opts.workers, opts.games);
-  if (workers === 1) return simulate(opts);
+  if (workers === 1) return simulateSliced(opts);
 
   const start = performance.now();
   // About eight blocks a worker: small enough to balance, large enough that messages cost nothing.
   const block = Math.max(1, Math.min(250, Math.ceil(opts.games / (workers * 8))));
   const progressEvery = Math.max(1, Math.min(50, block >> 1));
   const source = script();
-  const setup: WorkerSetup = { bots: names, seed: opts.seed, progressEvery };
+  // Set to 1 on abort; each worker reads it before every game, so a block in play stops at the next game.
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const setup: WorkerSetup = { bots: names, seed: opts.seed, progressEvery, stop };
   const total = emptyTally(names.length);
   let next = 0;
   let done = 0;
   const pool: Worker[] = [];
+  const signal = opts.signal;
+  const onAbort = () => Atomics.store(stop, 0, 1);
+  signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -74,7 +79,7 @@ export async function simulateParallel(opts: ParallelOptions, script: () => Work
         if (games > 0) opts.onProgress?.(done);
       };
       const hand = (w: Worker) => {
-        if (next < opts.games) {
+        if (next < opts.games && !signal?.aborted) {
           const to = Math.min(opts.games, next + block);
           w.postMessage({ type: 'play', from: next, to } satisfies ToWorker);
           next = to;
@@ -97,7 +102,7 @@ export async function simulateParallel(opts: ParallelOptions, script: () => Work
         w.on('exit', (code) => {
           if (code !== 0) fail(new Error(`a simulation worker stopped with exit code ${code}`));
           else if (--running === 0) {
-            if (total.games === opts.games) resolve();
+            if (total.games === opts.games || signal?.aborted) resolve();
             else fail(new Error(`the workers played ${total.games} of ${opts.games} games`));
           }
         });
@@ -105,8 +110,9 @@ export async function simulateParallel(opts: ParallelOptions, script: () => Work
       }
     });
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     // After a failure the others may still be playing: stop them, and wait so no thread outlives the call.
     await Promise.all(pool.map((w) => w.terminate()));
   }
-  return simResult(names, opts.seed, total, (performance.now() - start) / 1000);
+  return simResult(names, opts.seed, total, (performance.now() - start) / 1000, opts.games);
 }

@@ -15,6 +15,11 @@ export interface SimulateOptions {
   seed: string;
   /** Called after each game with the number finished so far. */
   onProgress?: (done: number) => void;
+  /**
+   * Stops the run after the games in play (simulateParallel only): the result
+   * covers the games finished, with `interrupted` set.
+   */
+  signal?: AbortSignal;
 }
 
 export interface SimBotStats {
@@ -35,6 +40,8 @@ export interface SimulateResult {
   wonGames: number;
   decisions: number;
   bots: SimBotStats[];
+  /** The run was stopped (signal) before all the games asked for were played; `games` counts those finished. */
+  interrupted: boolean;
 }
 
 export class SimulateError extends Error {}
@@ -124,10 +131,17 @@ export function addTally(into: SimTally, from: SimTally): void {
   });
 }
 
-/** Plays games [from, to) of a run into `tally`; game i depends on the seed and i only. */
-export function playRange(names: readonly BuiltinName[], seed: string, from: number, to: number, tally: SimTally, onGame?: () => void): void {
+/**
+ * Plays games [from, to) of a run into `tally`; game i depends on the seed and i only.
+ * `stop`, asked before each game, ends the range early. Returns the index of the
+ * first game not played (`to` when all were).
+ */
+export function playRange(
+  names: readonly BuiltinName[], seed: string, from: number, to: number, tally: SimTally, onGame?: () => void, stop?: () => boolean,
+): number {
   const n = names.length as 3 | 4;
   for (let i = from; i < to; i++) {
+    if (stop?.()) return i;
     const gseed = gameSeed(seed, i);
     // Rotation: bot b sits at seat (b + i) % n in game i.
     const botAtSeat = Array.from({ length: n }, (_, s) => (s - (i % n) + n) % n);
@@ -146,6 +160,7 @@ export function playRange(names: readonly BuiltinName[], seed: string, from: num
     });
     onGame?.();
   }
+  return to;
 }
 
 /** Checks the options and returns the bots' names. */
@@ -161,26 +176,51 @@ export function simulate(opts: SimulateOptions): SimulateResult {
   const start = performance.now();
   let done = 0;
   playRange(names, opts.seed, 0, opts.games, tally, () => opts.onProgress?.(++done));
-  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000);
+  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games);
 }
 
-/** The report of a finished run. */
-export function simResult(names: readonly string[], seed: string, t: SimTally, seconds: number): SimulateResult {
+/** How long the one-thread run plays before it lets the event loop (a signal, a timer) run. */
+const SLICE_MS = 20;
+
+/**
+ * simulate(), in slices that let the event loop run between them, so `signal`
+ * can stop it: the one-thread path of simulateParallel.
+ */
+export async function simulateSliced(opts: SimulateOptions): Promise<SimulateResult> {
+  const names = checkOptions(opts);
+  const tally = emptyTally(names.length);
+  const start = performance.now();
+  let next = 0;
+  let sliceEnd = 0;
+  const stop = () => opts.signal?.aborted === true || performance.now() >= sliceEnd;
+  while (next < opts.games && !opts.signal?.aborted) {
+    sliceEnd = performance.now() + SLICE_MS;
+    next = playRange(names, opts.seed, next, opts.games, tally, () => opts.onProgress?.(tally.games), stop);
+    if (next < opts.games) await new Promise((r) => setImmediate(r));
+  }
+  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games);
+}
+
+/** The report of a run of `asked` games; `t.games` were played (fewer if it was stopped). */
+export function simResult(names: readonly string[], seed: string, t: SimTally, seconds: number, asked: number): SimulateResult {
+  // A run stopped before its first game reports zeros, not NaN (JSON has no NaN).
+  const per = (x: number) => (t.games === 0 ? 0 : x / t.games);
   return {
     games: t.games,
     seed,
     seconds: round(seconds, 3),
-    gamesPerSecond: round(t.games / seconds, 1),
-    avgTurns: round(t.turns / t.games, 2),
+    gamesPerSecond: round(seconds > 0 ? t.games / seconds : 0, 1),
+    avgTurns: round(per(t.turns), 2),
     wonGames: t.won,
     decisions: t.decisions,
     bots: names.map((bot, b) => ({
       bot,
       wins: t.bots[b].wins,
-      winRate: round(t.bots[b].wins / t.games, 4),
-      avgVp: round(t.bots[b].vp / t.games, 2),
-      avgPlacement: round(t.bots[b].placement / t.games, 3),
+      winRate: round(per(t.bots[b].wins), 4),
+      avgVp: round(per(t.bots[b].vp), 2),
+      avgPlacement: round(per(t.bots[b].placement), 3),
     })),
+    interrupted: t.games < asked,
   };
 }
 

@@ -12,6 +12,7 @@ const port = parentPort;
 if (port) {
   const setup = workerData as WorkerSetup;
   const names = validateBots(setup.bots);
+  const stopped = () => Atomics.load(setup.stop, 0) !== 0;
   port.on('message', (msg: ToWorker) => {
     if (msg.type === 'stop') {
       port.close();
@@ -26,7 +27,7 @@ if (port) {
           port.postMessage({ type: 'progress', games: sinceReport } satisfies FromWorker);
           sinceReport = 0;
         }
-      });
+      }, stopped);
       port.postMessage({ type: 'done', tally, unreported: sinceReport } satisfies FromWorker);
     } catch (err) {
       port.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) } satisfies FromWorker);

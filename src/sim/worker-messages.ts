@@ -6,6 +6,8 @@ export interface WorkerSetup {
   seed: string;
   /** A worker reports progress after this many games of a block. */
   progressEvery: number;
+  /** Shared with the main thread: non-zero means stop before the next game (the block's tally so far is reported). */
+  stop: Int32Array;
 }
 
 export type ToWorker = { type: 'play'; from: number; to: number } | { type: 'stop' };

@@ -52,8 +52,9 @@ describe('arena simulate (CLI)', () => {
     const res = arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']);
     expect(res.status).toBe(0);
     const out = JSON.parse(res.stdout);
-    expect(Object.keys(out)).toEqual(expect.arrayContaining(['games', 'seconds', 'gamesPerSecond', 'avgTurns', 'bots']));
+    expect(Object.keys(out).sort()).toEqual(['avgTurns', 'bots', 'decisions', 'games', 'gamesPerSecond', 'interrupted', 'seconds', 'seed', 'wonGames']);
     expect(out.games).toBe(8);
+    expect(out.interrupted).toBe(false);
     expect(out.bots).toHaveLength(4);
     for (const b of out.bots) expect(Object.keys(b).sort()).toEqual(['avgPlacement', 'avgVp', 'bot', 'winRate', 'wins']);
     // Same seed, same numbers, from a separate process.

@@ -2,7 +2,7 @@
 // threads (the built worker script, dist/sim-worker.cjs, as the bundle runs
 // it) give exactly the one-worker result for the same seed.
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +64,45 @@ describe('simulate on worker threads', () => {
   });
 });
 
+describe('stopping a run', () => {
+  const bots = ['greedy', 'random', 'random', 'random'];
+
+  it('on one thread, stops after the game in play: the result is that of the games before it', async () => {
+    const controller = new AbortController();
+    const r = await simulateParallel({ games: 100_000, bots, seed: 'stop', workers: 1, signal: controller.signal, onProgress: (done) => done === 50 && controller.abort() }, simWorkerScript);
+    expect(r.interrupted).toBe(true);
+    expect(stable(r)).toEqual({ ...stable(simulate({ games: 50, bots, seed: 'stop' })), interrupted: true });
+  });
+
+  it('on two threads, stops every worker at its next game and adds up what they finished', async () => {
+    const controller = new AbortController();
+    let seen = 0;
+    const r = await simulateParallel({ games: 100_000, bots, seed: 'stop', workers: 2, signal: controller.signal, onProgress: (done) => {
+      seen = done;
+      if (done >= 200) controller.abort();
+    } }, simWorkerScript);
+    expect(r.interrupted).toBe(true);
+    // Games reported before the abort are counted; the workers stop long before the end.
+    expect(r.games).toBeGreaterThanOrEqual(200);
+    expect(r.games).toBeLessThan(5_000);
+    expect(seen).toBe(r.games);
+    expect(r.bots.reduce((n, b) => n + b.wins, 0)).toBeLessThanOrEqual(r.games);
+  });
+
+  it('stopped before it starts, reports no game and no NaN', async () => {
+    for (const workers of [1, 2]) {
+      const r = await simulateParallel({ games: 10, bots, seed: 'stop', workers, signal: AbortSignal.abort() }, simWorkerScript);
+      expect(r).toMatchObject({ games: 0, interrupted: true, avgTurns: 0 });
+      expect(JSON.stringify(r)).not.toContain('null');
+    }
+  });
+
+  it('a run that is not stopped says so', async () => {
+    expect((await simulateParallel({ games: 3, bots, seed: 'stop', workers: 1 }, simWorkerScript)).interrupted).toBe(false);
+    expect(simulate({ games: 3, bots, seed: 'stop' }).interrupted).toBe(false);
+  });
+});
+
 describe('the default number of threads', () => {
   it('is every core for a long run, and one for a run too short to pay for starting threads', () => {
     const random4 = ['random', 'random', 'random', 'random'];
@@ -97,6 +136,34 @@ describe('arena simulate --workers (CLI)', () => {
     const one = parse(arena([...args, '--workers', '1']));
     expect(parse(arena([...args, '--workers', '2']))).toEqual(one);
     expect(parse(arena(args))).toEqual(one);
+  });
+
+  it('Ctrl-C prints the games finished so far, marked as interrupted, and exits 130', async () => {
+    for (const workers of ['1', '2']) {
+      const child = spawn(process.execPath, [join(root, 'bin/arena'), 'simulate', '--games', '100000000', '--seed', 'ctrl-c', '--workers', workers, '--json']);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      // The first progress line comes after the first game: the signal handler is in place by then.
+      await new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('games/s')) resolve();
+      }));
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      expect(code, stderr).toBe(130);
+      expect(stderr).toContain('arena: interrupted, finishing the games in play');
+      const r = JSON.parse(stdout) as SimulateResult;
+      expect(r.interrupted).toBe(true);
+      expect(r.games).toBeGreaterThan(0);
+      expect(r.games).toBeLessThan(100_000_000);
+    }
+  }, 60_000);
+
+  it('refuses a --games past exact integers', () => {
+    const r = arena(['simulate', '--games', '99999999999999999999']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('Expected a positive integer up to 9007199254740991');
   });
 
   it('rejects --workers 0 as a usage error', () => {

@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { BUILTIN_BOTS } from '../../../engine/bots/names';
 import type { SimulateResult } from '../../sim/simulate';
 import { createProgress } from '../progress';
-import { usageError } from '../errors';
+import { CliError, usageError } from '../errors';
 import type { CliIO } from '../io';
 
 export function register(program: Command, io: CliIO): void {
@@ -24,20 +24,35 @@ number of --workers: game i depends on the seed and i only, and the workers'
 tallies are exact sums.
 
 --json prints: {games, seed, seconds, gamesPerSecond, avgTurns, wonGames, decisions,
-  bots: [{bot, wins, winRate, avgVp, avgPlacement}]}  (bots in the order given)
+  bots: [{bot, wins, winRate, avgVp, avgPlacement}], interrupted}  (bots in the order given)
+
+Ctrl-C (or SIGTERM) stops the run after the games in play and prints the
+results of the games finished, marked as interrupted; exit 130 (143 for
+SIGTERM). A second Ctrl-C quits at once.
 
 Examples:
   $ arena simulate --games 1000 --bots greedy,random,random,random --seed 42
   $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond
   $ arena simulate -n 5000 --workers 1 --seed 7     one core, for comparing engine speed`)
     .action(async (opts: { games: number; bots: string; seed?: string; workers?: number; json?: boolean; quiet?: boolean }) => {
-      const [{ SimulateError }, { defaultWorkers, simulateParallel, threadCount }, { simWorkerScript }, { randomBytes }, { availableParallelism }] = await Promise.all([
-        import('../../sim/simulate'), import('../../sim/parallel'), import('../sim-worker-script'), import('node:crypto'), import('node:os'),
+      const [{ SimulateError }, { defaultWorkers, simulateParallel, threadCount }, { simWorkerScript }, { randomBytes }, { availableParallelism }, { onStopSignals, signalExitCode }] = await Promise.all([
+        import('../../sim/simulate'), import('../../sim/parallel'), import('../sim-worker-script'), import('node:crypto'), import('node:os'), import('../interrupt'),
       ]);
       const seed = opts.seed ?? randomBytes(6).toString('hex');
       const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
       const workers = opts.workers ?? defaultWorkers(opts.games, bots, availableParallelism());
+      const cores = availableParallelism();
+      if (workers > cores && opts.games > cores) {
+        io.stderr.write(`arena: --workers ${workers} on ${cores} core${cores === 1 ? '' : 's'}: threads beyond the cores only add start-up time and memory\n`);
+      }
       const progress = createProgress({ quiet: opts.quiet, stream: io.stderr });
+      const controller = new AbortController();
+      let stoppedBy: NodeJS.Signals | null = null;
+      const release = onStopSignals(process, (signal) => {
+        stoppedBy = signal;
+        progress.note(`arena: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}, finishing the games in play (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to quit at once)`);
+        controller.abort();
+      }, (signal) => process.exit(signalExitCode(signal)));
       let result: SimulateResult;
       try {
         const start = Date.now();
@@ -46,6 +61,7 @@ Examples:
           bots,
           seed,
           workers,
+          signal: controller.signal,
           onProgress: (done) => {
             const secs = (Date.now() - start) / 1000;
             progress.update(`simulate: ${done}/${opts.games} games · ${secs > 0 ? Math.round(done / secs) : 0} games/s`);
@@ -56,8 +72,12 @@ Examples:
         throw err;
       } finally {
         progress.done();
+        release();
       }
-      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result, threadCount(workers, opts.games)));
+      if (result.interrupted && result.games === 0) throw new CliError('stopped before the first game finished; nothing to report', signalExitCode(stoppedBy ?? 'SIGINT'));
+      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result, threadCount(workers, opts.games), opts.games));
+      // The interruption was reported as it happened: the exit code says the rest.
+      if (result.interrupted) throw new CliError('', signalExitCode(stoppedBy ?? 'SIGINT'));
     });
 }
 
@@ -65,14 +85,18 @@ function parsePositiveInt(value: string): number {
   const n = Number(value);
   // commander turns this into "option '--games <N>' argument 'x' is invalid. ..." with exit 2.
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('Expected a positive integer.');
+  // Past 2^53 counts stop being exact; for a run with no set length, pick a big N and press Ctrl-C.
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`Expected a positive integer up to ${Number.MAX_SAFE_INTEGER}.`);
   return n;
 }
 
-/** `threads`: how many played (the table says so; the JSON stays the same for any number). */
-export function formatResult(r: SimulateResult, threads: number): string {
+/** `threads`: how many played (the table says so; the JSON stays the same for any number); `asked`: the games asked for. */
+export function formatResult(r: SimulateResult, threads: number, asked = r.games): string {
   const seats = r.bots.length;
   const lines = [
-    `${r.games} games · ${seats} seats · seed ${r.seed}`,
+    r.interrupted
+      ? `${r.games} of ${asked} games (interrupted; the table covers the games finished) · ${seats} seats · seed ${r.seed}`
+      : `${r.games} games · ${seats} seats · seed ${r.seed}`,
     `${r.seconds.toFixed(2)} s on ${threads === 1 ? '1 thread' : `${threads} threads`} · ${r.gamesPerSecond.toLocaleString('en-US')} games/s · ${r.decisions.toLocaleString('en-US')} decisions · avg ${r.avgTurns} turns · ${r.wonGames} won by 10 VP, ${r.games - r.wonGames} hit the turn cap`,
     '',
   ];
