@@ -8,7 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PublicMatchEventSchema } from '../protocol/events';
 import { LiveEndSchema, LiveSnapshotSchema, LiveViewMessageSchema, type FollowLiveOptions, type LiveConnection, type LiveEnd, type LiveMessage } from '../protocol/live';
-import { errorOf, publicUrl, unreachable } from './public';
+import { unreachable } from './errors';
+import { errorOf, publicUrl } from './public';
 import { SseEventTooLarge, SseParser, type SseEvent } from './sse';
 import { readAnswer } from './read-limited';
 

@@ -3,7 +3,7 @@
 import { request, type Dispatcher } from 'undici';
 import { KeyError } from '../keys/errors';
 import { parsePublicKey } from '../keys/public-key';
-import { ClientError } from './signed-request';
+import { ClientError, unreachable } from './errors';
 import { readAnswer } from './read-limited';
 
 export async function fetchPlatformKey(baseUrl: string, dispatcher?: Dispatcher): Promise<Uint8Array> {
@@ -12,8 +12,7 @@ export async function fetchPlatformKey(baseUrl: string, dispatcher?: Dispatcher)
   try {
     res = await request(url, { method: 'GET', dispatcher });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-    throw new ClientError(`cannot reach ${new URL(url).origin}: ${e.code ?? e.cause?.code ?? e.message}`);
+    throw unreachable(url, err);
   }
   const text = (await readAnswer(res.body, url)).toString('utf8');
   if (res.statusCode !== 200) throw new ClientError(`${url} answered HTTP ${res.statusCode}`);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ErrorBodySchema } from '../protocol/api';
 import { LeaderboardRowSchema, MatchRecordSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord, type MatchStatus, type MatchSummary } from '../protocol/match';
 import { ApiError } from './api-error';
-import { ClientError } from './errors';
+import { ClientError, unreachable } from './errors';
 import { readAnswer } from './read-limited';
 
 export const MatchPageSchema = z.strictObject({ matches: z.array(MatchSummarySchema), next: z.string().nullable() });
@@ -88,12 +88,6 @@ export function getMatch(t: PublicTarget, id: string): Promise<MatchRecord> {
 
 export async function getLeaderboard(t: PublicTarget): Promise<LeaderboardRow[]> {
   return (await getPublic(t, '/leaderboard?game=pioneers', LeaderboardSchema)).rows;
-}
-
-export function unreachable(url: string, err: unknown): ClientError {
-  const e = err as { code?: string; cause?: { code?: string; message?: string }; message?: string };
-  const code = e.cause?.code ?? e.code ?? e.cause?.message ?? e.message ?? String(err);
-  return new ClientError(`cannot reach ${new URL(url).origin}: ${code}`);
 }
 
 export function errorOf(status: number, text: string): ApiError {

@@ -25,7 +25,7 @@ export interface SignedResponse {
   body: Buffer;
 }
 
-import { ClientError } from './errors';
+import { ClientError, unreachable } from './errors';
 import { readAnswer } from './read-limited';
 
 export { ClientError };
@@ -53,14 +53,8 @@ export async function sendSigned(req: SignedRequest): Promise<SignedResponse> {
   try {
     res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body && Buffer.from(body), dispatcher: req.dispatcher });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-    const code = e.code ?? e.cause?.code ?? e.message;
-    throw new ClientError(`cannot reach ${base(url)}: ${code}`);
+    throw unreachable(url, err);
   }
   const bytes = await readAnswer(res.body, url);
   return { status: res.statusCode, headers: res.headers, body: bytes };
-}
-
-function base(url: string): string {
-  return new URL(url).origin;
 }

@@ -74,7 +74,7 @@ describe('sendSigned against a verifying server', () => {
   it('reports an unreachable server as a ClientError with the cause', async () => {
     const port = await freePort();
     await expect(sendSigned({ ...base(), baseUrl: `http://127.0.0.1:${port}`, method: 'GET', path: '/me' })).rejects.toThrow(
-      new ClientError(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED`),
+      new ClientError(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED (nothing listens there; is the server running?)`),
     );
   });
 });

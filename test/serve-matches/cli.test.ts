@@ -187,6 +187,9 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     expect(piped.stderr).toContain('not a terminal');
     // A finished match: who played, its last 50 events, and how it ended.
     expect(piped.stdout).toMatch(new RegExp(`^match ${running} \\(completed\\): seats .*\n(#\\d+ turn \\d+: .*\n){50}end: match completed: #1 `));
+    // A bad --url is said alone, not after the note on how it would have printed.
+    const badUrl = await cli(['watch', running, '--url', 'notaurl']);
+    expect([badUrl.code, badUrl.stderr]).toEqual([2, expect.stringMatching(/^arena: server URL "notaurl" \(from --url\) is not a URL/)]);
     const noServer = await cli(['leaderboard'], { ARENA_URL: '' });
     expect([noServer.code, noServer.stderr]).toEqual([2, expect.stringMatching(/no server: pass --url URL/)]);
     for (const args of [['matches', 'list', '--limit', '0'], ['matches', 'list', '--status', 'paused'], ['matches', 'list', '--bot', 'a/b'], ['watch', '../etc'], ['matches', 'show', 'x y']]) {
@@ -195,6 +198,7 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
       expect(r.stdout).toBe('');
     }
     const down = await cli(['matches', 'list', '--url', 'http://127.0.0.1:9']);
-    expect([down.code, down.stderr]).toEqual([1, expect.stringMatching(/cannot reach http:\/\/127\.0\.0\.1:9/)]);
+    // Port 9 is one fetch refuses before connecting: the message says so, and what to do.
+    expect([down.code, down.stderr]).toEqual([1, expect.stringMatching(/cannot reach http:\/\/127\.0\.0\.1:9: bad port \(fetch refuses port 9, as browsers do; run the server on another port\)/)]);
   });
 });

@@ -51,12 +51,13 @@ ${PUBLIC_HELP}`,
       const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
       const ciSet = inCi(io.env);
       const interactive = !flags.plain && terminal && !ciSet;
-      if (!flags.plain && !interactive) {
-        io.stderr.write(ciSet && terminal
-          ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain lines instead (unset CI to use the viewer)\n'
-          : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain lines instead\n');
-      }
       await withPublic(io, flags.url, async (baseUrl) => {
+        // Only once the server URL is known good: a bad --url says only that.
+        if (!flags.plain && !interactive) {
+          io.stderr.write(ciSet && terminal
+            ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain lines instead (unset CI to use the viewer)\n'
+            : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain lines instead\n');
+        }
         const note = (line: string) => void io.stderr.write(`arena watch: ${line}\n`);
         if (!interactive) {
           const { PlainPrinter } = await import('../../tui/live/plain');
