@@ -2,7 +2,7 @@
 // existing file unless asked, never half-written.
 import type { KeyObject } from 'node:crypto';
 import { chmodSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { KeyError } from './errors';
 import { privateKeyToPem } from './keypair';
 import { makeDirSync } from '../fs/make-dir';
@@ -19,13 +19,17 @@ export function writePrivateKeyFile(path: string, key: KeyObject, opts: { force?
       writeFileSync(path, pem, { mode: 0o600, flag: 'wx' });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') throw new KeyError(`${path} already exists; pass --force to overwrite it (the old key is lost) or choose another --out`);
+      if (code === 'EEXIST') {
+        // --force would not help with a directory or a device: say what to pass instead.
+        if (!isReplaceable(path)) throw new KeyError(notAFile(path));
+        throw new KeyError(`${path} already exists; pass --force to overwrite it (the old key is lost) or choose another --out`);
+      }
       throw new KeyError(`cannot write ${path}: ${code ?? 'write failed'}`);
     }
     chmodSync(path, 0o600);
     return;
   }
-  if (existsSync(path) && !isReplaceable(path)) throw new KeyError(`${path} is not a regular file; refusing to overwrite it`);
+  if (existsSync(path) && !isReplaceable(path)) throw new KeyError(notAFile(path));
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(tmp, pem, { mode: 0o600, flag: 'wx' });
@@ -35,6 +39,18 @@ export function writePrivateKeyFile(path: string, key: KeyObject, opts: { force?
     rmSync(tmp, { force: true });
     throw new KeyError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? 'write failed'}`);
   }
+}
+
+function notAFile(path: string): string {
+  let dir = false;
+  try {
+    dir = statSync(path).isDirectory();
+  } catch {
+    // gone meanwhile: the plain message will do
+  }
+  return dir
+    ? `${path} is a directory; give --out the key file's path, e.g. ${join(path, 'arena.pem')}`
+    : `${path} is not a regular file; refusing to overwrite it`;
 }
 
 function isReplaceable(path: string): boolean {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPrivateKeyFile, parsePublicKey, publicKeyRaw, verifyRequest } from '../../src/keys/index';
 import { makeTempDir, sshKeygen } from '../keys/tmp';
@@ -41,6 +41,16 @@ describe('arena keys generate', () => {
     expect(readFileSync(out, 'utf8')).not.toBe(before);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(doc.publicKey.raw).toBe(Buffer.from(publicKeyRaw(loadPrivateKeyFile(out))).toString('base64'));
+  });
+
+  it('an --out that names a directory says to name a file in it, with or without --force', async () => {
+    const dir = join(tmp.dir, 'keys-dir');
+    mkdirSync(dir);
+    for (const force of [[], ['--force']]) {
+      const r = await runInProcess(['keys', 'generate', '--out', dir, ...force], env);
+      expect([r.code, r.stderr]).toEqual([1, `arena: ${dir} is a directory; give --out the key file's path, e.g. ${join(dir, 'arena.pem')}\n`]);
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('an --out whose directory cannot be made fails clearly (exit 1, no stack trace)', async () => {
