@@ -42,6 +42,10 @@ export interface ServerOptions {
   deadlineMs?: number;
   timeBankMs?: number;
   rateLimits?: AppDeps['rateLimits'];
+  /** Behind a reverse proxy: count clients by its X-Forwarded-For (see clientAddress). */
+  trustProxy?: boolean;
+  /** Open live streams per client address (default 32). */
+  liveStreamsPerAddress?: number;
   /** Tests: a resolver for the URL policy (no real DNS), a mailer. */
   resolve?: Resolver;
   mailer?: Mailer;
@@ -87,6 +91,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     baseUrl: opts.baseUrl ?? '', urlPolicy, deployCheck, log, metrics, hub,
     mailer: opts.mailer ?? (opts.smtpUrl ? await smtpMailer(opts.smtpUrl, opts.mailFrom ?? 'Bot Arena <arena@localhost>') : logMailer(log)),
     rateLimits: opts.rateLimits ?? DEFAULT_RATE_LIMITS,
+    trustProxy: opts.trustProxy === true,
+    liveStreamsPerAddress: opts.liveStreamsPerAddress,
     now: Date.now,
   };
   const app = createApp(deps);

@@ -73,9 +73,13 @@ beforeAll(async () => {
     const reg = await cli(['bots', 'register', `${i < 4 ? 'starter' : 'heuristic'}${i}`, bot.url, '--json']);
     botIds.push(BotSchema.parse(JSON.parse(reg.stdout)).id);
   }
+  // A proxy the server was not told of is noted in its log.
+  await fetch(`${serve.url}/health`, { headers: { 'x-forwarded-for': '203.0.113.5' } });
+  await logged(serve, 'proxy.untrusted', 1);
   expect((await stopServe(serve)).code).toBe(0);
-  serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--match-timeout', '300', '--data', dataDir], env);
+  serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--match-timeout', '300', '--data', dataDir, '--trust-proxy'], env);
   expect(serve.stderr()).toContain('matchmaking every 1 s; a match is aborted after 300 s');
+  expect(serve.stderr()).toContain('behind a proxy (--trust-proxy)');
 }, 120_000);
 
 afterAll(async () => {
@@ -176,6 +180,14 @@ describe('arena serve: matchmaking, records, leaderboard, restart', () => {
       for (let i = 1; i < list.length; i++) expect(list[i][0]).toBeGreaterThanOrEqual(list[i - 1][1]);
     }
   }, 120_000);
+
+  it('with --trust-proxy, a request through a proxy is not noted as one the server was not told of', async () => {
+    const res = await fetch(`${serve!.url}/health`, { headers: { 'x-forwarded-for': '203.0.113.5' } });
+    const requestId = res.headers.get('x-request-id')!;
+    // The note would come before the request's own line.
+    await serve!.waitFor(new RegExp(requestId));
+    expect(serve!.stderr()).not.toContain('proxy.untrusted');
+  });
 
   it('kill -9 while a match runs: on restart it is aborted, completed ones are intact, and the next tick seats bots again', async () => {
     // Wait for a round to be under way, then kill the process outright.

@@ -7,6 +7,8 @@ import { Readable } from 'node:stream';
 import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
 import { SCOPES, type Scope } from '../../src/protocol/api';
 import { jsonBody, signHeaders, startHarness, type Harness, type Res, type TestKey } from './support/api-harness';
+import type { Context } from 'hono';
+import { clientAddress } from '../../src/service/http/client-limit';
 
 const WINDOW_MS = 5 * 60_000;
 
@@ -379,6 +381,47 @@ describe('rate limits', () => {
     // Public routes keep their own limit.
     expect((await h.send('GET', '/health')).status).toBe(200);
     expect((await h.send('GET', '/metrics')).text).toMatch(/arena_auth_failures_total\{reason="bad_signature"\} 3\n/);
+  });
+
+  it('behind a proxy without --trust-proxy: every client shares the proxy\'s address, and the log says so once', async () => {
+    for (const client of ['203.0.113.5', '203.0.113.6']) expect((await h.send('GET', '/health', { headers: { 'x-forwarded-for': client } })).status).toBe(200);
+    refused(await h.send('GET', '/health', { headers: { 'x-forwarded-for': '203.0.113.7' } }), 429, 'rate_limited');
+    expect(h.logs.filter((l) => l.event === 'proxy.untrusted')).toHaveLength(1);
+  });
+
+  it('with --trust-proxy: each client by the address the proxy appended; what the client wrote before it does not count', async () => {
+    await h.close();
+    h = await startHarness({ dev: true, trustProxy: true, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 2, perSecond: 0.01 }, authFailures: { burst: 1, perSecond: 0.01 } } });
+    const get = (xff?: string) => h.send('GET', '/health', { headers: xff === undefined ? {} : { 'x-forwarded-for': xff } });
+    expect([(await get('203.0.113.5')).status, (await get('198.51.100.1, 203.0.113.5')).status]).toEqual([200, 200]);
+    refused(await get('203.0.113.5'), 429, 'rate_limited');
+    // A forged first entry does not buy a new bucket: the proxy's entry is the last one.
+    refused(await get('192.0.2.99, 203.0.113.5'), 429, 'rate_limited');
+    // Another client, an IPv6 one, and the proxy itself (no header, or a last entry that is no address) each have their own.
+    expect((await get('203.0.113.6')).status).toBe(200);
+    expect((await get('2001:db8::1')).status).toBe(200);
+    expect((await get()).status).toBe(200);
+    expect((await get('unknown')).status).toBe(200);
+    refused(await get(), 429, 'rate_limited');
+    // Failed signatures count per client too: one client's forgeries do not lock out another's keys.
+    const u = await h.addUser('proxied@example.com');
+    const k = await h.addKey(u.id);
+    const forged = { ...k, privateKey: generateKeyPair().privateKey };
+    refused(await h.signed(forged, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.66' }), 401, 'unauthenticated');
+    refused(await h.signed(forged, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.66' }), 429, 'rate_limited', /failed signed requests/);
+    expect((await h.signed(k, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.77' })).status).toBe(200);
+    expect(h.logs.some((l) => l.event === 'proxy.untrusted')).toBe(false);
+  });
+
+  it('believes X-Forwarded-For only from a loopback or private peer (a proxy), never from a public one', () => {
+    // Requests from public addresses cannot be made here (tests stay on loopback): the Node request the app reads, as it would be.
+    const from = (peer: string, xff?: string) => ({ env: { incoming: { socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } } } }) as unknown as Context;
+    expect(clientAddress(from('198.51.100.7', '203.0.113.5'), true)).toBe('198.51.100.7');
+    expect(clientAddress(from('2001:db8::9', '203.0.113.5'), true)).toBe('2001:db8::9');
+    for (const proxy of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.0.2', '192.168.1.4', '172.16.0.3', 'fd00::1']) {
+      expect(clientAddress(from(proxy, '203.0.113.5'), true)).toBe('203.0.113.5');
+      expect(clientAddress(from(proxy, '203.0.113.5'), false)).toBe(proxy);
+    }
   });
 
   it('per address on unauthenticated routes', async () => {

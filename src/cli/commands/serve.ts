@@ -19,6 +19,7 @@ interface ServeFlags {
   logFormat: 'json' | 'pretty';
   tick: string;
   matchTimeout?: string;
+  trustProxy?: boolean;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -42,6 +43,7 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .option('--dev', 'development: allow http/ws and loopback bot URLs, cookies without Secure; never expose such a server')
     .option('--smtp <URL>', 'send sign-in links by SMTP, e.g. smtps://user:pass@mail.example.com (default: $ARENA_SMTP_URL; without one, links go to the log)')
     .addOption(new Option('--log-format <FORMAT>', 'request log on stderr: one JSON object per line, or short lines for a terminal').choices(['json', 'pretty']).default('json'))
+    .option('--trust-proxy', 'the server is behind a reverse proxy (nginx, Caddy) on this host or the private network: rate limits count each client by the address the proxy appends to X-Forwarded-For, not the proxy\'s own')
     .option('--tick <SECONDS>', 'matchmaking: every this many seconds, seat every idle active bot in tables of 4 (and 3); 0 turns matchmaking off', '30')
     .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, the spec\'s 10 minutes; lower it for tests)')
     .addHelpText(
@@ -56,6 +58,7 @@ exits at once. \`arena admin backup DIR\` copies the store while it runs.
 Examples:
   $ arena admin user add --email ops@example.com && arena admin key add --user ops@example.com --public-key admin.pem
   $ arena serve --base-url https://arena.example.com --smtp smtps://arena:secret@mail.example.com
+  $ arena serve --base-url https://arena.example.com --trust-proxy     behind nginx or Caddy on this host
   $ arena serve --dev --port 0 --data /tmp/arena-dev --log-format pretty
   $ arena serve --dev --port 0 --tick 1 --match-timeout 60     quick rounds for testing bots
   $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080`,
@@ -91,7 +94,7 @@ Examples:
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs });
+        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, trustProxy: flags.trustProxy === true });
       } catch (err) {
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
@@ -112,6 +115,7 @@ Examples:
       say(`platform public key ${server.platformKey.publicKeyBase64} (GET /.well-known/svc.json; bots may verify handshakes with it)`);
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
+      if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
       say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
       say(`listening on ${server.url}`);
 

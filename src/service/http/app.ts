@@ -16,7 +16,7 @@ import { botRoutes } from './routes/bots';
 import { keyRoutes } from './routes/keys';
 import { matchRoutes } from './routes/matches';
 import { metaRoutes } from './routes/meta';
-import { responseHeader } from './node-io';
+import { requestHeader, responseHeader } from './node-io';
 import { signInRoutes } from './routes/signin';
 import { mountDashboard } from '../dashboard';
 
@@ -27,8 +27,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
+  // A proxy in front that the server was not told of: every client behind it shares the proxy's
+  // address, and so its rate limits. Said once, in the log the operator reads.
+  let proxyNoted = deps.trustProxy === true;
   // One log line and one metric per request (no-store on what credentials unlocked: Authenticator.caller).
   app.use('*', async (c, next) => {
+    if (!proxyNoted && requestHeader(c, 'x-forwarded-for') !== undefined) {
+      proxyNoted = true;
+      deps.log({ event: 'proxy.untrusted', note: 'requests carry X-Forwarded-For, so a proxy is in front: without --trust-proxy every client behind it shares its address and rate limits' });
+    }
     const started = performance.now();
     const requestId = randomUUID();
     c.set('requestId', requestId);

@@ -89,7 +89,7 @@ export class Authenticator {
    * one is checked, so bad signatures cannot buy unlimited CPU.
    */
   private async guardedSigned(c: Context<AppEnv>): Promise<Caller> {
-    const address = clientAddress(c);
+    const address = clientAddress(c, this.deps.trustProxy);
     const wait = this.failures.wait(address);
     if (wait > 0) {
       this.deps.metrics.rateLimited();

@@ -1,23 +1,42 @@
 // Rate limit by client address, for routes anyone may call.
+import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
+import { classifyAddress } from '../../probe/address-class';
 import { ApiError } from './errors';
+import { requestHeader } from './node-io';
 import { RateLimiter } from './rate-limit';
 
-export function clientAddress(c: Context): string {
+/** Where a reverse proxy in front of the service sits: the same host or the private network. */
+const PROXY_RANGES: ReadonlySet<string> = new Set(['loopback', 'private', 'uniqueLocal', 'linkLocal']);
+
+/**
+ * The client's address, for rate limits. With `trustProxy` (serve --trust-proxy),
+ * a request that came from a loopback or private address, a proxy's, counts by
+ * the last X-Forwarded-For entry: the address the proxy itself saw (entries
+ * before it are the client's word). From anywhere else the header is ignored, so
+ * a client that reaches the server directly cannot choose its own address.
+ */
+export function clientAddress(c: Context, trustProxy = false): string {
+  let peer: string;
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    peer = getConnInfo(c).remote.address ?? 'unknown';
   } catch {
     return 'unknown';
   }
+  if (!trustProxy) return peer;
+  const forwarded = requestHeader(c, 'x-forwarded-for');
+  if (!forwarded || !PROXY_RANGES.has(classifyAddress(peer))) return peer;
+  const last = forwarded.slice(forwarded.lastIndexOf(',') + 1).trim();
+  return isIP(last) ? last : peer;
 }
 
 export function addressLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const limiter = new RateLimiter(deps.rateLimits.address, deps.now);
   return async (c, next) => {
-    const wait = limiter.take(clientAddress(c));
+    const wait = limiter.take(clientAddress(c, deps.trustProxy));
     if (wait > 0) {
       deps.metrics.rateLimited();
       throw new ApiError('rate_limited', `too many requests from this address; retry in ${wait} s`, { 'Retry-After': String(wait) });

@@ -31,6 +31,10 @@ export interface AppDeps {
   hub: LiveHub;
   /** key: per key; address: per client address on routes without credentials; authFailures: failed signed requests per address (default below). */
   rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit };
+  /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
+  trustProxy?: boolean;
+  /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
+  liveStreamsPerAddress?: number;
   now: () => number;
 }
 

@@ -47,6 +47,8 @@ export interface HarnessOptions {
   deployCheck?: AppDeps['deployCheck'];
   mailer?: Mailer;
   rateLimits?: AppDeps['rateLimits'];
+  /** serve --trust-proxy. */
+  trustProxy?: boolean;
   /** The service clock (ms); the store keeps the real one. */
   now?: () => number;
   /** Public base URL (default: the listening address). */
@@ -109,6 +111,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     metrics,
     hub: new LiveHub(),
     rateLimits: opts.rateLimits ?? { key: { ...DEFAULT_RATE_LIMITS.key }, address: { ...DEFAULT_RATE_LIMITS.address } },
+    trustProxy: opts.trustProxy,
     now: opts.now ?? Date.now,
   };
   const app = createApp(deps);

@@ -13,8 +13,10 @@ import { LeaderboardRowSchema, MatchStatusSchema, MatchSummarySchema, type Leade
 import { writeOrDrop } from '../../live/backlog';
 import { publicMatchEvent, SNAPSHOT_RECENT_EVENTS } from '../../live/hub';
 import { parseLastEventId, sseMessage, SSE_KEEPALIVE } from '../../live/sse';
+import { StreamSlots } from '../../live/stream-limit';
 import { InvalidCursor, type StoredMatch } from '../../store/types';
 import type { AppDeps } from '../deps';
+import { clientAddress } from '../client-limit';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { IdParam, json, NOT_FOUND, PUBLIC_ERRORS } from '../openapi-kit';
@@ -43,6 +45,7 @@ const LIMIT_ERROR = 'must be a whole number from 1 to 100';
 
 export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>): void {
   const { store } = deps;
+  const streams = new StreamSlots(deps.liveStreamsPerAddress);
 
   app.openapi(
     createRoute({
@@ -123,10 +126,11 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         'then `event` (id = seq, data = PublicMatchEvent) per replay event and `view` {seq, view} after each batch;',
         'then `end` {id, status, players, endedAt}. Reconnect with Last-Event-ID to resume without gaps or repeats, also after the match ended.',
         'A finished match answers with its final state and `end`. Only public information: card counts, never hands, dev card identities, the seed or an illegal answer\'s rejection details.',
+        'One client address may hold a limited number of streams of running matches open at once (32 by default); past it the answer is 429 rate_limited.',
       ].join(' '),
       middleware: [limit] as const,
       request: { params: IdParam },
-      responses: { 200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The event stream' }, ...NOT_FOUND },
+      responses: { 200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The event stream' }, ...NOT_FOUND, ...PUBLIC_ERRORS },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -153,6 +157,11 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         return c.body(body, 200, headers);
       }
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
+      const address = clientAddress(c, deps.trustProxy);
+      if (!streams.take(address)) {
+        deps.metrics.rateLimited();
+        throw new ApiError('rate_limited', 'too many live streams open from this address; close one, then retry', { 'Retry-After': '5' });
+      }
       // On Node (always, under @hono/node-server) the stream is written straight to the socket's
       // response: hono's stream() goes through web streams, which cost more than the rest of a
       // viewer's share of a decision round (npm run bench -- serve-matches).
@@ -165,6 +174,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
           closed = true;
           clearInterval(keepalive);
           unsubscribe();
+          streams.release(address);
           deps.metrics.setLiveViewers(deps.hub.viewerCount());
           if (!outgoing.writableEnded) outgoing.end();
         };
@@ -173,6 +183,8 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         const unsubscribe = channel.subscribe({ send, close: finish }, lastEventId);
         const keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
         outgoing.once('close', finish);
+        // A client gone before the handler ran has had its 'close' already: let go of its slot now.
+        if (!outgoing.socket || outgoing.socket.destroyed) finish();
         deps.metrics.setLiveViewers(deps.hub.viewerCount());
         return RESPONSE_ALREADY_SENT as never;
       }
@@ -185,6 +197,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
             closed = true;
             clearInterval(keepalive);
             unsubscribe();
+            streams.release(address);
             deps.metrics.setLiveViewers(deps.hub.viewerCount());
             done();
           };
