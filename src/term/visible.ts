@@ -2,10 +2,17 @@
 // control characters become \uXXXX escapes, so an ESC sequence in a bot's talk,
 // a server's error message or an argument is seen, never acted on.
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
 /** Every control character escaped. */
 export function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, escape);
+  return text.replace(CONTROL, escape);
+}
+
+/** Every control character replaced by `by` (one column each, so laid-out text keeps its width). */
+export function replaceControls(text: string, by: string): string {
+  return text.replace(CONTROL, by);
 }
 
 /** The same, but keeping line breaks and tabs (multi-line messages). */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { MatchRecord } from '../protocol/match';
 import { MatchRecordHeaderSchema } from '../protocol/match-header';
 import { RECORD_LIMITS } from './record-limits';
+import { replaceControls } from '../term/visible';
 
 export type LoadErrorCode =
   | 'not_found' | 'empty_dir' | 'not_json' | 'not_a_record' | 'needs_server'
@@ -41,7 +42,7 @@ export interface RecordSource {
 export type RecordParser = (text: string, from: string) => MatchRecord | Promise<MatchRecord>;
 
 // Keys and values quoted from a file may hold control characters; never print them raw.
-const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+const printable = (s: string) => replaceControls(s, '\ufffd');
 
 const ERRNO_TEXT: Record<string, string> = {
   ENOENT: 'no such file or directory',

@@ -3,6 +3,8 @@
 // distinction a span's colour makes is also made by its characters, so the
 // plain and NO_COLOR renderings lose nothing.
 
+import { replaceControls } from '../../term/visible';
+
 export type Colour =
   | 'red' | 'green' | 'greenBright' | 'yellow' | 'gray' | 'white' | 'whiteBright'
   | 'cyan' | 'magenta' | 'blueBright' | 'yellowBright' | 'redBright';
@@ -20,13 +22,12 @@ export interface Span extends Style {
 
 export type Line = Span[];
 
-// Bot names and table talk come from bots: control characters (escape
-// sequences, newlines) must never reach the terminal or break a line.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
-/** A span of text; control characters are shown as '�'. */
+/**
+ * A span of text; control characters are shown as '�'. Bot names and table talk come from
+ * bots: escape sequences and newlines must never reach the terminal or break a line.
+ */
 export function span(text: string, style: Style = {}): Span {
-  return { text: text.replace(CONTROL, '\ufffd'), ...style };
+  return { text: replaceControls(text, '\ufffd'), ...style };
 }
 
 export function lineText(line: Line): string {
