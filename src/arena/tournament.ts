@@ -8,6 +8,7 @@ import { seatOrder as engineSeatOrder } from '../../engine/index';
 import type { MatchEvent, MatchRecord } from '../protocol/index';
 import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions, type StrikeRecord } from '../runner/index';
 import type { ArenaBot } from './bots';
+import { errnoText } from '../fs/errno-text';
 import { writeJsonAtomic, matchIdFactory } from './files';
 import { RatingBook } from './ratings';
 import { arrangeForSeats, drawTables } from './schedule';
@@ -63,6 +64,20 @@ export interface TournamentProgress {
   tallies: Tallies;
 }
 
+/**
+ * A result file could not be written (disk full, permissions): the tournament
+ * stopped. `summary` covers the games played (it is not on disk); `written`
+ * match files made it, the first games' in order.
+ */
+export class ResultWriteError extends Error {
+  constructor(readonly path: string, cause: unknown, readonly summary: TournamentSummary, readonly written: number) {
+    const code = (cause as NodeJS.ErrnoException | null)?.code;
+    const words = errnoText(cause);
+    super(`cannot write ${path}: ${words ? `${words} (${code})` : cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ResultWriteError';
+  }
+}
+
 export async function runTournament(opts: TournamentOptions): Promise<TournamentSummary> {
   const { bots, games, seats, seed } = opts;
   const ids = new Set(bots.map((b) => b.id));
@@ -92,6 +107,9 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
   const finished = new Map<number, { result: MatchResult; game: GameResult }>();
   let nextToRate = 0;
   let writing: Promise<void> = Promise.resolve();
+  // The first failed write; the files after it are not attempted (they would leave gaps in game order).
+  let writeFailure: { path: string; err: unknown } | null = null;
+  let written = 0;
   const rateInOrder = () => {
     while (finished.has(nextToRate)) {
       const { result, game } = finished.get(nextToRate)!;
@@ -102,10 +120,16 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
       if (opts.outDir) {
         const path = join(opts.outDir, `${record.id}.json`);
         // Files are written one at a time, in game order; a failed write
-        // (disk full, permissions) stops the tournament rather than losing results.
-        writing = writing.then(() => writeJsonAtomic(path, record)).catch((err: unknown) => {
-          failure ??= err;
-          stop.abort();
+        // (disk full, permissions) stops the tournament, and the games played are still reported.
+        writing = writing.then(async () => {
+          if (writeFailure) return;
+          try {
+            await writeJsonAtomic(path, record);
+            written++;
+          } catch (err) {
+            writeFailure = { path, err };
+            stop.abort();
+          }
         });
       }
     }
@@ -186,7 +210,16 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
     bots: summarizeBots(bots, tallies, ratings, deadlineMs),
     matches,
   };
-  if (opts.outDir) await writeJsonAtomic(join(opts.outDir, 'summary.json'), summary);
+  const failedWrite = writeFailure as { path: string; err: unknown } | null;
+  if (failedWrite) throw new ResultWriteError(failedWrite.path, failedWrite.err, summary, written);
+  if (opts.outDir) {
+    const path = join(opts.outDir, 'summary.json');
+    try {
+      await writeJsonAtomic(path, summary);
+    } catch (err) {
+      throw new ResultWriteError(path, err, summary, written);
+    }
+  }
   return summary;
 }
 

@@ -3,24 +3,14 @@
 // /dev/zero, a FIFO or a huge file would otherwise be read forever or into
 // all of memory.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { errnoText } from '../fs/errno-text';
 import { KeyError } from './errors';
 
 /** Bytes in a key file. Ed25519 keys in any of the accepted forms are under 1 KiB. */
 export const MAX_KEY_FILE_BYTES = 64 * 1024;
 
-const WHY: Record<string, string> = {
-  ENOENT: 'no such file',
-  ENOTDIR: 'no such file (a part of the path is not a directory)',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'it is a directory',
-  ELOOP: 'too many levels of symbolic links (a symlink loop?)',
-  ENAMETOOLONG: 'the path is too long',
-};
-
 function why(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  return (code && WHY[code]) ?? code ?? 'read failed';
+  return errnoText(err) ?? (err as NodeJS.ErrnoException | null)?.code ?? 'read failed';
 }
 
 function kindOf(s: ReturnType<typeof fstatSync>): string {

@@ -10,6 +10,7 @@ import type { MatchRecord } from '../protocol/match';
 import { MatchRecordHeaderSchema } from '../protocol/match-header';
 import { RECORD_LIMITS } from './record-limits';
 import { replaceControls } from '../term/visible';
+import { errnoText } from '../fs/errno-text';
 
 export type LoadErrorCode =
   | 'not_found' | 'empty_dir' | 'not_json' | 'not_a_record' | 'needs_server'
@@ -44,27 +45,14 @@ export type RecordParser = (text: string, from: string) => MatchRecord | Promise
 // Keys and values quoted from a file may hold control characters; never print them raw.
 const printable = (s: string) => replaceControls(s, '\ufffd');
 
-const ERRNO_TEXT: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  ENOTDIR: 'no such file or directory (a part of the path is not a directory)',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  ELOOP: 'too many levels of symbolic links (a symlink loop?)',
-  ENAMETOOLONG: 'the path is too long',
-  EISDIR: 'is a directory',
-  EIO: 'input/output error',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files',
-};
-
-function errnoText(err: unknown): string {
+function errnoWords(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  return (code && ERRNO_TEXT[code]) ?? (code ? `cannot read it (${code})` : `cannot read it (${(err as Error)?.message ?? String(err)})`);
+  return errnoText(err) ?? (code ? `cannot read it (${code})` : `cannot read it (${(err as Error)?.message ?? String(err)})`);
 }
 
 function unreadable(path: string, err: unknown): RecordLoadError {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  return new RecordLoadError(code === 'ENOENT' || code === 'ENOTDIR' ? 'not_found' : 'unreadable', `${printable(path)}: ${errnoText(err)}`);
+  return new RecordLoadError(code === 'ENOENT' || code === 'ENOTDIR' ? 'not_found' : 'unreadable', `${printable(path)}: ${errnoWords(err)}`);
 }
 
 function kindOf(s: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {

@@ -1,7 +1,7 @@
 // End to end: real example bots on 127.0.0.1, the real runner and engine,
 // real files in a temp dir.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rate, rating, type Rating } from 'openskill';
@@ -9,7 +9,7 @@ import { verifyReplay, type GameEvent } from '../../engine/index';
 import { parseBotArgs } from '../../src/arena/bots';
 import { displayRating } from '../../src/arena/ratings';
 import { gameSeed } from '../../src/arena/seeds';
-import { runTournament } from '../../src/arena/tournament';
+import { ResultWriteError, runTournament } from '../../src/arena/tournament';
 import { runMatch } from '../../src/runner/index';
 import { drawTables } from '../../src/arena/schedule';
 import type { TournamentSummary } from '../../src/arena/summary';
@@ -169,6 +169,37 @@ describe('a failing match (a bug, not a bot)', () => {
     });
     await expect(run).rejects.toBe(boom);
     expect(readRecords(out).map((r) => r.seed)).toEqual([gameSeed('fail', 1)]);
+  });
+});
+
+describe('a result file that cannot be written (disk full, permissions)', () => {
+  it('stops the tournament; the error carries the summary of the games played and how many files were written', async () => {
+    const parent = tempDir();
+    const out = join(parent, 'out');
+    const run = runTournament({
+      bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']),
+      games: 6, seats: 3, seed: 'full', concurrency: 1, platformKey: privateKey, outDir: out,
+      playMatch: async (o) => {
+        if (o.seed === gameSeed('full', 3)) {
+          // Games 1 and 2 are on disk; then the directory goes, and a file takes its place.
+          while (readdirSync(out).filter((f) => f.endsWith('.json')).length < 2) await new Promise((r) => setTimeout(r, 5));
+          renameSync(out, join(parent, 'moved'));
+          writeFileSync(out, '');
+        }
+        return runMatch(o);
+      },
+    });
+    const err = await run.then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ResultWriteError);
+    const failed = err as ResultWriteError;
+    expect(failed.message).toMatch(new RegExp(`^cannot write ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/m-.*-0003\\.json: `));
+    expect(failed.written).toBe(2);
+    // Game 3 was played and is reported; the game under way when its write failed is aborted, and no more start.
+    const statuses = failed.summary.matches.map((m) => m.status);
+    expect(statuses.slice(0, 3)).toEqual(['completed', 'completed', 'completed']);
+    expect(statuses.length).toBeLessThan(6);
+    expect(failed.summary).toMatchObject({ games: statuses.filter((x) => x === 'completed').length, gamesPlanned: 6, interrupted: false });
+    expect(readdirSync(join(parent, 'moved')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
   });
 });
 

@@ -1,5 +1,6 @@
 // `arena play` in-process (IO injected): seeds and the hints it prints.
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,5 +81,23 @@ describe('arguments on the terminal', () => {
       expect(r.stderr).toContain('x\\u001b[2Jy');
       expect(r.stderr).not.toContain('\u001b');
     }
+  });
+});
+
+describe('arena play --out on a disk that fills up', () => {
+  it('stops, still prints the games played, and exits 1 saying which file could not be written and why', () => {
+    // A real limit the kernel enforces: files over 16 KiB cannot be written (a match record is far larger).
+    const out = join(home, 'full');
+    const root = join(__dirname, '..', '..');
+    const r = spawnSync('bash', ['-c', `ulimit -f 16 && exec "${process.execPath}" "${join(root, 'bin/arena')}" play ${three.join(' ')} --games 3 --seed full --out "${out}" --json`], {
+      encoding: 'utf8', env: { ...process.env, ARENA_CONFIG_DIR: config }, timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(1);
+    const doc = JSON.parse(r.stdout) as { gamesPlanned: number; matches: unknown[] };
+    expect(doc.gamesPlanned).toBe(3);
+    expect(doc.matches.length).toBeGreaterThanOrEqual(1);
+    expect(r.stderr).toMatch(new RegExp(`arena: cannot write ${out}/m-[^ ]*-0001\\.json: the file is larger than this process may write \\(ulimit -f\\) \\(EFBIG\\); stopped after \\d games? \\(shown above\\); 0 match files and no summary\\.json were written to ${out}\\n$`));
+    expect(r.stderr).not.toContain('unexpected error');
+    expect(readdirSync(out).filter((f) => f.endsWith('.json'))).toEqual([]);
   });
 });

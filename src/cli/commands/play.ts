@@ -133,7 +133,7 @@ export async function platformKeyOrFail(io: CliIO): Promise<PlatformKey> {
 
 /** Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the result. */
 export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO, out: { json: boolean; verbose?: boolean }): Promise<TournamentSummary> {
-  const { runTournament } = await import('../../arena/tournament');
+  const { ResultWriteError, runTournament } = await import('../../arena/tournament');
   const { createPlayProgress } = await import('../../term/play-progress');
   const { formatTable } = await import('../../term/tournament-table');
   const { strikeReport } = await import('../../term/strike-report');
@@ -156,6 +156,8 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
   const controller = new AbortController();
   const release = abortOnSigint(controller, progress.note);
   let summary: TournamentSummary;
+  // A result file that could not be written stops the tournament; the games played are still shown.
+  let writeError: InstanceType<typeof ResultWriteError> | null = null;
   try {
     summary = await runTournament({
       bots: plan.bots, games: plan.games, seats: plan.seats, seed: plan.seed, concurrency: plan.concurrency,
@@ -164,6 +166,10 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
       onStrike: out.verbose ? (s) => progress.note(strikeReport(s)) : undefined,
       // Live turn counts only matter on a terminal; skip the per-event callback otherwise.
       onMatchEvent: io.stderr.isTTY ? (id, e) => progress.matchEvent(id, e) : undefined,
+    }).catch((err: unknown) => {
+      if (!(err instanceof ResultWriteError)) throw err;
+      writeError = err;
+      return err.summary;
     });
   } finally {
     progress.finish();
@@ -171,6 +177,11 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
   }
   if (out.json) io.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   else io.stdout.write(formatTable(summary) + '\n');
+  const failed = writeError as InstanceType<typeof ResultWriteError> | null;
+  if (failed) {
+    const files = `${failed.written} match file${failed.written === 1 ? '' : 's'}`;
+    throw new CliError(`${failed.message}; stopped after ${summary.matches.length} game${summary.matches.length === 1 ? '' : 's'} (shown above); ${files} and no summary.json were written to ${plan.outDir}`);
+  }
   if (plan.outDir) note(`arena: wrote ${summary.matches.length} match file${summary.matches.length === 1 ? '' : 's'} and summary.json to ${plan.outDir}; replay with: ${arenaCommand(io)} replay ${shellWord(plan.outDir)}`);
   return summary;
 }
