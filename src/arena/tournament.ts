@@ -8,7 +8,7 @@ import { seatOrder as engineSeatOrder } from '../../engine/index';
 import type { MatchEvent, MatchRecord } from '../protocol/index';
 import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions, type StrikeRecord } from '../runner/index';
 import type { ArenaBot } from './bots';
-import { errnoText } from '../fs/errno-text';
+import { errnoReason } from '../fs/errno-text';
 import { writeJsonAtomic, matchIdFactory } from './files';
 import { RatingBook } from './ratings';
 import { arrangeForSeats, drawTables } from './schedule';
@@ -71,9 +71,7 @@ export interface TournamentProgress {
  */
 export class ResultWriteError extends Error {
   constructor(readonly path: string, cause: unknown, readonly summary: TournamentSummary, readonly written: number) {
-    const code = (cause as NodeJS.ErrnoException | null)?.code;
-    const words = errnoText(cause);
-    super(`cannot write ${path}: ${words ? `${words} (${code})` : cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`cannot write ${path}: ${errnoReason(cause)}`, { cause });
     this.name = 'ResultWriteError';
   }
 }

@@ -23,3 +23,10 @@ export function errnoText(err: unknown): string | undefined {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   return code === undefined ? undefined : TEXT[code];
 }
+
+/** Why a file operation failed, for a message: the words and the code ("no space left on the device (ENOSPC)"), else the error's own message. */
+export function errnoReason(err: unknown): string {
+  const words = errnoText(err);
+  if (words) return `${words} (${(err as NodeJS.ErrnoException).code})`;
+  return err instanceof Error ? err.message : String(err);
+}

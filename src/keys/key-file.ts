@@ -5,6 +5,7 @@ import { chmodSync, existsSync, renameSync, rmSync, statSync, writeFileSync } fr
 import { dirname, join } from 'node:path';
 import { KeyError } from './errors';
 import { privateKeyToPem } from './keypair';
+import { errnoReason } from '../fs/errno-text';
 import { makeDirSync } from '../fs/make-dir';
 
 export function writePrivateKeyFile(path: string, key: KeyObject, opts: { force?: boolean } = {}): void {
@@ -19,12 +20,14 @@ export function writePrivateKeyFile(path: string, key: KeyObject, opts: { force?
       writeFileSync(path, pem, { mode: 0o600, flag: 'wx' });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      // The file was made by this call ('wx') but not filled (disk full): leave no empty key behind.
+      if (code !== 'EEXIST') rmSync(path, { force: true });
       if (code === 'EEXIST') {
         // --force would not help with a directory or a device: say what to pass instead.
         if (!isReplaceable(path)) throw new KeyError(notAFile(path));
         throw new KeyError(`${path} already exists; pass --force to overwrite it (the old key is lost) or choose another --out`);
       }
-      throw new KeyError(`cannot write ${path}: ${code ?? 'write failed'}`);
+      throw new KeyError(`cannot write ${path}: ${errnoReason(err)}`);
     }
     chmodSync(path, 0o600);
     return;
@@ -37,7 +40,7 @@ export function writePrivateKeyFile(path: string, key: KeyObject, opts: { force?
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
-    throw new KeyError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? 'write failed'}`);
+    throw new KeyError(`cannot write ${path}: ${errnoReason(err)}`);
   }
 }
 

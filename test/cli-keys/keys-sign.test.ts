@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPrivateKeyFile, parsePublicKey, publicKeyRaw, verifyRequest } from '../../src/keys/index';
 import { makeTempDir, sshKeygen } from '../keys/tmp';
@@ -41,6 +42,14 @@ describe('arena keys generate', () => {
     expect(readFileSync(out, 'utf8')).not.toBe(before);
     expect(statSync(out).mode & 0o777).toBe(0o600);
     expect(doc.publicKey.raw).toBe(Buffer.from(publicKeyRaw(loadPrivateKeyFile(out))).toString('base64'));
+  });
+
+  it('a key that cannot be written (disk full) leaves no empty key file behind', () => {
+    const out = join(tmp.dir, 'full.pem');
+    // ulimit -f 0: every byte written to a file is refused (EFBIG), as on a full disk.
+    const r = spawnSync('bash', ['-c', `ulimit -f 0 && exec "${process.execPath}" "${join(__dirname, '..', '..', 'bin/arena')}" keys generate --out "${out}"`], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+    expect([r.status, r.stderr]).toEqual([1, `arena: cannot write ${out}: the file is larger than this process may write (ulimit -f) (EFBIG)\n`]);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('an --out that names a directory says to name a file in it, with or without --force', async () => {

@@ -2,7 +2,8 @@
 // in-process through the commander program: every refusal is clear, has the
 // documented exit code and changes nothing in the store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatPublicKey, generateKeyPair, privateKeyToPem, publicKeyRaw } from '../../src/keys/index';
@@ -184,6 +185,23 @@ describe('the lock', () => {
     const again = await admin('backup', out);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/backup failed: .*not empty/);
+  });
+});
+
+describe('arena admin backup that cannot write', () => {
+  // ulimit -f 0: the kernel refuses every byte this process writes to a file (EFBIG), as a full disk would.
+  const arenaLimited = (args: string) => spawnSync('bash', ['-c', `ulimit -f 0 && exec "${process.execPath}" "${join(__dirname, '..', '..', 'bin/arena')}" ${args}`], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+
+  it('fails with the reason and leaves no partial copy: a directory it made goes, an empty one given stays empty', async () => {
+    await admin('user', 'add', '--email', 'ops@example.com');
+    const made = join(dir, 'made');
+    const r = arenaLimited(`admin backup "${made}"`);
+    expect([r.status, r.stderr]).toEqual([1, 'arena: backup failed: the file is larger than this process may write (ulimit -f) (EFBIG)\n']);
+    expect(existsSync(made)).toBe(false);
+    const given = join(dir, 'given');
+    mkdirSync(given);
+    expect(arenaLimited(`admin backup "${given}"`).status).toBe(1);
+    expect(readdirSync(given)).toEqual([]);
   });
 });
 

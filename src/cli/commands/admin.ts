@@ -145,6 +145,7 @@ Examples:
     .action(async (out: string, flags: { data?: string }) => {
       const { resolve } = await import('node:path');
       const { backupDataDir } = await import('../../service/store/backup');
+      const { errnoReason } = await import('../../fs/errno-text');
       const from = resolve(io.cwd, dataDir(io.env, flags.data));
       const to = resolve(io.cwd, out);
       // No lock, on purpose: the server keeps the lock while it runs, and a
@@ -158,7 +159,8 @@ Examples:
       try {
         await backupDataDir(from, to);
       } catch (err) {
-        throw new CliError(`backup failed: ${(err as Error).message}`, EXIT.failure);
+        // backupDataDir removes a partial copy, so DIR never holds half a backup.
+        throw new CliError(`backup failed: ${errnoReason(err)}`, EXIT.failure);
       }
       io.stderr.write(`backed up ${from} to ${to}\n`);
     });

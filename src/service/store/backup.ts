@@ -10,7 +10,7 @@
 // completion whose ratings had not reached store.json yet is re-applied when
 // the copy opens, as after a crash. Otherwise it tries again. The final
 // files are copied afterwards, at leisure.
-import { copyFile, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fsyncDir } from './atomic-write';
 import { DOC_FILE, emptyDoc, parseDoc } from './doc';
@@ -40,8 +40,20 @@ export async function backupDataDir(src: string, out: string, opts: BackupOption
   if (!(await exists(join(from, DOC_FILE))) && !(await exists(join(from, MATCH_DIR)))) {
     throw new Error(`${from} holds no arena store`);
   }
-  await ensureEmpty(to);
+  const created = await ensureEmpty(to);
+  try {
+    await copyStore(from, to, opts);
+  } catch (err) {
+    // A partial copy must not pass for a backup (it would open as a store missing data):
+    // what this call wrote goes, and the directory too if this call made it.
+    await rm(join(to, MATCH_DIR), { recursive: true, force: true }).catch(() => {});
+    await rm(join(to, DOC_FILE), { force: true }).catch(() => {});
+    if (created) await rm(to, { recursive: true, force: true }).catch(() => {});
+    throw err;
+  }
+}
 
+async function copyStore(from: string, to: string, opts: BackupOptions): Promise<void> {
   let snap: Snapshot | null = null;
   if (opts.hold) {
     snap = await opts.hold(() => readSnapshot(from));
@@ -168,13 +180,16 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function ensureEmpty(dir: string): Promise<void> {
+/** Makes sure `dir` is empty, making it if missing; true when it was made here. */
+async function ensureEmpty(dir: string): Promise<boolean> {
   try {
     const entries = await readdir(dir);
     if (entries.length > 0) throw new Error(`the backup directory ${dir} is not empty`);
+    return false;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     await makeDir(dir, 0o700);
+    return true;
   }
 }
 
