@@ -40,8 +40,8 @@ Examples:
       ]);
       const seed = opts.seed ?? randomBytes(6).toString('hex');
       const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
-      const workers = opts.workers ?? defaultWorkers(opts.games, bots, availableParallelism());
       const cores = availableParallelism();
+      const workers = opts.workers ?? defaultWorkers(opts.games, bots, cores);
       if (workers > cores && opts.games > cores) {
         io.stderr.write(`arena: --workers ${workers} on ${cores} core${cores === 1 ? '' : 's'}: threads beyond the cores only add start-up time and memory\n`);
       }
