@@ -185,9 +185,19 @@ describe('owner CLI against the running server', () => {
     const revoked = await runCli(['keys', 'revoke', meta.id, '--json'], { env: ops() });
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(ApiKeyMetaSchema.parse(JSON.parse(revoked.stdout)).revokedAt).not.toBeNull();
+    // Revoking another key says nothing more; revoking the key in use says what that means.
+    expect(revoked.stderr).not.toContain('signed with');
     const denied = await runCli(['me'], { env: as(meta.id, file) });
     expect(denied.code).toBe(4);
     expect(denied.stderr).toMatch(/revoked.*HTTP 401 unauthenticated/);
+
+    const selfFile = join(dir, 'self.pem');
+    const self = generateKeyPair();
+    writePrivateKeyFile(selfFile, self.privateKey);
+    const selfMeta = ApiKeyMetaSchema.parse(JSON.parse((await runCli(['keys', 'add', formatPublicKey(self.publicKey, 'ssh', 'self'), '--scopes', 'keys.write', '--json'], { env: ops() })).stdout));
+    const own = await runCli(['keys', 'revoke', selfMeta.id], { env: as(selfMeta.id, selfFile) });
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).toContain('arena: that was the key this command signed with: commands that use it now fail (exit 4)');
   });
 
   it('maps 401 and 403 to exit 4 with the server\'s message, and changes nothing', async () => {

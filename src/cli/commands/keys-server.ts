@@ -88,9 +88,15 @@ ${SERVER_HELP}`,
     )
     .action(async (id: string, flags: ServerFlags) => {
       const { revokeKey } = await import('../../client/owner');
-      const meta = await withServer(io, flags, (t) => revokeKey(t, id));
+      let signing = '';
+      const meta = await withServer(io, flags, (t) => {
+        signing = t.keyId;
+        return revokeKey(t, id);
+      });
       emit(io, flags.json, meta, () => keyTable([meta]));
       if (!flags.json) io.stderr.write(`revoked ${meta.id} at ${meta.revokedAt}\n`);
+      // Easy to do by mistake, and every later command with these settings then fails with 401.
+      if (meta.id === signing) io.stderr.write(`arena: that was the key this command signed with: commands that use it now fail (exit 4); switch with \`arena login --key-id ID --key FILE\`, or sign in by e-mail on the dashboard to add a key\n`);
     });
 }
 
