@@ -47,14 +47,30 @@ export const BotSchema = z
   })
   .describe("A registered bot, as its owner sees it.");
 
+/**
+ * A name people see (bots on the leaderboard, keys in a list): 1 to `max`
+ * characters, not blank, and no control characters, which would break a
+ * table's lines or drive the terminal of whoever looks (tabs, line breaks, escapes).
+ */
+function displayName(max: number) {
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must not contain control characters (tabs, line breaks, escape sequences)' })
+    .regex(/\S/, { error: 'must not be blank' });
+}
+
 export const BOT_NAME_MAX = 64;
-export const BotNameSchema = z.string().min(1).max(BOT_NAME_MAX).describe('Bot name, 1-64 characters.');
+export const BotNameSchema = displayName(BOT_NAME_MAX).describe('Bot name, 1-64 characters, no control characters, not blank.');
 export const BotUrlSchema = z.string().min(1).max(2048).describe('Where the bot listens: https in production.');
 
 // Request bodies.
 export const HandleBodySchema = z.strictObject({ handle: HandleSchema });
+export const KeyNameSchema = displayName(64).describe('Key name, 1-64 characters, no control characters, not blank.');
 export const KeyCreateBodySchema = z.strictObject({
-  name: z.string().min(1).max(64),
+  name: KeyNameSchema,
   publicKey: z.string().min(1).max(4096).describe('An OpenSSH ssh-ed25519 line, a PEM PUBLIC KEY block, or base64 of the raw 32 bytes.'),
   scopes: z.array(ScopeSchema).min(1).optional().describe('Default: bots.read and bots.write.'),
 });

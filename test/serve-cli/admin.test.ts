@@ -122,6 +122,8 @@ describe('arena admin key add', () => {
       [['--user', 'ops@example.com', '--public-key', join(dir, 'missing.pub')], 1, /no such file/],
       [['--user', 'ops@example.com', '--public-key', k.pub, '--scopes', 'bots.admin'], 2, /unknown scope "bots.admin"/],
       [['--user', 'ops@example.com', '--public-key', k.pub, '--name', 'x'.repeat(65)], 1, /1-64 characters/],
+      [['--user', 'ops@example.com', '--public-key', k.pub, '--name', 'a\u001b[31mb'], 1, /must not contain control characters/],
+      [['--user', 'ops@example.com', '--public-key', k.pub, '--name', '   '], 1, /key name must be 1-64 characters/],
     ] as const) {
       const r = await admin('key', 'add', ...args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);

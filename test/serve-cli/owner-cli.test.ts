@@ -152,15 +152,16 @@ describe('bots by name', () => {
     await cli('bots', 'remove', b.id);
   });
 
-  it('a name with terminal escapes cannot drive the terminal through the table', async () => {
-    const evil = 'x\u001b[2J\u001b]0;owned\u0007y';
-    const reg = await cli('bots', 'register', evil, bot.url);
-    expect(reg.code, reg.stderr).toBe(0);
-    const table = await cli('bots', 'list');
-    expect(table.stdout).not.toMatch(/\u001b|\u0007/);
-    expect(table.stdout).toContain('x [2J ]0;owned y');
-    // JSON keeps the exact name (escaped by JSON).
-    expect((await cli('bots', 'list', '--json')).stdout).toContain('x\\u001b[2J');
+  it('a name with terminal escapes, a tab or only spaces is refused (400, the reason) and nothing is registered', async () => {
+    const before = (await cli('bots', 'list', '--json')).stdout;
+    for (const [name, why] of [['x\u001b[2J\u001b]0;owned\u0007y', 'must not contain control characters'], ['a\tb', 'must not contain control characters'], ['   ', 'must not be blank']]) {
+      const reg = await cli('bots', 'register', name, bot.url);
+      expect(reg.code, reg.stderr).toBe(1);
+      expect(reg.stderr).toContain(`name: ${why}`);
+      expect(reg.stderr).toContain('HTTP 400 invalid_request');
+      expect(reg.stderr).not.toMatch(/\u001b|\u0007/);
+    }
+    expect((await cli('bots', 'list', '--json')).stdout).toBe(before);
   });
 });
 

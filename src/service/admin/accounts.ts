@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { KeyError } from '../../keys/errors';
 import { formatPublicKey, parsePublicKey } from '../../keys/public-key';
-import { HANDLE_PATTERN, SCOPES, type Scope } from '../../protocol/api';
+import { HANDLE_PATTERN, KeyNameSchema, SCOPES, type Scope } from '../../protocol/api';
 import { StoreConflict, type KeyRecord, type Store, type UserRecord } from '../store/types';
 
 /** A refusal meant for the operator: nothing was changed. */
@@ -62,7 +62,8 @@ export const ADMIN_KEY_DEFAULT_NAME = 'admin';
 
 export async function addKey(store: Store, input: AddKeyInput): Promise<KeyRecord> {
   const name = (input.name ?? ADMIN_KEY_DEFAULT_NAME).trim();
-  if (name.length < 1 || name.length > 64) throw new AdminError('key name must be 1-64 characters');
+  const named = KeyNameSchema.safeParse(name);
+  if (!named.success) throw new AdminError(`key name must be 1-64 characters, not blank, with no control characters (${named.error.issues.map((i) => i.message).join('; ')})`);
   const scopes = parseScopes(input.scopes ?? SCOPES);
   let raw: Uint8Array;
   try {

@@ -1,0 +1,20 @@
+// The tables `arena bots list`, `keys list`, `matches` and `leaderboard` print:
+// whatever a server sends (a name, a message), no control character reaches
+// the terminal, and the columns stay aligned.
+import { describe, expect, it } from 'vitest';
+import { formatFields, formatTable } from '../../src/client/table';
+
+describe('formatTable and formatFields', () => {
+  it('show control characters from a server as spaces: no escape runs, no line breaks', () => {
+    const evil = 'x\u001b[2J\u001b]0;owned\u0007y';
+    const table = formatTable(['ID', 'NAME', 'STATUS'], [['b_1', evil, 'active'], ['b_2', 'two\nlines', 'paused']]);
+    expect(table).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(table.split('\n')).toEqual([
+      'ID   NAME              STATUS',
+      'b_1  x [2J ]0;owned y  active',
+      'b_2  two lines         paused',
+      '',
+    ]);
+    expect(formatFields([['name', evil], ['url', 'u']])).toBe('name: x [2J ]0;owned y\nurl:  u\n');
+  });
+});
