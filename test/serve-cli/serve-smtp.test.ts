@@ -6,7 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { UserSchema } from '../../src/protocol/api';
+import { smtpGreeting } from '../../src/service/http/mail';
 import { linkIn, startMailCapture, type MailCapture } from '../web/support/mail';
 import { startServe, stopServe, type ServeProcess } from './serve-process';
 
@@ -78,5 +80,63 @@ describe('arena serve --smtp', () => {
     expect(serve.stderr()).toMatch(/warning: the base URL http:\/\/127\.0\.0\.1:\d+ is not https/);
     const { setCookie } = await signIn(serve, 'prod.user@example.com');
     expect(setCookie).toMatch(/;\s*Secure/i);
+  });
+});
+
+describe('the SMTP server checked at start', () => {
+  it('one that answers passes quietly; one that does not is logged at once (mail.check_failed), and the server runs and stops on time', async () => {
+    const env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config') };
+    serve = await startServe(['--dev', '--port', '0', '--data', join(dir, 'd'), '--smtp', mail.url], env);
+    // Served requests are logged after the check's answer would have been.
+    await fetch(`${serve.url}/health`);
+    await serve.waitFor(/"route":"\/health"/);
+    expect(serve.stderr()).not.toContain('mail.check_failed');
+    await stopServe(serve);
+
+    // A port where nothing listens: a server bound and closed again.
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise<void>((r) => free.close(() => r()));
+    serve = await startServe(['--dev', '--port', '0', '--data', join(dir, 'e'), '--smtp', `smtp://127.0.0.1:${port}`], env);
+    await serve.waitFor(/"event":"mail\.check_failed","error":"127\.0\.0\.1:\d+: ECONNREFUSED"/);
+    expect((await fetch(`${serve.url}/health`)).status).toBe(200);
+  });
+});
+
+describe('smtpGreeting', () => {
+  const sockets = new Set<Socket>();
+  afterEach(() => {
+    for (const s of sockets) s.destroy();
+  });
+  async function smtpLike(greet: ((s: Socket) => void) | null): Promise<{ url: URL; close: () => Promise<void> }> {
+    const server = createServer((s) => {
+      sockets.add(s);
+      greet?.(s);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: new URL(`smtp://127.0.0.1:${(server.address() as AddressInfo).port}`), close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+
+  it('is null for a 220 greeting, and says why for another code, silence or a close', async () => {
+    const cases: Array<[((s: Socket) => void) | null, RegExp | null]> = [
+      [(s) => s.write('220 mail.example ESMTP ready\r\n'), null],
+      // The greeting may come in pieces.
+      [(s) => { s.write('22'); setTimeout(() => s.write('0 ok\r\n'), 20); }, null],
+      [(s) => s.write('554 go away\r\n'), /greeted with "554 go away", not 220/],
+      [null, /no greeting from 127\.0\.0\.1:\d+ within 200 ms/],
+      [(s) => s.end(), /closed the connection before its greeting/],
+    ];
+    for (const [greet, why] of cases) {
+      const server = await smtpLike(greet);
+      try {
+        const answer = await smtpGreeting(server.url, 200);
+        if (why === null) expect(answer).toBeNull();
+        else expect(answer).toMatch(why);
+      } finally {
+        for (const s of sockets) s.destroy();
+        await server.close();
+      }
+    }
   });
 });

@@ -1,9 +1,13 @@
 // Sign-in mail: by SMTP when the operator configured it (nodemailer), else the
 // link goes to the server log, the documented delivery channel without SMTP.
+import { connect as netConnect, isIP } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import type { ServiceLog } from './deps';
 
 export interface Mailer {
   sendSignIn(to: string, link: string): Promise<void>;
+  /** Connects and says hello (and logs in) without sending: null when that works, else why not. */
+  check?(): Promise<string | null>;
 }
 
 export function logMailer(log: ServiceLog): Mailer {
@@ -34,5 +38,34 @@ export async function smtpMailer(smtpUrl: string, from: string, opts: { timeoutM
         text: `Open this link to sign in (valid 15 minutes, once):\n\n${link}\n\nIf you did not ask for it, ignore this mail.`,
       });
     },
+    check: () => smtpGreeting(url, opts.timeoutMs ?? SMTP_TIMEOUT_MS),
   };
+}
+
+/**
+ * Whether the SMTP server answers with its greeting (220): null if so, else
+ * why not. A bare socket, unref'd, so a slow server never keeps a stopping
+ * process alive (nodemailer's verify() would, for its whole timeout).
+ */
+export function smtpGreeting(url: URL, timeoutMs: number): Promise<string | null> {
+  const secure = url.protocol === 'smtps:';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port) || (secure ? 465 : 587);
+  return new Promise((resolve) => {
+    const socket = secure ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host }) : netConnect({ host, port });
+    socket.unref();
+    let text = '';
+    const done = (why: string | null) => {
+      socket.destroy();
+      resolve(why);
+    };
+    socket.setTimeout(timeoutMs, () => done(`no greeting from ${host}:${port} within ${timeoutMs} ms`));
+    socket.on('error', (err: NodeJS.ErrnoException) => done(`${host}:${port}: ${err.code ?? err.message}`));
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (!text.includes('\n')) return;
+      done(text.startsWith('220') ? null : `${host}:${port} greeted with "${text.split(/\r?\n/)[0].slice(0, 100)}", not 220`);
+    });
+    socket.on('end', () => done(`${host}:${port} closed the connection before its greeting`));
+  });
 }
