@@ -9,7 +9,7 @@ import type { MatchEvent, MatchRecord } from '../protocol/index';
 import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions, type StrikeRecord } from '../runner/index';
 import type { ArenaBot } from './bots';
 import { errnoReason } from '../fs/errno-text';
-import { writeJsonAtomic, matchIdFactory } from './files';
+import { matchIdFactory, matchRecordText, writeJsonAtomic, writeTextAtomic } from './files';
 import { RatingBook } from './ratings';
 import { arrangeForSeats, drawTables } from './schedule';
 import { gameSeed } from './seeds';
@@ -122,7 +122,7 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
         writing = writing.then(async () => {
           if (writeFailure) return;
           try {
-            await writeJsonAtomic(path, record);
+            await writeTextAtomic(path, matchRecordText(record));
             written++;
           } catch (err) {
             writeFailure = { path, err };

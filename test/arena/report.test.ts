@@ -3,7 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBotArgs } from '../../src/arena/bots';
-import { matchIdFactory, writeJsonAtomic } from '../../src/arena/files';
+import { matchIdFactory, matchRecordText, writeJsonAtomic } from '../../src/arena/files';
+import { generateKeyPair } from '../../src/keys/index';
+import { runMatch } from '../../src/runner/index';
 import { RatingBook } from '../../src/arena/ratings';
 import { latencyPercentile, noStrikes, percentile, Tallies, type GameResult } from '../../src/arena/stats';
 import { summarizeBots, type TournamentSummary } from '../../src/arena/summary';
@@ -140,6 +142,22 @@ describe('result files', () => {
     await writeJsonAtomic(join(dir, 'sub', 'a.json'), { a: 2 });
     expect(readdirSync(join(dir, 'sub'))).toEqual(['a.json']);
     expect(JSON.parse(readFileSync(join(dir, 'sub', 'a.json'), 'utf8'))).toEqual({ a: 2 });
+  });
+
+  it('a match file: the record exactly, its fields indented, one replay event per line, about half the fully indented size', async () => {
+    const r = await runMatch({ matchId: 'm-files', seed: 'files', entrants: [0, 1, 2, 3].map((i) => ({ botId: `b${i}`, botName: i === 0 ? '"quoted" $& name' : `b${i}`, source: { type: 'builtin' as const, bot: 'random' as const } })), platformKey: generateKeyPair().privateKey });
+    const record = r.match;
+    const text = matchRecordText(record);
+    expect(JSON.parse(text)).toEqual(record);
+    // Same keys in the same order as the record.
+    expect(Object.keys(JSON.parse(text))).toEqual(Object.keys(record));
+    const lines = text.split('\n');
+    const first = lines.indexOf('  "replay": [');
+    expect(lines.slice(first + 1, first + 1 + record.replay.length).map((l) => JSON.parse(l.replace(/,$/, '')))).toEqual(record.replay);
+    expect(lines[first + 1 + record.replay.length]).toBe('  ],');
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.length).toBeLessThan((JSON.stringify(record, null, 2).length * 2) / 3);
+    expect(JSON.parse(matchRecordText({ ...record, replay: [] })).replay).toEqual([]);
   });
 
   it('match ids sort by start time, then by game number', () => {

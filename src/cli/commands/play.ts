@@ -37,7 +37,7 @@ export function register(program: Command, io: CliIO): void {
     .option('-c, --concurrency <C>', `games played at once (default ${PLAY_DEFAULTS.concurrency})`)
     .option('--deadline-ms <MS>', `time a bot has per decision (default ${PLAY_DEFAULTS.deadlineMs})`)
     .option('--time-bank <SECONDS>', `thinking time a bot has per match; once spent, every decision is late (default ${PLAY_DEFAULTS.timeBankSeconds})`)
-    .option('-o, --out <DIR>', 'write each match as DIR/<matchId>.json and the summary as DIR/summary.json')
+    .option('-o, --out <DIR>', 'write each match as DIR/<matchId>.json (a MatchRecord, one replay event per line) and the summary as DIR/summary.json')
     .option('--json', 'print the summary as one JSON document on stdout (progress stays on stderr)')
     .option('-v, --verbose', 'print each strike as it happens (stderr): game, turn, seat, decision, reason, why, and the first 200 bytes of the answer')
     .option('--print-platform-key', "print the local arena's platform public key (base64, 32 raw bytes) and exit")
