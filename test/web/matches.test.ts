@@ -61,6 +61,17 @@ async function liveSnapshot(id: string): Promise<{ seq: number; view: PublicView
   throw new Error('the live stream ended before its snapshot');
 }
 
+/** Opens the live stream and keeps it open (its first bytes read) until aborted. */
+async function holdStream(id: string): Promise<AbortController> {
+  const abort = new AbortController();
+  const res = await request(`${svc.url}/matches/${id}/live`, { signal: abort.signal });
+  expect(res.statusCode).toBe(200);
+  const it = res.body[Symbol.asyncIterator]();
+  await it.next();
+  res.body.on('error', () => {});
+  return abort;
+}
+
 const boardCounts = (p: Page) =>
   p.evaluate<{ towns: number; cities: number; roads: number; bandit: string | null; turn: string | null }>(`(() => ({
     towns: document.querySelectorAll('svg.board [data-town]').length,
@@ -87,7 +98,8 @@ const cellTexts = (rows: Locator) => rows.evaluateAll((trs) => trs.map((tr) => A
 const position = async (p: Page) => Number(/Event (\d+) of/.exec((await p.getByTestId('position').textContent()) ?? '')?.[1]);
 
 beforeAll(async () => {
-  svc = await startService({ tickSeconds: 1, deadlineMs: 60_000 });
+  // Two live streams per address: the page's and liveSnapshot's (and, once, two the test holds).
+  svc = await startService({ tickSeconds: 1, deadlineMs: 60_000, liveStreamsPerAddress: 2 });
   owner = await makeOwner(svc, 'op@example.com', 'op');
   for (let i = 0; i < 3; i++) botServers.push(await gatedStarterBot(gate));
   bots = await registerBots(owner, botServers.map((b, i) => ({ name: `starter-${i + 1}`, url: b.url })));
@@ -110,8 +122,13 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     matchId = running.id;
     expect(running.players.map((p) => p.botName).sort()).toEqual(['starter-1', 'starter-2', 'starter-3']);
 
+    // The server first refuses the page's stream (429: this address holds all its slots); the page
+    // says so and tries again until it is let in, as after a proxy's 502 while the server restarts.
+    const held = await Promise.all([holdStream(matchId), holdStream(matchId)]);
     await page.goto(`${svc.url}/match/${matchId}`);
-    await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
+    await page.getByTestId('live-state').filter({ hasText: 'reconnecting' }).waitFor();
+    for (const h of held) h.abort();
+    await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor({ timeout: 20_000 });
     const log = page.getByRole('log');
     const before = Number(await log.getAttribute('data-count'));
 

@@ -68,6 +68,9 @@ interface Snapshot {
   recent: EventLike[];
 }
 
+/** How long the page waits before opening a live stream the server refused (an HTTP error). */
+const LIVE_RETRY_MS = 3000;
+
 function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
   const [players, setPlayers] = useState<MatchPlayer[]>(match.players);
   const [view, setView] = useState<PublicView | null>(null);
@@ -75,7 +78,6 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
   const [state, setState] = useState<'connecting' | 'live' | 'reconnecting' | 'ended'>('connecting');
 
   useEffect(() => {
-    const es = new EventSource(liveUrl(match.id));
     const parse = (e: MessageEvent) => {
       try {
         return JSON.parse(e.data as string);
@@ -89,31 +91,48 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
         const fresh = added.filter((ev) => (ev.seq ?? -1) > lastSeq);
         return fresh.length ? [...old, ...fresh] : old;
       });
-    es.addEventListener('open', () => setState('live'));
-    es.addEventListener('error', () => setState((s) => (s === 'ended' ? s : 'reconnecting')));
-    es.addEventListener('snapshot', (e) => {
-      const s = parse(e as MessageEvent) as Snapshot | null;
-      if (!s) return;
-      setPlayers(s.match.players);
-      if (s.view) setView(s.view);
-      append(s.recent ?? []);
-      setState('live');
-    });
-    es.addEventListener('event', (e) => {
-      const ev = parse(e as MessageEvent) as EventLike | null;
-      if (ev) append([ev]);
-    });
-    es.addEventListener('view', (e) => {
-      const v = parse(e as MessageEvent) as { view: PublicView } | null;
-      if (v?.view) setView(v.view);
-    });
-    es.addEventListener('end', () => {
-      // The server closes the stream; without close() EventSource would reconnect.
+    let es: EventSource;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let done = false;
+    const connect = () => {
+      es = new EventSource(liveUrl(match.id));
+      es.addEventListener('open', () => setState('live'));
+      es.addEventListener('error', () => {
+        setState((s) => (s === 'ended' ? s : 'reconnecting'));
+        // A network error is retried by EventSource itself; an HTTP error (a proxy's 502 while the
+        // server restarts, a 429) closes it for good: open a new one a little later.
+        if (es.readyState === EventSource.CLOSED && !done) retry = setTimeout(connect, LIVE_RETRY_MS);
+      });
+      es.addEventListener('snapshot', (e) => {
+        const s = parse(e as MessageEvent) as Snapshot | null;
+        if (!s) return;
+        setPlayers(s.match.players);
+        if (s.view) setView(s.view);
+        append(s.recent ?? []);
+        setState('live');
+      });
+      es.addEventListener('event', (e) => {
+        const ev = parse(e as MessageEvent) as EventLike | null;
+        if (ev) append([ev]);
+      });
+      es.addEventListener('view', (e) => {
+        const v = parse(e as MessageEvent) as { view: PublicView } | null;
+        if (v?.view) setView(v.view);
+      });
+      es.addEventListener('end', () => {
+        // The server closes the stream; without close() EventSource would reconnect.
+        done = true;
+        es.close();
+        setState('ended');
+        onEnd();
+      });
+    };
+    connect();
+    return () => {
+      done = true;
+      clearTimeout(retry);
       es.close();
-      setState('ended');
-      onEnd();
-    });
-    return () => es.close();
+    };
   }, [match.id, onEnd]);
 
   const names = namesOf(players);

@@ -27,7 +27,7 @@ export function ensureWebBuilt(): Promise<unknown> {
   return (built ??= buildWeb({ quiet: true }));
 }
 
-export async function startService(opts: Partial<Pick<ServerOptions, 'tickSeconds' | 'matchTimeoutMs' | 'deadlineMs'>> = {}): Promise<Service> {
+export async function startService(opts: Partial<Pick<ServerOptions, 'tickSeconds' | 'matchTimeoutMs' | 'deadlineMs' | 'liveStreamsPerAddress'>> = {}): Promise<Service> {
   await ensureWebBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'arena-web-serve-'));
   const mail = await startMailCapture();
@@ -35,7 +35,7 @@ export async function startService(opts: Partial<Pick<ServerOptions, 'tickSecond
   const log: string[] = [];
   const server = await startServer({
     store, dataDir, host: '127.0.0.1', port: 0, dev: true, smtpUrl: mail.url,
-    tickSeconds: opts.tickSeconds ?? 0, matchTimeoutMs: opts.matchTimeoutMs, deadlineMs: opts.deadlineMs,
+    tickSeconds: opts.tickSeconds ?? 0, matchTimeoutMs: opts.matchTimeoutMs, deadlineMs: opts.deadlineMs, liveStreamsPerAddress: opts.liveStreamsPerAddress,
     logOut: { write: (s: string) => log.push(s) },
   });
   return {
