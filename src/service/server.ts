@@ -95,7 +95,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     liveStreamsPerAddress: opts.liveStreamsPerAddress,
     now: Date.now,
   };
-  // A wrong SMTP host or password shows at the first sign-in otherwise: try it now, without holding up the start.
+  // A wrong SMTP host or port shows at the first sign-in otherwise: try it now, without holding up the start.
   void deps.mailer.check?.().then((error) => {
     if (error !== null) log({ event: 'mail.check_failed', error, note: 'sign-in mail will fail until the SMTP server (--smtp) answers' });
   });

@@ -6,7 +6,7 @@ import type { ServiceLog } from './deps';
 
 export interface Mailer {
   sendSignIn(to: string, link: string): Promise<void>;
-  /** Connects and says hello (and logs in) without sending: null when that works, else why not. */
+  /** Connects and waits for the server's greeting, sending nothing: null when it greets, else why not. */
   check?(): Promise<string | null>;
 }
 
