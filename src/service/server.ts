@@ -49,6 +49,9 @@ export interface ServerOptions {
   /** Tests: a resolver for the URL policy (no real DNS), a mailer. */
   resolve?: Resolver;
   mailer?: Mailer;
+  /** Tests: fixed seeds and match ids, for a game that must hold given events (production: 128 random bits each). */
+  newSeed?: () => string;
+  newMatchId?: () => string;
 }
 
 export interface RunningServer {
@@ -82,6 +85,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     tickMs: (opts.tickSeconds ?? DEFAULT_TICK_SECONDS) * 1000,
     matchTimeoutMs: opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS,
     deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, log, metrics,
+    newSeed: opts.newSeed, newMatchId: opts.newMatchId,
   });
   await scheduler.recover();
 

@@ -15,6 +15,7 @@ import type { LiveMessage } from '../../src/protocol/live';
 import { MatchRecordSchema, type MatchRecord } from '../../src/protocol/match';
 import { PublicViewSchema } from '../../src/protocol/view';
 import { illegalBot, wellBehaved } from '../support/policies';
+import type { Behaviour } from '../support/test-bot';
 import { startArena, type Arena } from './support';
 
 let arena: Arena;
@@ -64,8 +65,12 @@ function viewsBySeq(m: MatchRecord): Map<number, PublicView> {
 }
 
 beforeAll(async () => {
-  // Two seats answer illegally (one until it resigns), two play legally.
-  arena = await startArena([illegalBot(3), illegalBot(2), wellBehaved(), wellBehaved({ openOfferEachTurn: true })]);
+  // Two seats answer illegally (one until it resigns), two play legally. Behaviour goes by seat, and
+  // seed and match id are fixed: the same game every run (bot ids, and so seats, are random), one
+  // known to hold every private fact checked below (a bought card, a theft, a resignation).
+  const bySeat = [illegalBot(3), illegalBot(2), wellBehaved(), wellBehaved({ openOfferEachTurn: true })];
+  const seated: Behaviour = (ctx) => bySeat[ctx.request.seat](ctx);
+  arena = await startArena([seated, seated, seated, seated], { newSeed: () => '5f3c0e8a9b7d4c21a0e6f9b8c7d6e5f4', newMatchId: () => 'm_liveStreamTest01' });
   [matchId] = await arena.tick();
   const url = `${arena.url}/matches/${matchId}/live`;
   let late: Promise<string> | null = null;
