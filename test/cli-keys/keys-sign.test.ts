@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPrivateKeyFile, parsePublicKey, publicKeyRaw, verifyRequest } from '../../src/keys/index';
@@ -44,11 +43,11 @@ describe('arena keys generate', () => {
     expect(doc.publicKey.raw).toBe(Buffer.from(publicKeyRaw(loadPrivateKeyFile(out))).toString('base64'));
   });
 
-  it('a key that cannot be written (disk full) leaves no empty key file behind', () => {
+  it('a key that cannot be written (disk full) leaves no empty key file behind', async () => {
     const out = join(tmp.dir, 'full.pem');
     // ulimit -f 0: every byte written to a file is refused (EFBIG), as on a full disk.
-    const r = spawnSync('bash', ['-c', `ulimit -f 0 && exec "${process.execPath}" "${join(__dirname, '..', '..', 'bin/arena')}" keys generate --out "${out}"`], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
-    expect([r.status, r.stderr]).toEqual([1, `arena: cannot write ${out}: the file is larger than this process may write (ulimit -f) (EFBIG)\n`]);
+    const r = await runArena(['keys', 'generate', '--out', out], { env, fileSizeLimitKiB: 0 });
+    expect([r.code, r.stderr]).toEqual([1, `arena: cannot write ${out}: the file is larger than this process may write (ulimit -f) (EFBIG)\n`]);
     expect(existsSync(out)).toBe(false);
   });
 

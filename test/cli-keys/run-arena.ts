@@ -11,10 +11,21 @@ export interface RunResult {
   stderr: string;
 }
 
-export function runArena(args: string[], opts: { env?: Record<string, string>; input?: string | Buffer; cwd?: string } = {}): Promise<RunResult> {
+export interface RunOptions {
+  env?: Record<string, string>;
+  input?: string | Buffer;
+  cwd?: string;
+  /** Run under `ulimit -f`: no file may grow past this many KiB (writes fail with EFBIG, as on a full disk). */
+  fileSizeLimitKiB?: number;
+}
+
+export function runArena(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_OPTIONS: '', ...opts.env };
+  const argv = [process.execPath, `${ROOT}bin/arena`, ...args];
+  // The shell only sets the limit and execs node, with the arguments as they are (no quoting).
+  const [file, ...rest] = opts.fileSizeLimitKiB === undefined ? argv : ['bash', '-c', `ulimit -f ${opts.fileSizeLimitKiB} && exec "$0" "$@"`, ...argv];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${ROOT}bin/arena`, ...args], { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, rest, { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -1,11 +1,11 @@
 // `arena play` in-process (IO injected): seeds and the hints it prints.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gameSeed } from '../../src/arena/seeds';
 import { runCli } from './run-cli';
+import { runArena } from '../cli-keys/run-arena';
 
 const home = mkdtempSync(join(tmpdir(), 'arena-play-cli-'));
 const config = join(home, 'config');
@@ -85,14 +85,11 @@ describe('arguments on the terminal', () => {
 });
 
 describe('arena play --out on a disk that fills up', () => {
-  it('stops, still prints the games played, and exits 1 saying which file could not be written and why', () => {
+  it('stops, still prints the games played, and exits 1 saying which file could not be written and why', async () => {
     // A real limit the kernel enforces: files over 16 KiB cannot be written (a match record is far larger).
     const out = join(home, 'full');
-    const root = join(__dirname, '..', '..');
-    const r = spawnSync('bash', ['-c', `ulimit -f 16 && exec "${process.execPath}" "${join(root, 'bin/arena')}" play ${three.join(' ')} --games 3 --seed full --out "${out}" --json`], {
-      encoding: 'utf8', env: { ...process.env, ARENA_CONFIG_DIR: config }, timeout: 60_000,
-    });
-    expect(r.status, r.stderr).toBe(1);
+    const r = await runArena(['play', ...three, '--games', '3', '--seed', 'full', '--out', out, '--json'], { env: { ARENA_CONFIG_DIR: config }, fileSizeLimitKiB: 16 });
+    expect(r.code, r.stderr).toBe(1);
     const doc = JSON.parse(r.stdout) as { gamesPlanned: number; matches: unknown[] };
     expect(doc.gamesPlanned).toBe(3);
     expect(doc.matches.length).toBeGreaterThanOrEqual(1);

@@ -2,7 +2,6 @@
 // in-process through the commander program: every refusal is clear, has the
 // documented exit code and changes nothing in the store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { ApiKeyMetaSchema, SCOPES, UserSchema } from '../../src/protocol/api';
 import { addKey, addUser, AdminError, listUsers } from '../../src/service/admin/accounts';
 import { openFileStore } from '../../src/service/store/file-store';
 import { runCli } from '../cli/run-cli';
+import { runArena } from '../cli-keys/run-arena';
 
 let dir: string;
 let data: string;
@@ -192,17 +192,17 @@ describe('the lock', () => {
 
 describe('arena admin backup that cannot write', () => {
   // ulimit -f 0: the kernel refuses every byte this process writes to a file (EFBIG), as a full disk would.
-  const arenaLimited = (args: string) => spawnSync('bash', ['-c', `ulimit -f 0 && exec "${process.execPath}" "${join(__dirname, '..', '..', 'bin/arena')}" ${args}`], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const arenaLimited = (args: string[]) => runArena(args, { env, fileSizeLimitKiB: 0 });
 
   it('fails with the reason and leaves no partial copy: a directory it made goes, an empty one given stays empty', async () => {
     await admin('user', 'add', '--email', 'ops@example.com');
     const made = join(dir, 'made');
-    const r = arenaLimited(`admin backup "${made}"`);
-    expect([r.status, r.stderr]).toEqual([1, 'arena: backup failed: the file is larger than this process may write (ulimit -f) (EFBIG)\n']);
+    const r = await arenaLimited(['admin', 'backup', made]);
+    expect([r.code, r.stderr]).toEqual([1, 'arena: backup failed: the file is larger than this process may write (ulimit -f) (EFBIG)\n']);
     expect(existsSync(made)).toBe(false);
     const given = join(dir, 'given');
     mkdirSync(given);
-    expect(arenaLimited(`admin backup "${given}"`).status).toBe(1);
+    expect((await arenaLimited(['admin', 'backup', given])).code).toBe(1);
     expect(readdirSync(given)).toEqual([]);
   });
 });
