@@ -18,6 +18,9 @@ import { watchGc, type BenchSuite } from './harness';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 3000);
 const SEEDS = 8;
+const SEED_PREFIX = 'bench-runner/';
+/** What follows the id in a request frame, up to the match id's first character. */
+const MATCH_ID_KEY = ',"matchId":"';
 const ROUNDS = 5;
 type Policy = (view: PioneersView, kind: DecisionKind, matchId: string) => AnyAction;
 type Timing = { frameMs: number; viewMs: number; jsonMs: number; parseMs: number; submitMs: number };
@@ -50,19 +53,21 @@ async function startPolicyBot(policy: Policy) {
 }
 
 /**
- * A bot with (almost) no cost of its own: it answers from answers recorded in-process for the same
- * seed, keyed by the request id (the runner numbers decisions 1, 2, ... in the same order), reading
- * only the id and match id off the frame. Its per-frame work is close to an echo server's.
+ * A bot with (almost) no cost of its own: it answers with whole answer frames recorded in-process
+ * for the same seed, indexed by seed number and request id (the runner numbers decisions 1, 2, ...
+ * in the same order), reading only the two numbers off the frame. Like the echo server, it sends a
+ * ready string: no parsing, no number formatting, no concatenation.
  */
-function startReplayBot(answers: Map<string, string[]>) {
+function startReplayBot(answers: string[][]) {
   return listen((ws, data) => {
-    // The frame starts {"id":<digits>,"matchId":"<id>" (the runner's key order): read both in place.
+    // The frame starts {"id":<digits>,"matchId":"bench-runner/<seed>" (the runner's key order).
     let id = 0;
     let i = 6;
     for (let c = data[i]; c >= 48 && c <= 57; c = data[++i]) id = id * 10 + c - 48;
-    const from = i + 12;
-    const matchId = data.toString('latin1', from, data.indexOf(34, from));
-    ws.send(`{"id":${id}${answers.get(matchId)![id - 1]}`);
+    i += MATCH_ID_KEY.length + SEED_PREFIX.length;
+    let seed = 0;
+    for (let c = data[i]; c >= 48 && c <= 57; c = data[++i]) seed = seed * 10 + c - 48;
+    ws.send(answers[seed][id - 1]);
   });
 }
 
@@ -97,7 +102,7 @@ function playInProcess(seed: string, policy: Policy, timing?: Timing, record?: s
         timing.jsonMs += t3 - t2;
         timing.parseMs += t5 - t4;
       }
-      record?.push(answerText.slice(answerText.indexOf(',"action":')));
+      record?.push(answerText);
       if (!parsed?.ok) throw new Error('policy answered badly in-process');
       return parsed.action;
     });
@@ -150,7 +155,7 @@ async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typ
   let steadyMs = 0, steadyDecisions = 0, strikes = 0;
   const t0 = performance.now();
   while (performance.now() - t0 < ms) {
-    const seed = `bench-runner/${rate.games % SEEDS}`;
+    const seed = `${SEED_PREFIX}${rate.games % SEEDS}`;
     const entrants: MatchEntrant[] = urls.map((url, i) => ({ botId: `w${i}`, botName: `w${i}`, source: { type: 'ws', url } }));
     let first = 0, last = 0, actions = 0, botFirst = 0, botLast = 0;
     const r = await runMatch({
@@ -185,7 +190,7 @@ export async function run(): Promise<BenchSuite[]> {
   const warm = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
   // With a timing record, so the plain way (timed rows only) is warm too.
   const warmTiming: Timing = { frameMs: 0, viewMs: 0, jsonMs: 0, parseMs: 0, submitMs: 0 };
-  for (let i = 0; i < SEEDS; i++) playInProcess(`bench-runner/${i}`, legalPlayer(), warmTiming);
+  for (let i = 0; i < SEEDS; i++) playInProcess(`${SEED_PREFIX}${i}`, legalPlayer(), warmTiming);
   await wsMatches(warm.map((b) => b.url), Math.min(MIN_MS, 1500), privateKey);
   await Promise.all(warm.map((b) => b.close()));
   await echoRoundTrips(2000, 300);
@@ -193,14 +198,14 @@ export async function run(): Promise<BenchSuite[]> {
   // (1) Whole matches: in-process vs WebSocket bots, same seeds, same policy.
   const inProc: Rate = { games: 0, decisions: 0, ms: 0 };
   let t0 = performance.now();
-  while (performance.now() - t0 < MIN_MS) inProc.decisions += playInProcess(`bench-runner/${inProc.games++ % SEEDS}`, legalPlayer());
+  while (performance.now() - t0 < MIN_MS) inProc.decisions += playInProcess(`${SEED_PREFIX}${inProc.games++ % SEEDS}`, legalPlayer());
   inProc.ms = performance.now() - t0;
 
   const builtin: Rate = { games: 0, decisions: 0, ms: 0 };
   t0 = performance.now();
   while (performance.now() - t0 < MIN_MS) {
     const entrants: MatchEntrant[] = [0, 1, 2, 3].map((i) => ({ botId: `r${i}`, botName: `r${i}`, source: { type: 'builtin', bot: 'random' } }));
-    const r = await runMatch({ matchId: `b${builtin.games}`, seed: `bench-runner/${builtin.games++ % SEEDS}`, entrants, platformKey: privateKey });
+    const r = await runMatch({ matchId: `b${builtin.games}`, seed: `${SEED_PREFIX}${builtin.games++ % SEEDS}`, entrants, platformKey: privateKey });
     builtin.decisions += r.seats.reduce((n, s) => n + s.decisions, 0);
   }
   builtin.ms = performance.now() - t0;
@@ -213,12 +218,11 @@ export async function run(): Promise<BenchSuite[]> {
   await Promise.all(policyBots.map((b) => b.close()));
 
   // (2) Per decision: near-free bots vs bare echo, interleaved rounds, best of each.
-  const recorded = new Map<string, string[]>();
-  for (let i = 0; i < SEEDS; i++) {
+  const recorded = Array.from({ length: SEEDS }, (_, i) => {
     const rec: string[] = [];
-    playInProcess(`bench-runner/${i}`, legalPlayer(), undefined, rec);
-    recorded.set(`bench-runner/${i}`, rec);
-  }
+    playInProcess(`${SEED_PREFIX}${i}`, legalPlayer(), undefined, rec);
+    return rec;
+  });
   const replayBots = await Promise.all([0, 1, 2, 3].map(() => startReplayBot(recorded)));
   const steadyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
   const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
@@ -251,7 +255,7 @@ export async function run(): Promise<BenchSuite[]> {
   for (let round = 0; round < ROUNDS; round++) {
     const pass: Timing = { frameMs: 0, viewMs: 0, jsonMs: 0, parseMs: 0, submitMs: 0 };
     tDecisions = 0;
-    for (let i = 0; i < SEEDS; i++) tDecisions += playInProcess(`bench-runner/${i}`, legalPlayer(), pass);
+    for (let i = 0; i < SEEDS; i++) tDecisions += playInProcess(`${SEED_PREFIX}${i}`, legalPlayer(), pass);
     for (const k of Object.keys(timing) as Array<keyof Timing>) timing[k] = Math.min(timing[k], pass[k]);
   }
   const us = (ms: number) => (ms * 1000) / tDecisions;

@@ -288,7 +288,7 @@ function buildRecord(
     startedAt,
     endedAt: new Date().toISOString(),
     seed: opts.seed,
-    replay: log.events,
+    replay: log.events(),
     rulesVersion: RULES_VERSION,
     seatCount,
     vp: result ? result.vp : null,

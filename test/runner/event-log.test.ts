@@ -1,7 +1,8 @@
 // EventLog writes each replay event as an explicit literal instead of { seq, at, ...e }:
 // this checks, on whole games and on the events the runner adds itself (strikes,
-// resignations, aborts), that the result has the same keys in the same order and the same values.
-import { describe, expect, it } from 'vitest';
+// resignations, aborts), that the result has the same keys in the same order and the same values;
+// and that the replay built at the end stamps each event with the time of the flush that brought it.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   abortGame, createBuiltinBot, gameEvents, isOver, newGame, pendingDecisions, recordStrike, resignSeat, submit,
 } from '../../engine';
@@ -38,10 +39,10 @@ describe('EventLog', () => {
         }
         log.flush(gameEvents(g));
       }
-      expectSameAsSpread(log.events, gameEvents(g));
-      expect(heard).toEqual(log.events);
+      expectSameAsSpread(log.events(), gameEvents(g));
+      expect(heard).toEqual(log.events());
       expect(flushes).toBeGreaterThan(1);
-      expect(new Set(log.events.map((e) => e.kind))).toContain('end');
+      expect(new Set(log.events().map((e) => e.kind))).toContain('end');
     }
   });
 
@@ -55,11 +56,48 @@ describe('EventLog', () => {
     resignSeat(g, d.seat);
     abortGame(g);
     log.flush(gameEvents(g));
-    const kinds = log.events.map((e) => e.kind);
+    const kinds = log.events().map((e) => e.kind);
     expect(kinds).toEqual(['start', 'timeout', 'timeout', 'resign', 'end']);
     // 'end' from an abort has no seat key at all; 'start' neither.
-    expect('seat' in log.events[0]).toBe(false);
-    expect('seat' in log.events[4]).toBe(false);
-    expectSameAsSpread(log.events, gameEvents(g));
+    expect('seat' in log.events()[0]).toBe(false);
+    expect('seat' in log.events()[4]).toBe(false);
+    expectSameAsSpread(log.events(), gameEvents(g));
+  });
+
+  describe('stamps', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('gives each event the time of its flush, in the replay built later as in what the listener heard', () => {
+      vi.useFakeTimers();
+      const g = newGame('event-log/4', 4);
+      const bots = Array.from({ length: 4 }, (_, s) => createBuiltinBot('random', `event-log/4:${s}`));
+      const heard: MatchEvent[] = [];
+      const log = new EventLog((e) => heard.push(e));
+      const step = () => {
+        const d = pendingDecisions(g)[0];
+        expect(submit(g, d.seat, bots[d.seat].decide(g, d.seat)).ok).toBe(true);
+        log.flush(gameEvents(g));
+      };
+      const times = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.007Z', '2026-01-01T00:01:00.000Z'];
+      const firstOfFlush: number[] = [];
+      vi.setSystemTime(new Date(times[0]));
+      log.flush(gameEvents(g));
+      for (const t of times.slice(1)) {
+        vi.setSystemTime(new Date(t));
+        firstOfFlush.push(gameEvents(g).length);
+        step();
+      }
+      const events = log.events();
+      expect(events).toEqual(heard);
+      const bounds = [0, ...firstOfFlush, events.length];
+      for (let f = 0; f < times.length; f++) {
+        for (let i = bounds[f]; i < bounds[f + 1]; i++) expect(events[i].at).toBe(times[f]);
+      }
+      expect(new Set(events.map((e) => e.at)).size).toBe(3);
+      // A flush with nothing new adds no stamp and changes nothing.
+      vi.setSystemTime(new Date('2026-01-02T00:00:00.000Z'));
+      log.flush(gameEvents(g));
+      expect(log.events()).toEqual(events);
+    });
   });
 });
