@@ -228,7 +228,7 @@ export async function run(): Promise<BenchSuite[]> {
   const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
   let echoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, policySteadyUs = Infinity, replayGames = 0;
   // GC pauses on this thread (runner, bots and ws alike), per round trip and per decision of the near-free rounds.
-  const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0 };
+  const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0, policyMs: 0, policyDecisions: 0 };
   for (let round = 0; round < ROUNDS; round++) {
     let gc0 = await gcWatch.totalMs();
     const echo = await echoRoundTrips(avgFrame, MIN_MS / ROUNDS);
@@ -243,7 +243,10 @@ export async function run(): Promise<BenchSuite[]> {
     totalUs = Math.min(totalUs, r.totalUs);
     steadyUs = Math.min(steadyUs, r.steadyUs);
     replayGames += r.rate.games;
+    gc0 = await gcWatch.totalMs();
     const p = await wsMatches(steadyBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, undefined, steadyBotMs);
+    gc.policyMs += (await gcWatch.totalMs()) - gc0;
+    gc.policyDecisions += p.rate.decisions;
     policySteadyUs = Math.min(policySteadyUs, p.steadyUs);
   }
   await Promise.all([...replayBots, ...steadyBots].map((b) => b.close()));
@@ -291,10 +294,11 @@ export async function run(): Promise<BenchSuite[]> {
         { name: '  of which: engine submit', value: us(timing.submitMs), unit: 'us' },
         { name: '  GC pauses, runner with near-free bots (per decision)', value: (gc.runnerMs * 1000) / gc.decisions, unit: 'us' },
         { name: '  GC pauses, bare ws round trip (per trip)', value: (gc.echoMs * 1000) / gc.trips, unit: 'us' },
+        { name: '  GC pauses, runner with policy bots (per decision)', value: (gc.policyMs * 1000) / gc.policyDecisions, unit: 'us' },
       ],
       notes: [
         `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)}.`,
-        'Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server\'s does in the baseline. The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.',
+        'Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server\'s does in the baseline. The garbage the bots make is not left out: V8 runs most scavenges as tasks between message handlers, not inside them, so their pauses land in the runner\'s time (the policy GC row, against the near-free one). The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.',
         'Near-free bots answer from answers recorded in-process, so nearly all of their time is the socket itself, like the echo server.',
         'The bare round trip: same frame size, sent as a Buffer text frame like the runner, same ws options, next frame sent from the message handler (no promise or timer per trip).',
         'Breakdown rows are measured in-process on the same games (submit is engine work); the runner encodes each request from the game state (seat-frame.ts); the "plain way" rows build the view with seatView and encode it with JSON.stringify, on the same decisions. Of the rest, GC is the largest part: the GC rows are this thread\'s pauses (PerformanceObserver) over the same interleaved rounds, whole matches for the runner. They are mostly scavenges copying what a match keeps to its end: the engine\'s events (the replay), whose data objects outlive every young generation; with events off the runner\'s pauses fall to about the echo\'s. A bigger or smaller young generation (--max-semi-space-size 4 or 64) makes it worse, not better. The runner\'s own loop without sockets costs under 2 us a decision, bot and engine included (the built-in row above).',
