@@ -124,4 +124,18 @@ describe('arena api (profile from the login test above)', () => {
     const header = await runInProcess(['api', 'GET', '/me', '-H', 'x-svc-key: k2'], env);
     expect(header.code).toBe(2);
   });
+
+  it('refuses a header value HTTP cannot carry as a usage error, before any request', async () => {
+    const before = server.seen.length;
+    for (const value of ['a\r\nx-injected: 1', 'a\u001b[2Jb', '日本']) {
+      const r = await runInProcess(['api', 'GET', '/me', '-H', `x-note: ${value}`], env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--header x-note: the value must be one line of text, without control characters/);
+      expect(r.stderr).not.toMatch(/cannot reach/);
+    }
+    expect(server.seen.length).toBe(before);
+    // Tabs and Latin-1 are fine.
+    const ok = await runInProcess(['api', 'GET', '/me', '-H', 'x-note: caf\u00e9\tbar'], env);
+    expect(ok.code).toBe(0);
+  });
 });

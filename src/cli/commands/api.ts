@@ -91,7 +91,13 @@ function parseHeaders(list: string[]): Record<string, string> {
     const name = i > 0 ? h.slice(0, i).trim() : '';
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw usageError(`--header must look like "Name: value" (got "${h}")`);
     if (name.toLowerCase().startsWith('x-svc-')) throw usageError(`--header cannot set ${name}: arena signs the request itself`);
-    out[name] = h.slice(i + 1).trim();
+    const value = h.slice(i + 1).trim();
+    // What a field value can carry (RFC 9110): tab, printable ASCII, and bytes 0x80-0xFF. The HTTP
+    // client refuses anything else with an error that reads like a network failure.
+    if (/[^\t\u0020-\u007e\u0080-\u00ff]/.test(value)) {
+      throw usageError(`--header ${name}: the value must be one line of text, without control characters (line breaks, escapes) or characters beyond Latin-1`);
+    }
+    out[name] = value;
   }
   return out;
 }
