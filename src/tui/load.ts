@@ -4,7 +4,8 @@
 // reference loads it. A record is untrusted input: anything that is not a
 // regular file of sensible size and shape is refused with one clear message.
 import { constants } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { MatchRecord } from '../protocol/match';
 import { MatchRecordHeaderSchema } from '../protocol/match-header';
@@ -67,12 +68,13 @@ function kindOf(s: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDev
 const MiB = (n: number) => `${Math.round((n / (1024 * 1024)) * 10) / 10} MiB`;
 
 /**
- * Reads a record file's text: a regular file (checked on the open descriptor,
- * so a path swapped after a check cannot slip past it) of at most
- * RECORD_LIMITS.fileBytes. O_NONBLOCK keeps a FIFO from blocking the open.
+ * Reads a record file's text: a regular file or a pipe (checked on the open
+ * descriptor, so a path swapped after a check cannot slip past it) of at most
+ * RECORD_LIMITS.fileBytes. The open is O_NONBLOCK, so neither a device nor a
+ * FIFO that nobody writes to can make it wait.
  */
 export async function readRecordFile(path: string): Promise<string> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
@@ -80,8 +82,9 @@ export async function readRecordFile(path: string): Promise<string> {
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) {
-      throw new RecordLoadError('not_a_file', `${printable(path)} is ${kindOf(info)}, not a regular file; pass a match record file or a directory of them`);
+    const pipe = info.isFIFO();
+    if (!pipe && !info.isFile()) {
+      throw new RecordLoadError('not_a_file', `${printable(path)} is ${kindOf(info)}, not a regular file or a pipe; pass a match record file or a directory of them`);
     }
     const limit = RECORD_LIMITS.fileBytes;
     if (info.size > limit) throw tooLarge(path, info.size);
@@ -90,11 +93,25 @@ export async function readRecordFile(path: string): Promise<string> {
     let total = 0;
     for (;;) {
       const buf = Buffer.allocUnsafe(Math.min(limit + 1 - total, 1024 * 1024));
-      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await handle.read(buf, 0, buf.length, null));
+      } catch (err) {
+        // A pipe whose writer has not written yet (`<(gunzip -c m.json.gz)`): wait for it.
+        if (pipe && (err as NodeJS.ErrnoException).code === 'EAGAIN') {
+          await sleep(PIPE_WAIT_MS);
+          continue;
+        }
+        throw err;
+      }
       if (bytesRead === 0) break;
       chunks.push(buf.subarray(0, bytesRead));
       total += bytesRead;
-      if (total > limit) throw tooLarge(path, total);
+      if (total > limit) throw overLimit(path);
+    }
+    // A FIFO nobody has opened for writing reads as empty at once.
+    if (pipe && total === 0) {
+      throw new RecordLoadError('not_a_file', `${printable(path)} is a pipe with nothing written to it (no writer, or one that wrote nothing); pass a match record file or a directory of them`);
     }
     return Buffer.concat(chunks, total).toString('utf8');
   } catch (err) {
@@ -103,6 +120,14 @@ export async function readRecordFile(path: string): Promise<string> {
   } finally {
     await handle.close().catch(() => {});
   }
+}
+
+/** How long a read of a pipe waits when its writer has nothing yet. */
+const PIPE_WAIT_MS = 5;
+
+/** Read past the limit (a pipe, a stream, a file that grew): how far is not known. */
+function overLimit(from: string): RecordLoadError {
+  return new RecordLoadError('too_large', `${printable(from)} is over ${MiB(RECORD_LIMITS.fileBytes)}, more than a match record can be, so this is not one`);
 }
 
 function tooLarge(path: string, size: number): RecordLoadError {
@@ -373,16 +398,42 @@ async function readLimited(res: Response, url: string): Promise<string> {
     await res.body?.cancel();
     throw tooLarge(url, declared);
   }
+  return res.body ? readStreamLimited(res.body as unknown as AsyncIterable<Uint8Array>, url) : '';
+}
+
+/** A stream's text, refused once it passes RECORD_LIMITS.fileBytes. */
+async function readStreamLimited(stream: AsyncIterable<Uint8Array>, from: string): Promise<string> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  if (res.body) {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      total += chunk.length;
-      if (total > limit) throw tooLarge(url, total);
-      chunks.push(chunk);
-    }
+  for await (const chunk of stream) {
+    total += chunk.length;
+    if (total > RECORD_LIMITS.fileBytes) throw overLimit(from);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/** `-`: the record piped into stdin (`gunzip -c m.json.gz | arena replay -`). */
+export function stdinSource(stdin: AsyncIterable<Uint8Array> & { isTTY?: boolean }): RecordSource {
+  return {
+    async claims(ref) {
+      return ref === '-';
+    },
+    async load(_ref, parse = parseRecord) {
+      if (stdin.isTTY === true) {
+        throw new RecordLoadError('not_a_file', '"-" reads the record from stdin, but stdin is a terminal: pipe one in (arena replay - < m.json) or pass its file');
+      }
+      let text: string;
+      try {
+        text = await readStreamLimited(stdin, 'stdin');
+      } catch (err) {
+        if (err instanceof RecordLoadError) throw err;
+        throw unreadable('stdin', err);
+      }
+      if (text === '') throw new RecordLoadError('not_json', 'stdin is empty: pipe a match record into it (arena replay - < m.json)');
+      return { record: await parse(text, 'stdin'), origin: 'stdin' };
+    },
+  };
 }
 
 export const DEFAULT_SOURCES: readonly RecordSource[] = [fileSource, directorySource, serverSource];

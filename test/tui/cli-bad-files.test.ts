@@ -48,6 +48,7 @@ beforeAll(async () => {
     pair.forEach((k, j) => (runs[k] = results[j]));
   }
   runs.unreadable = await runCli(['replay', paths.unreadable, '--plain'], { asNobody: true });
+  runs.emptyStdin = await runCli(['replay', '-']);
 }, 300_000);
 afterAll(() => {
   rmSync(paths.dir, { recursive: true, force: true });
@@ -82,10 +83,14 @@ describe('arena replay refuses what it cannot safely read', () => {
     refusedInOneLine(runs.tooLong, new RegExp(`players\\.0\\.botName holds a string of ${RECORD_LIMITS.stringChars + 1} characters`));
   });
 
-  it('/dev/zero, a FIFO with no writer, a symlink loop', () => {
-    refusedInOneLine(runs.devZero, /\/dev\/zero is a character device, not a regular file/);
-    refusedInOneLine(runs.fifo, /fifo\.json is a FIFO \(named pipe\), not a regular file/);
+  it('/dev/zero, a FIFO with no writer (refused at once, no wait), a symlink loop', () => {
+    refusedInOneLine(runs.devZero, /\/dev\/zero is a character device, not a regular file or a pipe/);
+    refusedInOneLine(runs.fifo, /fifo\.json is a pipe with nothing written to it/);
     refusedInOneLine(runs.loop, /loop-a\.json: too many levels of symbolic links/);
+  });
+
+  it('- with nothing on stdin', () => {
+    refusedInOneLine(runs.emptyStdin, /stdin is empty: pipe a match record into it/);
   });
 
   it('a long name within the limit is shown cut to fit, and the line still shows the VP', () => {

@@ -11,19 +11,19 @@ import { FIXTURE_4P, GOLDEN_DIR, REPO_ROOT, readFixture } from './helpers';
 
 interface Run { code: number; stdout: string; stderr: string }
 
-function arena(args: string[]): Promise<Run> {
+function arena(args: string[], input?: Buffer): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(process.execPath, [join(REPO_ROOT, 'bin/arena'), ...args], { cwd: REPO_ROOT, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
-    child.stdin?.end(); // stdin is a pipe, not a terminal
+    child.stdin?.end(input); // stdin is a pipe, not a terminal
   });
 }
 
 let dir: string;
 let tamperedAt: number;
 let endTurnAt: number;
-let runs: Record<'plain' | 'fallback' | 'tampered' | 'atEndTurn' | 'afterEndTurn' | 'header' | 'headerJson', Run>;
+let runs: Record<'plain' | 'fallback' | 'tampered' | 'atEndTurn' | 'afterEndTurn' | 'header' | 'headerJson' | 'stdin', Run>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arena-tui-cli-'));
@@ -47,15 +47,16 @@ beforeAll(async () => {
 
   // The first run alone: bin/arena may rebuild its bundle, and two rebuilds at once could collide.
   const plain = await arena(['replay', FIXTURE_4P, '--plain', '--width', '100']);
-  const [fallback, tampered, atEndTurn, afterEndTurn, headerRun, headerJson] = await Promise.all([
+  const [fallback, tampered, atEndTurn, afterEndTurn, headerRun, headerJson, stdin] = await Promise.all([
     arena(['replay', out, '--turn', 'end']),
     arena(['replay', join(dir, 'tampered.json'), '--plain']),
     arena(['replay', FIXTURE_4P, '--plain', '--event', String(endTurnAt)]),
     arena(['replay', FIXTURE_4P, '--plain', '--event', String(endTurnAt + 1)]),
     arena(['replay', join(dir, 'header.json'), '--plain']),
     arena(['replay', join(dir, 'header.json'), '--json']),
+    arena(['replay', '-', '--turn', 'end'], readFileSync(FIXTURE_4P)),
   ]);
-  runs = { plain, fallback, tampered, atEndTurn, afterEndTurn, header: headerRun, headerJson };
+  runs = { plain, fallback, tampered, atEndTurn, afterEndTurn, header: headerRun, headerJson, stdin };
 }, 180_000);
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -73,6 +74,12 @@ describe('arena replay', () => {
     const r = runs.fallback;
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('not a terminal');
+    expect(r.stdout).toBe(readFileSync(join(GOLDEN_DIR, 'match-4p-end.txt'), 'utf8'));
+  });
+
+  it('- reads the record from stdin (gunzip -c m.json.gz | arena replay -) and prints it as --plain would', () => {
+    const r = runs.stdin;
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(readFileSync(join(GOLDEN_DIR, 'match-4p-end.txt'), 'utf8'));
   });
 

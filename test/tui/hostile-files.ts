@@ -51,12 +51,12 @@ const NOBODY = 65534;
 export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
 /**
- * Runs `node bin/arena ARGS` with stdin closed. `asNobody` drops to an
+ * Runs `node bin/arena ARGS` with `input` on stdin (else nothing), then stdin closed. `asNobody` drops to an
  * unprivileged user when we are root. A run that has not ended after
  * `timeoutMs` is killed and reported with signal SIGKILL (reading forever
  * is the bug some of these tests guard against).
  */
-export function runCli(args: string[], opts: { asNobody?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+export function runCli(args: string[], opts: { asNobody?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string | Buffer } = {}): Promise<CliRun> {
   const drop = opts.asNobody && isRoot ? { uid: NOBODY, gid: NOBODY } : {};
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/arena'), ...args], {
@@ -72,6 +72,7 @@ export function runCli(args: string[], opts: { asNobody?: boolean; timeoutMs?: n
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.end();
+    child.stdin.on('error', () => {}); // a run that exits before reading all of it
+    child.stdin.end(opts.input);
   });
 }

@@ -1,12 +1,16 @@
 // The loader and verifier: what a user gets for each kind of bad input.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync, copyFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import type { MatchRecord } from '../../src/protocol/match';
 import { runMatch } from '../../src/runner/index';
-import { loadRecord, RecordLoadError, type RecordSource } from '../../src/tui/load';
+import { loadRecord, readRecordFile, RECORD_LIMITS, RecordLoadError, stdinSource, type RecordSource } from '../../src/tui/load';
 import { buildTimeline, ReplayVerifyError } from '../../src/tui/timeline';
 import { FIXTURE_4P, FIXTURE_TALK, readFixture } from './helpers';
 
@@ -89,6 +93,48 @@ describe('loadRecord', () => {
     };
     const { origin } = await loadRecord('m-remote', [fake]);
     expect(origin).toContain('m-remote');
+  });
+});
+
+describe('pipes and stdin', () => {
+  it('reads a FIFO whose writer sends the record in parts, waiting for each', async () => {
+    const fifo = join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    // Opened read-write, the writer end exists before the reader looks (as with `<(command)`).
+    const writer = await open(fifo, 'r+');
+    const text = readFileSync(FIXTURE_4P, 'utf8');
+    const reading = readRecordFile(fifo);
+    await writer.write(text.slice(0, 1000));
+    await sleep(50);
+    await writer.write(text.slice(1000));
+    await writer.close();
+    expect(await reading).toBe(text);
+  });
+
+  it('refuses a FIFO nobody writes to at once, without waiting', async () => {
+    const fifo = join(dir, 'idle.json');
+    execFileSync('mkfifo', [fifo]);
+    const err = await readRecordFile(fifo).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(RecordLoadError);
+    expect((err as Error).message).toMatch(/idle\.json is a pipe with nothing written to it/);
+  });
+
+  it('- reads the record from stdin, and says what to do when stdin is a terminal or too much', async () => {
+    const text = readFileSync(FIXTURE_4P);
+    const piped = stdinSource(Readable.from([text.subarray(0, 500), text.subarray(500)]));
+    expect(await piped.claims('-')).toBe(true);
+    expect(await piped.claims('m.json')).toBe(false);
+    const { record, origin } = await loadRecord('-', [piped]);
+    expect(origin).toBe('stdin');
+    expect(record.id).toBe('m-tui-fixture');
+
+    const tty = Object.assign(Readable.from([text]), { isTTY: true });
+    await expect(loadRecord('-', [stdinSource(tty)])).rejects.toThrow(/"-" reads the record from stdin, but stdin is a terminal: pipe one in/);
+
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    const endless = Readable.from((function* () { for (;;) yield chunk; })());
+    const err = await loadRecord('-', [stdinSource(endless)]).then(() => null, (e: unknown) => e);
+    expect((err as Error).message).toBe(`stdin is over ${RECORD_LIMITS.fileBytes / 1024 / 1024} MiB, more than a match record can be, so this is not one`);
   });
 });
 

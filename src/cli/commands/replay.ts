@@ -28,9 +28,9 @@ export function register(program: Command, io: CliIO): void {
       'Replay a match recorded by `arena play --out DIR`. The record is rebuilt from its seed and replay ' +
         'with the engine (a record that does not reproduce exactly is refused), then shown as the board, ' +
         'one panel per seat and the event log. REF is a match file, a directory (its newest record is ' +
-        'opened), or the id of a finished match on an arena server (fetched from --url, $ARENA_URL or the login profile).',
+        'opened), - for a record piped into stdin, or the id of a finished match on an arena server (fetched from --url, $ARENA_URL or the login profile).',
     )
-    .argument('<ref>', 'match.json file, directory of records, or match id on the server')
+    .argument('<ref>', 'match.json file, directory of records, - for stdin, or match id on the server')
     .option('--turn <N|end>', 'open at the start of turn N (0 = setup) or at the end')
     .option('--event <N|end>', 'open at event N (1-based, as the header counts)')
     .option('--plain', 'print one moment as plain text and exit (for pipes, diffs and tests)')
@@ -57,7 +57,8 @@ set NO_COLOR to turn it off.
 When stdin is not a terminal (no keys), the viewer prints the --plain rendering instead.
 q quits (exit 0); Ctrl-C quits as an interrupted run (exit 130).
 
-A record is read only from a regular file of at most ${RECORD_LIMITS.fileBytes / (1024 * 1024)} MiB, nested at most
+REF - reads the record from stdin (then the --plain rendering is printed: stdin gives no keys).
+A record is read only from a regular file, a pipe or stdin, of at most ${RECORD_LIMITS.fileBytes / (1024 * 1024)} MiB, nested at most
 ${RECORD_LIMITS.depth} levels, with no string over ${RECORD_LIMITS.stringChars / 1024} Ki characters; anything else is refused (exit 1).
 The header (status, placements, VP, seats) must agree with the replayed game.
 
@@ -67,6 +68,7 @@ Examples:
   $ arena replay matches/m-0003.json --plain --turn end > final.txt
   $ arena replay matches/m-0003.json --plain --ids --event 120   which vertex was that?
   $ arena replay matches/m-0003.json --json | jq .outcome
+  $ gunzip -c m-0003.json.gz | arena replay - --turn end   a record from a pipe
   $ arena replay m_Xy3AbCdEfGhIjKlM --url https://arena.example.com   a finished match on a server`,
     )
     .action(async (ref: string, opts: ReplayOptions) => {
@@ -126,11 +128,11 @@ function parseWidth(text: string | undefined): number | undefined {
 }
 
 async function loadTimeline(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy'): Promise<Timeline> {
-  const [{ RecordLoadError, fileSource, directorySource, remoteSource }, { ReplayVerifyError }, { openTimeline }] = await Promise.all([
+  const [{ RecordLoadError, fileSource, directorySource, remoteSource, stdinSource }, { ReplayVerifyError }, { openTimeline }] = await Promise.all([
     import('../../tui/load'), import('../../tui/timeline'), import('../../tui/open-timeline'),
   ]);
   // A match id goes to the server; its URL is looked up only when a reference gets that far.
-  const sources = [fileSource, directorySource, remoteSource(() => configuredServer(io, url))];
+  const sources = [stdinSource(io.stdin as AsyncIterable<Uint8Array> & { isTTY?: boolean }), fileSource, directorySource, remoteSource(() => configuredServer(io, url))];
   try {
     return await openTimeline(ref, sources, { frames });
   } catch (err) {
