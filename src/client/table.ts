@@ -18,8 +18,8 @@ export function formatFields(fields: ReadonlyArray<readonly [string, string]>): 
 }
 
 // A name or message from the server must not drive the terminal (escape
-// sequences) or break the columns (newlines, tabs).
+// sequences), break the columns (newlines, tabs) or reorder the row (direction overrides).
 function clean(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ');
 }

@@ -50,7 +50,9 @@ export const BotSchema = z
 /**
  * A name people see (bots on the leaderboard, keys in a list): 1 to `max`
  * characters, not blank, and no control characters, which would break a
- * table's lines or drive the terminal of whoever looks (tabs, line breaks, escapes).
+ * table's lines or drive the terminal of whoever looks (tabs, line breaks, escapes);
+ * nor text-direction overrides and isolates (U+202A-202E, U+2066-2069), which
+ * would show the rest of a leaderboard row, or the name itself, reordered.
  */
 function displayName(max: number) {
   return z
@@ -59,16 +61,17 @@ function displayName(max: number) {
     .max(max)
     // eslint-disable-next-line no-control-regex
     .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must not contain control characters (tabs, line breaks, escape sequences)' })
+    .regex(/^[^\u202a-\u202e\u2066-\u2069]*$/, { error: 'must not contain text-direction overrides (U+202A-202E, U+2066-2069)' })
     .regex(/\S/, { error: 'must not be blank' });
 }
 
 export const BOT_NAME_MAX = 64;
-export const BotNameSchema = displayName(BOT_NAME_MAX).describe('Bot name, 1-64 characters, no control characters, not blank.');
+export const BotNameSchema = displayName(BOT_NAME_MAX).describe('Bot name, 1-64 characters, no control characters or text-direction overrides, not blank.');
 export const BotUrlSchema = z.string().min(1).max(2048).describe('Where the bot listens: https in production.');
 
 // Request bodies.
 export const HandleBodySchema = z.strictObject({ handle: HandleSchema });
-export const KeyNameSchema = displayName(64).describe('Key name, 1-64 characters, no control characters, not blank.');
+export const KeyNameSchema = displayName(64).describe('Key name, 1-64 characters, no control characters or text-direction overrides, not blank.');
 export const KeyCreateBodySchema = z.strictObject({
   name: KeyNameSchema,
   publicKey: z.string().min(1).max(4096).describe('An OpenSSH ssh-ed25519 line, a PEM PUBLIC KEY block, or base64 of the raw 32 bytes.'),

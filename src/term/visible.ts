@@ -1,9 +1,11 @@
 // Text from outside (a bot, a server, the command line) shown on a terminal:
 // control characters become \uXXXX escapes, so an ESC sequence in a bot's talk,
-// a server's error message or an argument is seen, never acted on.
+// a server's error message or an argument is seen, never acted on. Text-direction
+// overrides and isolates (U+202A-202E, U+2066-2069) count as control characters:
+// they would show what follows them on the line reordered.
 
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Every control character escaped. */
 export function visible(text: string): string {
@@ -18,7 +20,7 @@ export function replaceControls(text: string, by: string): string {
 /** The same, but keeping line breaks and tabs (multi-line messages). */
 export function visibleLines(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, escape);
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, escape);
 }
 
 function escape(c: string): string {

@@ -1,8 +1,8 @@
-// Finding and reading a match record: a file, the newest record in a
-// directory (as `arena play --out DIR` writes them), or a match id fetched
-// from a server (GET {server}/matches/{id}). Each way is a RecordSource; the first that claims a
-// reference loads it. A record is untrusted input: anything that is not a
-// regular file of sensible size and shape is refused with one clear message.
+// Finding and reading a match record: a file or a pipe, the newest record in
+// a directory (as `arena play --out DIR` writes them), stdin (`-`), or a match
+// id fetched from a server (GET {server}/matches/{id}). Each way is a RecordSource; the first that
+// claims a reference loads it. A record is untrusted input: anything that is not a
+// regular file or a pipe of sensible size and shape is refused with one clear message.
 import { constants } from 'node:fs';
 import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';

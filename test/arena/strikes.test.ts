@@ -100,6 +100,7 @@ describe('strikes in a tournament', () => {
     expect(oversize).toMatch(/\(strike 3 of 3: resigned\)/);
     expect(oversize).toMatch(/answer \(first 200 of \d{5} bytes\): \{"id":\d+,"action":\{"type":"end_turn"\},"padding":"PPP/);
     expect(visible('a\u009bb\u0007')).toBe('a\\u009bb\\u0007');
+    expect(visible('a\u202eb\u2069')).toBe('a\\u202eb\\u2069');
   });
 
   it('are counted per reason in the summary, the per-match players and the table', () => {

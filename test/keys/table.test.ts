@@ -17,4 +17,10 @@ describe('formatTable and formatFields', () => {
     ]);
     expect(formatFields([['name', evil], ['url', 'u']])).toBe('name: x [2J ]0;owned y\nurl:  u\n');
   });
+
+  it('show text-direction overrides from a server as spaces, so a name cannot reorder the rest of its row', () => {
+    const table = formatTable(['NAME', 'RATING'], [['\u202etob\u2066x', '25.0'], ['ok', '1.0']]);
+    expect(table).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(table.split('\n')[1]).toBe(' tob x  25.0');
+  });
 });

@@ -152,9 +152,16 @@ describe('bots by name', () => {
     await cli('bots', 'remove', b.id);
   });
 
-  it('a name with terminal escapes, a tab or only spaces is refused (400, the reason) and nothing is registered', async () => {
+  it('a name with terminal escapes, a tab, a direction override or only spaces is refused (400, the reason) and nothing is registered', async () => {
     const before = (await cli('bots', 'list', '--json')).stdout;
-    for (const [name, why] of [['x\u001b[2J\u001b]0;owned\u0007y', 'must not contain control characters'], ['a\tb', 'must not contain control characters'], ['   ', 'must not be blank']]) {
+    const cases = [
+      ['x\u001b[2J\u001b]0;owned\u0007y', 'must not contain control characters'],
+      ['a\tb', 'must not contain control characters'],
+      ['\u202etob-tseb', 'must not contain text-direction overrides'],
+      ['x\u2067y', 'must not contain text-direction overrides'],
+      ['   ', 'must not be blank'],
+    ];
+    for (const [name, why] of cases) {
       const reg = await cli('bots', 'register', name, bot.url);
       expect(reg.code, reg.stderr).toBe(1);
       expect(reg.stderr).toContain(`name: ${why}`);
