@@ -79,7 +79,7 @@ ${PUBLIC_HELP}`,
           try {
             await session.run();
           } catch (err) {
-            if (err instanceof LiveStreamError) throw new CliError(err.code === 'not_found' ? `${err.message} (no match ${id} on ${baseUrl})` : err.message);
+            if (err instanceof LiveStreamError) throw new CliError(err.code === 'not_found' ? `no match ${id} on ${baseUrl}; \`arena matches list\` shows the recent ones` : err.message);
             throw err;
           }
           return;
