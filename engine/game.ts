@@ -60,6 +60,11 @@ function computePending(g: Game): readonly PendingDecision[] {
   }
 }
 
+/** The lowest seat in a bitmask of seats (bit s = seat s); -1 for none. */
+function lowestSeat(mask: number): number {
+  return 31 - Math.clz32(mask & -mask);
+}
+
 /**
  * The seat that owes a decision now, the lowest when several do (that is,
  * pendingDecisions(g)[0].seat); -1 once the game is over. For loops that
@@ -70,7 +75,7 @@ export function nextSeat(g: Game): number {
     case STAGE_TURN:
     case STAGE_BANDIT: return g.current;
     case STAGE_TRADE:
-    case STAGE_DISCARD: return 31 - Math.clz32(g.waiting & -g.waiting);
+    case STAGE_DISCARD: return lowestSeat(g.waiting);
     case STAGE_SETUP: return setupSeat(g);
     default: return -1;
   }
@@ -178,7 +183,7 @@ export function answerOpenOffer(g: Game, accepts: number): number {
     // buffered, so the offer resolves straight from the accept bits.
     const waiting = g.waiting;
     let n = 0;
-    for (let w = waiting; w !== 0; w &= w - 1, n++) g.nextDefault[31 - Math.clz32(w & -w)] = 0;
+    for (let w = waiting; w !== 0; w &= w - 1, n++) g.nextDefault[lowestSeat(w)] = 0;
     g.accepts = accepts & waiting;
     g.waiting = 0;
     g.pendingCache = null;
@@ -188,7 +193,7 @@ export function answerOpenOffer(g: Game, accepts: number): number {
   }
   let n = 0;
   for (let w = g.waiting; w !== 0; w &= w - 1) {
-    const seat = 31 - Math.clz32(w & -w);
+    const seat = lowestSeat(w);
     const isDefault = g.nextDefault[seat] === 1 || g.resigned[seat] === 1;
     g.nextDefault[seat] = 0;
     answerOffer(g, seat, ((accepts >> seat) & 1) === 1 ? ACCEPT : REJECT, isDefault);
