@@ -14,6 +14,7 @@ const REASONS: Readonly<Record<string, string>> = {
   EAI_AGAIN: 'the name could not be looked up',
   ETIMEDOUT: 'the connection timed out',
   UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'the server did not answer in time',
   ECONNRESET: 'the connection was reset',
   EHOSTUNREACH: 'no route to the host',
   ENETUNREACH: 'no route to the network',

@@ -50,6 +50,42 @@ describe('arena login', () => {
   });
 });
 
+describe('arena login asks the server about the key first', () => {
+  const cenv = { HOME: tmp.dir, ARENA_CONFIG_DIR: join(tmp.dir, 'cfg-check') };
+  const profile = join(tmp.dir, 'cfg-check', 'profile.json');
+
+  it('saves a key the server accepts, and says who you are', async () => {
+    const r = await runInProcess(['login', '--url', server.url, '--key-id', 'k1', '--key', keyFile], cenv);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`checked: ${server.url} accepts key k1; you are @ada`);
+    expect(JSON.parse(readFileSync(profile, 'utf8'))).toEqual({ url: server.url, keyId: 'k1', keyFile });
+  });
+
+  it('refuses an unknown or revoked key with exit 4 and saves nothing, unless --no-check', async () => {
+    const before = readFileSync(profile, 'utf8');
+    for (const id of ['k_unknown', 'gone']) {
+      const r = await runInProcess(['login', '--url', server.url, '--key-id', id, '--key', keyFile], cenv);
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).toMatch(new RegExp(`refuses key ${id} \\(HTTP 401 unauthenticated: .+\\); nothing saved\\. Check --key-id and --key, or pass --no-check`));
+      expect(readFileSync(profile, 'utf8')).toBe(before);
+    }
+    const forced = await runInProcess(['login', '--url', server.url, '--key-id', 'k_unknown', '--key', keyFile, '--no-check'], cenv);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).not.toMatch(/checked|warning/);
+    expect(JSON.parse(readFileSync(profile, 'utf8')).keyId).toBe('k_unknown');
+  });
+
+  it('saves anyway, with a warning, when the server cannot be reached or gives no verdict', async () => {
+    const down = await runInProcess(['login', '--url', 'http://127.0.0.1:1', '--key-id', 'k1', '--key', keyFile], cenv);
+    expect(down.code, down.stderr).toBe(0);
+    expect(down.stderr).toMatch(/warning: could not check the key with the server: cannot reach http:\/\/127\.0\.0\.1:1: ECONNREFUSED/);
+    expect(JSON.parse(readFileSync(profile, 'utf8')).url).toBe('http://127.0.0.1:1');
+    const wrongBase = await runInProcess(['login', '--url', `${server.url}/api`, '--key-id', 'k1', '--key', keyFile], cenv);
+    expect(wrongBase.code, wrongBase.stderr).toBe(0);
+    expect(wrongBase.stderr).toContain(`warning: could not check the key with the server: HTTP 404 not_found: no route GET /api/me; is ${server.url}/api an arena server's base URL?`);
+  });
+});
+
 describe('arena login with a damaged profile', () => {
   it('refuses a partial update, says how to replace it, and replaces it when all three are given', async () => {
     const dir = join(tmp.dir, 'damaged');

@@ -5,9 +5,13 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors';
 import { profilePath } from '../../config/paths';
 import type { Profile } from '../../config/profile';
-import { usageError } from '../errors';
+import { visible, visibleLines } from '../../term/visible';
+import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { toCliError } from './sign';
+
+/** How long the key check may take (connect, answer and body, each). */
+const KEY_CHECK_SECONDS = 5;
 
 interface LoginOptions {
   url?: string;
@@ -15,6 +19,8 @@ interface LoginOptions {
   key?: string;
   show?: boolean;
   json?: boolean;
+  /** False with --no-check. */
+  check?: boolean;
 }
 
 export function register(program: Command, io: CliIO): void {
@@ -32,13 +38,20 @@ export function register(program: Command, io: CliIO): void {
     .option('--key <FILE>', 'private key file (PKCS#8 PEM or unencrypted OpenSSH)')
     .option('--show', 'print the settings in effect and where each comes from, then exit')
     .option('--json', 'print the saved profile (or, with --show, the settings) as JSON')
+    .option('--no-check', 'save without asking the server whether it accepts the key (e.g. before the server is up)')
     .addHelpText(
       'after',
       `
 Examples:
   $ arena login --url https://arena.example.com --key-id k_123 --key ~/.ssh/id_ed25519
   $ arena login --key-id k_456                       switch key id, keep the rest
-  $ arena login --show`,
+  $ arena login --show
+
+With the URL, the key id and the key file all set, login first asks the server
+(one signed GET /me, ${KEY_CHECK_SECONDS} s at most) whether it accepts the key. A key it refuses
+(unknown, revoked, a clock more than 5 minutes off) is not saved (exit 4). A
+server that cannot be reached or gives no verdict is said so, and the profile
+is saved anyway.`,
     )
     .action(async (opts: LoginOptions) => {
       const { writeProfile } = await import('../../config/profile');
@@ -55,15 +68,27 @@ Examples:
           next.keyFile = absoluteKeyFile(opts.key, io.cwd);
           loadPrivateKeyFile(next.keyFile); // refuse to save a key that cannot sign
         }
+        const check = opts.check !== false && next.url && next.keyId && next.keyFile ? await askServer(next.url, next.keyId, next.keyFile) : null;
+        if (check?.outcome === 'refused') {
+          throw new CliError(`${next.url} refuses key ${next.keyId} (${check.reason}); nothing saved. Check --key-id and --key, or pass --no-check to save anyway`, EXIT.auth);
+        }
         writeProfile(path, next);
         if (opts.json) io.stdout.write(JSON.stringify(next) + '\n');
         io.stderr.write(`saved ${path}\n`);
+        if (check?.outcome === 'accepted') io.stderr.write(`checked: ${next.url} accepts key ${next.keyId}${check.handle ? `; you are @${visible(check.handle)}` : ''}\n`);
+        if (check?.outcome === 'unknown') io.stderr.write(`warning: could not check the key with the server: ${visibleLines(check.reason)}\n`);
         const missing = (['url', 'keyId', 'keyFile'] as const).filter((k) => !next[k]);
         if (missing.length) io.stderr.write(`still missing: ${missing.join(', ')}\n`);
       } catch (err) {
         throw toCliError(err);
       }
     });
+}
+
+async function askServer(url: string, keyId: string, keyFile: string) {
+  const { checkKey } = await import('../../client/check-key');
+  const { loadPrivateKeyFile } = await import('../../keys/keypair');
+  return checkKey({ baseUrl: url, keyId, privateKey: loadPrivateKeyFile(keyFile), timeoutMs: KEY_CHECK_SECONDS * 1000 });
 }
 
 /** The profile to update; a damaged one may be replaced only by a login that sets everything. */
