@@ -37,7 +37,7 @@ module.exports = {
   forbidden: [
     layer('engine-stands-alone', '^engine/', [], 'The engine is pure TypeScript with no I/O: it imports nothing outside engine/.'),
     layer('protocol-imports-nothing', '^src/protocol/', [], 'The zod schemas are the contract; they import nothing of the project.'),
-    layer('fs-imports-nothing', '^src/fs/', [], 'File-system helpers (mkdir -p that cannot hang) import nothing of the project.'),
+    layer('fs-imports-nothing', '^src/fs/', [], 'File-system and stream helpers (mkdir -p that cannot hang, reads with a limit) import nothing of the project.'),
     layer('keys-import-nothing', '^src/keys/', ['src/fs'], 'Ed25519 signing imports nothing of the project but the file-system helpers.'),
     layer('config-below-everything', '^src/config/', ['src/keys', 'src/protocol', 'src/fs'], 'Config (paths, profile, platform key) uses keys and protocol only.'),
     layer('runner-on-engine', '^src/runner/', ['engine', 'src/protocol', 'src/keys', ...ADDRESS_CHECKS],

@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { MAX_BODY_BYTES } from '../protocol/api';
 import { ClientError } from './errors';
-import { readLimited } from './read-limited';
+import { readLimited } from '../fs/read-limited';
 
 export async function readBodyArg(arg: string | undefined, stdin: NodeJS.ReadableStream = process.stdin): Promise<Uint8Array | undefined> {
   if (arg === undefined) return undefined;

@@ -12,6 +12,7 @@ import { MatchRecordHeaderSchema } from '../protocol/match-header';
 import { RECORD_LIMITS } from './record-limits';
 import { replaceControls } from '../term/visible';
 import { errnoText } from '../fs/errno-text';
+import { readLimited } from '../fs/read-limited';
 
 export type LoadErrorCode =
   | 'not_found' | 'empty_dir' | 'not_json' | 'not_a_record' | 'needs_server'
@@ -381,7 +382,7 @@ export function remoteSource(baseUrl: () => string | null | Promise<string | nul
         await res.body?.cancel();
         throw new RecordLoadError('server_error', `${origin} answered HTTP ${res.status} for match "${printable(ref)}"`);
       }
-      const record = await parse(await readLimited(res, url), url);
+      const record = await parse(await readResponse(res, url), url);
       if (record.status === 'running') {
         throw new RecordLoadError('still_running', `match ${printable(ref)} is still running: its seed and replay become public when it ends. Follow it live with \`arena watch ${printable(ref)}\``);
       }
@@ -391,7 +392,7 @@ export function remoteSource(baseUrl: () => string | null | Promise<string | nul
 }
 
 /** A response body as text, refused past RECORD_LIMITS.fileBytes (a server can send anything). */
-async function readLimited(res: Response, url: string): Promise<string> {
+async function readResponse(res: Response, url: string): Promise<string> {
   const limit = RECORD_LIMITS.fileBytes;
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
@@ -403,14 +404,7 @@ async function readLimited(res: Response, url: string): Promise<string> {
 
 /** A stream's text, refused once it passes RECORD_LIMITS.fileBytes. */
 async function readStreamLimited(stream: AsyncIterable<Uint8Array>, from: string): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    total += chunk.length;
-    if (total > RECORD_LIMITS.fileBytes) throw overLimit(from);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return (await readLimited(stream, RECORD_LIMITS.fileBytes, () => overLimit(from))).toString('utf8');
 }
 
 /** `-`: the record piped into stdin (`gunzip -c m.json.gz | arena replay -`). */
