@@ -17,8 +17,11 @@ export interface PlatformKey {
   created: boolean;
 }
 
+/** The key's file name, in the config directory (local arena) or the data directory (serve). */
+export const PLATFORM_KEY_FILE = 'platform-key.pem';
+
 export function platformKeyPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(configDir(env), 'platform-key.pem');
+  return join(configDir(env), PLATFORM_KEY_FILE);
 }
 
 export function loadOrCreatePlatformKey(env: NodeJS.ProcessEnv = process.env): PlatformKey {

@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
-import { loadOrCreatePlatformKeyAt, type PlatformKey } from '../config/platform-key';
+import { loadOrCreatePlatformKeyAt, PLATFORM_KEY_FILE, type PlatformKey } from '../config/platform-key';
 import { addressGate, type Resolver } from '../probe/address-policy';
 import { deployCheck } from '../probe/deploy-check';
 import { createApp } from './http/app';
@@ -75,7 +75,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = createLog(opts.logOut ?? { write: () => true }, opts.logFormat ?? 'json');
   const metrics = createMetrics();
   const store = timedStore(opts.store, metrics);
-  const platformKey = opts.platformKey ?? loadOrCreatePlatformKeyAt(join(opts.dataDir, 'platform-key.pem'));
+  const platformKey = opts.platformKey ?? loadOrCreatePlatformKeyAt(join(opts.dataDir, PLATFORM_KEY_FILE));
   const hub = new LiveHub();
   const urlPolicy = { production, resolve: opts.resolve };
   const gate = addressGate(urlPolicy);

@@ -171,6 +171,8 @@ describe('the lock', () => {
     // The backup needs no lock.
     const b = await admin('backup', join(dir, 'copy'));
     expect(b.code, b.stderr).toBe(0);
+    // No server has run here, so there is no platform key to copy, and none is made up.
+    expect(readdirSync(join(dir, 'copy')).sort()).toEqual(['matches', 'store.json']);
     rmSync(join(data, 'lock'));
     const copy = await openFileStore(join(dir, 'copy'));
     try {

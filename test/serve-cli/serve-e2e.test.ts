@@ -7,7 +7,7 @@
 // own streams; spawning costs seconds here); login and `arena me` also run as
 // a real process once, through the saved profile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -240,6 +240,9 @@ describe('one process per data directory', () => {
     const out = join(dir, 'backup');
     const b = await runCli(['admin', 'backup', out, '--data', dataDir], { env: baseEnv });
     expect(b.code, b.stderr).toBe(0);
+    // The platform key comes along (0600): a server restored from the copy signs as this one does.
+    expect(readFileSync(join(out, 'platform-key.pem'))).toEqual(readFileSync(join(dataDir, 'platform-key.pem')));
+    expect(statSync(join(out, 'platform-key.pem')).mode & 0o777).toBe(0o600);
     const copy = await openFileStore(out);
     try {
       expect((await copy.listUsers()).map((u) => u.email).sort()).toEqual(['ops@example.com', 'other@example.com']);

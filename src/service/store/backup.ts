@@ -1,5 +1,6 @@
 // A consistent copy of a data directory, whether a server is writing to it or
-// not (so `arena admin backup` needs no lock). The copy opens as a store.
+// not (so `arena admin backup` needs no lock). The copy opens as a store, and
+// holds the platform key, so a server restored from it keeps its identity.
 //
 // What can change under a reader: store.json (replaced whole), the match log
 // (appended), and the files of matches still running (replaced whole); files
@@ -17,6 +18,7 @@ import { DOC_FILE, emptyDoc, parseDoc } from './doc';
 import { LOG_FILE, MATCH_DIR, matchFile, parseEnvelope, parseLine } from './match-files';
 import { isTerminal } from './match-index';
 import { makeDir } from '../../fs/make-dir';
+import { PLATFORM_KEY_FILE } from '../../config/platform-key';
 
 export interface BackupOptions {
   /** Runs the consistent read inside the store's write queue (an in-process backup): one attempt suffices. */
@@ -48,6 +50,7 @@ export async function backupDataDir(src: string, out: string, opts: BackupOption
     // what this call wrote goes, and the directory too if this call made it.
     await rm(join(to, MATCH_DIR), { recursive: true, force: true }).catch(() => {});
     await rm(join(to, DOC_FILE), { force: true }).catch(() => {});
+    await rm(join(to, PLATFORM_KEY_FILE), { force: true }).catch(() => {});
     if (created) await rm(to, { recursive: true, force: true }).catch(() => {});
     throw err;
   }
@@ -85,6 +88,14 @@ async function copyStore(from: string, to: string, opts: BackupOptions): Promise
   const docOut = join(to, DOC_FILE);
   await writeFile(docOut, snap.docText, { mode: 0o600 });
   written.push(logOut, docOut);
+  // The platform key too: a server restored from the copy signs handshakes with
+  // the key bots already verify, not a new one. It never changes once made.
+  const key = await readBytes(join(from, PLATFORM_KEY_FILE));
+  if (key) {
+    const keyOut = join(to, PLATFORM_KEY_FILE);
+    await writeFile(keyOut, key, { mode: 0o600 });
+    written.push(keyOut);
+  }
   // Durable when this returns: every file, then both directories.
   await pool(written, 16, async (f) => {
     const fh = await open(f, 'r');
