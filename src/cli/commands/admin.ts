@@ -136,6 +136,8 @@ Examples:
       'after',
       `
 The copy is itself a data directory: \`arena serve --data DIR\` runs on it.
+It holds the platform key (mode 0600), so a server restored from it signs bot
+handshakes with the same key; keep it as private as the data directory.
 Backing up a running server takes no lock and does not stop it (see below).
 
 Examples:
