@@ -88,3 +88,10 @@ export function watchGc() {
 function settled(): Promise<void> {
   return new Promise((r) => setImmediate(r));
 }
+
+/** The median (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}

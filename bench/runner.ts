@@ -14,7 +14,7 @@ import { runMatch, type MatchEntrant } from '../src/runner';
 import { classifyFrame } from '../src/runner/answer-frame';
 import { SeatFrameWriter } from '../src/runner/seat-frame';
 import { legalPlayer } from '../test/support/policies';
-import { watchGc, type BenchSuite } from './harness';
+import { median, watchGc, type BenchSuite } from './harness';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 3000);
 const SEEDS = 8;
@@ -227,6 +227,8 @@ export async function run(): Promise<BenchSuite[]> {
   const steadyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
   const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
   let echoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, policySteadyUs = Infinity, replayGames = 0;
+  // Each round's own ratios (runner rows against the echo of the same round): their median does not hang on one lucky or unlucky echo round.
+  const roundRatios = { nearFree: [] as number[], policy: [] as number[] };
   // GC pauses on this thread (runner, bots and ws alike), per round trip and per decision of the near-free rounds.
   const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0, policyMs: 0, policyDecisions: 0 };
   for (let round = 0; round < ROUNDS; round++) {
@@ -248,6 +250,8 @@ export async function run(): Promise<BenchSuite[]> {
     gc.policyMs += (await gcWatch.totalMs()) - gc0;
     gc.policyDecisions += p.rate.decisions;
     policySteadyUs = Math.min(policySteadyUs, p.steadyUs);
+    roundRatios.nearFree.push(r.steadyUs / echo.us);
+    roundRatios.policy.push(p.steadyUs / echo.us);
   }
   await Promise.all([...replayBots, ...steadyBots].map((b) => b.close()));
   gcWatch.stop();
@@ -297,7 +301,7 @@ export async function run(): Promise<BenchSuite[]> {
         { name: '  GC pauses, runner with policy bots (per decision)', value: (gc.policyMs * 1000) / gc.policyDecisions, unit: 'us' },
       ],
       notes: [
-        `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)}.`,
+        `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)} (best against best). Median of the rounds' own ratios: x${median(roundRatios.nearFree).toFixed(2)} and x${median(roundRatios.policy).toFixed(2)} (rounds: ${roundRatios.nearFree.map((x) => x.toFixed(2)).join(', ')}; policy ${roundRatios.policy.map((x) => x.toFixed(2)).join(', ')}).`,
         'Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server\'s does in the baseline. The garbage the bots make is not left out: V8 runs most scavenges as tasks between message handlers, not inside them, so their pauses land in the runner\'s time (the policy GC row, against the near-free one). The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.',
         'Near-free bots answer from answers recorded in-process, so nearly all of their time is the socket itself, like the echo server.',
         'The bare round trip: same frame size, sent as a Buffer text frame like the runner, same ws options, next frame sent from the message handler (no promise or timer per trip).',

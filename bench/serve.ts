@@ -27,7 +27,7 @@ import { LOG_FILE, MATCH_DIR, matchFile, type MatchEnvelope } from '../src/servi
 import { summaryOf, type LogLine } from '../src/service/store/match-index';
 import { openFileStore, type FileStore } from '../src/service/store/index';
 import type { RatingRecord, StoredMatch } from '../src/service/store/types';
-import type { BenchRow, BenchSuite } from './harness';
+import { median, type BenchRow, type BenchSuite } from './harness';
 
 const ROLE_ENV = 'ARENA_BENCH_SERVE_ROLE';
 const KEYS_ENV = 'ARENA_BENCH_SERVE_KEYS';
@@ -353,12 +353,6 @@ async function seedMatches(dataDir: string, n: number): Promise<void> {
     }
   }
   await writeFile(join(dir, LOG_FILE), lines.length ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 async function storeSuite(): Promise<BenchSuite> {

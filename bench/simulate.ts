@@ -22,14 +22,13 @@ import { join } from 'node:path';
 import { packageRoot } from '../src/docs/package-files';
 import { simWorkerScript } from '../src/cli/sim-worker-script';
 import { simulateParallel } from '../src/sim/parallel';
-import type { BenchSuite } from './harness';
+import { median, type BenchSuite } from './harness';
 
 const LONG = Number(process.env.ARENA_BENCH_SIM_GAMES ?? 40000);
 const SHORT = Number(process.env.ARENA_BENCH_SIM_SHORT_GAMES ?? 8000);
 const ROUNDS = Number(process.env.ARENA_BENCH_SIM_ROUNDS ?? 3);
 const BOTS = ['random', 'random', 'random', 'random'];
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Wall seconds of `arena simulate` processes started together, one per entry of `runs` (workers, games). */
 async function commands(runs: Array<{ workers: number; games: number; seed: string }>): Promise<number> {
