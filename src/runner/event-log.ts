@@ -3,8 +3,8 @@
 // During the match only the stamps are kept (one per flush in a new
 // millisecond); the replay's MatchEvents are built once, at the end, from the
 // engine's log. Kept for the whole match, a wrapper per event would be copied
-// by every young-generation GC until promoted: per decision, the runner's
-// largest cost after the socket.
+// by young-generation GCs until promoted, and GC is the largest part of what
+// the runner adds to a bare socket.
 import type { GameEvent } from '../../engine/types';
 import type { MatchEvent } from '../protocol';
 
@@ -47,11 +47,11 @@ export class EventLog {
 
   /** The replay so far: every stamped event, in order (fresh objects, equal to those the listener got). */
   events(): MatchEvent[] {
-    const out = new Array<MatchEvent>(this.count);
+    const out: MatchEvent[] = [];
     for (let s = 0; s < this.stampFrom.length; s++) {
       const end = s + 1 < this.stampFrom.length ? this.stampFrom[s + 1] : this.count;
       const at = this.stampAt[s];
-      for (let i = this.stampFrom[s]; i < end; i++) out[i] = matchEvent(this.log[i], i, at);
+      for (let i = this.stampFrom[s]; i < end; i++) out.push(matchEvent(this.log[i], i, at));
     }
     return out;
   }
