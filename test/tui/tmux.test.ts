@@ -111,6 +111,19 @@ describe.skipIf(!hasTmux)('arena replay in tmux (100x30)', () => {
     expect(after.text).not.toContain('space play');
   }, 180_000);
 
+  it('a record piped into stdin (-) still gets the viewer: keys come from the terminal, as with less', async () => {
+    const name = `${session}-pipe`;
+    const cmd = `cd ${REPO_ROOT} && cat ${FIXTURE_4P} | ${PERSON} node bin/arena replay -; echo $? > ${join(dir, `${name}.code`)}; read _`;
+    tmux('new-session', '-d', '-s', name, '-x', '100', '-y', '30', cmd);
+    await screenWhere((s) => fullFrame(s, 1, t.names), 'the whole first frame', name);
+    tmux('send-keys', '-t', name, 'End');
+    await screenWhere((s) => fullFrame(s, t.events.length, t.names) && s.includes('game over'), 'the end of the match after End', name);
+    tmux('send-keys', '-t', name, 'q');
+    const after = await exited(name);
+    expect(after.code).toBe(0);
+    expect(after.text).not.toContain('space play');
+  }, 120_000);
+
   it('Ctrl-C quits as an interruption: exit 130, the terminal restored', async () => {
     const name = `${session}-int`;
     startViewer(name, PERSON, '--turn 5');

@@ -2,6 +2,8 @@
 // rebuilding it with the engine, then step through it in the terminal (or
 // print one moment with --plain). The work lives in src/tui.
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
+import { openSync } from 'node:fs';
+import { ReadStream } from 'node:tty';
 import type { Command } from 'commander';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
@@ -57,7 +59,7 @@ set NO_COLOR to turn it off.
 When stdin is not a terminal (no keys), the viewer prints the --plain rendering instead.
 q quits (exit 0); Ctrl-C quits as an interrupted run (exit 130).
 
-REF - reads the record from stdin (then the --plain rendering is printed: stdin gives no keys).
+REF - reads the record from stdin; the viewer then takes its keys from the terminal (/dev/tty).
 A record is read only from a regular file, a pipe or stdin, of at most ${RECORD_LIMITS.fileBytes / (1024 * 1024)} MiB, nested at most
 ${RECORD_LIMITS.depth} levels, with no string over ${RECORD_LIMITS.stringChars / 1024} Ki characters; anything else is refused (exit 1).
 The header (status, placements, VP, seats) must agree with the replayed game.
@@ -72,48 +74,67 @@ Examples:
   $ arena replay m_Xy3AbCdEfGhIjKlM --url https://arena.example.com   a finished match on a server`,
     )
     .action(async (ref: string, opts: ReplayOptions) => {
-      // All at once: one after another, each waits for its own file reads.
-      const [{ renderPlain }, { resolveStart, StartPointError }, { replaySummary }] = await Promise.all([
-        import('../../tui/plain'), import('../../tui/start'), import('../../tui/summary'),
-      ]);
       const width = parseWidth(opts.width);
-      // One moment (--plain, --json, or no terminal for the viewer) needs one frame: build just that one.
-      const oneMoment = opts.plain === true || opts.json === true || io.stdin.isTTY !== true || io.stdout.isTTY !== true || inCi(io.env);
-      const timeline = await loadTimeline(ref, io, opts.url, oneMoment ? 'lazy' : 'all');
-      let index: number;
-      try {
-        index = resolveStart(timeline, { turn: opts.turn, event: opts.event });
-      } catch (err) {
-        if (err instanceof StartPointError) throw usageError(err.message);
-        throw err;
-      }
-      if (opts.json) {
-        io.stdout.write(JSON.stringify(replaySummary(timeline, index), null, 2) + '\n');
-        return;
-      }
-      const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
-      // Ink draws only the final frame when it thinks it runs in CI (CI or
-      // CONTINUOUS_INTEGRATION set), which would leave a blank screen.
       const ciSet = inCi(io.env);
-      const interactive = !opts.plain && terminal && !ciSet;
-      if (!opts.plain && !interactive) {
-        io.stderr.write(ciSet && terminal
-          ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain instead (unset CI to use the viewer)\n'
-          : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n');
+      // A record piped into stdin (`-`) leaves the keys to the terminal itself, as `less` does.
+      const keys = ref === '-' && !opts.plain && !opts.json && !ciSet && io.stdout.isTTY === true ? openTerminalKeys() : null;
+      try {
+        await replay(ref, opts, width, ciSet, keys ?? (io.stdin as NodeJS.ReadStream));
+      } finally {
+        keys?.destroy();
       }
-      if (!interactive) {
-        io.stdout.write(renderPlain(timeline, index, width ?? (io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : PLAIN_DEFAULT_WIDTH), { showIds: opts.ids }));
-        return;
-      }
-      // Both are terminals here (checked above): Ink needs the real tty streams for raw mode and resizes.
-      const { colourWanted, runViewer } = await import('../../tui/run');
-      const exit = await runViewer(timeline, {
-        initialIndex: index, colour: colourWanted(io.env), showIds: opts.ids,
-        stdin: io.stdin as NodeJS.ReadStream, stdout: io.stdout as NodeJS.WriteStream,
-      });
-      // Ctrl-C is an interruption, as for every command (README: exit codes); the screen already says nothing more.
-      if (exit.interrupted) throw new CliError('', EXIT.interrupted);
     });
+
+  async function replay(ref: string, opts: ReplayOptions, width: number | undefined, ciSet: boolean, keys: NodeJS.ReadStream): Promise<void> {
+    // All at once: one after another, each waits for its own file reads.
+    const [{ renderPlain }, { resolveStart, StartPointError }, { replaySummary }] = await Promise.all([
+      import('../../tui/plain'), import('../../tui/start'), import('../../tui/summary'),
+    ]);
+    const terminal = keys.isTTY === true && io.stdout.isTTY === true;
+    // One moment (--plain, --json, or no terminal for the viewer) needs one frame: build just that one.
+    const oneMoment = opts.plain === true || opts.json === true || !terminal || ciSet;
+    const timeline = await loadTimeline(ref, io, opts.url, oneMoment ? 'lazy' : 'all');
+    let index: number;
+    try {
+      index = resolveStart(timeline, { turn: opts.turn, event: opts.event });
+    } catch (err) {
+      if (err instanceof StartPointError) throw usageError(err.message);
+      throw err;
+    }
+    if (opts.json) {
+      io.stdout.write(JSON.stringify(replaySummary(timeline, index), null, 2) + '\n');
+      return;
+    }
+    // Ink draws only the final frame when it thinks it runs in CI (CI or
+    // CONTINUOUS_INTEGRATION set), which would leave a blank screen.
+    const interactive = !opts.plain && terminal && !ciSet;
+    if (!opts.plain && !interactive) {
+      io.stderr.write(ciSet && terminal
+        ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain instead (unset CI to use the viewer)\n'
+        : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n');
+    }
+    if (!interactive) {
+      io.stdout.write(renderPlain(timeline, index, width ?? (io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : PLAIN_DEFAULT_WIDTH), { showIds: opts.ids }));
+      return;
+    }
+    // Both are terminals here (checked above): Ink needs the real tty streams for raw mode and resizes.
+    const { colourWanted, runViewer } = await import('../../tui/run');
+    const exit = await runViewer(timeline, {
+      initialIndex: index, colour: colourWanted(io.env), showIds: opts.ids,
+      stdin: keys, stdout: io.stdout as NodeJS.WriteStream,
+    });
+    // Ctrl-C is an interruption, as for every command (README: exit codes); the screen already says nothing more.
+    if (exit.interrupted) throw new CliError('', EXIT.interrupted);
+  }
+}
+
+/** The controlling terminal as a key stream, or null without one (then the replay prints --plain). */
+function openTerminalKeys(): NodeJS.ReadStream | null {
+  try {
+    return new ReadStream(openSync('/dev/tty', 'r'));
+  } catch {
+    return null;
+  }
 }
 
 /** The same test Ink applies (the is-in-ci package): set and not "0" or "false". */
