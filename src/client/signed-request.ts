@@ -30,12 +30,20 @@ import { readAnswer } from './read-limited';
 
 export { ClientError };
 
+/**
+ * The URL to request and the path to sign: the path as the request line will
+ * carry it (percent-encoded, dot segments resolved), which is what the server
+ * verifies. Signing the text as typed would fail for `/bots?name=a b` or `/a/../me`.
+ */
 export function requestTarget(baseUrl: string, path: string): { url: string; signedPath: string } {
   if (!path.startsWith('/')) throw new ClientError(`path must start with "/", got ${JSON.stringify(path)}`);
+  if (path.includes('#')) throw new ClientError(`path must not contain "#" (a fragment is never sent; write %23 in a query value), got ${JSON.stringify(path)}`);
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const signedPath = prefix + path;
-  return { url: base.origin + signedPath, signedPath };
+  // Joined as text, not resolved against the base: a path starting "//" must not name another host.
+  const target = new URL(base.origin + prefix + path);
+  const signedPath = target.pathname + target.search;
+  return { url: target.origin + signedPath, signedPath };
 }
 
 export async function sendSigned(req: SignedRequest): Promise<SignedResponse> {

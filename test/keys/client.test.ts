@@ -51,6 +51,18 @@ describe('sendSigned against a verifying server', () => {
     expect(JSON.parse(res.body.toString()).path).toBe('/echo/sub');
   });
 
+  it('signs the path as the request line carries it: encoded, dot segments resolved, never another host', async () => {
+    expect(requestTarget('http://h:1', '/bots?x=a b&y=\u00e9')).toEqual({ url: 'http://h:1/bots?x=a%20b&y=%C3%A9', signedPath: '/bots?x=a%20b&y=%C3%A9' });
+    expect(requestTarget('http://h:1/api', '/bots/../me')).toEqual({ url: 'http://h:1/api/me', signedPath: '/api/me' });
+    expect(requestTarget('http://h:1', '//evil.example/x').url).toBe('http://h:1//evil.example/x');
+    expect(() => requestTarget('http://h:1', '/bots#frag')).toThrow(/must not contain "#"/);
+    for (const path of ['/echo?x=a b&y=\u00e9', '/echo/sub/../other']) {
+      const res = await sendSigned({ ...base(), method: 'GET', path });
+      expect(res.status, res.body.toString()).toBe(200);
+    }
+    expect(server.seen.slice(-2).map((r) => r.path)).toEqual(['/echo?x=a%20b&y=%C3%A9', '/echo/other']);
+  });
+
   it('gets 401 with the reason for an unknown key, a revoked key and the wrong key', async () => {
     const cases = [
       [{ keyId: 'nope' }, /unknown key id/],

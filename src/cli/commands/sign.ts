@@ -24,6 +24,7 @@ export function parseMethod(method: string): string {
 
 export function parsePath(path: string): string {
   if (!path.startsWith('/')) throw usageError(`PATH must start with "/" and may include the query, e.g. "/bots?game=pioneers" (got "${path}")`);
+  if (path.includes('#')) throw usageError(`PATH must not contain "#": a fragment is never sent (write %23 in a query value; got "${path}")`);
   return path;
 }
 
