@@ -4,8 +4,13 @@
 // layers over these.
 import { ApiKeyMetaSchema, BotListSchema, BotSchema, KeyListSchema, UserSchema, type ApiKeyMeta, type Bot, type Scope, type User } from '../protocol/api';
 import { callJson, callRaw, type ApiTarget } from './api';
+import { ClientError } from './errors';
 
-const seg = (id: string) => encodeURIComponent(id);
+/** An id as one path segment. "." and ".." would be read as dot segments (even encoded) and move the request elsewhere. */
+function seg(id: string): string {
+  if (id === '' || id === '.' || id === '..') throw new BotLookupError(`"${id}" is not an id (ids look like b_... for bots and k_... for keys)`);
+  return encodeURIComponent(id);
+}
 
 export function getMe(t: ApiTarget): Promise<User> {
   return callJson(t, 'GET', '/me', UserSchema);
@@ -70,7 +75,8 @@ export async function resolveBotId(t: ApiTarget, idOrName: string): Promise<stri
   return byName[0]?.id ?? idOrName;
 }
 
-export class BotLookupError extends Error {
+/** A bot or key reference the client can answer for itself (an ambiguous name, a dot segment); a ClientError, so the CLI says it in one line. */
+export class BotLookupError extends ClientError {
   constructor(message: string) {
     super(message);
     this.name = 'BotLookupError';

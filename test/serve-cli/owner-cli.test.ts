@@ -145,11 +145,18 @@ describe('bots by name', () => {
     const b = BotSchema.parse(JSON.parse((await cli('bots', 'register', 'twin', bot.url, '--json')).stdout));
     const r = await cli('bots', 'pause', 'twin');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`2 of your bots are named "twin"; give the id (${a.id}, ${b.id})`);
+    expect(r.stderr).toBe(`arena: 2 of your bots are named "twin"; give the id (${a.id}, ${b.id})\n`);
     expect((await cli('bots', 'pause', b.id)).code).toBe(0);
     expect(BotSchema.parse(JSON.parse((await cli('bots', 'show', a.id, '--json')).stdout)).status).toBe('active');
     await cli('bots', 'remove', a.id);
     await cli('bots', 'remove', b.id);
+  });
+
+  it('"." and ".." are no ids: one line saying so, and no request that a URL parser would send elsewhere', async () => {
+    for (const args of [['bots', 'show', '..'], ['bots', 'remove', '.'], ['bots', 'pause', '..'], ['keys', 'revoke', '..']]) {
+      const r = await cli(...args);
+      expect([r.code, r.stderr], args.join(' ')).toEqual([1, `arena: "${args[2]}" is not an id (ids look like b_... for bots and k_... for keys)\n`]);
+    }
   });
 
   it('a name with terminal escapes, a tab, a direction override or only spaces is refused (400, the reason) and nothing is registered', async () => {
