@@ -119,6 +119,17 @@ describe('arena sign', () => {
     expect(verifyRequest({ method: 'POST', path: '/bots?game=pioneers', body: '{"name":"greedy"}', headers, lookupKey }).ok).toBe(false);
   });
 
+  it('signs a path as HTTP clients send it (encoded, dot segments resolved) and says so when that is not what was typed', async () => {
+    const lookupKey = (id: string) => (id === 'k9' ? { publicKey: publicKeyRaw(loadPrivateKeyFile(key)), revoked: false } : undefined);
+    const r = await runInProcess(['sign', 'GET', '/bots/../bots?name=a b', '--key-id', 'k9', '--key', key, '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('arena: signed /bots?name=a%20b, the form HTTP clients send for /bots/../bots?name=a b; send that\n');
+    const headers = JSON.parse(r.stdout) as Record<string, string>;
+    expect(verifyRequest({ method: 'GET', path: '/bots?name=a%20b', body: '', headers, lookupKey })).toMatchObject({ ok: true });
+    const plain = await runInProcess(['sign', 'GET', '/bots?game=pioneers', '--key-id', 'k9', '--key', key], env);
+    expect(plain.stderr).toBe('');
+  });
+
   it('prints JSON with --json and a curl command with --curl, key id from the environment', async () => {
     const json = await runInProcess(['sign', 'GET', '/me', '--key', key, '--json'], { ...env, ARENA_KEY_ID: 'from-env' });
     expect(json.code).toBe(0);

@@ -6,6 +6,7 @@ import { ConfigError, MissingCredentialError } from '../../config/errors';
 import { KeyError } from '../../keys/errors';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
+import { visible } from '../../term/visible';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
@@ -15,6 +16,9 @@ export function toCliError(err: unknown): unknown {
   if (err instanceof KeyError || err instanceof ConfigError || err instanceof ClientError) return new CliError(err.message, EXIT.failure);
   return err;
 }
+
+/** Any origin will do to put a path in the form HTTP clients send it. */
+const ANY_ORIGIN = 'http://localhost';
 
 export function parseMethod(method: string): string {
   const m = method.toUpperCase();
@@ -48,7 +52,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('print signature headers for a management API request')
     .description(
-      'Sign a management API request with your Ed25519 key and print the three headers (x-svc-key, x-svc-timestamp, x-svc-signature). The signature covers "{timestamp}.{METHOD}.{path}.{body}" and is valid for 5 minutes. PATH includes the query string; the body is signed as its exact bytes, so send exactly what you signed (curl --data-binary, not --data).',
+      'Sign a management API request with your Ed25519 key and print the three headers (x-svc-key, x-svc-timestamp, x-svc-signature). The signature covers "{timestamp}.{METHOD}.{path}.{body}" and is valid for 5 minutes. PATH includes the query string and is signed as HTTP clients send it (percent-encoded, dot segments resolved; stderr says so when that differs from what you typed); the body is signed as its exact bytes, so send exactly what you signed (curl --data-binary, not --data).',
     )
     .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
     .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')
@@ -79,7 +83,10 @@ Exit codes: 0 ok, 1 unreadable key or body, 2 usage, 4 no key id or key file.`,
         const signer = requireSigner(resolveSettings({ keyId: opts.keyId, keyFile: opts.key }, io.env, ['keyId', 'keyFile']));
         const body = await readBodyArg(opts.data, io.stdin);
         const target = opts.curl ? requestTarget(normalizeServerUrl(opts.curl), path) : undefined;
-        const headers = signRequest(signer.privateKey, signer.keyId, { method, path: target?.signedPath ?? path, body });
+        // Signed as HTTP clients send it (percent-encoded, dot segments resolved), which is what the server checks.
+        const signedPath = target?.signedPath ?? requestTarget(ANY_ORIGIN, path).signedPath;
+        if (!target && signedPath !== path) io.stderr.write(`arena: signed ${signedPath}, the form HTTP clients send for ${visible(path)}; send that\n`);
+        const headers = signRequest(signer.privateKey, signer.keyId, { method, path: signedPath, body });
         if (opts.json) {
           io.stdout.write(JSON.stringify(headers) + '\n');
         } else if (target) {
