@@ -281,6 +281,11 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     const shown = await cellTexts(table.locator('tbody tr'));
     expect(shown).toEqual(rows.map((r) => [String(r.rank), r.name, `@${r.owner}`, formatRating(r.rating), String(r.gamesPlayed)]));
     await page.locator(`li[data-match="${matchId}"]`).or(page.locator('li[data-match]').first()).first().waitFor();
+    // Each name in a match's line of players is isolated (<bdi>): a right-to-left name cannot reorder the others.
+    const line = page.locator('li[data-match]').first().locator('div.muted');
+    const names = await line.locator('bdi').allTextContents();
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    for (const n of names) expect(await line.textContent()).toContain(n);
     expect(await page.getByText('No match is running.').count()).toBe(1);
     expect(await unnamedControls(page)).toEqual([]);
     await screenshot(page, 'home');

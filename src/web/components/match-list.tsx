@@ -54,7 +54,8 @@ export function MatchList({ matches, empty, botId }: { matches: readonly MatchSu
                 <span key={p.seat}>
                   {i > 0 && ', '}
                   {m.status === 'completed' && p.placement !== null ? `${ordinal(p.placement)} ` : ''}
-                  {p.botName}
+                  {/* Isolated: a right-to-left name must not reorder the names after it on the line. */}
+                  <bdi>{p.botName}</bdi>
                 </span>
               ))}
             </div>
