@@ -2,7 +2,7 @@
 // whatever a server sends (a name, a message), no control character reaches
 // the terminal, and the columns stay aligned.
 import { describe, expect, it } from 'vitest';
-import { formatFields, formatTable } from '../../src/client/table';
+import { formatFields, formatTable } from '../../src/term/table';
 
 describe('formatTable and formatFields', () => {
   it('show control characters from a server as spaces: no escape runs, no line breaks', () => {

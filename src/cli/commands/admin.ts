@@ -4,7 +4,7 @@
 // while a server holds the directory; `admin backup` is the exception (see there).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Option, type Command } from 'commander';
-import { formatTable } from '../../client/table';
+import { formatTable } from '../../term/table';
 import type { FileStore } from '../../service/store/file-store';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';

@@ -4,7 +4,7 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import type { ApiTarget } from '../../client/api';
-import { formatFields, formatTable } from '../../client/table';
+import { formatFields, formatTable } from '../../term/table';
 import type { Bot } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';

@@ -2,7 +2,7 @@
 // makes keys locally; these register, list and revoke them over the signed API).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Option, type Command } from 'commander';
-import { formatTable } from '../../client/table';
+import { formatTable } from '../../term/table';
 import type { ApiKeyMeta } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
 import { PUBLIC_HELP, urlOption, withPublic } from '../public-server';
-import { formatTable } from '../../client/table';
+import { formatTable } from '../../term/table';
 
 export function register(program: Command, io: CliIO): void {
   urlOption(

@@ -6,7 +6,7 @@ import type { MatchRecord, MatchSummary } from '../../protocol/match';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
 import { PUBLIC_HELP, urlOption, withPublic } from '../public-server';
-import { formatFields, formatTable } from '../../client/table';
+import { formatFields, formatTable } from '../../term/table';
 
 interface ListFlags {
   bot?: string;

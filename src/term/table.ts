@@ -1,6 +1,7 @@
 // Plain text tables for records on a terminal (`arena bots list`, `arena keys
 // list`): left-aligned columns, two spaces apart, no colour, so they read the
 // same in a pipe. Scripts use --json instead.
+import { replaceControls } from './visible';
 
 /** Columns padded to the widest cell; the last column is not padded. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -18,8 +19,8 @@ export function formatFields(fields: ReadonlyArray<readonly [string, string]>): 
 }
 
 // A name or message from the server must not drive the terminal (escape
-// sequences), break the columns (newlines, tabs) or reorder the row (direction overrides).
+// sequences), break the columns (newlines, tabs) or reorder the row (direction
+// overrides): each such character becomes one space, so the columns keep their width.
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ');
+  return replaceControls(text, ' ');
 }
