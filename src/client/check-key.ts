@@ -3,8 +3,7 @@
 // server that does not answer).
 import type { KeyObject } from 'node:crypto';
 import { Agent } from 'undici';
-import { ErrorBodySchema } from '../protocol/api';
-import { sendSigned } from './signed-request';
+import { ApiError, callRaw } from './api';
 
 export type KeyCheck =
   /** The server verified the signature. `handle` when the key may also read the account (scope account.read). */
@@ -19,34 +18,32 @@ export async function checkKey(opts: { baseUrl: string; keyId: string; privateKe
   const ms = opts.timeoutMs;
   const dispatcher = new Agent({ connectTimeout: ms, headersTimeout: ms, bodyTimeout: ms });
   try {
-    const res = await sendSigned({ baseUrl: opts.baseUrl, keyId: opts.keyId, privateKey: opts.privateKey, method: 'GET', path: '/me', dispatcher });
-    if (res.status === 200) {
-      const name = (parseJson(res.body) as { name?: unknown } | undefined)?.name;
-      return typeof name === 'string' ? { outcome: 'accepted', handle: name } : { outcome: 'accepted' };
-    }
-    // 403: the signature passed and the key lacks account.read, which only /me needs.
-    if (res.status === 403) return { outcome: 'accepted' };
-    const reason = `HTTP ${res.status}${describe(res.body)}`;
-    if (res.status === 401) return { outcome: 'refused', reason };
-    return { outcome: 'unknown', reason: res.status === 404 ? `${reason}; is ${opts.baseUrl} an arena server's base URL?` : reason };
+    const res = await callRaw({ baseUrl: opts.baseUrl, keyId: opts.keyId, privateKey: opts.privateKey, dispatcher }, 'GET', '/me');
+    // A redirect (http to https, say) is no verdict on the key.
+    if (res.status !== 200) return { outcome: 'unknown', reason: `HTTP ${res.status}` };
+    const name = handleOf(res.body);
+    return name === undefined ? { outcome: 'accepted' } : { outcome: 'accepted', handle: name };
   } catch (err) {
-    // Best effort: whatever went wrong (no connection, a timeout while reading), there is no verdict.
+    if (err instanceof ApiError) {
+      // 403: the signature passed and the key lacks account.read, which only /me needs.
+      if (err.status === 403) return { outcome: 'accepted' };
+      const reason = err.code === 'http_error' ? `HTTP ${err.status}` : `HTTP ${err.status} ${err.code}: ${err.serverMessage}`;
+      if (err.status === 401) return { outcome: 'refused', reason };
+      return { outcome: 'unknown', reason: err.status === 404 ? `${reason}; is ${opts.baseUrl} an arena server's base URL?` : reason };
+    }
+    // Best effort: whatever else went wrong (no connection, a timeout while reading), there is no verdict.
     return { outcome: 'unknown', reason: err instanceof Error ? err.message : String(err) };
   } finally {
     await dispatcher.close().catch(() => {});
   }
 }
 
-function parseJson(body: Buffer): unknown {
+/** The account's handle from GET /me's answer, if it has one. */
+function handleOf(body: Buffer): string | undefined {
   try {
-    return JSON.parse(body.toString('utf8'));
+    const name = (JSON.parse(body.toString('utf8')) as { name?: unknown } | null)?.name;
+    return typeof name === 'string' ? name : undefined;
   } catch {
     return undefined;
   }
-}
-
-/** ` code: message` from the decisions' error body, if it is one. */
-function describe(body: Buffer): string {
-  const parsed = ErrorBodySchema.safeParse(parseJson(body));
-  return parsed.success ? ` ${parsed.data.error.code}: ${parsed.data.error.message}` : '';
 }

@@ -1,6 +1,7 @@
 // `arena login`: saves server URL, key id and key file to the profile so
 // `arena api` and `arena sign` need no flags.
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
+import type { KeyObject } from 'node:crypto';
 import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors';
 import { profilePath } from '../../config/paths';
@@ -64,11 +65,14 @@ is saved anyway.`,
         const next: Profile = { ...(await currentProfile(path, Boolean(opts.url && opts.keyId && opts.key))) };
         if (opts.url) next.url = normalizeServerUrl(opts.url, 'flag');
         if (opts.keyId) next.keyId = opts.keyId;
+        let givenKey: KeyObject | undefined;
         if (opts.key) {
           next.keyFile = absoluteKeyFile(opts.key, io.cwd);
-          loadPrivateKeyFile(next.keyFile); // refuse to save a key that cannot sign
+          givenKey = loadPrivateKeyFile(next.keyFile); // refuse to save a key that cannot sign
         }
-        const check = opts.check !== false && next.url && next.keyId && next.keyFile ? await askServer(next.url, next.keyId, next.keyFile) : null;
+        const check = opts.check !== false && next.url && next.keyId && next.keyFile
+          ? await askServer(next.url, next.keyId, givenKey ?? loadPrivateKeyFile(next.keyFile))
+          : null;
         if (check?.outcome === 'refused') {
           throw new CliError(`${next.url} refuses key ${next.keyId} (${check.reason}); nothing saved. Check --key-id and --key, or pass --no-check to save anyway`, EXIT.auth);
         }
@@ -85,10 +89,9 @@ is saved anyway.`,
     });
 }
 
-async function askServer(url: string, keyId: string, keyFile: string) {
+async function askServer(url: string, keyId: string, privateKey: KeyObject) {
   const { checkKey } = await import('../../client/check-key');
-  const { loadPrivateKeyFile } = await import('../../keys/keypair');
-  return checkKey({ baseUrl: url, keyId, privateKey: loadPrivateKeyFile(keyFile), timeoutMs: KEY_CHECK_SECONDS * 1000 });
+  return checkKey({ baseUrl: url, keyId, privateKey, timeoutMs: KEY_CHECK_SECONDS * 1000 });
 }
 
 /** The profile to update; a damaged one may be replaced only by a login that sets everything. */
