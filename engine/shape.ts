@@ -56,8 +56,18 @@ function talk(o: Record<string, unknown>): string | undefined {
   const v = o.talk;
   if (v === undefined) return undefined;
   if (typeof v !== 'string') bad("'talk' must be a string");
-  if (v.length > TALK_LIMIT) throw new ShapeError('talk_too_long', `'talk' is ${v.length} characters; the limit is ${TALK_LIMIT}`);
+  // Characters are code points, as the spec's schema bound counts them (JSON Schema maxLength); length counts UTF-16 units.
+  if (v.length > TALK_LIMIT) {
+    const chars = codePoints(v);
+    if (chars > TALK_LIMIT) throw new ShapeError('talk_too_long', `'talk' is ${chars} characters; the limit is ${TALK_LIMIT}`);
+  }
   return v;
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
 }
 
 function resource(o: Record<string, unknown>, key: string): ResourceName {

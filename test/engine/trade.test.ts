@@ -42,8 +42,16 @@ describe('offers', () => {
     { name: 'the same resource both ways', answer: { type: 'offer_trade', give: { brick: 1 }, get: { brick: 2 } }, code: 'bad_offer' },
     { name: 'itself as target', answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, to: 0 }, code: 'bad_target' },
     { name: 'talk over 240 characters', answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, talk: 'y'.repeat(241) }, code: 'talk_too_long' },
+    { name: 'talk of 241 emoji', answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, talk: '\u{1F33E}'.repeat(241) }, code: 'talk_too_long' },
   ])('rejects $name', ({ answer, code }) => {
     expectRejected(offerPosition(), 0, answer, code);
+  });
+
+  it('counts talk in characters (code points), as the schema bound and Python do: 240 emoji are within the limit', () => {
+    const g = offerPosition();
+    const talk = '\u{1F33E}'.repeat(240); // 480 UTF-16 units
+    expectAccepted(g, 0, { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, talk });
+    expect(seatView(g, 1).openTrade?.talk).toBe(talk);
   });
 
   it('puts an open offer to every opponent at once and shows it in their views', () => {

@@ -31,7 +31,7 @@ const resourceKey = fc.oneof(fc.constantFrom(...RESOURCE_NAMES), fc.constantFrom
 const counts = fc
   .array(fc.tuple(resourceKey, fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 3 }) }, { weight: 1, arbitrary: scalar })), { maxLength: 4 })
   .map((pairs) => JSON.parse(`{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`) as unknown);
-const talk = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('x'.repeat(240), 'x'.repeat(241), 'é'.repeat(240)), wrong);
+const talk = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('x'.repeat(240), 'x'.repeat(241), 'é'.repeat(240), '\u{1F600}'.repeat(240), '\u{1F600}'.repeat(241)), wrong);
 const fieldValue = fc.oneof(scalar, counts, talk, fc.constantFrom(...RESOURCE_NAMES, ...TYPES), fc.array(scalar, { maxLength: 3 }), fc.boolean(), fc.jsonValue({ maxDepth: 2 }));
 
 type Edit = { op: 'set'; key: string; value: unknown } | { op: 'del'; key: string } | { op: 'extra'; key: string; value: unknown };
@@ -150,6 +150,10 @@ describe('one answer validator', () => {
       ['turn', { type: 'play_roadworks', edges: [4, 4] }, true],
       ['discard', { cards: { ore: 5000 } }, false],
       ['discard', { cards: { ore: 1000 } }, true],
+      // Characters are code points, as JSON Schema's maxLength and Python's len count them: 240 emoji are 480 UTF-16 units.
+      ['trade', { accept: true, talk: '\u{1F600}'.repeat(240) }, true],
+      ['trade', { accept: true, talk: '\u{1F600}'.repeat(241) }, false],
+      ['bandit', { hex: 3, talk: `${'x'.repeat(239)}\u{1F600}` }, true],
     ];
     for (const [kind, value, ok] of cases) {
       expect(ActionSchemaByKind[kind].safeParse(value).success, JSON.stringify(value)).toBe(ok);

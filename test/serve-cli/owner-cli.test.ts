@@ -209,6 +209,18 @@ describe('arena keys add: every accepted form', () => {
     for (const [id, name] of forms) expect(listed.find((k) => k.id === id)?.name).toBe(name);
   });
 
+  it('--name counts characters as the server does: 64 emoji are taken, 65 are a usage error', async () => {
+    const file = join(dir, 'k-emoji.pub');
+    writeFileSync(file, formatPublicKey(generateKeyPair().publicKey, 'ssh') + '\n');
+    const name = '\u{1F511}'.repeat(64); // 128 UTF-16 units
+    const r = await cli('keys', 'add', file, '--name', name, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(ApiKeyMetaSchema.parse(JSON.parse(r.stdout)).name).toBe(name);
+    const over = await cli('keys', 'add', file, '--name', `${name}x`);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/1-64 characters/);
+  });
+
   it('a file that holds no Ed25519 key is refused locally with exit 1', async () => {
     const file = join(dir, 'rsa.pub');
     writeFileSync(file, 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ me@host\n');

@@ -53,7 +53,8 @@ ${SERVER_HELP}`,
       const meta = await withServer(io, flags, async (t) => {
         const input = readPublicKeyInput(keyArg);
         const name = flags.name ?? input.suggestedName ?? 'arena-cli';
-        if (name.length < 1 || name.length > 64) throw usageError('a key name is 1-64 characters');
+        const chars = [...name].length;
+        if (chars < 1 || chars > 64) throw usageError('a key name is 1-64 characters');
         return addKey(t, { name, publicKey: input.raw, scopes: scopes as ApiKeyMeta['scopes'] | undefined });
       });
       emit(io, flags.json, meta, () => `${meta.id}\n`);
