@@ -1,8 +1,9 @@
 // The interactive viewer: Ink draws the lines composeScreen produces, and
 // feeds keys and playback ticks to the pure controls.
 import React, { useEffect, useMemo, useState } from 'react';
-import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { Box, Text, useApp, useInput } from 'ink';
 import { eventsPerSecond, initialState, reduceInput, strikeIndexes, tick, type ViewerState } from './controls';
+import { useTerminalSize, type OnQuit } from './full-screen';
 import { composeScreen, footerLine, helpOverlay } from './render/screen';
 import { span, type Line } from './render/style';
 import type { Timeline } from './timeline';
@@ -17,22 +18,7 @@ export interface ReplayAppProps {
   /** Fixed size (tests); otherwise the terminal's, following resizes. */
   width?: number;
   height?: number;
-  /** Called once when the user quits: `interrupted` when by Ctrl-C. */
-  onQuit?: (how: { interrupted: boolean }) => void;
-}
-
-function useTerminalSize(fixedWidth?: number, fixedHeight?: number): { width: number; height: number } {
-  const { stdout } = useStdout();
-  const read = () => ({ width: fixedWidth ?? stdout.columns ?? 80, height: fixedHeight ?? stdout.rows ?? 24 });
-  const [size, setSize] = useState(read);
-  useEffect(() => {
-    const onResize = () => setSize(read());
-    stdout.on('resize', onResize);
-    return () => {
-      stdout.off('resize', onResize);
-    };
-  }, [stdout, fixedWidth, fixedHeight]);
-  return size;
+  onQuit?: OnQuit;
 }
 
 function footerFor(s: ViewerState, t: Timeline, keys: { strikes: boolean; width: number }): Line {

@@ -5,7 +5,8 @@
 // ids, Ctrl-C quits as an interruption. At `end` it stays on the final
 // position until the user quits.
 import React, { useEffect, useState } from 'react';
-import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { Box, Text, useApp, useInput } from 'ink';
+import { useTerminalSize, type OnQuit } from '../full-screen';
 import { span, type Line } from '../render/style';
 import { lineToAnsi } from './ansi';
 import { composeLiveScreen, liveFooter } from './screen';
@@ -19,21 +20,7 @@ export interface LiveAppProps {
   colour?: boolean;
   width?: number;
   height?: number;
-  onQuit?: (how: { interrupted: boolean }) => void;
-}
-
-function useTerminalSize(fixedWidth?: number, fixedHeight?: number): { width: number; height: number } {
-  const { stdout } = useStdout();
-  const read = () => ({ width: fixedWidth ?? stdout.columns ?? 80, height: fixedHeight ?? stdout.rows ?? 24 });
-  const [size, setSize] = useState(read);
-  useEffect(() => {
-    const onResize = () => setSize(read());
-    stdout.on('resize', onResize);
-    return () => {
-      stdout.off('resize', onResize);
-    };
-  }, [stdout, fixedWidth, fixedHeight]);
-  return size;
+  onQuit?: OnQuit;
 }
 
 /** The session's state, redrawn at most every FRAME_MS (a fast match sends hundreds of events a second). */
