@@ -4,7 +4,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { stream } from 'hono/streaming';
 import { z } from 'zod';
 import { publicView, stepReplay, type Game } from '../../../../engine/index';
 import { displayRating } from '../../../arena/ratings';
@@ -156,57 +155,37 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         const body = sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: final, recent, strikes }) + end;
         return c.body(body, 200, headers);
       }
+      // The stream is written straight to the socket's response (@hono/node-server always gives
+      // one): hono's stream() goes through web streams, which cost more than the rest of a
+      // viewer's share of a decision round (npm run bench -- serve-matches).
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      if (!outgoing || typeof outgoing.writeHead !== 'function') throw new Error('live streams need the Node HTTP server (@hono/node-server)');
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
       const address = clientAddress(c, deps.trustProxy);
       if (!streams.take(address)) {
         deps.metrics.rateLimited();
         throw new ApiError('rate_limited', 'too many live streams open from this address; close one, then retry', { 'Retry-After': '5' });
       }
-      // On Node (always, under @hono/node-server) the stream is written straight to the socket's
-      // response: hono's stream() goes through web streams, which cost more than the rest of a
-      // viewer's share of a decision round (npm run bench -- serve-matches).
-      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-      if (outgoing && typeof outgoing.writeHead === 'function') {
-        outgoing.writeHead(200, headers);
-        let closed = false;
-        const finish = () => {
-          if (closed) return;
-          closed = true;
-          clearInterval(keepalive);
-          unsubscribe();
-          streams.release(address);
-          deps.metrics.setLiveViewers(deps.hub.viewerCount());
-          if (!outgoing.writableEnded) outgoing.end();
-        };
-        // A viewer that does not read is dropped rather than buffered without bound (live/backlog.ts).
-        const send = (chunk: string) => void (closed || writeOrDrop(outgoing, chunk));
-        const unsubscribe = channel.subscribe({ send, close: finish }, lastEventId);
-        const keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
-        outgoing.once('close', finish);
-        // A client gone before the handler ran has had its 'close' already: let go of its slot now.
-        if (!outgoing.socket || outgoing.socket.destroyed) finish();
+      outgoing.writeHead(200, headers);
+      let closed = false;
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(keepalive);
+        unsubscribe();
+        streams.release(address);
         deps.metrics.setLiveViewers(deps.hub.viewerCount());
-        return RESPONSE_ALREADY_SENT as never;
-      }
-      for (const [k, v] of Object.entries(headers)) c.header(k, v);
-      return stream(c, async (s) => {
-        await new Promise<void>((done) => {
-          let closed = false;
-          const finish = () => {
-            if (closed) return;
-            closed = true;
-            clearInterval(keepalive);
-            unsubscribe();
-            streams.release(address);
-            deps.metrics.setLiveViewers(deps.hub.viewerCount());
-            done();
-          };
-          const unsubscribe = channel.subscribe({ send: (chunk) => void s.write(chunk).catch(finish), close: finish }, lastEventId);
-          const keepalive = setInterval(() => void s.write(SSE_KEEPALIVE).catch(finish), KEEPALIVE_MS);
-          deps.metrics.setLiveViewers(deps.hub.viewerCount());
-          s.onAbort(finish);
-        });
-      });
+        if (!outgoing.writableEnded) outgoing.end();
+      };
+      // A viewer that does not read is dropped rather than buffered without bound (live/backlog.ts).
+      const send = (chunk: string) => void (closed || writeOrDrop(outgoing, chunk));
+      const unsubscribe = channel.subscribe({ send, close: finish }, lastEventId);
+      const keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
+      outgoing.once('close', finish);
+      // A client gone before the handler ran has had its 'close' already: let go of its slot now.
+      if (!outgoing.socket || outgoing.socket.destroyed) finish();
+      deps.metrics.setLiveViewers(deps.hub.viewerCount());
+      return RESPONSE_ALREADY_SENT as never;
     },
   );
 }
