@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBinary } from '../../scripts/build-binary.mjs';
 import pkg from '../../package.json' with { type: 'json' };
+import { runCommand, type RunResult } from '../support/run-command';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUILD_MS = 5 * 60_000;
@@ -19,22 +20,8 @@ let tmp: string;
 let bin: string;
 let env: NodeJS.ProcessEnv;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function arena(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('arena', args, { cwd: join(tmp, 'work'), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function arena(args: string[]): Promise<RunResult> {
+  return runCommand('arena', args, { cwd: join(tmp, 'work'), env });
 }
 
 beforeAll(async () => {

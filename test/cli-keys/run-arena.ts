@@ -1,15 +1,11 @@
 // Runs the real `node bin/arena` in a child process. Asynchronous on purpose:
 // the test's HTTP server lives in this process and must keep answering.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runCommand, type RunResult } from '../support/run-command';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { RunResult } from '../support/run-command';
 
 export interface RunOptions {
   env?: Record<string, string>;
@@ -24,14 +20,5 @@ export function runArena(args: string[], opts: RunOptions = {}): Promise<RunResu
   const argv = [process.execPath, `${ROOT}bin/arena`, ...args];
   // The shell only sets the limit and execs node, with the arguments as they are (no quoting).
   const [file, ...rest] = opts.fileSizeLimitKiB === undefined ? argv : ['bash', '-c', `ulimit -f ${opts.fileSizeLimitKiB} && exec "$0" "$@"`, ...argv];
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, rest, { cwd: opts.cwd ?? ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
+  return runCommand(file, rest, { cwd: opts.cwd ?? ROOT, env, input: opts.input });
 }

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { runCommand, type RunResult } from '../support/run-command';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SETUP_MS = 6 * 60_000;
@@ -25,7 +26,6 @@ let bot: string;
 let tarball: string;
 let server: ChildProcess | null = null;
 
-interface Run { code: number | null; stdout: string; stderr: string }
 
 /** The user's environment: npm's settings, no test runner's NODE_OPTIONS, and only node and the system on PATH. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -33,16 +33,8 @@ function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...own, PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter), ARENA_CONFIG_DIR: join(tmp, 'config'), npm_config_loglevel: 'error', ...extra };
 }
 
-function run(cmd: string, args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(cmd: string, args: string[], cwd: string): Promise<RunResult> {
+  return runCommand(cmd, args, { cwd, env: userEnv() });
 }
 
 beforeAll(async () => {

@@ -5,12 +5,13 @@
 // points bot authors import. The package's runtime dependencies come from the
 // npm registry (or npm's cache); every other connection stays on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
+import { runCommand, type RunResult } from '../support/run-command';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SETUP_MS = 5 * 60_000;
@@ -21,27 +22,13 @@ let tarball: string;
 /** Where the package lands: <prefix>/lib/node_modules/bot-arena. */
 let installed: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-/** Runs a command to its end without blocking this process. */
-function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunResult> {
+  return runCommand(cmd, args, opts);
 }
 
 /** Runs the installed `arena` as a user would: found on PATH, from an unrelated directory. */
-function arena(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+function arena(args: string[], extraEnv: Record<string, string> = {}): Promise<RunResult> {
   const env = {
     // The prefix's bin, then node's directory (the launcher's `#!/usr/bin/env node`); nothing of the repository.
     PATH: [join(prefix, 'bin'), dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter),
