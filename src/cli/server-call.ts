@@ -59,6 +59,6 @@ export function serverCliError(err: unknown): unknown {
 }
 
 /** Data on stdout: JSON (one line) with --json, else the human form. */
-export function emit(io: CliIO, json: boolean | undefined, data: unknown, human: () => string): void {
-  io.stdout.write(json ? JSON.stringify(data) + '\n' : human());
+export async function emit(io: CliIO, json: boolean | undefined, data: unknown, human: () => string | Promise<string>): Promise<void> {
+  io.stdout.write(json ? JSON.stringify(data) + '\n' : await human());
 }

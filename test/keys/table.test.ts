@@ -2,7 +2,8 @@
 // whatever a server sends (a name, a message), no control character reaches
 // the terminal, and the columns stay aligned.
 import { describe, expect, it } from 'vitest';
-import { formatFields, formatTable } from '../../src/term/table';
+import { formatFields } from '../../src/term/fields';
+import { formatTable } from '../../src/term/table';
 
 describe('formatTable and formatFields', () => {
   it('show control characters from a server as spaces: no escape runs, no line breaks', () => {
@@ -22,5 +23,17 @@ describe('formatTable and formatFields', () => {
     const table = formatTable(['NAME', 'RATING'], [['\u202etob\u2066x', '25.0'], ['ok', '1.0']]);
     expect(table).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     expect(table.split('\n')[1]).toBe(' tob x  25.0');
+  });
+
+  it('align columns by terminal width: wide (CJK) characters and emoji take two columns, combining accents none', () => {
+    const table = formatTable(['NAME', 'RATING'], [['ボット', '25.0'], ['\u{1F916} bot', '1.0'], ['e\u0301cole', '3.0'], ['ok', '2.0']]);
+    expect(table.split('\n')).toEqual([
+      'NAME    RATING',
+      'ボット  25.0',
+      '\u{1F916} bot  1.0',
+      'e\u0301cole   3.0',
+      'ok      2.0',
+      '',
+    ]);
   });
 });

@@ -59,7 +59,7 @@ function run(args: string[]): Loaded {
   }
 }
 
-const HEAVY_PACKAGES = ['ink', 'react', 'undici', 'openskill'];
+const HEAVY_PACKAGES = ['ink', 'react', 'undici', 'openskill', 'string-width'];
 /**
  * The TUI (but for the two constants replay's help names), the view schemas, the
  * tournament's ratings and the HTTP client: none is needed to print help or a public key.

@@ -4,7 +4,6 @@
 // while a server holds the directory; `admin backup` is the exception (see there).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Option, type Command } from 'commander';
-import { formatTable } from '../../term/table';
 import type { FileStore } from '../../service/store/file-store';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
@@ -124,6 +123,7 @@ Examples:
         io.stderr.write('no users yet; add one with `arena admin user add --email E`\n');
         return;
       }
+      const { formatTable } = await import('../../term/table');
       io.stdout.write(formatTable(['ID', 'HANDLE', 'EMAIL', 'KEYS', 'BOTS', 'CREATED'], users.map((u) => [u.id, u.name ? `@${u.name}` : '-', u.email, String(u.activeKeys), String(u.bots), u.createdAt])));
     });
 

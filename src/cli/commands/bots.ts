@@ -4,7 +4,7 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import type { ApiTarget } from '../../client/api';
-import { formatFields, formatTable } from '../../term/table';
+import { formatFields } from '../../term/fields';
 import type { Bot } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
@@ -42,7 +42,7 @@ ${SERVER_HELP}`,
       checkName(name);
       const { registerBot } = await import('../../client/owner');
       const bot = await withServer(io, flags, (t) => registerBot(t, { name, url }));
-      emit(io, flags.json, bot, () => botText(bot));
+      await emit(io, flags.json, bot, () => botText(bot));
       if (!flags.json) io.stderr.write(`registered ${bot.name} (${bot.id}); it joins matchmaking at the next tick\n`);
     });
 
@@ -59,7 +59,7 @@ ${SERVER_HELP}`,
       if (flags.game !== undefined && flags.game !== 'pioneers') throw usageError(`unknown game "${flags.game}"; the only game is pioneers`);
       const { listBots } = await import('../../client/owner');
       const list = await withServer(io, flags, (t) => listBots(t, flags.game as 'pioneers' | undefined));
-      emit(io, flags.json, { bots: list }, () => (list.length ? botTable(list) : ''));
+      await emit(io, flags.json, { bots: list }, () => (list.length ? botTable(list) : ''));
       if (!flags.json && list.length === 0) io.stderr.write('you have no bots yet; register one with `arena bots register NAME URL`\n');
     });
 
@@ -74,7 +74,7 @@ ${SERVER_HELP}`,
     )
     .action(async (ref: string, flags: ServerFlags) => {
       const bot = await withBot(io, flags, ref, async (t, id) => (await import('../../client/owner')).getBot(t, id));
-      emit(io, flags.json, bot, () => botText(bot));
+      await emit(io, flags.json, bot, () => botText(bot));
     });
 
   serverOptions(
@@ -99,7 +99,7 @@ ${SERVER_HELP}`,
       if (flags.name !== undefined) checkName(flags.name);
       const patch = { ...(flags.name !== undefined && { name: flags.name }), ...(flags.botUrl !== undefined && { url: flags.botUrl }) };
       const bot = await withBot(io, flags, ref, async (t, id) => (await import('../../client/owner')).updateBot(t, id, patch));
-      emit(io, flags.json, bot, () => botText(bot));
+      await emit(io, flags.json, bot, () => botText(bot));
     });
 
   for (const [verb, description, done] of [
@@ -118,7 +118,7 @@ ${SERVER_HELP}`,
       .action(async (ref: string, flags: ServerFlags) => {
         const owner = await import('../../client/owner');
         const bot = await withBot(io, flags, ref, (t, id) => (verb === 'pause' ? owner.pauseBot(t, id) : owner.resumeBot(t, id)));
-        emit(io, flags.json, bot, () => botText(bot));
+        await emit(io, flags.json, bot, () => botText(bot));
         if (!flags.json) io.stderr.write(`${bot.name} is ${done}\n`);
       });
   }
@@ -136,7 +136,7 @@ ${SERVER_HELP}`,
         await (await import('../../client/owner')).removeBot(t, botId);
         return botId;
       });
-      emit(io, flags.json, { removed: id }, () => '');
+      await emit(io, flags.json, { removed: id }, () => '');
       if (!flags.json) io.stderr.write(`removed ${ref === id ? id : `${ref} (${id})`}\n`);
     });
 }
@@ -162,6 +162,7 @@ function botText(b: Bot): string {
   ]);
 }
 
-function botTable(list: Bot[]): string {
+async function botTable(list: Bot[]): Promise<string> {
+  const { formatTable } = await import('../../term/table');
   return formatTable(['ID', 'NAME', 'STATUS', 'GAME', 'URL', 'CREATED'], list.map((b) => [b.id, b.name, b.status, b.game, b.url, b.createdAt]));
 }

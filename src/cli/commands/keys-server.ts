@@ -2,7 +2,6 @@
 // makes keys locally; these register, list and revoke them over the signed API).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Option, type Command } from 'commander';
-import { formatTable } from '../../term/table';
 import type { ApiKeyMeta } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
@@ -57,7 +56,7 @@ ${SERVER_HELP}`,
         if (chars < 1 || chars > 64) throw usageError('a key name is 1-64 characters');
         return addKey(t, { name, publicKey: input.raw, scopes: scopes as ApiKeyMeta['scopes'] | undefined });
       });
-      emit(io, flags.json, meta, () => `${meta.id}\n`);
+      await emit(io, flags.json, meta, () => `${meta.id}\n`);
       if (!flags.json) io.stderr.write(`registered key ${meta.name} (${meta.id}) with scopes ${meta.scopes.join(', ')}; sign with it: arena login --key-id ${meta.id} --key FILE\n`);
     });
 
@@ -73,7 +72,7 @@ ${SERVER_HELP}`,
     .action(async (flags: ServerFlags) => {
       const { listKeys } = await import('../../client/owner');
       const list = await withServer(io, flags, (t) => listKeys(t));
-      emit(io, flags.json, { keys: list }, () => keyTable(list));
+      await emit(io, flags.json, { keys: list }, () => keyTable(list));
     });
 
   serverOptions(keys.command('revoke').description('revoke one of your keys at once (POST /keys/ID/revoke, scope keys.write); revoking twice keeps the first time').argument('<ID>', 'the key id'), 'print the revoked ApiKeyMeta as JSON')
@@ -94,14 +93,15 @@ ${SERVER_HELP}`,
         signing = t.keyId;
         return revokeKey(t, id);
       });
-      emit(io, flags.json, meta, () => keyTable([meta]));
+      await emit(io, flags.json, meta, () => keyTable([meta]));
       if (!flags.json) io.stderr.write(`revoked ${meta.id} at ${meta.revokedAt}\n`);
       // Easy to do by mistake, and every later command with these settings then fails with 401.
       if (meta.id === signing) io.stderr.write(`arena: that was the key this command signed with: commands that use it now fail (exit 4); switch with \`arena login --key-id ID --key FILE\`, or sign in by e-mail on the dashboard to add a key\n`);
     });
 }
 
-function keyTable(list: ApiKeyMeta[]): string {
+async function keyTable(list: ApiKeyMeta[]): Promise<string> {
+  const { formatTable } = await import('../../term/table');
   return formatTable(
     ['ID', 'NAME', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED'],
     list.map((k) => [k.id, k.name, k.scopes.join(','), k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']),

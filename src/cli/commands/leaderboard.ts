@@ -4,7 +4,6 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
 import { PUBLIC_HELP, urlOption, withPublic } from '../public-server';
-import { formatTable } from '../../term/table';
 
 export function register(program: Command, io: CliIO): void {
   urlOption(
@@ -38,6 +37,7 @@ ${PUBLIC_HELP}`,
         io.stderr.write('no bot has completed a match yet\n');
         return;
       }
+      const { formatTable } = await import('../../term/table');
       io.stdout.write(formatTable(['RANK', 'BOT', 'OWNER', 'RATING', 'GAMES', 'ID'],
         rows.map((r) => [String(r.rank), r.name, r.owner ? `@${r.owner}` : '-', r.rating.toFixed(1), String(r.gamesPlayed), r.botId])));
     });

@@ -6,7 +6,7 @@ import type { MatchRecord, MatchSummary } from '../../protocol/match';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
 import { PUBLIC_HELP, urlOption, withPublic } from '../public-server';
-import { formatFields, formatTable } from '../../term/table';
+import { formatFields } from '../../term/fields';
 
 interface ListFlags {
   bot?: string;
@@ -60,6 +60,7 @@ ${PUBLIC_HELP}`,
         io.stderr.write('no matches yet' + (flags.bot || flags.status ? ' with these filters' : '') + '\n');
         return;
       }
+      const { formatTable } = await import('../../term/table');
       io.stdout.write(formatTable(['ID', 'STATUS', 'STARTED', 'DURATION', 'SEATS'], page.matches.map((m) => summaryRow(m, Date.now()))));
       if (page.next) io.stderr.write(`more matches exist; raise --limit (up to ${MAX_LIST}) to see them\n`);
     });
@@ -90,6 +91,7 @@ ${PUBLIC_HELP}`,
         return;
       }
       io.stdout.write(formatFields(matchFields(match, Date.now())));
+      const { formatTable } = await import('../../term/table');
       io.stdout.write('\n' + formatTable(['SEAT', 'BOT', 'NAME', 'PLACE', 'VP', 'RATING', 'STRIKES'], seatRows(match)));
       io.stderr.write(match.status === 'running' ? `follow it live: arena watch ${match.id}\n` : match.status === 'completed' ? `step through it: arena replay ${match.id}\n` : '');
     });

@@ -31,7 +31,7 @@ ${SERVER_HELP}`,
     .action(async (flags: ServerFlags) => {
       const { getMe } = await import('../../client/owner');
       const user = await withServer(io, flags, (t) => getMe(t));
-      emit(io, flags.json, user, () => userText(user));
+      await emit(io, flags.json, user, () => userText(user));
     });
 
   // Options given after `handle` are still parsed by `me` (commander reads a
@@ -55,7 +55,7 @@ ${SERVER_HELP}`,
       if (!HANDLE_RE.test(name)) throw usageError(`handle "${name}" must be 2-32 characters of a-z, 0-9 and _`);
       const { setHandle } = await import('../../client/owner');
       const user = await withServer(io, flags, (t) => setHandle(t, name));
-      emit(io, flags.json, user, () => userText(user));
+      await emit(io, flags.json, user, () => userText(user));
       if (!flags.json) io.stderr.write(`your handle is now @${user.name}\n`);
     });
 }

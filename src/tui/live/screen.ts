@@ -2,6 +2,7 @@
 // (public facts only: VP, cards and dev cards as counts, knights, road,
 // awards, strikes), the open offer, and the event log. The Ink app draws
 // these lines; tests read them as text.
+import { shorten } from '../../term/width';
 import { renderBoard, boardSize } from '../render/board';
 import { countsText } from '../render/events';
 import { seatColour } from '../render/palette';
@@ -21,7 +22,7 @@ const MIN_SIDE = 30;
 const NAME_SHOWN = 20;
 
 function shortName(n: string): string {
-  return [...n].length > NAME_SHOWN ? `${[...n].slice(0, NAME_SHOWN - 1).join('')}…` : n;
+  return shorten(n, NAME_SHOWN);
 }
 
 /** How the stream stands, in a few words. */

@@ -1,6 +1,7 @@
 // The whole screen for one moment: header, board, seat panels, event log,
 // footer. Chooses the board scale and arrangement from the terminal size;
 // the Ink app and `--plain` both draw exactly these lines.
+import { shorten } from '../../term/width';
 import type { Timeline } from '../timeline';
 import { boardSize, renderBoard, type BoardScale } from './board';
 import { countsText, describeEvent } from './events';
@@ -23,11 +24,11 @@ export interface ScreenOptions {
 }
 
 const MIN_SIDE = 30;
-/** Bot names come from bots: long ones are cut so the panels keep room for the VP. */
+/** Bot names come from bots: long ones are cut (to this many columns) so the panels keep room for the VP. */
 const NAME_SHOWN = 20;
 
 export function shownNames(t: Timeline): string[] {
-  return t.names.map((n) => ([...n].length > NAME_SHOWN ? `${[...n].slice(0, NAME_SHOWN - 1).join('')}…` : n));
+  return t.names.map((n) => shorten(n, NAME_SHOWN));
 }
 
 export function chooseScale(width: number, bodyHeight: number): BoardScale {

@@ -4,6 +4,7 @@
 // plain and NO_COLOR renderings lose nothing.
 
 import { replaceControls } from '../../term/visible';
+import { cutToWidth, displayWidth } from '../../term/width';
 
 export type Colour =
   | 'red' | 'green' | 'greenBright' | 'yellow' | 'gray' | 'white' | 'whiteBright'
@@ -34,28 +35,30 @@ export function lineText(line: Line): string {
   return line.map((s) => s.text).join('');
 }
 
+/** Terminal columns (wide characters take two). */
 export function lineWidth(line: Line): number {
   let n = 0;
-  for (const s of line) n += [...s.text].length;
+  for (const s of line) n += displayWidth(s.text);
   return n;
 }
 
-/** Cuts a line to at most `width` characters, ending with '…' when something was cut. */
+/** Cuts a line to at most `width` columns, ending with '…' when something was cut. */
 export function truncate(line: Line, width: number): Line {
   if (lineWidth(line) <= width) return line;
   const out: Line = [];
   let left = Math.max(0, width - 1);
   for (const s of line) {
     if (left <= 0) break;
-    const chars = [...s.text];
-    out.push({ ...s, text: chars.slice(0, left).join('') });
-    left -= Math.min(left, chars.length);
+    const cut = cutToWidth(s.text, left);
+    out.push({ ...s, text: cut.text });
+    left -= cut.width;
+    if (cut.text.length < s.text.length) break;
   }
   if (width > 0) out.push(span('…', { dim: true }));
   return out;
 }
 
-/** Pads (or cuts) a line to exactly `width` characters. */
+/** Pads (or cuts) a line to exactly `width` columns. */
 export function fit(line: Line, width: number): Line {
   const cut = truncate(line, width);
   const w = lineWidth(cut);
