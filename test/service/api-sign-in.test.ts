@@ -275,3 +275,41 @@ describe('an SMTP server that never answers', () => {
     await expect(mailer.sendSignIn('x@example.com', 'http://127.0.0.1/')).rejects.toThrow(/greeting/i);
   });
 });
+
+describe('sign-in mails are limited: nobody can fill a stranger\'s inbox or the store', () => {
+  let h: Harness;
+  let now = Date.now();
+  beforeAll(async () => {
+    h = await startHarness({ dev: true, now: () => now, rateLimits: { key: { perSecond: 50, burst: 200 }, address: { perSecond: 100, burst: 100 }, signInMails: { perSecond: 1 / 60, burst: 6 } } });
+  });
+  afterAll(() => h?.close());
+
+  const ask = (email: string) => h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const linksTo = (email: string) => h.logs.filter((l) => l.event === 'auth.email' && l.email === email).length;
+
+  it('an address holds at most 3 unused links: the fourth is 429 until the first expires, and nothing is mailed', async () => {
+    for (let i = 0; i < 3; i++) expect((await ask('inbox@example.com')).status).toBe(202);
+    const over = await ask('Inbox@Example.com');
+    expect(over.status).toBe(429);
+    expect(over.json.error.code).toBe('rate_limited');
+    expect(over.json.error.message).toMatch(/3 sign-in links sent to this address in the last 15 minutes are still unused/);
+    expect(Number(over.headers['retry-after'])).toBe(15 * 60);
+    expect(linksTo('inbox@example.com')).toBe(3);
+    // Once the first expires there is room again.
+    now += 15 * 60_000 + 1000;
+    expect((await ask('inbox@example.com')).status).toBe(202);
+    expect(linksTo('inbox@example.com')).toBe(4);
+  });
+
+  it('one client address gets a few links in a row, then one a minute, whatever the addresses', async () => {
+    now += 3600_000; // a full bucket
+    for (let i = 0; i < 6; i++) expect((await ask(`someone${i}@example.com`)).status).toBe(202);
+    const over = await ask('someone-else@example.com');
+    expect(over.status).toBe(429);
+    expect(over.json.error.message).toMatch(/too many sign-in links asked for from this address; retry in 60 s/);
+    expect(over.headers['retry-after']).toBe('60');
+    expect(linksTo('someone-else@example.com')).toBe(0);
+    now += 60_000;
+    expect((await ask('someone-else@example.com')).status).toBe(202);
+  });
+});

@@ -254,6 +254,18 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect((await store.consumeSignInToken(hash('t4'), iso(now)))!.email).toBe('a@example.com');
       });
 
+      it('with maxOpen, an address gets no more links while that many are unused and unexpired; concurrent asks cannot pass it together', async () => {
+        const link = (t: string, createdAt: number) => ({ tokenHash: hash(t), email: 'full@example.com', createdAt: iso(createdAt), expiresAt: iso(createdAt + 15 * 60_000), usedAt: null });
+        expect(await store.addSignInToken(link('m1', now), 2)).toEqual({ added: true });
+        // A used link and an expired one leave room.
+        await store.addSignInToken(link('m0', now - HOUR));
+        await store.addSignInToken(link('m2', now + 1000), 2);
+        await store.consumeSignInToken(hash('m2'), iso(now + 2000));
+        const results = await Promise.all(['m3', 'm4', 'm5'].map((t) => store.addSignInToken(link(t, now + 3000), 2)));
+        expect(results.filter((r) => r.added)).toHaveLength(1);
+        expect(results.filter((r) => !r.added)).toEqual([{ added: false, firstExpiresAt: iso(now + 15 * 60_000) }, { added: false, firstExpiresAt: iso(now + 15 * 60_000) }]);
+      });
+
       it('sessions: add, get, expire, delete', async () => {
         const a = await user();
         const rec = { tokenHash: hash('s1'), userId: a.id, createdAt: iso(now), expiresAt: iso(now + HOUR) };

@@ -29,8 +29,11 @@ export interface AppDeps {
   log: ServiceLog;
   metrics: ServiceMetrics;
   hub: LiveHub;
-  /** key: per key; address: per client address on routes without credentials; authFailures: failed signed requests per address (default below). */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit };
+  /**
+   * key: per key; address: per client address on routes without credentials; authFailures: failed signed
+   * requests per address; signInMails: sign-in links one client address may ask for (defaults below).
+   */
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
@@ -43,4 +46,6 @@ export const DEFAULT_RATE_LIMITS = {
   address: { perSecond: 10, burst: 60 },
   // A client with a wrong clock or key fails a few times; thousands of bad signatures are an attack.
   authFailures: { perSecond: 2, burst: 100 },
+  // Each one is a mail to someone and a write of the store: a few in a row (a typo, a retry), then one a minute.
+  signInMails: { perSecond: 1 / 60, burst: 10 },
 } as const;

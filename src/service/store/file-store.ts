@@ -341,15 +341,27 @@ export class FileStore implements Store {
 
   // ---- sign-in links and sessions ----
 
-  addSignInToken(rec: SignInTokenRecord): Promise<void> {
+  addSignInToken(rec: SignInTokenRecord, maxOpen?: number): Promise<{ added: true } | { added: false; firstExpiresAt: string }> {
     try {
       checkHash(rec.tokenHash);
     } catch (err) {
       return Promise.reject(err);
     }
-    return this.mutate((d) => {
-      if (own(d.signInTokens, rec.tokenHash)) throw new StoreConflict('token', 'this sign-in token exists');
-      d.signInTokens[rec.tokenHash] = { tokenHash: rec.tokenHash, email: rec.email, createdAt: rec.createdAt, expiresAt: rec.expiresAt, usedAt: rec.usedAt ?? null };
+    // Inside the queue: concurrent requests for one address cannot both pass the count.
+    return this.exclusive(async () => {
+      if (maxOpen !== undefined) {
+        const at = Date.parse(rec.createdAt);
+        const open = Object.values(this.data.signInTokens)
+          .filter((t) => t.email === rec.email && !t.usedAt && Date.parse(t.expiresAt) > at)
+          .map((t) => t.expiresAt)
+          .sort();
+        if (open.length >= maxOpen) return { added: false as const, firstExpiresAt: open[0] };
+      }
+      return this.commit((d) => {
+        if (own(d.signInTokens, rec.tokenHash)) throw new StoreConflict('token', 'this sign-in token exists');
+        d.signInTokens[rec.tokenHash] = { tokenHash: rec.tokenHash, email: rec.email, createdAt: rec.createdAt, expiresAt: rec.expiresAt, usedAt: rec.usedAt ?? null };
+        return { added: true as const };
+      });
     });
   }
 

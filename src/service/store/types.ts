@@ -155,8 +155,12 @@ export interface Store {
   listActiveBots(game: 'pioneers'): Promise<BotRecord[]>;
 
   // Sessions and sign-in links
-  /** Throws StoreConflict('token') for a hash already stored. Expired links and sessions are pruned on later writes. */
-  addSignInToken(rec: SignInTokenRecord): Promise<void>;
+  /**
+   * Throws StoreConflict('token') for a hash already stored. Expired links and sessions are pruned on later writes.
+   * With `maxOpen`: when the address already has that many links unused and unexpired at rec.createdAt, nothing is
+   * stored and the answer says when the first of them expires.
+   */
+  addSignInToken(rec: SignInTokenRecord, maxOpen?: number): Promise<{ added: true } | { added: false; firstExpiresAt: string }>;
   /** Marks it used and returns it, or null when unknown, used or expired. Single use. */
   consumeSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null>;
   /** Throws StoreConflict('session') for a hash already stored. */
