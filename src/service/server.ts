@@ -39,6 +39,8 @@ export interface ServerOptions {
   tickSeconds?: number;
   /** Wall clock per match (default 10 minutes). */
   matchTimeoutMs?: number;
+  /** Matches running at once, at most (default DEFAULT_MAX_MATCHES, scheduler.ts). */
+  maxMatches?: number;
   deadlineMs?: number;
   timeBankMs?: number;
   rateLimits?: AppDeps['rateLimits'];
@@ -84,6 +86,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     store, hub, platformKey: platformKey.privateKey, gate,
     tickMs: (opts.tickSeconds ?? DEFAULT_TICK_SECONDS) * 1000,
     matchTimeoutMs: opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS,
+    maxMatches: opts.maxMatches,
     deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, log, metrics,
     newSeed: opts.newSeed, newMatchId: opts.newMatchId,
   });

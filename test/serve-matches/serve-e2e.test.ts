@@ -21,6 +21,7 @@ import { LeaderboardSchema, MatchPageSchema } from '../../src/client/public';
 import { generateKeyPair, writePrivateKeyFile } from '../../src/keys/index';
 import { ApiKeyMetaSchema, BotSchema } from '../../src/protocol/api';
 import { MatchRecordSchema, type MatchRecord } from '../../src/protocol/match';
+import { DEFAULT_MAX_MATCHES } from '../../src/service/scheduler/scheduler';
 import { runCli } from '../cli/run-cli';
 import { startServe, stopServe, type ServeProcess } from '../serve-cli/serve-process';
 
@@ -78,7 +79,8 @@ beforeAll(async () => {
   await logged(serve, 'proxy.untrusted', 1);
   expect((await stopServe(serve)).code).toBe(0);
   serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--match-timeout', '300', '--data', dataDir, '--trust-proxy'], env);
-  expect(serve.stderr()).toContain('matchmaking every 1 s; a match is aborted after 300 s');
+  // The CLI names the scheduler's default without loading it.
+  expect(serve.stderr()).toContain(`matchmaking every 1 s, at most ${DEFAULT_MAX_MATCHES} matches at once; a match is aborted after 300 s`);
   expect(serve.stderr()).toContain('behind a proxy (--trust-proxy)');
 }, 120_000);
 

@@ -20,7 +20,7 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function setup(botCount: number, opts: { illegal?: number } = {}) {
+async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
   const store: Store = await openFileStore(dir);
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +35,7 @@ async function setup(botCount: number, opts: { illegal?: number } = {}) {
   }
   const log: Array<Record<string, unknown>> = [];
   const hub = new LiveHub();
-  const scheduler = new Scheduler({ store, hub, platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, deadlineMs: 2000, log: (l) => void log.push(l) });
+  const scheduler = new Scheduler({ store, hub, platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, deadlineMs: 2000, maxMatches: opts.maxMatches, log: (l) => void log.push(l) });
   cleanup.push(() => scheduler.stop());
   return { dir, store, bots, scheduler, hub, log };
 }
@@ -70,6 +70,23 @@ describe('scheduler', () => {
     const text = JSON.stringify(log);
     for (const b of bots) expect(text).not.toContain(b.server.url);
     expect(log.filter((l) => l.event === 'match.end')).toHaveLength(2);
+  });
+
+  it('runs at most maxMatches at once; the bots that waited are seated first at the next tick', async () => {
+    const { store, scheduler } = await setup(8, { maxMatches: 1 });
+    const first = await scheduler.tick();
+    expect(first).toHaveLength(1);
+    expect(scheduler.runningCount).toBe(1);
+    // Full: nothing more starts while it runs.
+    expect(await scheduler.tick()).toEqual([]);
+    await waitIdle(scheduler);
+    const second = await scheduler.tick();
+    expect(second).toHaveLength(1);
+    const seated = async (id: string) => (await store.getMatch(id))!.players.map((p) => p.botId);
+    const [a, b] = [await seated(first[0]), await seated(second[0])];
+    // The four that waited play now, not the four that just played.
+    expect(a.filter((id) => b.includes(id))).toEqual([]);
+    await waitIdle(scheduler);
   });
 
   it('leaves paused and removed bots out, and 2 idle bots wait', async () => {

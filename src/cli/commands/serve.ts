@@ -19,6 +19,7 @@ interface ServeFlags {
   logFormat: 'json' | 'pretty';
   tick: string;
   matchTimeout?: string;
+  maxMatches?: string;
   trustProxy?: boolean;
 }
 
@@ -45,6 +46,7 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .addOption(new Option('--log-format <FORMAT>', 'request log on stderr: one JSON object per line, or short lines for a terminal').choices(['json', 'pretty']).default('json'))
     .option('--trust-proxy', 'the server is behind a reverse proxy (nginx, Caddy) on this host or the private network: rate limits count each client by the address the proxy appends to X-Forwarded-For, not the proxy\'s own')
     .option('--tick <SECONDS>', 'matchmaking: every this many seconds, seat every idle active bot in tables of 4 (and 3); 0 turns matchmaking off', '30')
+    .option('--max-matches <N>', 'matches running at once, at most: each holds a socket per seat, and the process has only so many; past it the idle bots that waited longest are seated first (default: 100)')
     .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, the spec\'s 10 minutes; lower it for tests)')
     .addHelpText(
       'after',
@@ -61,6 +63,7 @@ Examples:
   $ arena serve --base-url https://arena.example.com --trust-proxy     behind nginx or Caddy on this host
   $ arena serve --dev --port 0 --data /tmp/arena-dev --log-format pretty
   $ arena serve --dev --port 0 --tick 1 --match-timeout 60     quick rounds for testing bots
+  $ ulimit -n 4096 && arena serve --max-matches 500           more matches at once: 4 sockets each, so raise the file limit too
   $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080`,
     )
     .action(async (flags: ServeFlags) => {
@@ -73,6 +76,7 @@ Examples:
       const port = parsePort(flags.port);
       const tickSeconds = parseSeconds('--tick', flags.tick, 0);
       const matchTimeoutMs = flags.matchTimeout === undefined ? undefined : parseSeconds('--match-timeout', flags.matchTimeout, 1) * 1000;
+      const maxMatches = flags.maxMatches === undefined ? undefined : parseMaxMatches(flags.maxMatches);
       if (!flags.host.trim()) throw usageError('--host needs an address, e.g. 127.0.0.1 or 0.0.0.0');
       const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
       const smtpUrl = flags.smtp ?? (io.env.ARENA_SMTP_URL?.trim() || undefined);
@@ -94,7 +98,7 @@ Examples:
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, trustProxy: flags.trustProxy === true });
+        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true });
       } catch (err) {
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
@@ -116,7 +120,7 @@ Examples:
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
-      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
+      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? 100} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
       say(`listening on ${server.url}`);
 
       await untilSignal(signals, say);
@@ -148,6 +152,12 @@ function untilSignal(signals: SignalSource, say: (line: string) => void): Promis
 function parseSeconds(flag: string, text: string, min: number): number {
   const n = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text) || n < min || n > 86_400) throw usageError(`${flag} must be a number of seconds from ${min} to 86400, got "${text}"`);
+  return n;
+}
+
+function parseMaxMatches(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 10_000) throw usageError(`--max-matches must be a whole number from 1 to 10000, got "${text}"`);
   return n;
 }
 

@@ -13,7 +13,7 @@ import { runMatch, type MatchEntrant, type MatchResult } from '../../runner/inde
 import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
-import { formTables } from './tables';
+import { formTables, TABLE_SIZE } from './tables';
 
 export type ServiceLog = (fields: Record<string, unknown>) => void;
 
@@ -32,6 +32,13 @@ export interface SchedulerOptions {
   tickMs: number;
   /** The wall clock: a match still running after this long is aborted (spec: 10 minutes). */
   matchTimeoutMs: number;
+  /**
+   * Matches running at once, at most (default DEFAULT_MAX_MATCHES). Each holds a socket per
+   * seat and its replay in memory; without a bound, enough registered bots would exhaust the
+   * process's file descriptors (and the API with them) or its memory. Past it, the idle bots
+   * that have waited longest are seated first; the rest wait for a later tick.
+   */
+  maxMatches?: number;
   deadlineMs?: number;
   timeBankMs?: number;
   log: ServiceLog;
@@ -58,6 +65,7 @@ interface Running {
 }
 
 const GAME = 'pioneers' as const;
+export const DEFAULT_MAX_MATCHES = 100;
 
 
 export class Scheduler {
@@ -65,6 +73,9 @@ export class Scheduler {
   private ticking: Promise<string[]> | null = null;
   private stopping = false;
   private readonly running = new Map<string, Running>();
+  /** Ticks so far, and the tick each bot was last seated at (who waited longest goes first when seats are short). */
+  private ticks = 0;
+  private readonly seatedAt = new Map<string, number>();
 
   constructor(private readonly opts: SchedulerOptions) {}
 
@@ -124,15 +135,28 @@ export class Scheduler {
     }
     const busy = new Set<string>();
     for (const r of this.running.values()) for (const id of r.botIds) busy.add(id);
-    const byId = new Map(bots.filter((b) => !busy.has(b.id)).map((b) => [b.id, b]));
+    const tick = ++this.ticks;
+    const seats = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - this.running.size) * TABLE_SIZE;
+    const byId = new Map(this.longestWaiting(bots.filter((b) => !busy.has(b.id)), seats).map((b) => [b.id, b]));
     const shown = new Map(ratings.map((r) => [r.botId, displayRating(r)]));
     const tables = formTables([...byId.values()].map((b) => ({ botId: b.id, rating: shown.get(b.id) ?? displayRating(initialRating()) })));
+    for (const table of tables) for (const id of table) this.seatedAt.set(id, tick);
+    // Only active bots keep a place in the queue (removed ones would pile up).
+    const active = new Set(bots.map((b) => b.id));
+    for (const id of this.seatedAt.keys()) if (!active.has(id)) this.seatedAt.delete(id);
     // Every table starts now; their running records are written meanwhile (the
     // store writes one at a time, so waiting for each before the next would
     // start the last of 200 tables seconds late).
     const begun = this.stopping ? [] : tables.map((table) => this.startMatch(table.map((id) => byId.get(id)!)));
     const stored = await Promise.all(begun.map(async ({ matchId, stored }) => ((await stored) ? matchId : null)));
     return stored.filter((id): id is string => id !== null);
+  }
+
+  /** At most `seats` of the idle bots: those seated longest ago first (never seated: first of all), then by id. */
+  private longestWaiting(idle: BotRecord[], seats: number): BotRecord[] {
+    if (idle.length <= seats) return idle;
+    const at = (b: BotRecord) => this.seatedAt.get(b.id) ?? 0;
+    return [...idle].sort((a, b) => at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, seats);
   }
 
   /**
