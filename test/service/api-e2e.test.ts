@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { formatPublicKey, generateKeyPair, publicKeyRaw } from '../../src/keys/index';
 import { ApiKeyMetaSchema, BotListSchema, BotSchema, KeyListSchema, UserSchema } from '../../src/protocol/api';
+import { MAX_BOTS_PER_USER } from '../../src/service/http/routes/bots';
+import { MAX_ACTIVE_KEYS_PER_USER } from '../../src/service/http/routes/keys';
 import { startTestBot, type TestBot } from '../support/test-bot';
 import { startHarness, type Harness, type TestKey } from './support/api-harness';
 
@@ -271,5 +273,50 @@ describe('management API end to end (dev mode, real bots)', () => {
     expect(res.text).toMatch(/arena_auth_failures_total\{reason="revoked_key"\} 1/);
     expect(res.text).toMatch(/arena_store_write_seconds_count\{op="addBot"\} 1/);
     expect(res.text).not.toContain(botA.url);
+  });
+});
+
+describe('what one account may hold', () => {
+  let h: Harness;
+  let bot: TestBot;
+  let key: TestKey;
+  let userId: string;
+
+  beforeAll(async () => {
+    h = await startHarness({ dev: true });
+    bot = await startTestBot({ behaviour: () => {} });
+    userId = (await h.addUser('many@example.com')).id;
+    key = await h.addKey(userId);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await bot?.close();
+  });
+
+  it(`${MAX_BOTS_PER_USER} bots: one more is 409 before any deploy check, and removing one makes room`, async () => {
+    const ids: string[] = [];
+    for (let i = 0; ids.length < MAX_BOTS_PER_USER; i++) ids.push((await h.store.addBot({ ownerId: userId, name: `b${i}`, game: 'pioneers', url: bot.url })).id);
+    const upgrades = bot.handshakes.length;
+    const over = await h.signed(key, 'POST', '/bots', { name: 'one-more', game: 'pioneers', url: bot.url });
+    expect(over.status).toBe(409);
+    expect(over.json.error.message).toMatch(/this account has 100 bots, the most it may have; remove one/);
+    expect(bot.handshakes.length).toBe(upgrades);
+    expect((await h.signed(key, 'DELETE', `/bots/${ids[0]}`)).status).toBe(204);
+    expect((await h.signed(key, 'POST', '/bots', { name: 'one-more', game: 'pioneers', url: bot.url })).status).toBe(201);
+  });
+
+  it(`${MAX_ACTIVE_KEYS_PER_USER} keys that are not revoked: one more is 409, and revoking one makes room`, async () => {
+    const add = () => h.signed(key, 'POST', '/keys', { name: 'laptop', publicKey: Buffer.from(publicKeyRaw(generateKeyPair().privateKey)).toString('base64') });
+    let last: { json: { id: string } } | null = null;
+    for (let n = 1; n < MAX_ACTIVE_KEYS_PER_USER; n++) {
+      const r = await add();
+      expect(r.status).toBe(201);
+      last = r;
+    }
+    const over = await add();
+    expect(over.status).toBe(409);
+    expect(over.json.error.message).toMatch(/this account has 50 active keys, the most it may have; revoke one/);
+    expect((await h.signed(key, 'POST', `/keys/${last!.json.id}/revoke`)).status).toBe(200);
+    expect((await add()).status).toBe(201);
   });
 });

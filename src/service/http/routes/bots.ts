@@ -11,8 +11,14 @@ import type { Authenticator } from '../auth';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
-import { AUTH_ERRORS, IdParam, json, NOT_FOUND, SECURITY, URL_ERRORS } from '../openapi-kit';
+import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY, URL_ERRORS } from '../openapi-kit';
 import { botView } from '../views';
+
+/**
+ * Bots one account may have (removed ones aside). Each is seated every tick it is idle and
+ * kept in the store, so without a bound one key could fill both.
+ */
+export const MAX_BOTS_PER_USER = 100;
 
 export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
   const { store, log } = deps;
@@ -53,13 +59,17 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
   app.openapi(
     createRoute({
       method: 'post', path: '/bots', tags: ['bots'], summary: 'Register a bot (checks its URL, then /ping and a signed upgrade)', security: SECURITY,
+      description: `An account may have ${MAX_BOTS_PER_USER} bots (removed ones aside); past that the answer is 409 conflict.`,
       middleware: [auth.require('bots.write')] as const,
       request: { body: { content: { 'application/json': { schema: BotCreateBodySchema } }, required: true } },
-      responses: { 201: json(BotSchema, 'The new bot, active: it joins matchmaking on the next tick'), ...AUTH_ERRORS, ...URL_ERRORS },
+      responses: { 201: json(BotSchema, 'The new bot, active: it joins matchmaking on the next tick'), ...AUTH_ERRORS, ...CONFLICT, ...URL_ERRORS },
     }),
     async (c) => {
       const body = c.req.valid('json');
       const caller = c.get('caller')!;
+      // Before the deploy check: a refused registration costs the bot's host nothing.
+      const owned = (await store.listBots(caller.userId)).length;
+      if (owned >= MAX_BOTS_PER_USER) throw new ApiError('conflict', `this account has ${owned} bots, the most it may have; remove one (arena bots remove BOT) before registering another`);
       await checkUrl(body.url);
       const bot = await store.addBot({ ownerId: caller.userId, name: body.name, game: body.game, url: body.url });
       log({ event: 'bot.register', userId: caller.userId, botId: bot.id });

@@ -6,8 +6,11 @@ import type { Authenticator } from '../auth';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
-import { AUTH_ERRORS, IdParam, json, NOT_FOUND, SECURITY } from '../openapi-kit';
+import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY } from '../openapi-kit';
 import { keyView } from '../views';
+
+/** Keys one account may have that are not revoked: enough for every machine and script, not enough to fill the store. */
+export const MAX_ACTIVE_KEYS_PER_USER = 50;
 
 export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
   const { store, log } = deps;
@@ -24,10 +27,10 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
   app.openapi(
     createRoute({
       method: 'post', path: '/keys', tags: ['keys'], summary: 'Register the public half of an Ed25519 key pair', security: SECURITY,
-      description: 'A signed request may give the new key only scopes its own key holds (403 forbidden otherwise), so a key with keys.write cannot mint a stronger key; a dashboard session may give any scope.',
+      description: `A signed request may give the new key only scopes its own key holds (403 forbidden otherwise), so a key with keys.write cannot mint a stronger key; a dashboard session may give any scope. An account may have ${MAX_ACTIVE_KEYS_PER_USER} keys that are not revoked; past that the answer is 409 conflict.`,
       middleware: [auth.require('keys.write')] as const,
       request: { body: { content: { 'application/json': { schema: KeyCreateBodySchema } }, required: true } },
-      responses: { 201: json(ApiKeyMetaSchema, 'The new key; its id goes in x-svc-key'), ...AUTH_ERRORS },
+      responses: { 201: json(ApiKeyMetaSchema, 'The new key; its id goes in x-svc-key'), ...AUTH_ERRORS, ...CONFLICT },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -38,6 +41,8 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
         throw new ApiError('invalid_request', `publicKey: ${err instanceof Error ? err.message : 'not an Ed25519 public key'}`);
       }
       const caller = c.get('caller')!;
+      const active = (await store.listKeys(caller.userId)).filter((k) => !k.revokedAt).length;
+      if (active >= MAX_ACTIVE_KEYS_PER_USER) throw new ApiError('conflict', `this account has ${active} active keys, the most it may have; revoke one (arena keys revoke ID) before adding another`);
       const scopes = [...new Set(body.scopes ?? DEFAULT_KEY_SCOPES)];
       const beyond = scopes.filter((s) => !caller.scopes.has(s));
       if (beyond.length > 0) {
