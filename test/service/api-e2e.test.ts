@@ -320,3 +320,34 @@ describe('what one account may hold', () => {
     expect((await add()).status).toBe(201);
   });
 });
+
+describe('deploy checks are limited per account: the server cannot be aimed at someone', () => {
+  let h: Harness;
+  let bot: TestBot;
+  let key: TestKey;
+  let now = Date.now();
+
+  beforeAll(async () => {
+    h = await startHarness({ dev: true, now: () => now, rateLimits: { key: { perSecond: 50, burst: 200 }, address: { perSecond: 10, burst: 60 }, deployChecks: { perSecond: 1 / 5, burst: 2 } } });
+    bot = await startTestBot({ behaviour: () => {} });
+    key = await h.addKey((await h.addUser('checks@example.com')).id);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await bot?.close();
+  });
+
+  it('registrations and streamed checks share one bucket; past it, 429 with Retry-After and no connection to the URL', async () => {
+    expect((await h.signed(key, 'POST', '/bots', { name: 'one', game: 'pioneers', url: bot.url })).status).toBe(201);
+    expect((await h.signed(key, 'POST', '/bots/check', { url: bot.url })).text).toContain('"passed"');
+    const seen = bot.handshakes.length;
+    const over = await h.signed(key, 'POST', '/bots/check', { url: bot.url });
+    expect(over.status).toBe(429);
+    expect(over.json.error.message).toMatch(/too many deploy checks run for this account .*; retry in 5 s/);
+    expect(over.headers['retry-after']).toBe('5');
+    expect((await h.signed(key, 'POST', '/bots', { name: 'two', game: 'pioneers', url: bot.url })).status).toBe(429);
+    expect(bot.handshakes.length).toBe(seen);
+    now += 5000;
+    expect((await h.signed(key, 'POST', '/bots', { name: 'two', game: 'pioneers', url: bot.url })).status).toBe(201);
+  });
+});

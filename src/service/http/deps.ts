@@ -31,9 +31,10 @@ export interface AppDeps {
   hub: LiveHub;
   /**
    * key: per key; address: per client address on routes without credentials; authFailures: failed signed
-   * requests per address; signInMails: sign-in links one client address may ask for (defaults below).
+   * requests per address; signInMails: sign-in links one client address may ask for; deployChecks: the
+   * checks (outgoing connections to a bot's URL) one account may have the server run (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit };
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; deployChecks?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
@@ -48,4 +49,6 @@ export const DEFAULT_RATE_LIMITS = {
   authFailures: { perSecond: 2, burst: 100 },
   // Each one is a mail to someone and a write of the store: a few in a row (a typo, a retry), then one a minute.
   signInMails: { perSecond: 1 / 60, burst: 10 },
+  // Each one connects to a URL the account chose: enough to fix a bot by trial, too few to aim the server at someone.
+  deployChecks: { perSecond: 1 / 5, burst: 20 },
 } as const;

@@ -8,9 +8,10 @@ import { BotCreateBodySchema, BotListSchema, BotSchema, BotUpdateBodySchema, Gam
 import { BotCheckBodySchema, BotCheckMessageSchema, type BotCheckMessage, type BotCheckStep } from '../../../protocol/bot-check';
 import type { BotRecord } from '../../store/types';
 import type { Authenticator } from '../auth';
-import type { AppDeps } from '../deps';
+import { DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { RateLimiter } from '../rate-limit';
 import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY, URL_ERRORS } from '../openapi-kit';
 import { botView } from '../views';
 
@@ -22,12 +23,23 @@ export const MAX_BOTS_PER_USER = 100;
 
 export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
   const { store, log } = deps;
+  const checks = new RateLimiter(deps.rateLimits.deployChecks ?? DEFAULT_RATE_LIMITS.deployChecks, deps.now);
+
+  /** Refuses with 429 when the account has no deploy check left; `spend` uses one up. */
+  function checkAllowance(userId: string, spend: boolean): void {
+    const wait = spend ? checks.take(userId) : checks.wait(userId);
+    if (wait > 0) {
+      deps.metrics.rateLimited();
+      throw new ApiError('rate_limited', `too many deploy checks run for this account (each connects to the bot's URL); retry in ${wait} s`, { 'Retry-After': String(wait) });
+    }
+  }
 
   /**
    * The URL check, then the deploy check against the very address that was
-   * checked. onStep hears each step start and pass (POST /bots/check streams them).
+   * checked, which spends one of the account's checks. onStep hears each step
+   * start and pass (POST /bots/check streams them).
    */
-  async function checkUrl(url: string, onStep: (step: BotCheckStep, status: 'running' | 'passed') => void = () => {}): Promise<void> {
+  async function checkUrl(url: string, userId: string, onStep: (step: BotCheckStep, status: 'running' | 'passed') => void = () => {}): Promise<void> {
     let checked;
     onStep('url', 'running');
     try {
@@ -37,6 +49,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
       throw err;
     }
     onStep('url', 'passed');
+    checkAllowance(userId, true);
     const result = await deps.deployCheck(url, {
       platformKey: deps.platformKey,
       gate: async () => ({ address: checked.address, family: checked.family }),
@@ -70,7 +83,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
       // Before the deploy check: a refused registration costs the bot's host nothing.
       const owned = (await store.listBots(caller.userId)).length;
       if (owned >= MAX_BOTS_PER_USER) throw new ApiError('conflict', `this account has ${owned} bots, the most it may have; remove one (arena bots remove BOT) before registering another`);
-      await checkUrl(body.url);
+      await checkUrl(body.url, caller.userId);
       const bot = await store.addBot({ ownerId: caller.userId, name: body.name, game: body.game, url: body.url });
       log({ event: 'bot.register', userId: caller.userId, botId: bot.id });
       return c.json(botView(bot), 201);
@@ -81,7 +94,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
     createRoute({
       method: 'post', path: '/bots/check', tags: ['bots'], security: SECURITY,
       summary: 'Run the registration checks on a URL, streaming each step as it happens (nothing is saved)',
-      description: 'The same checks POST /bots and a URL change run, one JSON line per event (application/x-ndjson): each step as it starts and passes, then `passed`, or `failed` with the step and the error a registration would get. Registration runs its own checks regardless.',
+      description: 'The same checks POST /bots and a URL change run, one JSON line per event (application/x-ndjson): each step as it starts and passes, then `passed`, or `failed` with the step and the error a registration would get. Registration runs its own checks regardless. An account may have 20 checks run in a row (these, registrations and URL changes), then one every 5 seconds; past that the answer is 429 rate_limited with Retry-After.',
       middleware: [auth.require('bots.write')] as const,
       request: { body: { content: { 'application/json': { schema: BotCheckBodySchema } }, required: true } },
       responses: { 200: { description: 'The checks, as they happen', content: { 'application/x-ndjson': { schema: BotCheckMessageSchema } } }, ...AUTH_ERRORS },
@@ -89,6 +102,8 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
     async (c) => {
       const { url } = c.req.valid('json');
       const caller = c.get('caller')!;
+      // Said before the stream starts, so the refusal is a 429 with Retry-After, not a line in it.
+      checkAllowance(caller.userId, false);
       const encoder = new TextEncoder();
       let current: BotCheckStep = 'url';
       const stream = new ReadableStream<Uint8Array>({
@@ -103,7 +118,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
             }
           };
           try {
-            await checkUrl(url, (step, status) => {
+            await checkUrl(url, caller.userId, (step, status) => {
               current = step;
               send({ type: 'step', step, status });
             });
@@ -161,7 +176,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
       const patch = c.req.valid('json');
       const caller = c.get('caller')!;
       const bot = await ownBot(id, caller.userId);
-      if (patch.url !== undefined && patch.url !== bot.url) await checkUrl(patch.url);
+      if (patch.url !== undefined && patch.url !== bot.url) await checkUrl(patch.url, caller.userId);
       const updated = await store.updateBot(id, patch);
       log({ event: 'bot.update', userId: caller.userId, botId: id, fields: Object.keys(patch) });
       return c.json(botView(updated), 200);
