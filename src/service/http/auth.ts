@@ -10,7 +10,7 @@ import { SCOPES, type Scope } from '../../protocol/api';
 import { clientAddress } from './client-limit';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from './deps';
 import type { AppEnv, Caller } from './env';
-import { ApiError } from './errors';
+import { ApiError, rateLimited } from './errors';
 import { requestHeader, responseHeader } from './node-io';
 import { RateLimiter } from './rate-limit';
 import { ReplayCache, replayKey } from './replay-cache';
@@ -76,10 +76,7 @@ export class Authenticator {
         throw new ApiError('forbidden', `key ${caller.keyId} lacks the scope ${scope}; scopes are fixed at creation, so add a key with it`);
       }
       const wait = this.keyLimiter.take(caller.keyId ?? `user:${caller.userId}`);
-      if (wait > 0) {
-        this.deps.metrics.rateLimited();
-        throw new ApiError('rate_limited', `too many requests; retry in ${wait} s`, { 'Retry-After': String(wait) });
-      }
+      if (wait > 0) throw rateLimited(this.deps.metrics, `too many requests; retry in ${wait} s`, wait);
       await next();
     };
   }
@@ -91,10 +88,7 @@ export class Authenticator {
   private async guardedSigned(c: Context<AppEnv>): Promise<Caller> {
     const address = clientAddress(c, this.deps.trustProxy);
     const wait = this.failures.wait(address);
-    if (wait > 0) {
-      this.deps.metrics.rateLimited();
-      throw new ApiError('rate_limited', `too many failed signed requests from this address; retry in ${wait} s`, { 'Retry-After': String(wait) });
-    }
+    if (wait > 0) throw rateLimited(this.deps.metrics, `too many failed signed requests from this address; retry in ${wait} s`, wait);
     try {
       return await this.signed(c);
     } catch (err) {
@@ -127,10 +121,7 @@ export class Authenticator {
       metrics.authFailure('replayed_signature');
       throw new ApiError('unauthenticated', 'this signature was already used: a replayed request; sign every request afresh');
     }
-    if (seen === 'full') {
-      metrics.rateLimited();
-      throw new ApiError('rate_limited', 'the service is taking more signed requests than it can remember for replay protection; retry in 1 s', { 'Retry-After': '1' });
-    }
+    if (seen === 'full') throw rateLimited(metrics, 'the service is taking more signed requests than it can remember for replay protection; retry in 1 s', 1);
     store.touchKey(rec!.id, new Date(now).toISOString());
     return { userId: rec!.userId, via: 'key', keyId: rec!.id, scopes: new Set(rec!.scopes) };
   }

@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
 import { classifyAddress } from '../../probe/address-class';
-import { ApiError } from './errors';
+import { rateLimited } from './errors';
 import { requestHeader } from './node-io';
 import { RateLimiter } from './rate-limit';
 
@@ -37,10 +37,7 @@ export function addressLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const limiter = new RateLimiter(deps.rateLimits.address, deps.now);
   return async (c, next) => {
     const wait = limiter.take(clientAddress(c, deps.trustProxy));
-    if (wait > 0) {
-      deps.metrics.rateLimited();
-      throw new ApiError('rate_limited', `too many requests from this address; retry in ${wait} s`, { 'Retry-After': String(wait) });
-    }
+    if (wait > 0) throw rateLimited(deps.metrics, `too many requests from this address; retry in ${wait} s`, wait);
     await next();
   };
 }

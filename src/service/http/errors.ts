@@ -32,6 +32,12 @@ export class ApiError extends Error {
   }
 }
 
+/** A 429 that says when to retry (Retry-After, in seconds), counted in /metrics. */
+export function rateLimited(metrics: { rateLimited(): void }, message: string, retryAfterSeconds: number): ApiError {
+  metrics.rateLimited();
+  return new ApiError('rate_limited', message, { 'Retry-After': String(retryAfterSeconds) });
+}
+
 export function errorResponse(c: Context, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
   return c.json({ error: { code, message } }, STATUS_OF[code], headers);
 }

@@ -10,7 +10,7 @@ import type { BotRecord } from '../../store/types';
 import type { Authenticator } from '../auth';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors';
+import { ApiError, rateLimited } from '../errors';
 import { RateLimiter } from '../rate-limit';
 import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY, URL_ERRORS } from '../openapi-kit';
 import { botView } from '../views';
@@ -28,10 +28,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
   /** Refuses with 429 when the account has no deploy check left; `spend` uses one up. */
   function checkAllowance(userId: string, spend: boolean): void {
     const wait = spend ? checks.take(userId) : checks.wait(userId);
-    if (wait > 0) {
-      deps.metrics.rateLimited();
-      throw new ApiError('rate_limited', `too many deploy checks run for this account (each connects to the bot's URL); retry in ${wait} s`, { 'Retry-After': String(wait) });
-    }
+    if (wait > 0) throw rateLimited(deps.metrics, `too many deploy checks run for this account (each connects to the bot's URL); retry in ${wait} s`, wait);
   }
 
   /**

@@ -17,7 +17,7 @@ import { InvalidCursor, type StoredMatch } from '../../store/types';
 import type { AppDeps } from '../deps';
 import { clientAddress } from '../client-limit';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors';
+import { ApiError, rateLimited } from '../errors';
 import { IdParam, json, NOT_FOUND, PUBLIC_ERRORS } from '../openapi-kit';
 import type { MiddlewareHandler } from 'hono';
 
@@ -162,10 +162,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
       if (!outgoing || typeof outgoing.writeHead !== 'function') throw new Error('live streams need the Node HTTP server (@hono/node-server)');
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
       const address = clientAddress(c, deps.trustProxy);
-      if (!streams.take(address)) {
-        deps.metrics.rateLimited();
-        throw new ApiError('rate_limited', 'too many live streams open from this address; close one, then retry', { 'Retry-After': '5' });
-      }
+      if (!streams.take(address)) throw rateLimited(deps.metrics, 'too many live streams open from this address; close one, then retry', 5);
       outgoing.writeHead(200, headers);
       let closed = false;
       const finish = () => {

@@ -8,13 +8,12 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { EmailSignInBodySchema, ErrorBodySchema } from '../../../protocol/api';
 import { hashToken, isSameOrigin, SESSION_COOKIE } from '../auth';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../env';
 import { clientAddress } from '../client-limit';
-import { DEFAULT_RATE_LIMITS } from '../deps';
-import { ApiError } from '../errors';
-import { RateLimiter } from '../rate-limit';
+import { DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { ApiError, rateLimited } from '../errors';
 import { json, PUBLIC_ERRORS } from '../openapi-kit';
+import { RateLimiter } from '../rate-limit';
 
 export const SIGN_IN_TTL_MS = 15 * 60_000;
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
@@ -25,10 +24,6 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
   const { store, log } = deps;
   const iso = (ms: number) => new Date(ms).toISOString();
   const mails = new RateLimiter(deps.rateLimits.signInMails ?? DEFAULT_RATE_LIMITS.signInMails, deps.now);
-  const limited = (message: string, seconds: number) => {
-    deps.metrics.rateLimited();
-    return new ApiError('rate_limited', message, { 'Retry-After': String(seconds) });
-  };
 
   app.openapi(
     createRoute({
@@ -41,13 +36,13 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
     async (c) => {
       const { email } = c.req.valid('json');
       const wait = mails.take(clientAddress(c, deps.trustProxy));
-      if (wait > 0) throw limited(`too many sign-in links asked for from this address; retry in ${wait} s`, wait);
+      if (wait > 0) throw rateLimited(deps.metrics, `too many sign-in links asked for from this address; retry in ${wait} s`, wait);
       const token = randomBytes(32).toString('base64url');
       const now = deps.now();
       const added = await store.addSignInToken({ tokenHash: hashToken(token), email: email.toLowerCase(), createdAt: iso(now), expiresAt: iso(now + SIGN_IN_TTL_MS), usedAt: null }, MAX_OPEN_SIGN_IN_LINKS);
       if (!added.added) {
         const seconds = Math.max(1, Math.ceil((Date.parse(added.firstExpiresAt) - now) / 1000));
-        throw limited(`${MAX_OPEN_SIGN_IN_LINKS} sign-in links sent to this address in the last 15 minutes are still unused; open the newest, or ask again in ${Math.ceil(seconds / 60)} min`, seconds);
+        throw rateLimited(deps.metrics, `${MAX_OPEN_SIGN_IN_LINKS} sign-in links sent to this address in the last 15 minutes are still unused; open the newest, or ask again in ${Math.ceil(seconds / 60)} min`, seconds);
       }
       const link = new URL(`/auth/callback?token=${token}`, deps.baseUrl).toString();
       try {
