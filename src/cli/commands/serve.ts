@@ -63,7 +63,7 @@ Examples:
   $ arena serve --base-url https://arena.example.com --trust-proxy     behind nginx or Caddy on this host
   $ arena serve --dev --port 0 --data /tmp/arena-dev --log-format pretty
   $ arena serve --dev --port 0 --tick 1 --match-timeout 60     quick rounds for testing bots
-  $ ulimit -n 4096 && arena serve --max-matches 500           more matches at once: 4 sockets each, so raise the file limit too
+  $ arena serve --max-matches 500                              more matches at once: 4 sockets each (see ulimit -Hn)
   $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080`,
     )
     .action(async (flags: ServeFlags) => {
