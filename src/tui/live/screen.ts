@@ -2,11 +2,10 @@
 // (public facts only: VP, cards and dev cards as counts, knights, road,
 // awards, strikes), the open offer, and the event log. The Ink app draws
 // these lines; tests read them as text.
-import { shorten } from '../../term/width';
 import { renderBoard, boardSize } from '../render/board';
 import { countsText } from '../render/events';
 import { seatColour } from '../render/palette';
-import { chooseScale } from '../render/screen';
+import { chooseScale, shortName } from '../render/screen';
 import { besides, lineWidth, span, truncate, type Line } from '../render/style';
 import { describePublicEvent } from './describe';
 import type { LiveState } from './state';
@@ -19,11 +18,6 @@ export interface LiveScreenOptions {
 }
 
 const MIN_SIDE = 30;
-const NAME_SHOWN = 20;
-
-function shortName(n: string): string {
-  return shorten(n, NAME_SHOWN);
-}
 
 /** How the stream stands, in a few words. */
 export function connectionText(s: LiveState): { text: string; alert: boolean } {

@@ -27,8 +27,13 @@ const MIN_SIDE = 30;
 /** Bot names come from bots: long ones are cut (to this many columns) so the panels keep room for the VP. */
 const NAME_SHOWN = 20;
 
+/** A bot name as the panels and the log show it. */
+export function shortName(name: string): string {
+  return shorten(name, NAME_SHOWN);
+}
+
 export function shownNames(t: Timeline): string[] {
-  return t.names.map((n) => shorten(n, NAME_SHOWN));
+  return t.names.map(shortName);
 }
 
 export function chooseScale(width: number, bodyHeight: number): BoardScale {
