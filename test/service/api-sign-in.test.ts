@@ -269,6 +269,13 @@ describe('an SMTP server that never answers', () => {
     expect((await h.send('GET', '/health')).status).toBe(200);
   });
 
+  it('links that could not be mailed do not count against the address: a fourth try is another 500, not a 429', async () => {
+    for (let i = 0; i < 3; i++) expect((await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'retry@example.com' }) })).status).toBe(500);
+    const fourth = await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'retry@example.com' }) });
+    expect(fourth.status).toBe(500);
+    expect(fourth.json.error.message).toMatch(/could not be sent/);
+  });
+
   it("the URL's own timeouts are kept", async () => {
     const port = (silent.address() as AddressInfo).port;
     const mailer = await smtpMailer(`smtp://127.0.0.1:${port}?greetingTimeout=200`, 'Arena <arena@localhost>', { timeoutMs: 60_000 });

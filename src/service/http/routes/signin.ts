@@ -49,6 +49,8 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
         await deps.mailer.sendSignIn(email, link);
       } catch (err) {
         log({ event: 'auth.mail_failed', error: err instanceof Error ? err.message : String(err) });
+        // Never delivered: spent, so it neither works nor takes one of the address's open links.
+        await store.consumeSignInToken(hashToken(token), iso(now));
         throw new ApiError('internal', 'the sign-in mail could not be sent; try again later');
       }
       log({ event: 'auth.email', email: email.toLowerCase() });
