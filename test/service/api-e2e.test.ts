@@ -283,7 +283,8 @@ describe('what one account may hold', () => {
   let userId: string;
 
   beforeAll(async () => {
-    h = await startHarness({ dev: true });
+    // Key creations unthrottled here: this is about how many an account may hold at once.
+    h = await startHarness({ dev: true, rateLimits: { key: { perSecond: 50, burst: 200 }, address: { perSecond: 10, burst: 60 }, keyCreations: { perSecond: 100, burst: 100 } } });
     bot = await startTestBot({ behaviour: () => {} });
     userId = (await h.addUser('many@example.com')).id;
     key = await h.addKey(userId);
@@ -317,6 +318,32 @@ describe('what one account may hold', () => {
     expect(over.status).toBe(409);
     expect(over.json.error.message).toMatch(/this account has 50 active keys, the most it may have; revoke one/);
     expect((await h.signed(key, 'POST', `/keys/${last!.json.id}/revoke`)).status).toBe(200);
+    expect((await add()).status).toBe(201);
+  });
+});
+
+describe('keys are added a few in a row, then one a minute: adding and revoking cannot fill the store', () => {
+  let h: Harness;
+  let now = Date.now();
+  beforeAll(async () => {
+    h = await startHarness({ dev: true, now: () => now, rateLimits: { key: { perSecond: 50, burst: 200 }, address: { perSecond: 10, burst: 60 }, keyCreations: { perSecond: 1 / 60, burst: 2 } } });
+  });
+  afterAll(() => h?.close());
+
+  it('past the allowance, 429 with Retry-After, and nothing is added', async () => {
+    const key = await h.addKey((await h.addUser('rotate@example.com')).id);
+    const add = () => h.signed(key, 'POST', '/keys', { name: 'ci', publicKey: Buffer.from(publicKeyRaw(generateKeyPair().privateKey)).toString('base64') });
+    for (let i = 0; i < 2; i++) {
+      const r = await add();
+      expect(r.status).toBe(201);
+      expect((await h.signed(key, 'POST', `/keys/${r.json.id}/revoke`)).status).toBe(200);
+    }
+    const over = await add();
+    expect(over.status).toBe(429);
+    expect(over.json.error.message).toMatch(/too many keys added to this account lately; retry in 60 s/);
+    expect(over.headers['retry-after']).toBe('60');
+    expect((await h.signed(key, 'GET', '/keys')).json.keys).toHaveLength(3);
+    now += 60_000;
     expect((await add()).status).toBe(201);
   });
 });

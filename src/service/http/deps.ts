@@ -32,9 +32,10 @@ export interface AppDeps {
   /**
    * key: per key; address: per client address on routes without credentials; authFailures: failed signed
    * requests per address; signInMails: sign-in links one client address may ask for; deployChecks: the
-   * checks (outgoing connections to a bot's URL) one account may have the server run (defaults below).
+   * checks (outgoing connections to a bot's URL) one account may have the server run; keyCreations: keys
+   * one account may add (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; deployChecks?: RateLimit };
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
@@ -51,4 +52,6 @@ export const DEFAULT_RATE_LIMITS = {
   signInMails: { perSecond: 1 / 60, burst: 10 },
   // Each one connects to a URL the account chose: enough to fix a bot by trial, too few to aim the server at someone.
   deployChecks: { perSecond: 1 / 5, burst: 20 },
+  // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking cannot fill the store.
+  keyCreations: { perSecond: 1 / 60, burst: 20 },
 } as const;

@@ -3,10 +3,11 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { parsePublicKey } from '../../../keys/index';
 import { ApiKeyMetaSchema, DEFAULT_KEY_SCOPES, KeyCreateBodySchema, KeyListSchema } from '../../../protocol/api';
 import type { Authenticator } from '../auth';
-import type { AppDeps } from '../deps';
+import { DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
 import type { AppEnv } from '../env';
-import { ApiError } from '../errors';
+import { ApiError, rateLimited } from '../errors';
 import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY } from '../openapi-kit';
+import { RateLimiter } from '../rate-limit';
 import { keyView } from '../views';
 
 /** Keys one account may have that are not revoked: enough for every machine and script, not enough to fill the store. */
@@ -14,6 +15,7 @@ export const MAX_ACTIVE_KEYS_PER_USER = 50;
 
 export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
   const { store, log } = deps;
+  const creations = new RateLimiter(deps.rateLimits.keyCreations ?? DEFAULT_RATE_LIMITS.keyCreations, deps.now);
 
   app.openapi(
     createRoute({
@@ -27,7 +29,7 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
   app.openapi(
     createRoute({
       method: 'post', path: '/keys', tags: ['keys'], summary: 'Register the public half of an Ed25519 key pair', security: SECURITY,
-      description: `A signed request may give the new key only scopes its own key holds (403 forbidden otherwise), so a key with keys.write cannot mint a stronger key; a dashboard session may give any scope. An account may have ${MAX_ACTIVE_KEYS_PER_USER} keys that are not revoked; past that the answer is 409 conflict.`,
+      description: `A signed request may give the new key only scopes its own key holds (403 forbidden otherwise), so a key with keys.write cannot mint a stronger key; a dashboard session may give any scope. An account may have ${MAX_ACTIVE_KEYS_PER_USER} keys that are not revoked; past that the answer is 409 conflict. It may add 20 in a row, then one a minute (429 rate_limited with Retry-After).`,
       middleware: [auth.require('keys.write')] as const,
       request: { body: { content: { 'application/json': { schema: KeyCreateBodySchema } }, required: true } },
       responses: { 201: json(ApiKeyMetaSchema, 'The new key; its id goes in x-svc-key'), ...AUTH_ERRORS, ...CONFLICT },
@@ -43,6 +45,8 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
       const caller = c.get('caller')!;
       const active = (await store.listKeys(caller.userId)).filter((k) => !k.revokedAt).length;
       if (active >= MAX_ACTIVE_KEYS_PER_USER) throw new ApiError('conflict', `this account has ${active} active keys, the most it may have; revoke one (arena keys revoke ID) before adding another`);
+      const wait = creations.take(caller.userId);
+      if (wait > 0) throw rateLimited(deps.metrics, `too many keys added to this account lately; retry in ${wait} s`, wait);
       const scopes = [...new Set(body.scopes ?? DEFAULT_KEY_SCOPES)];
       const beyond = scopes.filter((s) => !caller.scopes.has(s));
       if (beyond.length > 0) {
