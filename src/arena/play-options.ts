@@ -2,7 +2,7 @@
 // Nothing here touches the network or the disk.
 import { ArenaInputError, BUILTIN_NAMES, fillWithRandom, parseBotArgs, type ArenaBot } from './bots';
 import { PLAY_DEFAULTS } from './play-defaults';
-import { newTournamentSeed } from './seeds';
+import { newTournamentSeed, seedProblem } from './seeds';
 
 export interface PlayInput {
   bots: readonly string[];
@@ -45,7 +45,8 @@ export function planPlay(input: PlayInput, randomSeed: () => string = newTournam
   const deadlineMs = int('--deadline-ms', input.deadlineMs, PLAY_DEFAULTS.deadlineMs, 1, 60_000);
   const timeBankMs = int('--time-bank', input.timeBank, PLAY_DEFAULTS.timeBankSeconds, 1, 3600) * 1000;
   let seed = input.seed;
-  if (seed !== undefined && (seed.length === 0 || seed.length > 200)) throw new ArenaInputError('--seed must be 1 to 200 characters');
+  const badSeed = seed === undefined ? null : seedProblem(seed);
+  if (badSeed) throw new ArenaInputError(badSeed);
   const seedGenerated = seed === undefined;
   seed ??= randomSeed();
   if (input.outDir !== undefined && input.outDir.trim() === '') throw new ArenaInputError('--out needs a directory');

@@ -9,6 +9,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 /** Bits of a generated tournament seed. */
 export const SEED_BITS = 128;
+/** The longest seed a user may give. */
+export const MAX_SEED_CHARS = 200;
+
+/** Why a user's `--seed` cannot be used (empty or too long), or null. */
+export function seedProblem(seed: string): string | null {
+  return seed.length === 0 || seed.length > MAX_SEED_CHARS ? `--seed must be 1 to ${MAX_SEED_CHARS} characters` : null;
+}
 
 /** A fresh tournament seed: 128 random bits as 32 hex digits. */
 export function newTournamentSeed(): string {

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { ApiError } from '../client/api-error';
 import { ClientError } from '../client/errors';
-import { ConfigError } from '../config/errors';
+import { ConfigError, EmptyFlagError } from '../config/errors';
 import { CliError, EXIT, usageError } from './errors';
 import type { CliIO } from './io';
 
@@ -46,6 +46,7 @@ export function publicCliError(err: unknown): unknown {
   if (err instanceof ApiError) {
     return new CliError(`${err.serverMessage} (HTTP ${err.status} ${err.code})`, err.status === 400 ? EXIT.usage : EXIT.failure);
   }
+  if (err instanceof EmptyFlagError) return new CliError(err.message, EXIT.usage);
   if (err instanceof ClientError || err instanceof ConfigError) return new CliError(err.message, EXIT.failure);
   return err;
 }

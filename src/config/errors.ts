@@ -14,3 +14,11 @@ export class MissingCredentialError extends ConfigError {
     this.name = 'MissingCredentialError';
   }
 }
+
+/** A setting's flag was given with nothing in it (`--url ""`): the command line is wrong, not the setup. */
+export class EmptyFlagError extends ConfigError {
+  constructor(flag: string) {
+    super(`${flag} is empty; give a value or leave the flag out`);
+    this.name = 'EmptyFlagError';
+  }
+}

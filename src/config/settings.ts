@@ -1,6 +1,7 @@
 // Where `arena api`, `arena sign` and friends get the server URL, key id and
 // key file: flags, then environment, then the profile, per setting.
 import { isAbsolute, resolve } from 'node:path';
+import { EmptyFlagError } from './errors';
 import { profilePath } from './paths';
 import { ConfigError, readProfile, type Profile } from './profile';
 
@@ -9,6 +10,7 @@ export type Setting = { value: string; source: Source };
 export type Settings = { url?: Setting; keyId?: Setting; keyFile?: Setting; profileFile: string };
 
 export const ENV_VARS = { url: 'ARENA_URL', keyId: 'ARENA_KEY_ID', keyFile: 'ARENA_KEY_FILE' } as const;
+const FLAGS = { url: '--url', keyId: '--key-id', keyFile: '--key' } as const;
 
 /**
  * Resolves each setting in `needed` (default: all). Settings a command does not
@@ -24,6 +26,8 @@ export function resolveSettings(
   const fromProfile = (): Profile => (profile ??= readProfile(profileFile));
   const pick = (name: keyof Profile): Setting | undefined => {
     const flag = flags[name];
+    // Given but empty (`--url ""`, an unset shell variable) is a mistake, not a request for the profile's value.
+    if (flag !== undefined && !flag.trim()) throw new EmptyFlagError(FLAGS[name]);
     if (flag) return { value: flag, source: 'flag' };
     const fromEnv = env[ENV_VARS[name]]?.trim();
     if (fromEnv) return { value: fromEnv, source: 'env' };

@@ -62,6 +62,11 @@ describe('usage errors come before any request', () => {
       [['bots', 'update', 'b_x'], /nothing to change/],
       [['bots', 'list', '--game', 'chess'], /the only game is pioneers/],
       [['bots', 'register', '', bot.url], /1-64 characters/],
+      // An empty flag (an unset shell variable) is a mistake, never a fall-back to the saved profile.
+      [['bots', 'list', '--url', ''], /--url is empty; give a value or leave the flag out/],
+      [['keys', 'list', '--key-id', ' '], /--key-id is empty/],
+      [['matches', 'list', '--url', ''], /--url is empty/],
+      [['login', '--url', '', '--key-id', 'k'], /--url is empty/],
     ] as const) {
       const r = await runCli([...args], { env: { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'none') } });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);

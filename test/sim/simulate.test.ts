@@ -69,6 +69,15 @@ describe('arena simulate (CLI)', () => {
     expect(res.stdout).toMatch(/greedy\s+\d+\s+[\d.]+%/);
   });
 
+  it('exits 2 on an empty or over-long --seed, as arena play does', () => {
+    for (const seed of ['', 'x'.repeat(201)]) {
+      const res = arena(['simulate', '-n', '2', '--seed', seed]);
+      expect(res.status).toBe(2);
+      expect(res.stderr).toMatch(/--seed must be 1 to 200 characters/);
+      expect(res.stdout).toBe('');
+    }
+  });
+
   it('exits 2 with a message on a bad bot list', () => {
     const res = arena(['simulate', '--bots', 'random,nobody,random']);
     expect(res.status).toBe(2);

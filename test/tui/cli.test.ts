@@ -118,6 +118,12 @@ describe('arena replay', () => {
     }
   });
 
+  it('an empty REF is a usage error that says what a REF is, not a missing file named ""', async () => {
+    const r = await arena(['replay', '']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/REF is empty: give a match\.json file, a directory of records, - for stdin, or a match id/);
+  });
+
   it('--help teaches the keys and shows examples', () => {
     const help = buildProgram().commands.find((c) => c.name() === 'replay')!;
     let text = '';

@@ -74,6 +74,7 @@ Examples:
   $ arena replay m_Xy3AbCdEfGhIjKlM --url https://arena.example.com   a finished match on a server`,
     )
     .action(async (ref: string, opts: ReplayOptions) => {
+      if (!ref.trim()) throw usageError('REF is empty: give a match.json file, a directory of records, - for stdin, or a match id on the server');
       const width = parseWidth(opts.width);
       const ciSet = inCi(io.env);
       // A record piped into stdin (`-`) leaves the keys to the terminal itself, as `less` does.

@@ -2,7 +2,7 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Command, Option } from 'commander';
 import { ClientError } from '../../client/errors';
-import { ConfigError, MissingCredentialError } from '../../config/errors';
+import { ConfigError, EmptyFlagError, MissingCredentialError } from '../../config/errors';
 import { KeyError } from '../../keys/errors';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
@@ -13,6 +13,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 /** Library errors become one-line CLI errors; missing credentials are exit 4 like `gh`. */
 export function toCliError(err: unknown): unknown {
   if (err instanceof MissingCredentialError) return new CliError(err.message, EXIT.auth);
+  if (err instanceof EmptyFlagError) return new CliError(err.message, EXIT.usage);
   if (err instanceof KeyError || err instanceof ConfigError || err instanceof ClientError) return new CliError(err.message, EXIT.failure);
   return err;
 }

@@ -1,6 +1,7 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BUILTIN_BOTS } from '../../../engine/bots/names';
+import { seedProblem } from '../../arena/seeds';
 import type { SimulateResult } from '../../sim/simulate';
 import { createProgress } from '../progress';
 import { CliError, usageError } from '../errors';
@@ -38,6 +39,8 @@ Examples:
       const [{ SimulateError }, { defaultWorkers, simulateParallel, threadCount }, { simWorkerScript }, { randomBytes }, { availableParallelism }, { onStopSignals, signalExitCode }] = await Promise.all([
         import('../../sim/simulate'), import('../../sim/parallel'), import('../sim-worker-script'), import('node:crypto'), import('node:os'), import('../interrupt'),
       ]);
+      const badSeed = opts.seed === undefined ? null : seedProblem(opts.seed);
+      if (badSeed) throw usageError(badSeed);
       const seed = opts.seed ?? randomBytes(6).toString('hex');
       const bots = opts.bots.split(',').map((b) => b.trim()).filter(Boolean);
       const cores = availableParallelism();
