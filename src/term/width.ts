@@ -16,12 +16,6 @@ export function padEndTo(text: string, width: number): string {
   return w >= width ? text : text + ' '.repeat(width - w);
 }
 
-/** `text` padded with spaces on the left to `width` columns. */
-export function padStartTo(text: string, width: number): string {
-  const w = stringWidth(text);
-  return w >= width ? text : ' '.repeat(width - w) + text;
-}
-
 /** The longest start of `text` that fits in `width` columns, cut between whole characters (graphemes), and its width. */
 export function cutToWidth(text: string, width: number): { text: string; width: number } {
   let out = '';
