@@ -12,6 +12,11 @@ export type Settings = { url?: Setting; keyId?: Setting; keyFile?: Setting; prof
 export const ENV_VARS = { url: 'ARENA_URL', keyId: 'ARENA_KEY_ID', keyFile: 'ARENA_KEY_FILE' } as const;
 const FLAGS = { url: '--url', keyId: '--key-id', keyFile: '--key' } as const;
 
+/** A setting's flag given with nothing in it (`--url ""`, an unset shell variable) is a mistake, not a request for the profile's value. */
+export function refuseEmptyFlag(name: keyof Profile, value: string | undefined): void {
+  if (value !== undefined && !value.trim()) throw new EmptyFlagError(FLAGS[name]);
+}
+
 /**
  * Resolves each setting in `needed` (default: all). Settings a command does not
  * need are left out, so a damaged profile only matters when it is consulted.
@@ -26,8 +31,7 @@ export function resolveSettings(
   const fromProfile = (): Profile => (profile ??= readProfile(profileFile));
   const pick = (name: keyof Profile): Setting | undefined => {
     const flag = flags[name];
-    // Given but empty (`--url ""`, an unset shell variable) is a mistake, not a request for the profile's value.
-    if (flag !== undefined && !flag.trim()) throw new EmptyFlagError(FLAGS[name]);
+    refuseEmptyFlag(name, flag);
     if (flag) return { value: flag, source: 'flag' };
     const fromEnv = env[ENV_VARS[name]]?.trim();
     if (fromEnv) return { value: fromEnv, source: 'env' };

@@ -3,7 +3,7 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { KeyObject } from 'node:crypto';
 import type { Command } from 'commander';
-import { ConfigError, EmptyFlagError } from '../../config/errors';
+import { ConfigError } from '../../config/errors';
 import { profilePath } from '../../config/paths';
 import type { Profile } from '../../config/profile';
 import { visible, visibleLines } from '../../term/visible';
@@ -56,13 +56,13 @@ is saved anyway.`,
     )
     .action(async (opts: LoginOptions) => {
       const { writeProfile } = await import('../../config/profile');
-      const { absoluteKeyFile, normalizeServerUrl } = await import('../../config/settings');
+      const { absoluteKeyFile, normalizeServerUrl, refuseEmptyFlag } = await import('../../config/settings');
       const { loadPrivateKeyFile } = await import('../../keys/keypair');
       try {
         if (opts.show) return await show(io, opts.json === true);
-        for (const [flag, value] of [['--url', opts.url], ['--key-id', opts.keyId], ['--key', opts.key]] as const) {
-          if (value !== undefined && !value.trim()) throw new EmptyFlagError(flag);
-        }
+        refuseEmptyFlag('url', opts.url);
+        refuseEmptyFlag('keyId', opts.keyId);
+        refuseEmptyFlag('keyFile', opts.key);
         if (!opts.url && !opts.keyId && !opts.key) throw usageError('nothing to save: pass at least one of --url, --key-id, --key (or --show to see the current settings)');
         const path = profilePath(io.env);
         const next: Profile = { ...(await currentProfile(path, Boolean(opts.url && opts.keyId && opts.key))) };
