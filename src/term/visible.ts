@@ -4,8 +4,11 @@
 // overrides and isolates (U+202A-202E, U+2066-2069) count as control characters:
 // they would show what follows them on the line reordered.
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** Past ASCII's C0 range: DEL, the C1 controls, and the direction overrides and isolates. */
+const OTHER_CONTROLS = '\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROL = new RegExp(`[\\u0000-\\u001f${OTHER_CONTROLS}]`, 'g');
+/** The same but for tab and line feed. */
+const CONTROL_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${OTHER_CONTROLS}]`, 'g');
 
 /** Every control character escaped. */
 export function visible(text: string): string {
@@ -19,8 +22,7 @@ export function replaceControls(text: string, by: string): string {
 
 /** The same, but keeping line breaks and tabs (multi-line messages). */
 export function visibleLines(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, escape);
+  return text.replace(CONTROL_BUT_LINES, escape);
 }
 
 function escape(c: string): string {

@@ -16,7 +16,7 @@ import { runTournament, type TournamentStrike } from '../../src/arena/tournament
 import type { TournamentSummary } from '../../src/arena/summary';
 import { formatTable } from '../../src/term/tournament-table';
 import { strikeReport } from '../../src/term/strike-report';
-import { visible } from '../../src/term/visible';
+import { visible, visibleLines } from '../../src/term/visible';
 import { legalPlayer, illegalAction } from '../support/policies';
 import { answer, startTestBot, type TestBot } from '../support/test-bot';
 import { runCli } from '../cli/run-cli';
@@ -101,6 +101,8 @@ describe('strikes in a tournament', () => {
     expect(oversize).toMatch(/answer \(first 200 of \d{5} bytes\): \{"id":\d+,"action":\{"type":"end_turn"\},"padding":"PPP/);
     expect(visible('a\u009bb\u0007')).toBe('a\\u009bb\\u0007');
     expect(visible('a\u202eb\u2069')).toBe('a\\u202eb\\u2069');
+    // Multi-line messages keep their tabs and line breaks, and nothing else.
+    expect(visibleLines('a\tb\nc\rd\u001be\u202ef')).toBe('a\tb\nc\\u000dd\\u001be\\u202ef');
   });
 
   it('are counted per reason in the summary, the per-match players and the table', () => {
