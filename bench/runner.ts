@@ -12,6 +12,8 @@ import { generateKeyPair } from '../src/keys';
 import { parseAction, type DecisionRequest } from '../src/protocol';
 import { runMatch, type MatchEntrant } from '../src/runner';
 import { classifyFrame } from '../src/runner/answer-frame';
+import { sendText } from '../src/runner/client-frame';
+import { openBotSocket } from '../src/runner/connect';
 import { SeatFrameWriter } from '../src/runner/seat-frame';
 import { legalPlayer } from '../test/support/policies';
 import { median, watchGc, type BenchSuite } from './harness';
@@ -122,12 +124,21 @@ function playInProcess(seed: string, policy: Policy, timing?: Timing, record?: s
  * from its 'message' handler. No promise or timer per round trip: the cheapest loop ws allows, so
  * the runner is measured against the socket alone. Same ws options as the runner (no compression).
  */
-async function echoRoundTrips(size: number, ms: number): Promise<{ us: number; trips: number }> {
+async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner' = 'ws'): Promise<{ us: number; trips: number }> {
   const reply = JSON.stringify({ id: 1, action: { type: 'end_turn' } });
   const server = await listen((ws) => ws.send(reply));
-  const client = new WebSocket(server.url, { perMessageDeflate: false });
-  await new Promise((r) => client.once('open', r));
+  let client: WebSocket;
+  if (framing === 'ws') {
+    client = new WebSocket(server.url, { perMessageDeflate: false });
+    await new Promise((r) => client.once('open', r));
+  } else {
+    // The runner's own socket path: sendText frames and masks the request itself (src/runner/client-frame.ts).
+    const opened = await openBotSocket({ url: server.url, matchId: 'echo', platformKey: generateKeyPair().privateKey, maxPayload: 1 << 20, handshakeTimeoutMs: 5000 });
+    if (!opened.ok) throw new Error(`echo: ${opened.failure.message}`);
+    client = opened.socket;
+  }
   const frame = Buffer.from(JSON.stringify({ pad: 'x'.repeat(Math.max(0, size - 10)) }));
+  const send = framing === 'ws' ? () => client.send(frame, { binary: false }) : () => sendText(client, frame);
   let n = 0;
   const start = performance.now();
   let end = start;
@@ -135,9 +146,9 @@ async function echoRoundTrips(size: number, ms: number): Promise<{ us: number; t
     client.on('message', () => {
       n++;
       if ((n & 63) === 0 && (end = performance.now()) - start >= ms) resolve();
-      else client.send(frame, { binary: false });
+      else send();
     });
-    client.send(frame, { binary: false });
+    send();
   });
   const us = ((end - start) * 1000) / n;
   client.close();
@@ -226,7 +237,7 @@ export async function run(): Promise<BenchSuite[]> {
   const replayBots = await Promise.all([0, 1, 2, 3].map(() => startReplayBot(recorded)));
   const steadyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
   const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
-  let echoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, policySteadyUs = Infinity, replayGames = 0;
+  let echoUs = Infinity, ownFramingEchoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, policySteadyUs = Infinity, replayGames = 0;
   // Each round's own ratios (runner rows against the echo of the same round): their median does not hang on one lucky or unlucky echo round.
   const roundRatios = { nearFree: [] as number[], policy: [] as number[] };
   // GC pauses on this thread (runner, bots and ws alike), per round trip and per decision of the near-free rounds.
@@ -237,6 +248,7 @@ export async function run(): Promise<BenchSuite[]> {
     echoUs = Math.min(echoUs, echo.us);
     gc.echoMs += (await gcWatch.totalMs()) - gc0;
     gc.trips += echo.trips;
+    ownFramingEchoUs = Math.min(ownFramingEchoUs, (await echoRoundTrips(avgFrame, MIN_MS / ROUNDS, 'runner')).us);
     gc0 = await gcWatch.totalMs();
     const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
     gc.runnerMs += (await gcWatch.totalMs()) - gc0;
@@ -287,6 +299,7 @@ export async function run(): Promise<BenchSuite[]> {
       baseline: 'bare ws round trip',
       rows: [
         { name: 'bare ws round trip', value: echoUs, unit: 'us', extra: { requestBytes: avgFrame } },
+        { name: '  (bare round trip, frames masked as the runner does)', value: ownFramingEchoUs, unit: 'us' },
         { name: 'runner, near-free bots, steady state', value: steadyUs, unit: 'us' },
         { name: 'runner, near-free bots, incl. connect+close', value: totalUs, unit: 'us', extra: { games: replayGames } },
         { name: 'runner, policy bots, steady state, bot time excluded', value: policySteadyUs, unit: 'us' },
@@ -304,7 +317,8 @@ export async function run(): Promise<BenchSuite[]> {
         `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)} (best against best). Median of the rounds' own ratios: x${median(roundRatios.nearFree).toFixed(2)} and x${median(roundRatios.policy).toFixed(2)} (rounds: ${roundRatios.nearFree.map((x) => x.toFixed(2)).join(', ')}; policy ${roundRatios.policy.map((x) => x.toFixed(2)).join(', ')}).`,
         'Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server\'s does in the baseline. The garbage the bots make is not left out: V8 runs most scavenges as tasks between message handlers, not inside them, so their pauses land in the runner\'s time (the policy GC row, against the near-free one). The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.',
         'Near-free bots answer from answers recorded in-process, so nearly all of their time is the socket itself, like the echo server.',
-        'The bare round trip: same frame size, sent as a Buffer text frame like the runner, same ws options, next frame sent from the message handler (no promise or timer per trip).',
+        'The bare round trip: same frame size, a Buffer sent as a text frame with ws.send, same ws options, next frame sent from the message handler (no promise or timer per trip).',
+        `The runner frames and masks its requests itself, four bytes at a time, and writes each in one call (src/runner/client-frame.ts); ws.send masks byte by byte in JavaScript on Node 20 and copies through option objects. The indented round-trip row is the bare echo sent that way: against it the runner's steady state is x${(steadyUs / ownFramingEchoUs).toFixed(2)}, policy bots x${(policySteadyUs / ownFramingEchoUs).toFixed(2)}; that difference is the runner's own work per decision.`,
         'Breakdown rows are measured in-process on the same games (submit is engine work); the runner encodes each request from the game state (seat-frame.ts); the "plain way" rows build the view with seatView and encode it with JSON.stringify, on the same decisions. Of the rest, GC is the largest part: the GC rows are this thread\'s pauses (PerformanceObserver) over the same interleaved rounds, whole matches for the runner. They are mostly scavenges copying what a match keeps to its end: the engine\'s events (the replay), whose data objects outlive every young generation; with events off the runner\'s pauses fall to about the echo\'s. A bigger or smaller young generation (--max-semi-space-size 4 or 64) makes it worse, not better. The runner\'s own loop without sockets costs under 2 us a decision, bot and engine included (the built-in row above).',
         `Best of ${ROUNDS} interleaved rounds for the echo and near-free rows, best of ${ROUNDS} passes for each breakdown row (the machine is shared).`,
       ],

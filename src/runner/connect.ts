@@ -8,6 +8,7 @@ import type { LookupFunction } from 'node:net';
 import WebSocket, { type ClientOptions } from 'ws';
 import { signHandshake } from '../keys/handshake';
 import { pinnedLookup, type PinnedAddress } from '../probe/pinned-lookup';
+import { adoptRawSocket } from './client-frame';
 import { toWebSocketUrl } from './ws-url';
 
 /** An address the gate checked; every connection to the bot then goes to exactly this address. */
@@ -121,6 +122,8 @@ function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddr
       resolve(failed('invalid_url', errorMessage(err)));
       return;
     }
+    // The runner writes its request frames to the socket under ws itself (client-frame.ts).
+    socket.once('upgrade', (res) => adoptRawSocket(socket, res.socket));
     opts.onSocket?.(socket);
     let done = false;
     const finish = (r: OpenBotSocketResult) => {

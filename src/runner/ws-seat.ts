@@ -20,6 +20,7 @@ import type { KeyObject } from 'node:crypto';
 import WebSocket from 'ws';
 import { MAX_FRAME_BYTES, type StrikeReason } from '../protocol';
 import { classifyFrame } from './answer-frame';
+import { sendText } from './client-frame';
 import { FRAME_CEILING_BYTES, openBotSocket, type AddressGate } from './connect';
 
 /** Why a decision got no usable answer: the strike to charge, what happened, and the time it took from the frame's send (0 if never sent). */
@@ -56,9 +57,6 @@ interface Pending {
   reconnecting: boolean;
   resolve: (answer: SeatAnswer) => void;
 }
-
-/** ws sends a Buffer as binary unless told otherwise; request frames are text. */
-const TEXT_FRAME = { binary: false } as const;
 
 /** How long a close waits for the bot's close frame before cutting the socket. */
 const CLOSE_GRACE_MS = 1000;
@@ -179,7 +177,7 @@ export class WsSeat {
       this.armDeadline(deadlineMs);
     }
     // No send callback: a failed write closes the socket, and 'close' settles the decision.
-    socket.send(frame, TEXT_FRAME);
+    sendText(socket, frame);
   }
 
   private armDeadline(ms: number): void {
@@ -292,7 +290,7 @@ export class WsSeat {
         if (this.pending !== p) return; // settled meanwhile (deadline, or the match ended)
         p.reconnecting = false;
         if (!opened.ok) this.settle(opened);
-        else opened.socket.send(p.frame, TEXT_FRAME);
+        else sendText(opened.socket, p.frame);
       })
       .catch((err: unknown) => {
         if (this.pending === p) this.settle(fail('dropped', errorMessage(err)));
