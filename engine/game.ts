@@ -263,6 +263,16 @@ export function gameEvents(g: Game): readonly GameEvent[] {
   return g.log ?? NO_EVENTS;
 }
 
+/**
+ * Empties the event log of a game the caller is done with (its events already
+ * copied or handed on). A long game's log array ends up in the old generation,
+ * and a dead old array keeps the young events it points to alive through every
+ * minor GC until the next full one; emptied, they go with the next minor GC.
+ */
+export function releaseEvents(g: Game): void {
+  if (g.log) g.log.length = 0;
+}
+
 /** 0 during setup, then 1..200. */
 export function currentTurn(g: Game): number {
   return g.turn;

@@ -4,7 +4,7 @@ export * from './types';
 export * from './board';
 export {
   RULES_VERSION, newGame, seatOrder, pendingDecisions, nextSeat, submit, offerAnswerers, answerOpenOffer, defaultAction, recordStrike, resignSeat,
-  abortGame, isOver, outcome, gameEvents, currentTurn, currentSeat, cloneGame,
+  abortGame, isOver, outcome, gameEvents, releaseEvents, currentTurn, currentSeat, cloneGame,
 } from './game';
 export type { Game, StrikeDetail } from './game';
 export { seatView, publicView } from './view';

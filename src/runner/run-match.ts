@@ -4,7 +4,7 @@
 // and streams the engine's events. A bot can only cost itself strikes.
 import {
   abortGame, BUILTIN_BOTS, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
-  pendingDecisions, publicView, recordStrike, resignSeat, RULES_VERSION, seatOrder, submit,
+  pendingDecisions, publicView, recordStrike, releaseEvents, resignSeat, RULES_VERSION, seatOrder, submit,
   type BuiltinBot, type Game, type StrikeDetail,
 } from '../../engine';
 import type { Outcome, PendingDecision } from '../../engine/types';
@@ -73,8 +73,11 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   }
 
   const result = gameOutcome(g);
+  const match = buildRecord(opts, seatCount, seats, result, startedAt, log);
+  // The replay holds what it needs of the events; the game goes now, and should not keep them alive.
+  releaseEvents(g);
   return {
-    match: buildRecord(opts, seatCount, seats, result, startedAt, log),
+    match,
     outcome: result,
     seats: seats.map((s) => s.stats),
   };

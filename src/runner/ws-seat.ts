@@ -21,6 +21,7 @@ import WebSocket from 'ws';
 import { MAX_FRAME_BYTES, type StrikeReason } from '../protocol';
 import { classifyFrame } from './answer-frame';
 import { sendText } from './client-frame';
+import { SettledIds } from './settled-ids';
 import { FRAME_CEILING_BYTES, openBotSocket, type AddressGate } from './connect';
 
 /** Why a decision got no usable answer: the strike to charge, what happened, and the time it took from the frame's send (0 if never sent). */
@@ -74,7 +75,7 @@ export class WsSeat {
   private readonly live = new Set<WebSocket>();
   private pending: Pending | null = null;
   /** Ids sent to this seat and settled: a late answer to one is unrequested, not unknown. */
-  private readonly settled = new Set<number>();
+  private readonly settled = new SettledIds();
   private closed = false;
   /** The connect in flight, if any: one at a time, whoever asked for it. */
   private connecting: Promise<Opened> | null = null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   abortGame, currentTurn, defaultAction, gameEvents, isOver, newGame, outcome, pendingDecisions, recordStrike,
-  resignSeat, seatOrder,
+  releaseEvents, resignSeat, seatOrder, submit,
 } from '../../engine/game';
 import { placements } from '../../engine/outcome';
 import { VICTORY_POINT } from '../../engine/state';
@@ -148,5 +148,28 @@ describe('seed', () => {
 
   it('rejects a seat count other than 3 or 4', () => {
     expect(() => newGame('x', 5 as 4)).toThrow(/3 or 4/);
+  });
+});
+
+describe('releaseEvents', () => {
+  it('empties the log of a finished game; events handed on before keep their data', () => {
+    const g = newGame('release', 4);
+    while (!isOver(g)) {
+      const d = pendingDecisions(g)[0];
+      submit(g, d.seat, defaultAction(g, d.seat));
+    }
+    const handedOn = [...gameEvents(g)];
+    const json = JSON.stringify(handedOn);
+    expect(handedOn.length).toBeGreaterThan(100);
+    releaseEvents(g);
+    expect(gameEvents(g)).toEqual([]);
+    expect(JSON.stringify(handedOn)).toBe(json);
+    expect(outcome(g)).not.toBeNull();
+  });
+
+  it('does nothing to a game played with events off', () => {
+    const g = newGame('release', 4, { events: false });
+    releaseEvents(g);
+    expect(gameEvents(g)).toEqual([]);
   });
 });
