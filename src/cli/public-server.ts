@@ -4,10 +4,9 @@
 // and the mapping of their failures to exit codes.
 // Libraries load when an action runs, so `arena --help` stays fast.
 import type { Command } from 'commander';
-import { ApiError } from '../client/api-error';
-import { ClientError } from '../client/errors';
-import { ConfigError, EmptyFlagError } from '../config/errors';
+import { ConfigError } from '../config/errors';
 import { CliError, EXIT, usageError } from './errors';
+import { libraryCliError } from './library-errors';
 import type { CliIO } from './io';
 
 export function urlOption(cmd: Command): Command {
@@ -42,11 +41,7 @@ export async function withPublic<T>(io: CliIO, flag: string | undefined, fn: (ba
   }
 }
 
-export function publicCliError(err: unknown): unknown {
-  if (err instanceof ApiError) {
-    return new CliError(`${err.serverMessage} (HTTP ${err.status} ${err.code})`, err.status === 400 ? EXIT.usage : EXIT.failure);
-  }
-  if (err instanceof EmptyFlagError) return new CliError(err.message, EXIT.usage);
-  if (err instanceof ClientError || err instanceof ConfigError) return new CliError(err.message, EXIT.failure);
-  return err;
+/** A refusal is 2 when the request was bad (400: a malformed id or query), else 1. */
+function publicCliError(err: unknown): unknown {
+  return libraryCliError(err, (refusal) => (refusal.status === 400 ? EXIT.usage : EXIT.failure));
 }

@@ -6,9 +6,8 @@
 // Libraries load when an action runs, so `arena --help` stays fast.
 import type { Command } from 'commander';
 import type { ApiTarget } from '../client/api';
-import { ApiError } from '../client/api-error';
-import { toCliError } from './commands/sign';
-import { CliError, EXIT } from './errors';
+import { EXIT } from './errors';
+import { libraryCliError } from './library-errors';
 import type { CliIO } from './io';
 
 export interface ServerFlags {
@@ -51,11 +50,9 @@ export async function withServer<T>(io: CliIO, flags: ServerFlags, fn: (target: 
   }
 }
 
-export function serverCliError(err: unknown): unknown {
-  if (err instanceof ApiError) {
-    return new CliError(`${err.serverMessage} (HTTP ${err.status} ${err.code})`, err.isAuth ? EXIT.auth : EXIT.failure);
-  }
-  return toCliError(err);
+/** A refusal is 4 when authentication failed (401, 403), else 1. */
+function serverCliError(err: unknown): unknown {
+  return libraryCliError(err, (refusal) => (refusal.isAuth ? EXIT.auth : EXIT.failure));
 }
 
 /** Data on stdout: JSON (one line) with --json, else the human form. */

@@ -2,8 +2,8 @@
 // the bot's TCP (or TLS) socket. A client must mask every frame it sends
 // (RFC 6455 §5.3) with a fresh, unpredictable key; ws does it byte by byte in
 // JavaScript on Node 20 (without the optional native addon), which for a 2 KB
-// request is a noticeable part of a loopback round trip; here it goes four
-// bytes at a time (bench/runner.ts shows both round trips). Everything else on the socket
+// request is up to a tenth of a loopback round trip; here it goes four bytes at a
+// time (bench/runner.ts shows both round trips). Everything else on the socket
 // (pongs, the Close handshake, reading) stays with ws; a frame is one write,
 // so ws's own writes never land inside one of ours.
 import { randomFillSync } from 'node:crypto';
@@ -51,9 +51,8 @@ export function maskedTextFrame(payload: Buffer): Buffer {
     out[p++] = n & 0xff;
   } else {
     out[p++] = 0x80 | 127;
-    // Frames stay far under 2^32 bytes (the runner's are under 64 KiB): the high word is zero.
-    out.writeUInt32BE(0, p);
-    out.writeUInt32BE(n, p + 4);
+    out.writeUInt32BE(Math.floor(n / 0x1_0000_0000), p);
+    out.writeUInt32BE(n >>> 0, p + 4);
     p += 8;
   }
   if (nextKey === KEY_POOL_KEYS) {

@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import type { FileStore } from '../../service/store/file-store';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
-import { toCliError } from './sign';
+import { libraryCliError } from '../library-errors';
 import { SCOPE_NAMES, scopeList } from './keys-server';
 import { dataDir } from '../../config/paths';
 
@@ -91,7 +91,7 @@ Examples:
       try {
         publicKey = readPublicKeyInput(flags.publicKey).raw;
       } catch (err) {
-        throw toCliError(err);
+        throw libraryCliError(err);
       }
       const { addKey } = await import('../../service/admin/accounts');
       const k = await withStore(io, flags.data, false, (store) => addKey(store, { user: flags.user, publicKey, name: flags.name, scopes }));

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import type { SignedResponse } from '../../client/signed-request';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
-import { parseMethod, parsePath, toCliError } from './sign';
+import { libraryCliError } from '../library-errors';
+import { parseMethod, parsePath } from './sign';
 
 interface ApiOptions {
   data?: string;
@@ -63,7 +64,7 @@ Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage,
         const body = await readBodyArg(opts.data, io.stdin);
         res = await sendSigned({ baseUrl, keyId: signer.keyId, privateKey: signer.privateKey, method, path, body, headers });
       } catch (err) {
-        throw toCliError(err);
+        throw libraryCliError(err);
       }
       if (opts.include) {
         const lines = [`HTTP ${res.status}`, ...Object.entries(res.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`)];

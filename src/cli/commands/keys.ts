@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { defaultKeyPath } from '../../config/paths';
 import { PUBLIC_KEY_FORMATS, type PublicKeyFormat } from '../../keys/formats';
 import type { CliIO } from '../io';
-import { toCliError } from './sign';
+import { libraryCliError } from '../library-errors';
 import { registerServerKeys } from './keys-server';
 
 // Help text is the same for everyone (man pages are generated from it), so it
@@ -62,7 +62,7 @@ Examples:
         }
         io.stderr.write(`wrote private key to ${out} (mode 0600); register the public key above, then \`arena login --key ${out} --key-id ID --url URL\`\n`);
       } catch (err) {
-        throw toCliError(err);
+        throw libraryCliError(err);
       }
     });
 
@@ -92,7 +92,7 @@ Examples:
         else if (opts.json) io.stdout.write(JSON.stringify(allForms(raw, opts.comment)) + '\n');
         else io.stdout.write(labelled(raw, opts.comment));
       } catch (err) {
-        throw toCliError(err);
+        throw libraryCliError(err);
       }
     });
 

@@ -9,7 +9,7 @@ import type { Profile } from '../../config/profile';
 import { visible, visibleLines } from '../../term/visible';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
-import { toCliError } from './sign';
+import { libraryCliError } from '../library-errors';
 
 /** How long the key check may take (connect, answer and body, each). */
 const KEY_CHECK_SECONDS = 5;
@@ -87,7 +87,7 @@ is saved anyway.`,
         const missing = (['url', 'keyId', 'keyFile'] as const).filter((k) => !next[k]);
         if (missing.length) io.stderr.write(`still missing: ${missing.join(', ')}\n`);
       } catch (err) {
-        throw toCliError(err);
+        throw libraryCliError(err);
       }
     });
 }

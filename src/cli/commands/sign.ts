@@ -1,22 +1,12 @@
 // `arena sign`: prints the three x-svc-* headers for a management request.
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Command, Option } from 'commander';
-import { ClientError } from '../../client/errors';
-import { ConfigError, EmptyFlagError, MissingCredentialError } from '../../config/errors';
-import { KeyError } from '../../keys/errors';
 import { CliError, EXIT, usageError } from '../errors';
+import { libraryCliError } from '../library-errors';
 import type { CliIO } from '../io';
 import { visible } from '../../term/visible';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-
-/** Library errors become one-line CLI errors; missing credentials are exit 4 like `gh`. */
-export function toCliError(err: unknown): unknown {
-  if (err instanceof MissingCredentialError) return new CliError(err.message, EXIT.auth);
-  if (err instanceof EmptyFlagError) return new CliError(err.message, EXIT.usage);
-  if (err instanceof KeyError || err instanceof ConfigError || err instanceof ClientError) return new CliError(err.message, EXIT.failure);
-  return err;
-}
 
 /** Any origin will do to put a path in the form HTTP clients send it. */
 const ANY_ORIGIN = 'http://localhost';
@@ -96,7 +86,7 @@ Exit codes: 0 ok, 1 unreadable key or body, 2 usage, 4 no key id or key file.`,
           for (const [name, value] of Object.entries(headers)) io.stdout.write(`${name}: ${value}\n`);
         }
       } catch (err) {
-        throw toCliError(err);
+        throw libraryCliError(err);
       }
     });
 }
