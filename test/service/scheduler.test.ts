@@ -89,6 +89,35 @@ describe('scheduler', () => {
     await waitIdle(scheduler);
   });
 
+  it('a full server shares the seats among owners: one account\'s many bots do not keep another\'s out', async () => {
+    const { store, bots, scheduler } = await setup(2, { maxMatches: 1 });
+    // Two more owners with a bot each; the four bots play one match, so all four were seated once.
+    const others = [];
+    for (const email of ['b@example.com', 'c@example.com']) {
+      const owner = await store.createUser({ email, name: email });
+      const server = await startTestBot({ behaviour: wellBehaved() });
+      cleanup.push(() => server.close());
+      others.push(await store.addBot({ ownerId: owner.id, name: `bot-${email}`, game: 'pioneers', url: server.url }));
+    }
+    expect(await scheduler.tick()).toHaveLength(1);
+    await waitIdle(scheduler);
+    // Now the first owner registers six more bots, never seated: waiting longest of all.
+    const many = [...bots.map((b) => b.id)];
+    const ownerId = (await store.getBot(bots[0].id))!.ownerId;
+    for (let i = 0; i < 6; i++) {
+      const server = await startTestBot({ behaviour: wellBehaved() });
+      cleanup.push(() => server.close());
+      many.push((await store.addBot({ ownerId, name: `more${i}`, game: 'pioneers', url: server.url })).id);
+    }
+    const [id] = await scheduler.tick();
+    const seated = (await store.getMatch(id))!.players.map((p) => p.botId);
+    // One seat each for the other owners, the rest for the first owner's longest-waiting bots.
+    expect(seated).toEqual(expect.arrayContaining(others.map((b) => b.id)));
+    expect(seated.filter((b) => many.includes(b))).toHaveLength(2);
+    expect(seated.filter((b) => bots.some((x) => x.id === b))).toEqual([]);
+    await waitIdle(scheduler);
+  });
+
   it('leaves paused and removed bots out, and 2 idle bots wait', async () => {
     const { store, bots, scheduler } = await setup(5);
     await store.updateBot(bots[0].id, { status: 'paused' });

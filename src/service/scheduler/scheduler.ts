@@ -152,11 +152,32 @@ export class Scheduler {
     return stored.filter((id): id is string => id !== null);
   }
 
-  /** At most `seats` of the idle bots: those seated longest ago first (never seated: first of all), then by id. */
+  /**
+   * At most `seats` of the idle bots, shared out among their owners: round by
+   * round, each owner's longest-waiting bot (seated longest ago, never seated
+   * first of all, then by id), owners in the order of those bots' waits. So one
+   * account's hundred bots cannot keep another account's out of a full server.
+   */
   private longestWaiting(idle: BotRecord[], seats: number): BotRecord[] {
     if (idle.length <= seats) return idle;
     const at = (b: BotRecord) => this.seatedAt.get(b.id) ?? 0;
-    return [...idle].sort((a, b) => at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, seats);
+    const byWait = [...idle].sort((a, b) => at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Each owner's bots, longest-waiting first; owners in the order their first bot appears.
+    const queues = new Map<string, BotRecord[]>();
+    for (const b of byWait) {
+      const queue = queues.get(b.ownerId);
+      if (queue) queue.push(b);
+      else queues.set(b.ownerId, [b]);
+    }
+    const picked: BotRecord[] = [];
+    for (let round = 0; picked.length < seats; round++) {
+      for (const queue of queues.values()) {
+        if (round >= queue.length) continue;
+        picked.push(queue[round]);
+        if (picked.length === seats) break;
+      }
+    }
+    return picked;
   }
 
   /**
