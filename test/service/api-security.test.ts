@@ -8,7 +8,7 @@ import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
 import { SCOPES, type Scope } from '../../src/protocol/api';
 import { jsonBody, signHeaders, startHarness, type Harness, type Res, type TestKey } from './support/api-harness';
 import type { Context } from 'hono';
-import { clientAddress } from '../../src/service/http/client-limit';
+import { clientAddress, limitKey } from '../../src/service/http/client-limit';
 
 const WINDOW_MS = 5 * 60_000;
 
@@ -411,6 +411,21 @@ describe('rate limits', () => {
     refused(await h.signed(forged, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.66' }), 429, 'rate_limited', /failed signed requests/);
     expect((await h.signed(k, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.77' })).status).toBe(200);
     expect(h.logs.some((l) => l.event === 'proxy.untrusted')).toBe(false);
+  });
+
+  it('with --trust-proxy, an IPv6 client counts by its /64: another address of the same /64 gets no allowance of its own', async () => {
+    await h.close();
+    h = await startHarness({ dev: true, trustProxy: true, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 2, perSecond: 0.01 }, authFailures: { burst: 1, perSecond: 0.01 } } });
+    const get = (xff: string) => h.send('GET', '/health', { headers: { 'x-forwarded-for': xff } });
+    expect([(await get('2001:db8:1:2::1')).status, (await get('2001:db8:1:2::2')).status]).toEqual([200, 200]);
+    refused(await get('2001:db8:1:2:ffff:ffff:ffff:9'), 429, 'rate_limited');
+    // The next /64 is another client.
+    expect((await get('2001:db8:1:3::1')).status).toBe(200);
+    // An IPv4 client written as IPv4-mapped IPv6 is the same client.
+    expect([(await get('203.0.113.9')).status, (await get('::ffff:203.0.113.9')).status]).toEqual([200, 200]);
+    refused(await get('203.0.113.9'), 429, 'rate_limited');
+    expect([limitKey('2001:0db8:0001:0002::abcd'), limitKey('::1'), limitKey('::ffff:10.0.0.1'), limitKey('unknown')])
+      .toEqual(['2001:db8:1:2::/64', '::/64', '10.0.0.1', 'unknown']);
   });
 
   it('believes X-Forwarded-For only from a loopback or private peer (a proxy), never from a public one', () => {

@@ -7,7 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { REQUEST_WINDOW_MS, verifyRequest } from '../../keys/index';
 import { SCOPES, type Scope } from '../../protocol/api';
-import { clientAddress } from './client-limit';
+import { clientKey } from './client-limit';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from './deps';
 import type { AppEnv, Caller } from './env';
 import { ApiError, rateLimited } from './errors';
@@ -86,7 +86,7 @@ export class Authenticator {
    * one is checked, so bad signatures cannot buy unlimited CPU.
    */
   private async guardedSigned(c: Context<AppEnv>): Promise<Caller> {
-    const address = clientAddress(c, this.deps.trustProxy);
+    const address = clientKey(c, this.deps.trustProxy);
     const wait = this.failures.wait(address);
     if (wait > 0) throw rateLimited(this.deps.metrics, `too many failed signed requests from this address; retry in ${wait} s`, wait);
     try {

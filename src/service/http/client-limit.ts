@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
+import ipaddr from 'ipaddr.js';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
 import { classifyAddress } from '../../probe/address-class';
@@ -33,10 +34,28 @@ export function clientAddress(c: Context, trustProxy = false): string {
   return isIP(last) ? last : peer;
 }
 
+/**
+ * Who a request counts against in per-client limits: its client address, but
+ * an IPv6 client by its /64 (a host is usually given a whole /64 and may use
+ * any address in it: per address, each request could come with a fresh
+ * allowance), and an IPv4-mapped IPv6 address as the IPv4 one.
+ */
+export function clientKey(c: Context, trustProxy = false): string {
+  return limitKey(clientAddress(c, trustProxy));
+}
+
+export function limitKey(address: string): string {
+  if (isIP(address) === 0) return address;
+  const ip = ipaddr.process(address.replace(/%.*$/, ''));
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const prefix = (ip as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...prefix, 0, 0, 0, 0]).toString()}/64`;
+}
+
 export function addressLimit(deps: AppDeps): MiddlewareHandler<AppEnv> {
   const limiter = new RateLimiter(deps.rateLimits.address, deps.now);
   return async (c, next) => {
-    const wait = limiter.take(clientAddress(c, deps.trustProxy));
+    const wait = limiter.take(clientKey(c, deps.trustProxy));
     if (wait > 0) throw rateLimited(deps.metrics, `too many requests from this address; retry in ${wait} s`, wait);
     await next();
   };

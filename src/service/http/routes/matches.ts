@@ -15,7 +15,7 @@ import { parseLastEventId, sseMessage, SSE_KEEPALIVE } from '../../live/sse';
 import { StreamSlots } from '../../live/stream-limit';
 import { InvalidCursor, type StoredMatch } from '../../store/types';
 import type { AppDeps } from '../deps';
-import { clientAddress } from '../client-limit';
+import { clientKey } from '../client-limit';
 import type { AppEnv } from '../env';
 import { ApiError, rateLimited } from '../errors';
 import { IdParam, json, NOT_FOUND, PUBLIC_ERRORS } from '../openapi-kit';
@@ -161,7 +161,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
       const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
       if (!outgoing || typeof outgoing.writeHead !== 'function') throw new Error('live streams need the Node HTTP server (@hono/node-server)');
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
-      const address = clientAddress(c, deps.trustProxy);
+      const address = clientKey(c, deps.trustProxy);
       if (!streams.take(address)) throw rateLimited(deps.metrics, 'too many live streams open from this address; close one, then retry', 5);
       outgoing.writeHead(200, headers);
       let closed = false;

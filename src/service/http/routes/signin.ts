@@ -8,7 +8,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { z } from 'zod';
 import { EmailSignInBodySchema, ErrorBodySchema } from '../../../protocol/api';
 import { hashToken, isSameOrigin, SESSION_COOKIE } from '../auth';
-import { clientAddress } from '../client-limit';
+import { clientKey } from '../client-limit';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError, rateLimited } from '../errors';
@@ -35,7 +35,7 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
     }),
     async (c) => {
       const { email } = c.req.valid('json');
-      const wait = mails.take(clientAddress(c, deps.trustProxy));
+      const wait = mails.take(clientKey(c, deps.trustProxy));
       if (wait > 0) throw rateLimited(deps.metrics, `too many sign-in links asked for from this address; retry in ${wait} s`, wait);
       const token = randomBytes(32).toString('base64url');
       const now = deps.now();
