@@ -54,12 +54,18 @@ function ownDegree(g: Game, seat: number, v: number): number {
  * and are walked from any of their vertices.
  */
 export function longestRoadLength(g: Game, seat: number): number {
+  return longestTrail(g, seat, null);
+}
+
+/** longestRoadLength's search over the seat's roads marked in `part` (all of them when null). */
+function longestTrail(g: Game, seat: number, part: Uint8Array | null): number {
   let best = 0;
   seen.fill(0);
   const first = seat * ROAD_LIMIT, last = first + roadCount(g, seat);
   for (let i = first; i < last; i++) touched[g.roadList[i]] = 0;
   for (let i = first; i < last; i++) {
     const e = g.roadList[i];
+    if (part !== null && part[e] === 0) continue;
     for (let end = 0; end < 2; end++) {
       const v = EDGE_VERTICES[e * 2 + end];
       if (seen[v]) continue;
@@ -72,7 +78,7 @@ export function longestRoadLength(g: Game, seat: number): number {
   }
   for (let i = first; i < last; i++) {
     const e = g.roadList[i];
-    if (touched[e]) continue;
+    if (touched[e] || (part !== null && part[e] === 0)) continue;
     const l = walk(g, seat, EDGE_VERTICES[e * 2], 0);
     if (l > best) best = l;
   }
@@ -167,30 +173,8 @@ function longestInPart(g: Game, seat: number, e: number, atMost: number): number
   // The same search as longestRoadLength, from this part's vertices only. A
   // start at an opponent's town may also walk into the part beyond it; those
   // trails are real and already counted in the old length, so no harm.
-  let best = 0;
-  seen.fill(0);
-  for (let i = first; i < last; i++) touched[g.roadList[i]] = 0;
-  for (let i = first; i < last; i++) {
-    const f = g.roadList[i];
-    if (!inPart[f]) continue;
-    for (let end = 0; end < 2; end++) {
-      const v = EDGE_VERTICES[f * 2 + end];
-      if (seen[v]) continue;
-      seen[v] = 1;
-      const owner = g.townOwner[v];
-      if (ownDegree(g, seat, v) === 2 && (owner === -1 || owner === seat)) continue;
-      const l = walk(g, seat, v, 0);
-      if (l > best) best = l;
-    }
-  }
-  for (let i = first; i < last; i++) {
-    const f = g.roadList[i];
-    if (inPart[f] && !touched[f]) {
-      const l = walk(g, seat, EDGE_VERTICES[f * 2], 0);
-      if (l > best) best = l;
-    }
-    inPart[f] = 0;
-  }
+  const best = longestTrail(g, seat, inPart);
+  for (let i = first; i < last; i++) inPart[g.roadList[i]] = 0;
   return best;
 }
 
