@@ -6,7 +6,7 @@
 // Libraries load when an action runs, so `arena --help` stays fast.
 import type { Command } from 'commander';
 import type { ApiTarget } from '../client/api';
-import { EXIT } from './errors';
+import { EXIT, usageError } from './errors';
 import { libraryCliError } from './library-errors';
 import type { CliIO } from './io';
 
@@ -53,6 +53,12 @@ export async function withServer<T>(io: CliIO, flags: ServerFlags, fn: (target: 
 /** A refusal is 4 when authentication failed (401, 403), else 1. */
 function serverCliError(err: unknown): unknown {
   return libraryCliError(err, (refusal) => (refusal.isAuth ? EXIT.auth : EXIT.failure));
+}
+
+/** Bot and key names: 1 to 64 characters, counted as the server counts them (code points, not UTF-16 units). */
+export function checkName(name: string, what: 'bot' | 'key'): void {
+  const chars = [...name].length;
+  if (chars < 1 || chars > 64) throw usageError(`a ${what} name is 1-64 characters`);
 }
 
 /** Data on stdout: JSON (one line) with --json, else the human form. */

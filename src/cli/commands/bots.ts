@@ -8,7 +8,7 @@ import { formatFields } from '../../term/fields';
 import type { Bot } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
-import { emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
+import { checkName, emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
 
 const BOT_ARG = ['<BOT>', 'the bot: its id, or its name if no other bot of yours has that name'] as const;
 
@@ -39,7 +39,7 @@ Examples:
 ${SERVER_HELP}`,
     )
     .action(async (name: string, url: string, flags: ServerFlags) => {
-      checkName(name);
+      checkName(name, 'bot');
       const { registerBot } = await import('../../client/owner');
       const bot = await withServer(io, flags, (t) => registerBot(t, { name, url }));
       await emit(io, flags.json, bot, () => botText(bot));
@@ -96,7 +96,7 @@ ${SERVER_HELP}`,
     )
     .action(async (ref: string, flags: ServerFlags & { name?: string; botUrl?: string }) => {
       if (flags.name === undefined && flags.botUrl === undefined) throw usageError('nothing to change: give --name, --bot-url or both');
-      if (flags.name !== undefined) checkName(flags.name);
+      if (flags.name !== undefined) checkName(flags.name, 'bot');
       const patch = { ...(flags.name !== undefined && { name: flags.name }), ...(flags.botUrl !== undefined && { url: flags.botUrl }) };
       const bot = await withBot(io, flags, ref, async (t, id) => (await import('../../client/owner')).updateBot(t, id, patch));
       await emit(io, flags.json, bot, () => botText(bot));
@@ -145,10 +145,6 @@ ${SERVER_HELP}`,
 async function withBot<T>(io: CliIO, flags: ServerFlags, ref: string, fn: (t: ApiTarget, id: string) => Promise<T>): Promise<T> {
   const { resolveBotId } = await import('../../client/owner');
   return withServer(io, flags, async (t) => fn(t, await resolveBotId(t, ref)));
-}
-
-function checkName(name: string): void {
-  if ([...name].length < 1 || [...name].length > 64) throw usageError('a bot name is 1-64 characters');
 }
 
 function botText(b: Bot): string {

@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import type { ApiKeyMeta } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
-import { emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
+import { checkName, emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
 
 // The six scopes (protocol/api.ts SCOPES), listed here so help loads no zod;
 // test/serve-cli checks the two lists agree.
@@ -52,8 +52,7 @@ ${SERVER_HELP}`,
       const meta = await withServer(io, flags, async (t) => {
         const input = readPublicKeyInput(keyArg);
         const name = flags.name ?? input.suggestedName ?? 'arena-cli';
-        const chars = [...name].length;
-        if (chars < 1 || chars > 64) throw usageError('a key name is 1-64 characters');
+        checkName(name, 'key');
         return addKey(t, { name, publicKey: input.raw, scopes: scopes as ApiKeyMeta['scopes'] | undefined });
       });
       await emit(io, flags.json, meta, () => `${meta.id}\n`);
