@@ -72,6 +72,7 @@ Examples:
       const { openFileStore } = await import('../../service/store/file-store');
       const { StoreLocked } = await import('../../service/store/types');
       const { startServer } = await import('../../service/server');
+      const { DEFAULT_MAX_MATCHES } = await import('../../service/scheduler/scheduler');
 
       const port = parsePort(flags.port);
       const tickSeconds = parseSeconds('--tick', flags.tick, 0);
@@ -120,7 +121,7 @@ Examples:
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
-      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? 100} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
+      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
       say(`listening on ${server.url}`);
 
       await untilSignal(signals, say);

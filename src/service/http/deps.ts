@@ -55,3 +55,9 @@ export const DEFAULT_RATE_LIMITS = {
   // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking cannot fill the store.
   keyCreations: { perSecond: 1 / 60, burst: 20 },
 } as const;
+
+/** A limit as the API's descriptions word it: "20 in a row, then one every 5 seconds" (or "one a minute"). */
+export function allowanceText(limit: RateLimit): string {
+  const seconds = 1 / limit.perSecond;
+  return `${limit.burst} in a row, then one ${seconds === 60 ? 'a minute' : `every ${seconds} seconds`}`;
+}

@@ -35,8 +35,8 @@ export interface SchedulerOptions {
   /**
    * Matches running at once, at most (default DEFAULT_MAX_MATCHES). Each holds a socket per
    * seat and its replay in memory; without a bound, enough registered bots would exhaust the
-   * process's file descriptors (and the API with them) or its memory. Past it, the idle bots
-   * that have waited longest are seated first; the rest wait for a later tick.
+   * process's file descriptors (and the API with them) or its memory. Past it, the seats are
+   * shared among owners (longestWaiting); the rest wait for a later tick.
    */
   maxMatches?: number;
   deadlineMs?: number;

@@ -8,7 +8,7 @@ import { BotCreateBodySchema, BotListSchema, BotSchema, BotUpdateBodySchema, Gam
 import { BotCheckBodySchema, BotCheckMessageSchema, type BotCheckMessage, type BotCheckStep } from '../../../protocol/bot-check';
 import type { BotRecord } from '../../store/types';
 import type { Authenticator } from '../auth';
-import { DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
+import { allowanceText, DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError, rateLimited } from '../errors';
 import { RateLimiter } from '../rate-limit';
@@ -91,7 +91,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
     createRoute({
       method: 'post', path: '/bots/check', tags: ['bots'], security: SECURITY,
       summary: 'Run the registration checks on a URL, streaming each step as it happens (nothing is saved)',
-      description: 'The same checks POST /bots and a URL change run, one JSON line per event (application/x-ndjson): each step as it starts and passes, then `passed`, or `failed` with the step and the error a registration would get. Registration runs its own checks regardless. An account may have 20 checks run in a row (these, registrations and URL changes), then one every 5 seconds; past that the answer is 429 rate_limited with Retry-After.',
+      description: `The same checks POST /bots and a URL change run, one JSON line per event (application/x-ndjson): each step as it starts and passes, then \`passed\`, or \`failed\` with the step and the error a registration would get. Registration runs its own checks regardless. An account may have checks run ${allowanceText(DEFAULT_RATE_LIMITS.deployChecks)} (these, registrations and URL changes); past that the answer is 429 rate_limited with Retry-After.`,
       middleware: [auth.require('bots.write')] as const,
       request: { body: { content: { 'application/json': { schema: BotCheckBodySchema } }, required: true } },
       responses: { 200: { description: 'The checks, as they happen', content: { 'application/x-ndjson': { schema: BotCheckMessageSchema } } }, ...AUTH_ERRORS },

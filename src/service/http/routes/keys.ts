@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { parsePublicKey } from '../../../keys/index';
 import { ApiKeyMetaSchema, DEFAULT_KEY_SCOPES, KeyCreateBodySchema, KeyListSchema } from '../../../protocol/api';
 import type { Authenticator } from '../auth';
-import { DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
+import { allowanceText, DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError, rateLimited } from '../errors';
 import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY } from '../openapi-kit';
@@ -29,7 +29,7 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
   app.openapi(
     createRoute({
       method: 'post', path: '/keys', tags: ['keys'], summary: 'Register the public half of an Ed25519 key pair', security: SECURITY,
-      description: `A signed request may give the new key only scopes its own key holds (403 forbidden otherwise), so a key with keys.write cannot mint a stronger key; a dashboard session may give any scope. An account may have ${MAX_ACTIVE_KEYS_PER_USER} keys that are not revoked; past that the answer is 409 conflict. It may add 20 in a row, then one a minute (429 rate_limited with Retry-After).`,
+      description: `A signed request may give the new key only scopes its own key holds (403 forbidden otherwise), so a key with keys.write cannot mint a stronger key; a dashboard session may give any scope. An account may have ${MAX_ACTIVE_KEYS_PER_USER} keys that are not revoked; past that the answer is 409 conflict. It may add ${allowanceText(DEFAULT_RATE_LIMITS.keyCreations)} (429 rate_limited with Retry-After).`,
       middleware: [auth.require('keys.write')] as const,
       request: { body: { content: { 'application/json': { schema: KeyCreateBodySchema } }, required: true } },
       responses: { 201: json(ApiKeyMetaSchema, 'The new key; its id goes in x-svc-key'), ...AUTH_ERRORS, ...CONFLICT },
