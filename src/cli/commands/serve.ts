@@ -47,7 +47,7 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .option('--trust-proxy', 'the server is behind a reverse proxy (nginx, Caddy) on this host or the private network: rate limits count each client by the address the proxy appends to X-Forwarded-For, not the proxy\'s own')
     .option('--tick <SECONDS>', 'matchmaking: every this many seconds, seat every idle active bot in tables of 4 (and 3); 0 turns matchmaking off', '30')
     .option('--max-matches <N>', 'matches running at once, at most: each holds a socket per seat, and the process has only so many; past it the seats are shared among owners, longest-waiting bots first (default: 100)')
-    .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, the spec\'s 10 minutes; lower it for tests)')
+    .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, 10 minutes; lower it for tests)')
     .addHelpText(
       'after',
       `
