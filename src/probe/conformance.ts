@@ -82,7 +82,7 @@ async function checkVerifiesHandshake(ws: string, platformKey: KeyObject, timeou
   if (opened.ok) opened.socket.terminate();
   const result: number | 'open' | 'error' = opened.ok ? 'open' : opened.failure.code === 'upgrade_refused' ? opened.failure.status ?? 0 : 'error';
   if (result === 401) return { name: 'handshake', status: 'pass', detail: 'verifies signatures: a forged handshake was refused with 401' };
-  if (result === 'open') return { name: 'handshake', status: 'info', detail: 'accepts unsigned/forged handshakes (verifying is optional; see --print-platform-key to enable it)' };
+  if (result === 'open') return { name: 'handshake', status: 'info', detail: 'accepts unsigned/forged handshakes (verifying is optional; `arena play --print-platform-key` prints the public key to verify with)' };
   return { name: 'handshake', status: 'fail', detail: `a forged handshake got ${result === 'error' ? 'a network error' : `HTTP ${result}`}; a verifying bot must answer 401` };
 }
 
@@ -192,6 +192,17 @@ export function formatReport(r: ConformanceReport): string {
   const w = Math.max(...r.checks.map((c) => c.name.length));
   const lines = r.checks.map((c) => `${mark[c.status]} ${c.name.padEnd(w)}  ${c.detail}`);
   const failed = r.checks.filter((c) => c.status === 'fail').length;
-  lines.push('', r.ok ? `PASS: ${r.url} is ready for the arena.` : `FAIL: ${failed} check${failed === 1 ? '' : 's'} failed for ${r.url}.`);
+  lines.push('', r.ok ? passVerdict(r) : `FAIL: ${failed} check${failed === 1 ? '' : 's'} failed for ${r.url}.`);
   return lines.join('\n');
+}
+
+/** What a pass means: one position per kind, not a whole game; so it says what was checked and what to run next. */
+function passVerdict(r: ConformanceReport): string {
+  const kinds = r.checks.filter((c) => c.name.startsWith('decision: ') && c.status === 'pass').map((c) => c.name.slice('decision: '.length));
+  const answered = kinds.length ? `a legal answer in time to one ${kinds.join(', ')} decision` : 'no decision (none was asked)';
+  return [
+    `PASS: ${r.url} answered ping, accepted a signed upgrade and gave ${answered}.`,
+    'That is one position per kind, not a whole game. Next, play full matches and see each strike as it happens:',
+    `  arena play ${r.url} builtin:greedy builtin:random --verbose`,
+  ].join('\n');
 }

@@ -27,7 +27,11 @@ describe('arena bot check', () => {
     expect(r.checks.map((c) => c.name)).toEqual(['ping', 'upgrade', 'handshake', 'decision: setup', 'decision: turn', 'decision: discard', 'decision: bandit', 'decision: trade']);
     expect(r.checks.every((c) => c.status === 'pass')).toBe(true);
     expect(formatReport(r)).toMatch(/^✓ ping/);
-    expect(formatReport(r)).toContain('PASS');
+    const text = formatReport(r);
+    expect(text).toContain(`PASS: ${bot.url} answered ping, accepted a signed upgrade and gave a legal answer in time to one setup, turn, discard, bandit, trade decision.`);
+    // One position per kind is not a whole game: it says so and names the next step, never "ready".
+    expect(text).not.toMatch(/ready for the arena/);
+    expect(text).toContain(`arena play ${bot.url} builtin:greedy builtin:random --verbose`);
   });
 
   it('fails a bot that plays illegal moves, naming the move and the engine\'s reason', async () => {
@@ -51,6 +55,8 @@ describe('arena bot check', () => {
     }
     expect(byName(r, 'decision: trade').status).toBe('pass');
     expect(byName(r, 'handshake').status).toBe('info'); // accepts forged handshakes: optional, not a failure
+    // --print-platform-key is an option of `arena play`, not of `bot check`: the hint names the whole command.
+    expect(byName(r, 'handshake').detail).toContain('`arena play --print-platform-key`');
     expect(formatReport(r)).toContain('FAIL: 4 checks failed');
   });
 
