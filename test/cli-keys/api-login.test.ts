@@ -149,11 +149,11 @@ describe('arena api (profile from the login test above)', () => {
     expect(badUrl.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1: ECONNREFUSED/);
   });
 
-  it('exits 4 with what to do when nothing is configured', async () => {
+  it('exits 2 without a server and 4 without a key, with what to do', async () => {
     const bare = { HOME: tmp.dir, ARENA_CONFIG_DIR: join(tmp.dir, 'empty') };
     const noUrl = await runInProcess(['api', 'GET', '/me'], bare);
-    expect(noUrl.code).toBe(4);
-    expect(noUrl.stderr).toMatch(/no server URL: pass --url, set ARENA_URL, or run `arena login/);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toMatch(/no server configured: pass --url URL, set ARENA_URL, or run `arena login/);
     const noKey = await runInProcess(['api', 'GET', '/me', '--url', server.url, '--key-id', 'k1'], bare);
     expect(noKey.code).toBe(4);
     expect(noKey.stderr).toMatch(/no private key file/);

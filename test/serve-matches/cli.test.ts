@@ -161,7 +161,7 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
 
   it('replay MATCH-ID fetches the finished match from the server (--url or the environment) and shows it', async () => {
     const plain = await cli(['replay', running, '--plain', '--turn', 'end'], { ARENA_URL: '' });
-    expect(plain.code).toBe(1); // no file of that name, and no server configured
+    expect(plain.code).toBe(2); // no file of that name, and no server configured: a usage error, like every command's
     expect(plain.stderr).toMatch(/no server to fetch match/);
     const viaFlag = await cli(['replay', running, '--plain', '--turn', 'end', '--url', arena.url], { ARENA_URL: '' });
     expect(viaFlag.code, viaFlag.stderr).toBe(0);
@@ -191,7 +191,7 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     const badUrl = await cli(['watch', running, '--url', 'notaurl']);
     expect([badUrl.code, badUrl.stderr]).toEqual([2, expect.stringMatching(/^arena: server URL "notaurl" \(from --url\) is not a URL/)]);
     const noServer = await cli(['leaderboard'], { ARENA_URL: '' });
-    expect([noServer.code, noServer.stderr]).toEqual([2, expect.stringMatching(/no server: pass --url URL/)]);
+    expect([noServer.code, noServer.stderr]).toEqual([2, expect.stringMatching(/no server configured: pass --url URL/)]);
     for (const args of [['matches', 'list', '--limit', '0'], ['matches', 'list', '--status', 'paused'], ['matches', 'list', '--bot', 'a/b'], ['watch', '../etc'], ['matches', 'show', 'x y']]) {
       const r = await cli(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);

@@ -44,8 +44,9 @@ Examples:
   $ arena api POST /keys --data @newkey.json
   $ echo '{"handle":"ada"}' | arena api POST /me/handle --data -
 
-Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage,
-4 for 401 (bad or stale signature, unknown or revoked key) or missing key settings.`,
+Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage
+(including no server configured), 4 for 401 (bad or stale signature, unknown
+or revoked key) or missing key settings.`,
     )
     .action(async (methodArg: string, pathArg: string, opts: ApiOptions) => {
       const { readBodyArg } = await import('../../client/body-arg');

@@ -5,7 +5,7 @@
 import { openSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
 import type { Command } from 'commander';
-import { CliError, EXIT, usageError } from '../errors';
+import { CliError, EXIT, noServerError, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { configuredServer } from '../public-server';
 import { PLAIN_DEFAULT_WIDTH } from '../../tui/plain-width';
@@ -158,6 +158,7 @@ async function loadTimeline(ref: string, io: CliIO, url: string | undefined, fra
   try {
     return await openTimeline(ref, sources, { frames });
   } catch (err) {
+    if (err instanceof RecordLoadError && err.code === 'needs_server') throw noServerError(err.message);
     if (err instanceof RecordLoadError || err instanceof ReplayVerifyError) throw new CliError(err.message);
     throw err;
   }
