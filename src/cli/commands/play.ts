@@ -98,9 +98,8 @@ Examples:
   $ arena play --print-platform-key`)
     .action(async (bots: string[], flags: PlayFlags) => {
       const { planPlay } = await import('../../arena/play-options');
-      const key = await platformKeyOrFail(io);
       if (flags.printPlatformKey) {
-        io.stdout.write(`${key.publicKeyBase64}\n`);
+        io.stdout.write(`${(await platformKeyOrFail(io)).publicKeyBase64}\n`);
         return;
       }
       let plan: PlayPlan;
@@ -113,6 +112,8 @@ Examples:
         if (err instanceof ArenaInputError) throw usageError(err.message);
         throw err;
       }
+      // Only once the usage is right: a usage error leaves nothing behind, not even a new key.
+      const key = await platformKeyOrFail(io);
       const summary = await playTournament(plan, key, io, { json: flags.json === true, verbose: flags.verbose === true });
       // The interruption was already reported; exit 130 without another message.
       if (summary.interrupted) throw new CliError('', EXIT.interrupted);
