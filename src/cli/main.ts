@@ -9,7 +9,7 @@ import { versionText } from './version';
 
 export function buildProgram(io: CliIO = processIO()): Command {
   const program = new Command('arena')
-    .description('Arena, engine and operator toolkit for bots that play pioneers, a hex-island resource game.')
+    .description('an arena, engine and operator toolkit for bots that play pioneers, a hex-island resource game.')
     .version(versionText(), '-V, --version', 'print the arena version, the rules version and the build\'s commit')
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)

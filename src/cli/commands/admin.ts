@@ -26,7 +26,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('add users and keys to a data directory offline, list users, back it up')
     .description(
-      'Operator commands that work on the data directory itself, without a running server: add the first user and their key (all six scopes), list users, and back the store up. They refuse while `arena serve` holds the directory (stop it first); `admin backup` works either way.',
+      'operator commands that work on the data directory itself, without a running server: add the first user and their key (all six scopes), list users, and back the store up. They refuse while `arena serve` holds the directory (stop it first); `admin backup` works either way.',
     )
     .addHelpText(
       'after',

@@ -24,7 +24,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('send a signed request to the arena server and print the response')
     .description(
-      'Send one signed management API request and print the response body to stdout (pretty JSON on a terminal, the exact bytes otherwise) and the status to stderr. Server, key id and key file come from flags, then $ARENA_URL / $ARENA_KEY_ID / $ARENA_KEY_FILE, then the profile written by `arena login`.',
+      'send one signed management API request and print the response body to stdout (pretty JSON on a terminal, the exact bytes otherwise) and the status to stderr. Server, key id and key file come from flags, then $ARENA_URL / $ARENA_KEY_ID / $ARENA_KEY_FILE, then the profile written by `arena login`.',
     )
     .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
     .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')

@@ -8,7 +8,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('board')
     .summary('print the board numbering, adjacency and ports; --seed for a layout')
-    .description('Print the board: hex, vertex and edge numbering, adjacency and ports; with --seed, that seed\'s layout.')
+    .description('print the board: hex, vertex and edge numbering, adjacency and ports; with --seed, that seed\'s layout.')
     .option('-s, --seed <S>', "include this seed's resources, number tokens and the bandit's start")
     .option('--json', 'print the board as JSON data (see below) instead of a drawing')
     .addHelpText('after', `

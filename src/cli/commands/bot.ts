@@ -13,11 +13,11 @@ interface CheckFlags {
 }
 
 export function register(program: Command, io: CliIO): void {
-  const bot = program.command('bot').summary('tools for bot authors: check a bot before it plays').description('Tools for bot authors: check a bot before it plays.');
+  const bot = program.command('bot').summary('tools for bot authors: check a bot before it plays').description('tools for bot authors: check a bot before it plays.');
   bot
     .command('check')
     .summary('check that a bot speaks the protocol: ping, upgrade, handshake, one decision of each kind')
-    .description('Check that a bot speaks the protocol: ping, upgrade, handshake, one real decision of each kind.')
+    .description('check that a bot speaks the protocol: ping, upgrade, handshake, one real decision of each kind.')
     .argument('<url>', 'the bot URL (http, https, ws or wss), as you would give it to arena play')
     .option('--deadline-ms <MS>', 'deadline sent with each decision (default 5000)')
     .option('-s, --seed <S>', 'seed of the sample games the positions come from (default "bot-check")')

@@ -27,7 +27,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('demo')
     .summary('start the example bots and run a short tournament against the built-ins')
-    .description('Start the example bots and run a short tournament against the built-in bots.')
+    .description('start the example bots and run a short tournament against the built-in bots.')
     .option('-n, --games <N>', `games to play (default ${DEMO_DEFAULTS.games})`)
     .option('-o, --out <DIR>', `where to write the match files (default ./${DEMO_DEFAULTS.out})`)
     .option('-s, --seed <S>', 'seed of the tournament (default: 128 random bits, printed)')

@@ -19,7 +19,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('make Ed25519 keys and show their public halves')
     .description(
-      'Management API requests are signed with an Ed25519 key you hold; the service stores only the public half. Make a key here (or with `ssh-keygen -t ed25519` or `openssl genpkey -algorithm ed25519`), register its public key (POST /keys or the dashboard), then sign with `arena sign` / `arena api`.',
+      'management API requests are signed with an Ed25519 key you hold; the service stores only the public half. Make a key here (or with `ssh-keygen -t ed25519` or `openssl genpkey -algorithm ed25519`), register its public key (POST /keys or the dashboard), then sign with `arena sign` / `arena api`.',
     );
 
   keys

@@ -24,7 +24,7 @@ export function register(program: Command, io: CliIO): void {
     // main.ts sets exitOverride after commands exist, so they do not inherit it.
     .exitOverride()
     .summary('list and inspect matches on the arena server')
-    .description('Matches the server has played or is playing, newest first. Running matches show who plays; their seed and replay stay hidden until they end. Public: no key needed.');
+    .description('matches the server has played or is playing, newest first. Running matches show who plays; their seed and replay stay hidden until they end. Public: no key needed.');
 
   urlOption(
     matches

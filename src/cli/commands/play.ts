@@ -29,7 +29,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('play')
     .summary('run a local tournament between bot URLs and built-in bots, with ratings')
-    .description('Run a local tournament between bot URLs and built-in bots, with ratings.')
+    .description('run a local tournament between bot URLs and built-in bots, with ratings.')
     .argument('[bots...]', `bot URLs (http, https, ws, wss) or ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' / ')}; name one with name=URL`)
     .option('-n, --games <N>', `games to play (default ${PLAY_DEFAULTS.games})`)
     .option('-s, --seed <S>', 'seed of the tournament: the same seed plays the same games (default: 128 random bits, printed)')

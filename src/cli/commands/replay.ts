@@ -27,7 +27,7 @@ export function register(program: Command, io: CliIO): void {
     .command('replay')
     .summary('step through a recorded match in the terminal')
     .description(
-      'Replay a match recorded by `arena play --out DIR`. The record is rebuilt from its seed and replay ' +
+      'replay a match recorded by `arena play --out DIR`. The record is rebuilt from its seed and replay ' +
         'with the engine (a record that does not reproduce exactly is refused), then shown as the board, ' +
         'one panel per seat and the event log. REF is a match file, a directory (its newest record is ' +
         'opened), - for a record piped into stdin, or the id of a finished match on an arena server (fetched from --url, $ARENA_URL or the login profile).',

@@ -35,7 +35,7 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .exitOverride()
     .summary('run the arena service: HTTP API, matchmaking and live matches on a data directory')
     .description(
-      'Run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time. Create the first user and key with `arena admin` before starting.',
+      'run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time. Create the first user and key with `arena admin` before starting.',
     )
     .option('--data <DIR>', 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)')
     .option('--host <HOST>', 'address to listen on; put a TLS proxy in front for the internet', DEFAULT_HOST)

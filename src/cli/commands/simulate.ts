@@ -11,7 +11,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('simulate')
     .summary('play built-in bots against each other in-process and report win rates')
-    .description('Play games between built-in bots in-process, as fast as the engine goes, and report win rates.')
+    .description('play games between built-in bots in-process, as fast as the engine goes, and report win rates.')
     .option('-n, --games <N>', 'number of games', parsePositiveInt, 100)
     .option('-b, --bots <list>', `comma-separated built-in bots, one per seat (3 or 4): ${BUILTIN_BOTS.join(', ')}`, 'greedy,random,random,random')
     .option('-s, --seed <S>', 'seed of the run; game i uses "<S>/<i>" (default: a fresh random seed, printed)')
