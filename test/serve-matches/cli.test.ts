@@ -104,7 +104,7 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     const joinedAt = Number(/joined at event (\d+)/.exec(lines[0])![1]);
     expect(seqs[0]).toBe(Math.max(0, joinedAt - 50));
     expect(seqs).toEqual(record.replay.slice(seqs[0]).map((e) => e.seq));
-    expect(lines.at(-1)).toMatch(/^end: match completed: #1 seat \d \(bot\d\) [+-]\d/);
+    expect(lines.at(-1)).toMatch(/^end: match completed: #1 seat \d \(bot\d\) \d+ VP [+-]\d/);
     // Public facts only: strikes without their reason, bought cards unnamed.
     expect(watched.stdout).toMatch(/strike 2: (illegal|malformed) on a \w+ decision\n/);
     expect(watched.stdout).not.toMatch(/bought a dev card \(/);
