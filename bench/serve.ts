@@ -9,7 +9,7 @@
 //    suite reports requests per second of the server's own CPU time: what one
 //    core could serve, whatever else the shared machine is doing.
 // 2. Store write time with 10 and with 10,000 matches already stored (the
-//    decisions file's "replay size" row: writing a match must cost the same
+//    docs/decisions.md's "replay size" row: writing a match must cost the same
 //    at the 10th and the 100,000th). Writes alternate between the two stores,
 //    so a burst of disk load hits both alike.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';

@@ -7,7 +7,7 @@ export const SCOPES = ['bots.read', 'bots.write', 'keys.read', 'keys.write', 'ac
 export const ScopeSchema = z.enum(SCOPES).describe('An API key scope.');
 export const DEFAULT_KEY_SCOPES = ['bots.read', 'bots.write'] as const;
 
-/** Largest request body the management API takes (413 too_large over it; shared/spec/decisions.md). */
+/** Largest request body the management API takes (413 too_large over it; docs/decisions.md). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export const HANDLE_PATTERN = /^[a-z0-9_]{2,32}$/;

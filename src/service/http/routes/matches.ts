@@ -1,4 +1,4 @@
-// The match plane's public reads (spec section 1, decisions file): the match
+// The match plane's public reads (spec section 1, docs/decisions.md): the match
 // list, one match (seed and replay withheld while it runs), the leaderboard,
 // and live spectating over Server-Sent Events.
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';

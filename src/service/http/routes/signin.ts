@@ -1,4 +1,4 @@
-// E-mail sign-in (decisions file): POST /auth/email sends a single-use link
+// E-mail sign-in (docs/decisions.md, "sign-in"): POST /auth/email sends a single-use link
 // valid 15 minutes; opening it creates the user if new and sets an HttpOnly,
 // SameSite=Lax session cookie (Secure in production). POST /auth/logout ends it.
 import { randomBytes } from 'node:crypto';
