@@ -25,6 +25,13 @@ describe('arena play usage', () => {
     expect(existsSync(join(config, 'platform-key.pem'))).toBe(false);
   });
 
+  it('arena demo with a bad flag: exit 2 and no key either', async () => {
+    const config = join(dir, 'demo');
+    const r = await runCli(['demo', '--games', 'many'], { env: { HOME: dir, ARENA_CONFIG_DIR: config }, cwd: dir });
+    expect(r.code).toBe(2);
+    expect(existsSync(join(config, 'platform-key.pem'))).toBe(false);
+  });
+
   it('localhost:8080 suggests http://localhost:8080 instead of naming "scheme localhost"', async () => {
     const env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'hint') };
     for (const [arg, meant] of [['localhost:8080', 'http://localhost:8080'], ['127.0.0.1:8080/ws', 'http://127.0.0.1:8080/ws'], ['mine=localhost:9000', 'http://localhost:9000']]) {

@@ -71,7 +71,6 @@ Examples:
       if (flags.port !== undefined) throw usageError('--port goes with --serve');
       const { planPlay } = await import('../../arena/play-options');
       const { DemoBotError, startDemoBots } = await import('../demo-bots');
-      const key = await platformKeyOrFail(io);
       const outDir = flags.out ?? DEMO_DEFAULTS.out;
       let plan: PlayPlan;
       try {
@@ -82,6 +81,8 @@ Examples:
         if (err instanceof ArenaInputError) throw usageError(err.message);
         throw err;
       }
+      // After the usage check, as in play: a usage error leaves no new key behind.
+      const key = await platformKeyOrFail(io);
       let bots;
       try {
         bots = await startDemoBots({ platformPublicKey: key.publicKeyBase64 });
