@@ -1,5 +1,6 @@
 // Every relative link in the docs a reader follows resolves: README.md,
-// CONTRIBUTING.md, docs/**/*.md and bench/README.md. A link names a file or
+// CONTRIBUTING.md, docs/**/*.md, bench/README.md, engine/README.md and the
+// examples' READMEs. A link names a file or
 // directory that exists; a #anchor names a heading of the target (GitHub's
 // slugs). Links to the web are not fetched (tests stay on 127.0.0.1).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ function checkedFiles(): string[] {
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
       e.isDirectory() ? docs(join(dir, e.name)) : e.name.endsWith('.md') ? [join(dir, e.name)] : [],
     );
-  return ['README.md', 'CONTRIBUTING.md', 'bench/README.md', ...docs('docs')];
+  return ['README.md', 'CONTRIBUTING.md', 'bench/README.md', 'engine/README.md', ...docs('docs'), ...docs('examples')];
 }
 
 /** Text outside fenced code blocks. */
