@@ -1,0 +1,189 @@
+// A complete pioneers bot in Go: the standard library plus
+// github.com/gorilla/websocket.
+//
+// Run:    go build -o bot . && ./bot --port 8080     (README.md: building offline)
+// Then:   arena bot check http://127.0.0.1:8080
+//         arena play http://127.0.0.1:8080 builtin:random builtin:random --games 10
+//
+// GET /ping answers pong; the arena opens one WebSocket per match, checked
+// when a platform key is given (handshake.go); each DecisionRequest frame is
+// answered with {id, action} (strategy.go decides).
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gorilla/websocket"
+)
+
+// request is a DecisionRequest frame (docs/protocol.md).
+type request struct {
+	ID      json.RawMessage `json:"id"`
+	MatchID string          `json:"matchId"`
+	Seat    int             `json:"seat"`
+	Kind    string          `json:"kind"`
+	View    View            `json:"view"`
+}
+
+type response struct {
+	ID     json.RawMessage `json:"id"`
+	Action any             `json:"action"`
+}
+
+func main() {
+	port := flag.String("port", envOr("PORT", "8080"), "port to listen on (default $PORT or 8080; 0 picks a free port)")
+	host := flag.String("host", envOr("HOST", "127.0.0.1"), "address to listen on ($HOST)")
+	keyText := flag.String("platform-key", os.Getenv("ARENA_PLATFORM_KEY"), "base64 platform public key: verify every handshake, 401 otherwise ($ARENA_PLATFORM_KEY; `arena play --print-platform-key`)")
+	publicURL := flag.String("public-url", os.Getenv("BOT_PUBLIC_URL"), "the URL the arena connects to, for the audience check ($BOT_PUBLIC_URL; default ws://127.0.0.1:<port>/)")
+	quiet := flag.Bool("quiet", false, "no per-decision log")
+	flag.Parse()
+	if n, err := strconv.Atoi(*port); err != nil || n < 0 || n > 65535 {
+		fail(fmt.Sprintf("--port must be a port number 0-65535, got %q", *port))
+	}
+	var key []byte
+	if *keyText != "" {
+		var err error
+		if key, err = platformKey(*keyText); err != nil {
+			fail(err.Error())
+		}
+	}
+	listener, err := net.Listen("tcp", net.JoinHostPort(*host, *port))
+	if err != nil {
+		fail(err.Error())
+	}
+	bound := listener.Addr().(*net.TCPAddr).Port
+	shown := net.JoinHostPort(*host, strconv.Itoa(bound))
+	// Our own URL comes from configuration, never from the request's Host header.
+	own := *publicURL
+	if own == "" {
+		local := *host
+		if local == "0.0.0.0" || local == "::" {
+			local = "127.0.0.1"
+		}
+		own = "ws://" + net.JoinHostPort(local, strconv.Itoa(bound)) + "/"
+	}
+	audience, err := normalizeURL(own)
+	if err != nil {
+		fail(fmt.Sprintf("--public-url must be a URL, got %q", own))
+	}
+	logf := func(format string, args ...any) {
+		if !*quiet {
+			log.Printf(format, args...)
+		}
+	}
+	checker := &handshakeChecker{key: key, audience: audience, nonces: newNonceMemory()}
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(strings.TrimRight(r.URL.Path, "/"), "/ping") {
+			w.Header().Set("content-type", "text/plain")
+			fmt.Fprint(w, "pong")
+			return
+		}
+		if !websocket.IsWebSocketUpgrade(r) {
+			http.Error(w, "not found: this is a bot; the arena connects by WebSocket", http.StatusNotFound)
+			return
+		}
+		if key != nil {
+			if problem := checker.problem(r.Header); problem != "" {
+				logf("refused upgrade: %s", problem)
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+		}
+		ws, err := upgrader.Upgrade(w, r, nil)
+		if err != nil {
+			return // the upgrader already answered
+		}
+		play(ws, logf)
+	})
+	log.SetFlags(0)
+	log.SetPrefix("go-bot: ")
+	verifying := ""
+	if key != nil {
+		verifying = " (verifying handshakes for " + audience + ")"
+	}
+	// Scripts and tests read the address from this line.
+	fmt.Printf("go bot listening on http://%s%s\n", shown, verifying)
+	if err := http.Serve(listener, mux); err != nil {
+		fail(err.Error())
+	}
+}
+
+// 64 KiB is the arena's frame limit; nothing we receive is larger.
+var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+
+// play answers each DecisionRequest on one match's socket until the arena hangs up.
+func play(ws *websocket.Conn, logf func(string, ...any)) {
+	defer ws.Close()
+	ws.SetReadLimit(1 << 20)
+	for {
+		kind, data, err := ws.ReadMessage()
+		if err != nil {
+			return // the arena closed the socket: the match is over
+		}
+		if kind != websocket.TextMessage {
+			continue
+		}
+		var req request
+		if err := json.Unmarshal(data, &req); err != nil {
+			logf("ignored a frame that is not a DecisionRequest: %v", err)
+			continue
+		}
+		action, err := decide(req.Kind, &req.View)
+		if err != nil {
+			// Answer at once: the arena plays its default and counts a strike, but does not wait out the deadline.
+			logf("decide failed (%v); sent no action", err)
+		}
+		out, _ := json.Marshal(response{ID: req.ID, Action: action})
+		if err := ws.WriteMessage(websocket.TextMessage, out); err != nil {
+			return
+		}
+		logf("seat %d %s -> %s", req.Seat, req.Kind, mustJSON(action))
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// normalizeURL approximates WHATWG's URL.href for the URLs a bot has: a
+// lower-case scheme and host, no default port, and "/" for an empty path.
+func normalizeURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return "", fmt.Errorf("not an absolute URL")
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	defaults := map[string]string{"http": "80", "ws": "80", "https": "443", "wss": "443"}
+	if p := u.Port(); p != "" && p == defaults[u.Scheme] {
+		u.Host = strings.TrimSuffix(u.Host, ":"+p)
+	}
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	return u.String(), nil
+}
+
+func envOr(name, fallback string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return fallback
+}
+
+func fail(message string) {
+	fmt.Fprintf(os.Stderr, "go-bot: %s\n", message)
+	os.Exit(2)
+}
