@@ -1,9 +1,9 @@
 // A complete pioneers bot in Go: the standard library plus
 // github.com/gorilla/websocket.
 //
-// Run:    go build -o bot . && ./bot --port 8080     (README.md: building offline)
-// Then:   arena bot check http://127.0.0.1:8080
-//         arena play http://127.0.0.1:8080 builtin:random builtin:random --games 10
+// Run it with `go build -o bot . && ./bot --port 8080` (README.md says how
+// to build offline), then test it with
+// `arena bot check http://127.0.0.1:8080`.
 //
 // GET /ping answers pong; the arena opens one WebSocket per match, checked
 // when a platform key is given (handshake.go); each DecisionRequest frame is
@@ -119,7 +119,7 @@ func main() {
 	}
 }
 
-// 64 KiB is the arena's frame limit; nothing we receive is larger.
+// The arena sends no Origin worth checking: the platform key is the check.
 var upgrader = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 
 // play answers each DecisionRequest on one match's socket until the arena hangs up.
