@@ -125,14 +125,15 @@ const LANGS: Lang[] = [
 ];
 
 /** Starts the bot in its own process group; resolves with its ws:// URL once it prints where it listens. */
-function start(lang: Lang, dir: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
+function start(lang: Lang, dir: string, args: string[], opts: { extraEnv?: NodeJS.ProcessEnv; output?: (text: string) => void } = {}): Promise<{ url: string; child: ChildProcess }> {
   const [cmd, pre] = lang.command(dir);
-  const child = spawn(cmd, [...pre, '--port', '0', '--quiet', ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd, [...pre, ...args], { cwd: dir, env: { ...env, ...opts.extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
     const read = (d: Buffer) => {
       out += d.toString();
+      opts.output?.(d.toString());
       const m = /listening on http:\/\/(127\.0\.0\.1:\d+)/.exec(out);
       if (m) resolve({ url: `ws://${m[1]}`, child });
     };
@@ -144,7 +145,8 @@ function start(lang: Lang, dir: string, args: string[]): Promise<{ url: string; 
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
+  // 'close': exited, and everything it printed has been read.
+  const exited = new Promise((r) => child.once('close', r));
   process.kill(-child.pid, 'SIGTERM');
   const cut = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
   await exited;
@@ -191,7 +193,7 @@ for (const lang of LANGS) {
       expect(made.code, made.stderr).toBe(0);
       expect(made.stdout).toContain('bot check http://127.0.0.1:8080');
       await lang.build(dir);
-      ({ url } = await start(lang, dir, ['--platform-key', platformPublic]));
+      ({ url } = await start(lang, dir, ['--port', '0', '--quiet', '--platform-key', platformPublic]));
     }, SETUP_MS);
 
     it('passes arena bot check (signed by the local arena\'s platform key)', async () => {
@@ -219,6 +221,25 @@ for (const lang of LANGS) {
         }
       }
       expect([...kinds].sort()).toEqual(['bandit', 'discard', 'setup', 'trade', 'turn']);
+    }, GAMES_MS);
+
+    it('reads its port from $PORT and, without --quiet, logs one line per decision', async () => {
+      let log = '';
+      const loud = await start(lang, dir, [], { extraEnv: { PORT: '0' }, output: (t) => (log += t) });
+      expect(Number(new URL(loud.url).port)).not.toBe(8080);
+      expect(await (await fetch(`${loud.url.replace('ws:', 'http:')}/ping`)).text()).toBe('pong');
+      const entrants: MatchEntrant[] = [
+        { botId: 'loud', botName: 'loud', source: { type: 'ws', url: loud.url } },
+        { botId: 'r1', botName: 'r1', source: { type: 'builtin', bot: 'random' } },
+        { botId: 'r2', botName: 'r2', source: { type: 'builtin', bot: 'random' } },
+      ];
+      const r = await runMatch({ matchId: `m-${lang.lang}-loud`, seed: `starters/${lang.lang}/loud`, entrants, platformKey: platform });
+      const seat = r.seats.find((s) => s.botId === 'loud')!.seat;
+      const answered = r.match.replay.filter((ev) => ev.seat === seat && ev.kind === 'action' && !(ev.data as { default?: boolean }).default).length;
+      await stop(loud.child);
+      const lines = log.split('\n').filter((l) => /seat \d+ +(setup|turn|discard|bandit|trade) +->/.test(l));
+      expect(answered).toBeGreaterThan(10);
+      expect(lines).toHaveLength(answered);
     }, GAMES_MS);
 
     it('refuses a forged, an unsigned and a stale handshake with 401; accepts the platform key\'s', async () => {
@@ -251,7 +272,7 @@ for (const lang of LANGS) {
 
       it('--public-url sets the audience it accepts', async () => {
         const mine = 'wss://bots.example.test/mine';
-        const other = await start(lang, dir, ['--platform-key', platformPublic, '--public-url', mine]);
+        const other = await start(lang, dir, ['--port', '0', '--quiet', '--platform-key', platformPublic, '--public-url', mine]);
         expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', mine))).toBe('open');
         expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', `${other.url}/`))).toBe(401);
         await stop(other.child);
