@@ -2,12 +2,12 @@
 // real signed handshakes, real matches through the runner.
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { generateKeyPair, publicKeyRaw, signBoundHandshake, signHandshake } from '../../src/keys/index';
+import { generateKeyPair, handshakeAudience, publicKeyRaw, signBoundHandshake, signHandshake } from '../../src/keys/index';
 import { deployCheck } from '../../src/probe/deploy-check';
 import { runMatch, type MatchEntrant } from '../../src/runner/index';
 import { startBot as startStarter } from '../../examples/starter-bot/bot';
 import { startBot as startHeuristic } from '../../examples/heuristic-bot/bot';
-import type { RunningBot } from '../../examples/starter-bot/server';
+import { handshakeAudience as starterAudience, type RunningBot } from '../../examples/starter-bot/server';
 
 const platform = generateKeyPair().privateKey;
 const platformPublic = Buffer.from(publicKeyRaw(platform)).toString('base64');
@@ -60,6 +60,12 @@ describe('example bot server', () => {
 
   it('refuses a platform key that is not 32 bytes', async () => {
     await expect(startStarter({ port: 0, platformPublicKey: 'c2hvcnQ=' })).rejects.toThrow(/32 raw bytes/);
+  });
+
+  it('writes a URL as the arena writes the audience', () => {
+    for (const url of ['http://127.0.0.1:8080', 'ws://127.0.0.1:8080/', 'HTTPS://Bot.Example:443/a/play#x', 'wss://bot.example:8443/p?q=1', 'http://[0:0:0:0:0:0:0:1]:9000']) {
+      expect(starterAudience(url)).toBe(handshakeAudience(url));
+    }
   });
 
   it('takes its public URL from its options (behind a proxy), never from the Host header', async () => {

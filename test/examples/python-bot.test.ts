@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { boardData } from '../../engine/board-data';
-import { generateKeyPair, publicKeyRaw, signBoundHandshake, signHandshake } from '../../src/keys/index';
+import { generateKeyPair, handshakeAudience, publicKeyRaw, signBoundHandshake, signHandshake } from '../../src/keys/index';
 import { runMatch, type MatchEntrant } from '../../src/runner/index';
 
 const root = resolve(__dirname, '../..');
@@ -85,6 +85,14 @@ suite('examples/python-bot', () => {
     expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', bot.url, Date.now() - 31_000))).toBe(401);
     expect(await upgradeStatus(bot.url, signBoundHandshake(generateKeyPair().privateKey, 'm-1', bot.url))).toBe(401);
     expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', bot.url))).toBe('open');
+  });
+
+  it('writes a URL as the arena writes the audience (new URL(url).href, http(s) as ws(s))', () => {
+    const urls = ['http://127.0.0.1:8080', 'ws://127.0.0.1:8080/', 'HTTPS://Bot.Example:443/a/play#x', 'wss://bot.example:8443/p?q=1', 'http://[0:0:0:0:0:0:0:1]:9000', 'ws://localhost:80/x/'];
+    const code = `import importlib.util, json, sys\nspec = importlib.util.spec_from_file_location("bot", "bot.py")\nbot = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(bot)\nprint(json.dumps([bot.audience_of(u) for u in json.loads(sys.argv[1])]))`;
+    const r = spawnSync(python!, ['-c', code, JSON.stringify(urls)], { cwd: botDir, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(urls.map(handshakeAudience));
   });
 
   it('plays 20 games against built-in bots without a single strike', async () => {
