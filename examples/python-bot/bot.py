@@ -287,11 +287,11 @@ def handshake_ok(headers, platform_key: bytes, own_url: str, nonces: NonceMemory
     by the platform key over "<timestamp>.<matchId>.<nonce>.<audience>". Accept
     only our own audience (own_url comes from our configuration, never from
     the Host header), a good signature, a fresh timestamp and a new nonce."""
-    match_id = headers.get("x-svc-match")
-    stamp = headers.get("x-svc-timestamp")
-    audience = headers.get("x-svc-audience")
-    nonce = headers.get("x-svc-nonce")
-    sig = headers.get("x-svc-audience-signature")
+    try:
+        match_id, stamp, audience, nonce, sig = (headers.get(name) for name in (
+            "x-svc-match", "x-svc-timestamp", "x-svc-audience", "x-svc-nonce", "x-svc-audience-signature"))
+    except LookupError:  # websockets raises MultipleValuesError for a repeated header: ambiguous, refused
+        return False
     if not match_id or not stamp or not audience or not nonce or not sig:
         return False
     if audience != own_url or not re.fullmatch(r"[A-Za-z0-9_-]{22}", nonce):

@@ -1,7 +1,8 @@
 // The part of a bot that is the same for every strategy: an HTTP server that
 // answers `GET /ping` with `pong`, accepts the arena's WebSocket (optionally
-// verifying its signed handshake and that it was addressed to this bot), and answers each DecisionRequest frame with
-// a DecisionResponse carrying the same id. Copy it; plug in your `decide`.
+// verifying that the arena signed its handshake for this bot, once), and
+// answers each DecisionRequest frame with a DecisionResponse carrying the
+// same id. Copy it; plug in your `decide`.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
