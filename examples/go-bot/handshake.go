@@ -6,8 +6,9 @@
 // (the URL the arena dialled, which must be ours: a signature meant for
 // another bot cannot be replayed here), x-svc-nonce (never accepted twice)
 // and x-svc-audience-signature over
-// "<timestamp>.<match>.<nonce>.<audience>". An arena that sends none of the
-// three gets the spec's check only.
+// "<timestamp>.<match>.<nonce>.<audience>". Both forms are required: a
+// handshake without the three bound headers is refused, since otherwise
+// stripping them from a captured one would replay it.
 package main
 
 import (
@@ -24,8 +25,9 @@ import (
 // window: how far a timestamp may be from our clock, and how long a nonce is remembered.
 const window = 30 * time.Second
 
-// maxNonces bounds memory: past this many live nonces the oldest is forgotten
-// (only validly signed ones are stored, so a stranger cannot fill it).
+// maxNonces bounds memory: past this many live nonces a handshake is refused
+// rather than a live nonce forgotten, which would let its replay through
+// (only validly signed ones are stored, so only the arena can fill it).
 const maxNonces = 10000
 
 var (
@@ -49,6 +51,11 @@ type handshakeChecker struct {
 
 // problem is "" when the upgrade's headers pass, else the reason to refuse it.
 func (c *handshakeChecker) problem(h http.Header) string {
+	for _, name := range []string{"x-svc-match", "x-svc-timestamp", "x-svc-signature", "x-svc-audience", "x-svc-nonce", "x-svc-audience-signature"} {
+		if len(h.Values(name)) > 1 {
+			return name + " is repeated" // ambiguous: which one was signed?
+		}
+	}
 	match, stamp, sig := h.Get("x-svc-match"), h.Get("x-svc-timestamp"), h.Get("x-svc-signature")
 	if match == "" || stamp == "" || sig == "" {
 		return "unsigned: x-svc-match, x-svc-timestamp and x-svc-signature are required"
@@ -62,11 +69,8 @@ func (c *handshakeChecker) problem(h http.Header) string {
 		return "bad x-svc-signature"
 	}
 	audience, nonce, audienceSig := h.Get("x-svc-audience"), h.Get("x-svc-nonce"), h.Get("x-svc-audience-signature")
-	if audience == "" && nonce == "" && audienceSig == "" {
-		return ""
-	}
 	if audience == "" || nonce == "" || audienceSig == "" {
-		return "x-svc-audience, x-svc-nonce and x-svc-audience-signature come together"
+		return "not audience-bound: x-svc-audience, x-svc-nonce and x-svc-audience-signature are required"
 	}
 	if audience != c.audience {
 		return "x-svc-audience is not this bot's URL"
@@ -82,10 +86,7 @@ func (c *handshakeChecker) problem(h http.Header) string {
 	if t := time.UnixMilli(ms); t.After(until) {
 		until = t
 	}
-	if !c.nonces.remember(nonce, now, until.Add(window)) {
-		return "x-svc-nonce seen before (a replayed handshake)"
-	}
-	return ""
+	return c.nonces.remember(nonce, now, until.Add(window))
 }
 
 func (c *handshakeChecker) signed(message, b64 string) bool {
@@ -111,18 +112,23 @@ func newNonceMemory() *nonceMemory {
 	return &nonceMemory{expiry: map[string]time.Time{}}
 }
 
-// remember stores nonce and reports true, or reports false when it is already held.
-func (m *nonceMemory) remember(nonce string, now, until time.Time) bool {
+// remember stores nonce and returns "", or the reason it refuses: the nonce
+// is still held (a replay), or the memory is full of live nonces.
+func (m *nonceMemory) remember(nonce string, now, until time.Time) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for len(m.order) > 0 && (len(m.order) >= maxNonces || !m.expiry[m.order[0]].After(now)) {
+	// Insertion order is expiry order but for clock jumps: good enough to bound memory.
+	for len(m.order) > 0 && !m.expiry[m.order[0]].After(now) {
 		delete(m.expiry, m.order[0])
 		m.order = m.order[1:]
 	}
 	if exp, seen := m.expiry[nonce]; seen && exp.After(now) {
-		return false
+		return "x-svc-nonce seen before (a replayed handshake)"
+	}
+	if len(m.order) >= maxNonces {
+		return "too many handshakes in the last 30 s to remember their nonces"
 	}
 	m.expiry[nonce] = until
 	m.order = append(m.order, nonce)
-	return true
+	return ""
 }

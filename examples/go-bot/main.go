@@ -71,9 +71,9 @@ func main() {
 		}
 		own = "ws://" + net.JoinHostPort(local, strconv.Itoa(bound)) + "/"
 	}
-	audience, err := normalizeURL(own)
+	audience, err := handshakeAudience(own)
 	if err != nil {
-		fail(fmt.Sprintf("--public-url must be a URL, got %q", own))
+		fail(fmt.Sprintf("--public-url must be a URL such as wss://bot.example.org/ (the one the arena connects to), got %q", own))
 	}
 	logf := func(format string, args ...any) {
 		if !*quiet {
@@ -157,22 +157,28 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-// normalizeURL approximates WHATWG's URL.href for the URLs a bot has: a
-// lower-case scheme and host, no default port, and "/" for an empty path.
-func normalizeURL(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" || u.Host == "" {
+// handshakeAudience writes a URL as the arena writes the audience: WHATWG's
+// URL.href (approximated for the URLs a bot has: lower-case scheme and host,
+// no default port, "/" for an empty path), http(s) read as ws(s) since that
+// is what the arena dials, and no fragment (never sent).
+func handshakeAudience(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("not an absolute URL")
 	}
-	u.Scheme = strings.ToLower(u.Scheme)
+	scheme, ok := map[string]string{"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}[strings.ToLower(u.Scheme)]
+	if !ok {
+		return "", fmt.Errorf("not a ws(s):// or http(s):// URL")
+	}
+	u.Scheme = scheme
 	u.Host = strings.ToLower(u.Host)
-	defaults := map[string]string{"http": "80", "ws": "80", "https": "443", "wss": "443"}
-	if p := u.Port(); p != "" && p == defaults[u.Scheme] {
+	if p := u.Port(); (scheme == "ws" && p == "80") || (scheme == "wss" && p == "443") {
 		u.Host = strings.TrimSuffix(u.Host, ":"+p)
 	}
 	if u.Path == "" {
 		u.Path = "/"
 	}
+	u.Fragment, u.RawFragment = "", ""
 	return u.String(), nil
 }
 

@@ -156,7 +156,7 @@ function bandit(view) {
 
 /** How far a handshake's timestamp may be from our clock, and how long a nonce is remembered. */
 const WINDOW_MS = 30_000;
-/** Bounded memory: past this many live nonces the oldest is forgotten (only validly signed ones are stored). */
+/** Bounded memory: past this many live nonces a handshake is refused (only validly signed ones are stored, so only the arena can fill it). */
 const MAX_NONCES = 10_000;
 /** DER header of an Ed25519 SubjectPublicKeyInfo; the 32 raw key bytes follow. */
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -171,11 +171,12 @@ export function platformKey(base64) {
 /**
  * Checks the arena's signed upgrade. The spec's form: `x-svc-signature` is
  * Ed25519 by the platform key over `<x-svc-timestamp>.<x-svc-match>`, the
- * timestamp within 30 s. The audience-bound form adds `x-svc-audience` (the
- * URL the arena dialled, which must be ours: a signature meant for another bot
- * cannot be replayed here), `x-svc-nonce` (never accepted twice) and
- * `x-svc-audience-signature` over `<timestamp>.<match>.<nonce>.<audience>`.
- * An arena that sends none of the three gets the spec's check only.
+ * timestamp within 30 s. That names no bot, so another bot's owner could
+ * replay one their bot received to us: the audience-bound form is required
+ * too, `x-svc-audience` (the URL the arena dialled, which must be ours),
+ * `x-svc-nonce` (never accepted twice) and `x-svc-audience-signature` over
+ * `<timestamp>.<match>.<nonce>.<audience>`. A handshake without those three
+ * is refused: otherwise stripping them from a captured one would replay it.
  * Returns undefined when it passes, else the reason.
  */
 export function handshakeProblem(headers, { key, audience, nonces }, now = Date.now()) {
@@ -186,10 +187,8 @@ export function handshakeProblem(headers, { key, audience, nonces }, now = Date.
   if (!match || !stamp || !signature) return 'unsigned: x-svc-match, x-svc-timestamp and x-svc-signature are required';
   if (!/^\d{1,16}$/.test(stamp) || Math.abs(Number(stamp) - now) > WINDOW_MS) return 'stale or bad x-svc-timestamp';
   if (!signedBy(key, `${stamp}.${match}`, signature)) return 'bad x-svc-signature';
-  const bound = ['x-svc-audience', 'x-svc-nonce', 'x-svc-audience-signature'].map(one);
-  if (bound.every((h) => h === undefined)) return undefined;
-  const [claimed, nonce, audienceSignature] = bound;
-  if (!claimed || !nonce || !audienceSignature) return 'x-svc-audience, x-svc-nonce and x-svc-audience-signature come together';
+  const [claimed, nonce, audienceSignature] = ['x-svc-audience', 'x-svc-nonce', 'x-svc-audience-signature'].map(one);
+  if (!claimed || !nonce || !audienceSignature) return 'not audience-bound: x-svc-audience, x-svc-nonce and x-svc-audience-signature are required';
   if (claimed !== audience) return 'x-svc-audience is not this bot\'s URL';
   if (!/^[A-Za-z0-9_-]{22}$/.test(nonce)) return 'bad x-svc-nonce';
   if (!signedBy(key, `${stamp}.${match}.${nonce}.${claimed}`, audienceSignature)) return 'bad x-svc-audience-signature';
@@ -198,10 +197,25 @@ export function handshakeProblem(headers, { key, audience, nonces }, now = Date.
     nonces.delete(n);
   }
   if (nonces.has(nonce)) return 'x-svc-nonce seen before (a replayed handshake)';
-  if (nonces.size >= MAX_NONCES) nonces.delete(nonces.keys().next().value);
+  // Forgetting a live nonce would let its replay through: refuse instead.
+  if (nonces.size >= MAX_NONCES) return 'too many handshakes in the last 30 s to remember their nonces';
   // Kept until the timestamp can no longer pass the window check either.
   nonces.set(nonce, Math.max(now, Number(stamp)) + WINDOW_MS);
   return undefined;
+}
+
+/**
+ * The audience as the arena writes it: `new URL(url).href` of the socket URL,
+ * http(s) read as ws(s) (a bot registered as https://x/ is dialled at
+ * wss://x/), no fragment. Throws for anything but a ws(s) or http(s) URL.
+ */
+export function handshakeAudience(url) {
+  const parsed = new URL(url);
+  const scheme = { 'http:': 'ws:', 'https:': 'wss:', 'ws:': 'ws:', 'wss:': 'wss:' }[parsed.protocol];
+  if (!scheme) throw new TypeError(`not a ws(s):// or http(s):// URL: ${url}`);
+  parsed.protocol = scheme;
+  parsed.hash = '';
+  return parsed.href;
 }
 
 function signedBy(key, message, base64) {
@@ -218,6 +232,8 @@ function signedBy(key, message, base64) {
  */
 export async function startBot({ port = 8080, host = '127.0.0.1', platformKey: keyText, publicUrl, log = () => {} } = {}) {
   const key = keyText ? platformKey(keyText) : undefined;
+  // A bad public URL fails here, before listening, not at every upgrade.
+  const configured = publicUrl === undefined ? undefined : handshakeAudience(publicUrl);
   const nonces = new Map();
   let audience;
   const http = createServer((req, res) => {
@@ -247,7 +263,7 @@ export async function startBot({ port = 8080, host = '127.0.0.1', platformKey: k
   const shown = host.includes(':') ? `[${host}]` : host;
   // Our own URL comes from configuration, never from the request's Host header.
   const local = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : shown;
-  audience = new URL(publicUrl ?? `ws://${local}:${bound}/`).href;
+  audience = configured ?? handshakeAudience(`ws://${local}:${bound}/`);
   return {
     url: `http://${shown}:${bound}`,
     port: bound,
@@ -304,7 +320,13 @@ function parseArgs(argv, env) {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) fail(`--port must be a port number 0-65535, got "${portText}"`);
   const publicUrl = get('--public-url') ?? env.BOT_PUBLIC_URL;
-  if (publicUrl !== undefined && !URL.canParse(publicUrl)) fail(`--public-url must be a URL, got "${publicUrl}"`);
+  if (publicUrl !== undefined) {
+    try {
+      handshakeAudience(publicUrl);
+    } catch {
+      fail(`--public-url must be a URL such as wss://bot.example.org/ (the one the arena connects to), got "${publicUrl}"`);
+    }
+  }
   return { port, host: get('--host') ?? env.HOST ?? '127.0.0.1', platformKey: get('--platform-key') ?? env.ARENA_PLATFORM_KEY, publicUrl, quiet: argv.includes('--quiet') };
 }
 

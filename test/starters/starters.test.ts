@@ -1,14 +1,15 @@
 // Each starter as a bot author gets it: `arena new LANG DIR` from the bundled
 // CLI (bin/arena) into a temporary directory, built as its README says, run
 // with the platform key, then `arena bot check`, 20 games against the
-// built-in bots with no strike, and handshakes: the arena's accepted, forged
-// or unsigned ones refused with 401. The JavaScript and Go starters also
-// verify the audience-bound form (docs/starters.md); those handshakes are
-// signed here with node:crypto, as the arena signs them.
+// built-in bots with no strike, and handshakes: given the platform key, every
+// starter requires the audience-bound form (docs/protocol.md, "Checking the
+// handshake"): the arena's accepted once per nonce; forged, unsigned, stale,
+// spec-only (the bound headers stripped), another bot's or replayed ones
+// refused with 401. Handshakes are signed here with node:crypto as the arena
+// signs them; the audience is src/keys' handshakeAudience of the URL dialled.
 //
-// Bots are addressed as ws://127.0.0.1:<port>: that is also the default own
-// URL of a starter's audience check, so the same test holds once the arena
-// sends the audience headers.
+// Bots are addressed as ws://127.0.0.1:<port>, which is also the default own
+// URL of a starter's audience check.
 //
 // Needs: python3 with websockets (python3-websockets), go with gorilla/websocket
 // from Debian (golang-go, golang-github-gorilla-websocket-dev), npm with its
@@ -23,6 +24,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { generateKeyPair, privateKeyToPem, publicKeyRaw, signHandshake } from '../../src/keys/index';
+import { handshakeAudience } from '../../src/keys/handshake';
 import { runMatch, type MatchEntrant } from '../../src/runner/index';
 import { runCommand, type RunResult } from '../support/run-command';
 
@@ -74,8 +76,6 @@ interface Lang {
   build(dir: string): Promise<void>;
   /** The program and its arguments, as its README runs it (npm start's script, for the npm ones). */
   command(dir: string): [string, string[]];
-  /** Verifies the audience-bound form too (the Python and TypeScript starters get it on another branch). */
-  bound: boolean;
 }
 
 async function ok(r: Promise<RunResult>): Promise<void> {
@@ -89,14 +89,12 @@ const LANGS: Lang[] = [
     missing: () => (has('/usr/bin/python3', ['-c', 'import websockets']) ? undefined : 'python3 with websockets (apt-get install python3-websockets)'),
     build: async () => {},
     command: () => ['/usr/bin/python3', ['bot.py']],
-    bound: false,
   },
   {
     lang: 'javascript',
     missing: () => (has('npm', ['--version']) ? undefined : 'npm'),
     build: (dir) => ok(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir)),
     command: () => [process.execPath, ['bot.mjs']],
-    bound: true,
   },
   {
     lang: 'go',
@@ -104,7 +102,6 @@ const LANGS: Lang[] = [
     // The README's offline build: GOPATH mode from Debian's Go sources.
     build: (dir) => ok(run('go', ['build', '-o', 'bot', '.'], dir, { GO111MODULE: 'off', GOPATH: '/usr/share/gocode' })),
     command: (dir) => [join(dir, 'bot'), []],
-    bound: true,
   },
   {
     lang: 'typescript',
@@ -120,7 +117,6 @@ const LANGS: Lang[] = [
       await ok(run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], dir));
     },
     command: (dir) => [join(dir, 'node_modules', '.bin', 'tsx'), ['bot.ts']],
-    bound: false,
   },
 ];
 
@@ -242,41 +238,55 @@ for (const lang of LANGS) {
       expect(lines).toHaveLength(answered);
     }, GAMES_MS);
 
-    it('refuses a forged, an unsigned and a stale handshake with 401; accepts the platform key\'s', async () => {
-      expect(await upgradeStatus(url, signHandshake(platform, 'm-good'))).toBe('open');
-      expect(await upgradeStatus(url, signHandshake(stranger, 'm-forged'))).toBe(401);
+    it('refuses a forged, an unsigned, a stale and a spec-only handshake with 401; accepts the platform key\'s bound one', async () => {
+      const audience = handshakeAudience(url); // what the arena sends: ws://127.0.0.1:PORT/
+      expect(audience).toBe(`${url}/`);
+      expect(await upgradeStatus(url, boundHandshake(platform, 'm-good', audience))).toBe('open');
+      expect(await upgradeStatus(url, boundHandshake(stranger, 'm-forged', audience))).toBe(401);
       expect(await upgradeStatus(url, {})).toBe(401);
-      expect(await upgradeStatus(url, signHandshake(platform, 'm-stale', Date.now() - 60_000))).toBe(401);
-      const swapped = { ...signHandshake(platform, 'm-one'), 'x-svc-match': 'm-other' };
+      expect(await upgradeStatus(url, boundHandshake(platform, 'm-stale', audience, { now: Date.now() - 60_000 }))).toBe(401);
+      const swapped = { ...boundHandshake(platform, 'm-one', audience), 'x-svc-match': 'm-other' };
       expect(await upgradeStatus(url, swapped)).toBe(401);
+      // The spec's form alone, as the arena signs it: a good signature, fresh, but it names no bot.
+      expect(await upgradeStatus(url, signHandshake(platform, 'm-spec-only'))).toBe(401);
+      // A captured bound handshake with the three extension headers stripped gets no second socket.
+      const captured = boundHandshake(platform, 'm-captured', audience);
+      expect(await upgradeStatus(url, captured)).toBe('open');
+      const { 'x-svc-audience': _a, 'x-svc-nonce': _n, 'x-svc-audience-signature': _s, ...stripped } = captured;
+      expect(stripped).toEqual(signHandshake(platform, 'm-captured', Number(captured['x-svc-timestamp'])));
+      expect(await upgradeStatus(url, stripped)).toBe(401);
     });
 
-    if (lang.bound) {
-      it('audience-bound handshakes: its own URL once per nonce; a wrong audience, a replay, a bad or partial extension refused', async () => {
-        const audience = `${url}/`; // new URL('ws://127.0.0.1:PORT').href
-        const first = boundHandshake(platform, 'm-bound', audience);
-        expect(await upgradeStatus(url, first)).toBe('open');
-        expect(await upgradeStatus(url, first)).toBe(401); // the same nonce again: a replay
-        expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience))).toBe('open'); // a fresh nonce
-        expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', 'ws://127.0.0.1:1/'))).toBe(401);
-        expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience.replace('ws:', 'http:')))).toBe(401);
-        expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience, { audienceKey: stranger }))).toBe(401);
-        expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience, { now: Date.now() - 60_000 }))).toBe(401);
-        const { 'x-svc-nonce': _n, ...partial } = boundHandshake(platform, 'm-bound', audience);
-        expect(await upgradeStatus(url, partial)).toBe(401);
-        // The nonce is bound by the signature: another one in its place fails.
-        expect(await upgradeStatus(url, { ...boundHandshake(platform, 'm-bound', audience), 'x-svc-nonce': randomBytes(16).toString('base64url') })).toBe(401);
-        // The bot's own URL comes from its configuration, not from the Host header the client sends.
-        expect(await upgradeStatus(url, { ...boundHandshake(platform, 'm-bound', 'ws://evil.example.test/'), host: 'evil.example.test' })).toBe(401);
-      });
+    it('audience-bound handshakes: its own URL once per nonce; a wrong audience, a replay, a bad or partial extension refused', async () => {
+      const audience = handshakeAudience(url);
+      const first = boundHandshake(platform, 'm-bound', audience);
+      expect(await upgradeStatus(url, first)).toBe('open');
+      expect(await upgradeStatus(url, first)).toBe(401); // the same nonce again: a replay
+      expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience))).toBe('open'); // a fresh nonce
+      expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', 'ws://127.0.0.1:1/'))).toBe(401);
+      // The arena never signs an http audience: it reads http as ws first.
+      expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience.replace('ws:', 'http:')))).toBe(401);
+      expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience, { audienceKey: stranger }))).toBe(401);
+      expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience, { now: Date.now() - 60_000 }))).toBe(401);
+      for (const header of ['x-svc-audience', 'x-svc-nonce', 'x-svc-audience-signature']) {
+        const { [header]: _gone, ...partial } = boundHandshake(platform, 'm-bound', audience);
+        expect(await upgradeStatus(url, partial), `without ${header}`).toBe(401);
+      }
+      // The nonce is bound by the signature: another one in its place fails.
+      expect(await upgradeStatus(url, { ...boundHandshake(platform, 'm-bound', audience), 'x-svc-nonce': randomBytes(16).toString('base64url') })).toBe(401);
+      // The bot's own URL comes from its configuration, not from the Host header the client sends.
+      expect(await upgradeStatus(url, { ...boundHandshake(platform, 'm-bound', 'ws://evil.example.test/'), host: 'evil.example.test' })).toBe(401);
+    });
 
-      it('--public-url sets the audience it accepts', async () => {
-        const mine = 'wss://bots.example.test/mine';
-        const other = await start(lang, dir, ['--port', '0', '--quiet', '--platform-key', platformPublic, '--public-url', mine]);
-        expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', mine))).toBe('open');
-        expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', `${other.url}/`))).toBe(401);
-        await stop(other.child);
-      });
-    }
+    it('--public-url sets the audience it accepts, normalised as the arena does (https read as wss)', async () => {
+      const registered = 'HTTPS://Bots.Example.test:443/mine#top';
+      const mine = handshakeAudience(registered);
+      expect(mine).toBe('wss://bots.example.test/mine');
+      const other = await start(lang, dir, ['--port', '0', '--quiet', '--platform-key', platformPublic, '--public-url', registered]);
+      expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', mine))).toBe('open');
+      expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', 'https://bots.example.test/mine'))).toBe(401);
+      expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', handshakeAudience(other.url)))).toBe(401);
+      await stop(other.child);
+    });
   });
 }
