@@ -43,7 +43,7 @@ func main() {
 	port := flag.String("port", envOr("PORT", "8080"), "port to listen on (default $PORT or 8080; 0 picks a free port)")
 	host := flag.String("host", envOr("HOST", "127.0.0.1"), "address to listen on ($HOST)")
 	keyText := flag.String("platform-key", os.Getenv("ARENA_PLATFORM_KEY"), "base64 platform public key: verify every handshake, 401 otherwise ($ARENA_PLATFORM_KEY; `arena play --print-platform-key`)")
-	publicURL := flag.String("public-url", os.Getenv("BOT_PUBLIC_URL"), "the URL the arena connects to, for the audience check ($BOT_PUBLIC_URL; default ws://127.0.0.1:<port>/)")
+	publicURL := flag.String("public-url", os.Getenv("BOT_PUBLIC_URL"), "the URL the arena connects to, as registered (https counts as wss), for the audience check ($BOT_PUBLIC_URL; default ws://<host>:<port>/)")
 	quiet := flag.Bool("quiet", false, "no per-decision log")
 	flag.Parse()
 	if n, err := strconv.Atoi(*port); err != nil || n < 0 || n > 65535 {

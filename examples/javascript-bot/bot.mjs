@@ -310,7 +310,7 @@ function parseArgs(argv, env) {
       '  --port N            default 8080, or $PORT; 0 picks a free port',
       '  --host H            default 127.0.0.1, or $HOST',
       '  --platform-key B64  verify every handshake (401 otherwise); $ARENA_PLATFORM_KEY; `arena play --print-platform-key`',
-      '  --public-url URL    the URL the arena connects to, for the audience check; $BOT_PUBLIC_URL; default ws://127.0.0.1:<port>/',
+      '  --public-url URL    the URL the arena connects to, as registered (https counts as wss), for the audience check; $BOT_PUBLIC_URL; default ws://<host>:<port>/',
       '  --quiet             no per-decision log',
       '',
     ].join('\n'));
