@@ -27,6 +27,10 @@ Checks, in order:
   ping         GET <url>/ping answers "pong"
   upgrade      a WebSocket upgrade signed with the local platform key is accepted
   handshake    whether the bot refuses a forged signature (verifying is optional)
+  audience     (a bot that verifies) whether it refuses a handshake the arena signed
+               for another bot's URL (x-svc-audience; docs/protocol.md)
+  replay       (a bot that verifies) whether it refuses the same handshake twice
+               (x-svc-nonce)
   decision: *  one setup, turn, discard, bandit and trade decision, each taken from a
                real position of a seeded game; the answer must fit in 64 KiB, be a
                DecisionResponse {id, action} with the request's id, match the kind's

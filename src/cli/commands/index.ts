@@ -30,7 +30,8 @@ import { register as watch } from './watch';
 import { register as board } from './board';
 import { register as rules } from './rules';
 import { register as schema } from './schema';
+import { register as newStarter } from './new';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const commands: RegisterCommand[] = [demo, play, simulate, replay, bot, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];
+export const commands: RegisterCommand[] = [demo, play, simulate, replay, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];
