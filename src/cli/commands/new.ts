@@ -12,7 +12,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('new')
     .summary('write a starter bot (python, typescript, javascript, go) into a new directory')
-    .description('Write a complete starter bot in LANG into DIR (which must not exist or be empty): a legal player that verifies the arena\'s signed handshake, with a README that says how to run it and test it against the arena.')
+    .description('write a complete starter bot in LANG into DIR (which must not exist or be empty): a legal player that verifies the arena\'s signed handshake, with a README that says how to run it and test it against the arena.')
     .argument('[lang]', 'python, typescript, javascript or go')
     .argument('[dir]', 'the directory to create (or an empty one)')
     .option('--list', 'list the languages and what each starter is')
