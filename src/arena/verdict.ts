@@ -1,0 +1,152 @@
+// Confidence intervals for a tournament's results: per bot, mean placement and
+// win rate; per pair of bots, how often the first placed above the second.
+// Method: percentile bootstrap over seed groups. Games that share a seed (the
+// rotations of `arena play --duplicate`) are resampled together, so the
+// pairing that cancels the luck of the dice is kept inside every resample.
+// Pure: no I/O, no clock; the resampling PRNG is seeded by the caller (the
+// tournament seed), so the same results always give the same intervals.
+import { seededRandom } from '../../engine';
+
+/** One finished game, as the statistics see it. */
+export interface GameOutcome {
+  /** Games with the same group (their seed) are resampled together. */
+  group: string;
+  /** placements[b] = 1-based placement of entrant b, or null when b did not play this game. */
+  placements: ReadonlyArray<number | null>;
+  /** won[b]: entrant b won by reaching 10 VP. */
+  won: ReadonlyArray<boolean>;
+}
+
+/** An estimate and its confidence interval; values rounded for reports. */
+export interface Interval {
+  value: number;
+  low: number;
+  high: number;
+}
+
+export interface BotStats {
+  games: number;
+  /** Null without a game. */
+  meanPlacement: Interval | null;
+  winRate: Interval | null;
+}
+
+export interface PairStats {
+  /** Entrant indexes, a < b. */
+  a: number;
+  b: number;
+  /** Games both played. */
+  games: number;
+  /** Share of those games in which a placed above b; a tie counts half. Null without a game. */
+  aAbove: Interval | null;
+}
+
+export interface VerdictStats {
+  bots: BotStats[];
+  pairs: PairStats[];
+}
+
+export const CONFIDENCE = 0.95;
+export const RESAMPLES = 1000;
+/** Work budget of one bootstrap (group draws x sums per draw): very long runs get fewer resamples, never under MIN_RESAMPLES. */
+const WORK_BUDGET = 40_000_000;
+const MIN_RESAMPLES = 200;
+
+export const CI_METHOD = 'percentile bootstrap over seed groups (games sharing a seed resampled together)';
+
+/** How many resamples a run of `groups` groups with `sums` sums per group gets. */
+export function resamplesFor(groups: number, sums: number): number {
+  return Math.max(MIN_RESAMPLES, Math.min(RESAMPLES, Math.floor(WORK_BUDGET / Math.max(1, groups * sums))));
+}
+
+/**
+ * Mean placement and win rate per entrant, and a-above-b per pair, each with a
+ * 95% percentile-bootstrap interval. `seed` seeds the resampling.
+ */
+export function verdictStats(games: readonly GameOutcome[], entrants: number, seed: string, resamples?: number): VerdictStats {
+  const pairs: Array<[number, number]> = [];
+  for (let a = 0; a < entrants; a++) for (let b = a + 1; b < entrants; b++) pairs.push([a, b]);
+  // Per group, the sums each statistic needs: [placementSum, wins, games] per bot, then [aboveScore, games] per pair.
+  const width = entrants * 3 + pairs.length * 2;
+  const index = new Map<string, number>();
+  const sums: number[][] = [];
+  for (const g of games) {
+    let gi = index.get(g.group);
+    if (gi === undefined) {
+      gi = sums.length;
+      index.set(g.group, gi);
+      sums.push(new Array<number>(width).fill(0));
+    }
+    const row = sums[gi];
+    for (let b = 0; b < entrants; b++) {
+      const p = g.placements[b];
+      if (p === null || p === undefined) continue;
+      row[b * 3] += p;
+      row[b * 3 + 1] += g.won[b] ? 1 : 0;
+      row[b * 3 + 2] += 1;
+    }
+    pairs.forEach(([a, b], k) => {
+      const pa = g.placements[a];
+      const pb = g.placements[b];
+      if (pa === null || pa === undefined || pb === null || pb === undefined) return;
+      row[entrants * 3 + k * 2] += pa < pb ? 1 : pa === pb ? 0.5 : 0;
+      row[entrants * 3 + k * 2 + 1] += 1;
+    });
+  }
+  const total = new Array<number>(width).fill(0);
+  for (const row of sums) for (let i = 0; i < width; i++) total[i] += row[i];
+
+  const n = sums.length;
+  const draws = resamples ?? resamplesFor(n, width);
+  // ratios[s][r]: statistic s in resample r (NaN when its denominator is 0 in that resample).
+  const stats = entrants * 2 + pairs.length;
+  const ratios = Array.from({ length: stats }, () => new Float64Array(draws));
+  const rng = seededRandom(seed, 'verdict-bootstrap');
+  const acc = new Float64Array(width);
+  for (let r = 0; r < draws; r++) {
+    acc.fill(0);
+    for (let i = 0; i < n; i++) {
+      const row = sums[Math.floor(rng() * n)];
+      for (let k = 0; k < width; k++) acc[k] += row[k];
+    }
+    for (let b = 0; b < entrants; b++) {
+      const games = acc[b * 3 + 2];
+      ratios[b * 2][r] = acc[b * 3] / games;
+      ratios[b * 2 + 1][r] = acc[b * 3 + 1] / games;
+    }
+    for (let k = 0; k < pairs.length; k++) ratios[entrants * 2 + k][r] = acc[entrants * 3 + k * 2] / acc[entrants * 3 + k * 2 + 1];
+  }
+
+  const interval = (num: number, den: number, s: number, digits: number): Interval | null => {
+    if (den === 0) return null;
+    const [low, high] = percentileInterval(ratios[s], CONFIDENCE);
+    return { value: round(num / den, digits), low: round(low, digits), high: round(high, digits) };
+  };
+  return {
+    bots: Array.from({ length: entrants }, (_, b) => ({
+      games: total[b * 3 + 2],
+      meanPlacement: interval(total[b * 3], total[b * 3 + 2], b * 2, 3),
+      winRate: interval(total[b * 3 + 1], total[b * 3 + 2], b * 2 + 1, 3),
+    })),
+    pairs: pairs.map(([a, b], k) => ({
+      a,
+      b,
+      games: total[entrants * 3 + k * 2 + 1],
+      aAbove: interval(total[entrants * 3 + k * 2], total[entrants * 3 + k * 2 + 1], entrants * 2 + k, 3),
+    })),
+  };
+}
+
+/** The central `confidence` interval of the finite values (NaN resamples, with no game for the statistic, are left out). */
+export function percentileInterval(values: Float64Array, confidence: number): [number, number] {
+  const sorted = Array.from(values).filter((v) => Number.isFinite(v)).sort((x, y) => x - y);
+  if (sorted.length === 0) return [NaN, NaN];
+  const tail = (1 - confidence) / 2;
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1) + 0.5)))];
+  return [at(tail), at(1 - tail)];
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
