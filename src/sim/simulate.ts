@@ -42,6 +42,11 @@ export interface SimulateResult {
   bots: SimBotStats[];
   /** The run was stopped (signal) before all the games asked for were played; `games` counts those finished. */
   interrupted: boolean;
+  /**
+   * Each game's result for the confidence intervals (not printed): per game in
+   * game order, placements[b] and won[b] of bot b (in the order given).
+   */
+  outcomes: Array<{ game: number; placements: number[]; won: boolean[] }>;
 }
 
 export class SimulateError extends Error {}
@@ -112,10 +117,15 @@ export interface SimTally {
   decisions: number;
   /** Per bot, in the order given: wins, VP and placements summed over games. */
   bots: Array<{ wins: number; vp: number; placement: number }>;
+  /**
+   * Each game played, flat: the game index, then per bot placement * 2 + (1 if it won).
+   * Kept for the confidence intervals; several workers' lists are put back in game order at the end.
+   */
+  perGame: number[];
 }
 
 export function emptyTally(bots: number): SimTally {
-  return { games: 0, turns: 0, won: 0, decisions: 0, bots: Array.from({ length: bots }, () => ({ wins: 0, vp: 0, placement: 0 })) };
+  return { games: 0, turns: 0, won: 0, decisions: 0, bots: Array.from({ length: bots }, () => ({ wins: 0, vp: 0, placement: 0 })), perGame: [] };
 }
 
 /** Adds `from` into `into` (both for the same bots). */
@@ -129,6 +139,7 @@ export function addTally(into: SimTally, from: SimTally): void {
     into.bots[i].vp += b.vp;
     into.bots[i].placement += b.placement;
   });
+  for (const x of from.perGame) into.perGame.push(x);
 }
 
 /**
@@ -153,7 +164,10 @@ export function playRange(
     tally.games++;
     tally.turns += out.turns ?? currentTurn(g);
     if (out.reason === 'win') tally.won++;
+    const at = tally.perGame.length + 1;
+    tally.perGame.push(i, ...botAtSeat.map(() => 0));
     botAtSeat.forEach((b, s) => {
+      tally.perGame[at + b] = out.placements[s] * 2 + (out.winner === s ? 1 : 0);
       tally.bots[b].vp += out.vp[s];
       tally.bots[b].placement += out.placements[s];
       if (out.winner === s) tally.bots[b].wins++;
@@ -221,7 +235,18 @@ export function simResult(names: readonly string[], seed: string, t: SimTally, s
       avgPlacement: round(per(t.bots[b].placement), 3),
     })),
     interrupted: t.games < asked,
+    outcomes: outcomesOf(t, names.length),
   };
+}
+
+/** The tally's per-game list, in game order. */
+function outcomesOf(t: SimTally, bots: number): SimulateResult['outcomes'] {
+  const out: SimulateResult['outcomes'] = [];
+  for (let k = 0; k < t.perGame.length; k += bots + 1) {
+    const codes = t.perGame.slice(k + 1, k + 1 + bots);
+    out.push({ game: t.perGame[k], placements: codes.map((c) => c >> 1), won: codes.map((c) => (c & 1) === 1) });
+  }
+  return out.sort((a, b) => a.game - b.game);
 }
 
 function round(x: number, digits: number): number {

@@ -52,14 +52,25 @@ describe('arena simulate (CLI)', () => {
     const res = arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']);
     expect(res.status).toBe(0);
     const out = JSON.parse(res.stdout);
-    expect(Object.keys(out).sort()).toEqual(['avgTurns', 'bots', 'decisions', 'games', 'gamesPerSecond', 'interrupted', 'seconds', 'seed', 'wonGames']);
+    expect(Object.keys(out).sort()).toEqual(['avgTurns', 'bots', 'ci', 'decisions', 'games', 'gamesPerSecond', 'headToHead', 'interrupted', 'seconds', 'seed', 'wonGames']);
     expect(out.games).toBe(8);
     expect(out.interrupted).toBe(false);
     expect(out.bots).toHaveLength(4);
-    for (const b of out.bots) expect(Object.keys(b).sort()).toEqual(['avgPlacement', 'avgVp', 'bot', 'winRate', 'wins']);
+    for (const b of out.bots) expect(Object.keys(b).sort()).toEqual(['avgPlacement', 'avgPlacementCi95', 'avgVp', 'bot', 'winRate', 'winRateCi95', 'wins']);
+    // 95% intervals around each estimate, and every pair of seats head to head (a repeated bot named by its seat).
+    for (const b of out.bots) {
+      expect(b.avgPlacementCi95[0]).toBeLessThanOrEqual(b.avgPlacement);
+      expect(b.avgPlacementCi95[1]).toBeGreaterThanOrEqual(b.avgPlacement);
+    }
+    expect(out.ci).toMatchObject({ confidence: 0.95, resamples: 1000 });
+    expect(out.headToHead.map((h: { a: string; b: string }) => `${h.a}/${h.b}`)).toEqual([
+      'greedy/random#2', 'greedy/random#3', 'greedy/random#4', 'random#2/random#3', 'random#2/random#4', 'random#3/random#4',
+    ]);
+    expect(out.headToHead[0]).toMatchObject({ games: 8 });
     // Same seed, same numbers, from a separate process.
     const again = JSON.parse(arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']).stdout);
     expect(again.bots).toEqual(out.bots);
+    expect(again.headToHead).toEqual(out.headToHead);
   });
 
   it('prints a readable table by default', () => {
@@ -67,6 +78,9 @@ describe('arena simulate (CLI)', () => {
     expect(res.status).toBe(0);
     expect(res.stdout).toMatch(/4 games · 3 seats · seed t/);
     expect(res.stdout).toMatch(/greedy\s+\d+\s+[\d.]+%/);
+    expect(res.stdout).toMatch(/avg place \[95% CI\]\s+win rate \[95% CI\]/);
+    expect(res.stdout).toMatch(/head to head: how often the first placed above the second/);
+    expect(res.stdout).toMatch(/random#1 above random#2\s+\d+% \[\d+%, \d+%\] of 4 games/);
   });
 
   it('exits 2 on an empty or over-long --seed, as arena play does', () => {

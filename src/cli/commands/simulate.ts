@@ -25,7 +25,16 @@ number of --workers: game i depends on the seed and i only, and the workers'
 tallies are exact sums.
 
 --json prints: {games, seed, seconds, gamesPerSecond, avgTurns, wonGames, decisions,
-  bots: [{bot, wins, winRate, avgVp, avgPlacement}], interrupted}  (bots in the order given)
+  bots: [{bot, wins, winRate, winRateCi95: [low, high], avgVp, avgPlacement, avgPlacementCi95: [low, high]}],
+  ci: {method, confidence, resamples},
+  headToHead: [{a, b, games, aAbove, ci95: [low, high]}], interrupted}  (bots in the order given)
+
+Statistics: as arena play prints them, under the table: each bot's mean
+placement and win rate with 95% confidence intervals (a percentile bootstrap
+over the games, each game its own seed, seeded by --seed, so the same run
+prints the same intervals), and the head-to-head table: for each pair, how
+often the first placed above the second (a tie counts half). A repeated bot
+is named by its seat, e.g. random#2.
 
 Ctrl-C (or SIGTERM) stops the run after the games in play and prints the
 results of the games finished, marked as interrupted; exit 130 (143 for
@@ -78,10 +87,43 @@ Examples:
         release();
       }
       if (result.interrupted && result.games === 0) throw new CliError('stopped before the first game finished; nothing to report', signalExitCode(stoppedBy ?? 'SIGINT'));
-      io.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result, threadCount(workers, opts.games), opts.games));
+      const report = await withStatistics(result);
+      io.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatResult(result, threadCount(workers, opts.games), opts.games) + await intervalsText(report));
       // The interruption was reported as it happened: the exit code says the rest.
       if (result.interrupted) throw new CliError('', signalExitCode(stoppedBy ?? 'SIGINT'));
     });
+}
+
+/** What --json prints: the run's result with the intervals in place of the per-game list. */
+export async function withStatistics(r: SimulateResult) {
+  const { outcomeStatistics } = await import('../../arena/verdict-report');
+  const names = botLabels(r);
+  const outcomes = r.outcomes.map((o) => ({ group: String(o.game), placements: o.placements, won: o.won }));
+  const stats = outcomeStatistics(names, outcomes, r.seed);
+  const { outcomes: _perGame, interrupted, bots, ...rest } = r;
+  return {
+    ...rest,
+    bots: bots.map((b, i) => ({ bot: b.bot, wins: b.wins, winRate: b.winRate, winRateCi95: stats.bots[i].winRateCi95, avgVp: b.avgVp, avgPlacement: b.avgPlacement, avgPlacementCi95: stats.bots[i].avgPlacementCi95 })),
+    ci: stats.ci,
+    headToHead: stats.headToHead,
+    interrupted,
+  };
+}
+
+async function intervalsText(report: Awaited<ReturnType<typeof withStatistics>>): Promise<string> {
+  const { formatIntervals } = await import('../../term/verdict-table');
+  const names = labelsOf(report.bots.map((b) => b.bot));
+  const rows = report.bots.map((b, i) => ({ name: names[i], games: report.games, avgPlacement: b.avgPlacement, avgPlacementCi95: b.avgPlacementCi95, winRate: b.winRate, winRateCi95: b.winRateCi95 }));
+  return '\n' + formatIntervals(rows, report.headToHead, report.ci) + '\n';
+}
+
+/** Bot names as the table shows them: a repeated bot gets a #seat suffix. */
+function botLabels(r: SimulateResult): string[] {
+  return labelsOf(r.bots.map((b) => b.bot));
+}
+
+function labelsOf(bots: readonly string[]): string[] {
+  return bots.map((b, i) => (bots.filter((x) => x === b).length > 1 ? `${b}#${i + 1}` : b));
 }
 
 function parsePositiveInt(value: string): number {
