@@ -40,12 +40,16 @@ export interface FeedReport {
   firstDifference: FedDecision | null;
 }
 
+/** The bot could not be reached for the first request: nothing was compared. */
+export class FeedConnectError extends Error {}
+
 export async function feedSeat(requests: readonly RecordedRequest[], opts: FeedOptions): Promise<FeedReport> {
   const seat = new WsSeat({ url: opts.url, matchId: opts.matchId, platformKey: opts.platformKey });
   const report: FeedReport = { decisions: 0, agreed: 0, differed: 0, skipped: 0, firstDifference: null };
   try {
     for (const request of requests) {
       const got = await seat.ask(request.id, request.frame, opts.waitMs);
+      if (!got.ok && got.reason === 'dropped' && report.decisions === 0) throw new FeedConnectError(`the bot gave no answer to the first request: ${got.detail}`);
       const answer: NewAnswer = got.ok ? { type: 'action', action: got.action } : { type: 'none', reason: got.reason, detail: got.detail };
       const d = compare(request, answer);
       report.decisions++;
