@@ -11,10 +11,11 @@ import type { MatchRecord } from '../../src/protocol/index';
 import { decide as heuristicDecide, startBot as startHeuristic } from '../../examples/heuristic-bot/bot';
 import { startBot as startStarter } from '../../examples/starter-bot/bot';
 import { serveBot, type RunningBot } from '../../examples/starter-bot/server';
+import { startScriptedBot } from '../probe/scripted-bot';
 
 const { privateKey, publicKey } = generateKeyPair();
 const platformPublicKey = Buffer.from(publicKeyRaw(publicKey)).toString('base64');
-const bots: RunningBot[] = [];
+const bots: Array<Pick<RunningBot, 'close'>> = [];
 /** The frames the recording bot received, as text, in order. */
 const received: string[] = [];
 let result: MatchResult;
@@ -107,5 +108,56 @@ describe('feedSeat', () => {
     // Everything before the first difference agreed.
     const before = requests.indexOf(first.request);
     expect(report.agreed).toBeGreaterThanOrEqual(before);
+  });
+});
+
+describe('rebuildRequests with strikes and a resignation', () => {
+  it('keeps decision ids and frames exact after a seat is struck three times and resigns; feeding the same bot agrees', async () => {
+    const seen: string[] = [];
+    let asked = 0;
+    // Strikes on its first three decisions: illegal, malformed, late; then it has resigned and gets nothing.
+    const striker = await startScriptedBot((req) => {
+      seen.push(JSON.stringify(req));
+      asked++;
+      if (asked % 3 === 1) return { text: JSON.stringify({ id: req.id, action: { settlement: 999, road: 999 } }) };
+      if (asked % 3 === 2) return { text: 'not json' };
+      return null;
+    });
+    const heard: string[] = [];
+    const recording = await serveBot((request, memo) => {
+      heard.push(JSON.stringify(request));
+      return heuristicDecide(request, memo);
+    });
+    bots.push(striker, recording);
+    const r = await runMatch({
+      matchId: 'm-feed-2',
+      seed: 'strike-seed',
+      platformKey: privateKey,
+      deadlineMs: 1000,
+      entrants: [
+        { botId: 's', botName: 'striker', source: { type: 'ws', url: striker.url } },
+        { botId: 'h', botName: 'heuristic', source: { type: 'ws', url: recording.url } },
+        { botId: 'g', botName: 'greedy', source: { type: 'builtin', bot: 'greedy' } },
+      ],
+    });
+    const rec = r.match;
+    const sSeat = rec.players.find((p) => p.botId === 's')!.seat;
+    const hSeat = rec.players.find((p) => p.botId === 'h')!.seat;
+    expect(r.seats[sSeat].resigned).toBe(true);
+
+    const struck = rebuildRequests(rec, { deadlineMs: 1000, timeBankMs: 120_000, seat: sSeat, keepGames: true });
+    expect(struck.requests.map((q) => q.frame.toString('utf8'))).toEqual(seen);
+    expect(struck.requests.map((q) => q.answer)).toEqual([
+      { type: 'strike', reason: 'illegal', code: expect.any(String) },
+      { type: 'strike', reason: 'malformed' },
+      { type: 'strike', reason: 'late' },
+    ]);
+    // The other socket seat's frames stay exact, ids included, though the resigned seat's decisions are no longer sent.
+    const other = rebuildRequests(rec, { deadlineMs: 1000, timeBankMs: 120_000, seat: hSeat });
+    expect(other.requests.map((q) => q.frame.toString('utf8'))).toEqual(heard);
+
+    asked = 0;
+    const report = await feedSeat(struck.requests, { url: striker.url, matchId: rec.id, platformKey: privateKey, waitMs: 300 });
+    expect(report).toMatchObject({ decisions: 3, agreed: 2, differed: 0, skipped: 1, firstDifference: null });
   });
 });
