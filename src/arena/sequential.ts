@@ -66,7 +66,7 @@ export function aboveScore(placementA: number | null | undefined, placementB: nu
 /** The one-line verdict: `A places above B in 58% ± 3% of games (decided after 640 games)`. */
 export function verdictLine(v: { a: string; b: string; aAbove: number; low: number; high: number; decided: boolean; games: number; cap: number }): string {
   const pct = Math.round(v.aAbove * 100);
-  const plusMinus = Math.max(1, Math.round(((v.high - v.low) / 2) * 100));
+  const plusMinus = Math.round(((v.high - v.low) / 2) * 100);
   const games = `${v.games} game${v.games === 1 ? '' : 's'}`;
   const tail = v.decided ? `decided after ${games}` : `not decided after ${games}, the cap; raise --games to go on`;
   return `${v.a} places above ${v.b} in ${pct}% ± ${plusMinus}% of games (${tail})`;
