@@ -43,6 +43,7 @@ SIGTERM). A second Ctrl-C quits at once.
 Examples:
   $ arena simulate --games 1000 --bots greedy,random,random,random --seed 42
   $ arena simulate -n 200 -b random,random,random --json | jq .gamesPerSecond
+  $ arena simulate -n 2000 -b search,greedy,greedy,greedy --json | jq '.headToHead[0]'   is search better than greedy?
   $ arena simulate -n 5000 --workers 1 --seed 7     one core, for comparing engine speed`)
     .action(async (opts: { games: number; bots: string; seed?: string; workers?: number; json?: boolean; quiet?: boolean }) => {
       const [{ SimulateError }, { defaultWorkers, simulateParallel, threadCount }, { simWorkerScript }, { randomBytes }, { availableParallelism }, { onStopSignals, signalExitCode }] = await Promise.all([
