@@ -69,4 +69,14 @@ describe('runTournament --duplicate', () => {
     expect(s.matches.length).toBeLessThanOrEqual(v.games + 2);
     expect(v.text).toMatch(new RegExp(`^g places above r1 in \\d+% ± \\d+% of games \\(decided after ${v.games} games\\)$`));
   });
+
+  it('--until-decided with equal bots plays to the cap and says it is not decided', async () => {
+    const s = await runTournament({
+      bots: parseBotArgs(['a=builtin:random', 'b=builtin:random', 'builtin:random']), games: 9, seats: 3, seed: 'equal', concurrency: 2,
+      duplicate: true, untilDecided: true, platformKey: privateKey, startedAt,
+    });
+    expect(s.matches).toHaveLength(9);
+    expect(s.verdict).toMatchObject({ a: 'a', b: 'b', decided: false, better: null, games: 9 });
+    expect(s.verdict!.text).toMatch(/^a places above b in \d+% ± \d+% of games \(not decided after 9 games, the cap; raise --games to go on\)$/);
+  });
 });
