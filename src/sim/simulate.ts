@@ -20,6 +20,12 @@ export interface SimulateOptions {
    * covers the games finished, with `interrupted` set.
    */
   signal?: AbortSignal;
+  /**
+   * Duplicate play: games come in groups of one game per seat that share a
+   * seed (game i plays seed "<S>/<floor(i / seats)>"), so with the rotation
+   * every bot plays each seed from every seat. `games` should be a multiple of the seats.
+   */
+  duplicate?: boolean;
 }
 
 export interface SimBotStats {
@@ -42,6 +48,8 @@ export interface SimulateResult {
   bots: SimBotStats[];
   /** The run was stopped (signal) before all the games asked for were played; `games` counts those finished. */
   interrupted: boolean;
+  /** Played in duplicate (see SimulateOptions.duplicate). */
+  duplicate: boolean;
   /**
    * Each game's result for the confidence intervals (not printed): per game in
    * game order, placements[b] and won[b] of bot b (in the order given).
@@ -148,12 +156,13 @@ export function addTally(into: SimTally, from: SimTally): void {
  * first game not played (`to` when all were).
  */
 export function playRange(
-  names: readonly BuiltinName[], seed: string, from: number, to: number, tally: SimTally, onGame?: () => void, stop?: () => boolean,
+  names: readonly BuiltinName[], seed: string, from: number, to: number, tally: SimTally, onGame?: () => void, stop?: () => boolean, duplicate = false,
 ): number {
   const n = names.length as 3 | 4;
   for (let i = from; i < to; i++) {
     if (stop?.()) return i;
-    const gseed = gameSeed(seed, i);
+    // Duplicate: the n games of a group share the group's seed; the rotation below seats each bot once in every seat.
+    const gseed = gameSeed(seed, duplicate ? Math.floor(i / n) : i);
     // Rotation: bot b sits at seat (b + i) % n in game i.
     const botAtSeat = Array.from({ length: n }, (_, s) => (s - (i % n) + n) % n);
     const seatBots = botAtSeat.map((b, s) => createBuiltinBot(names[b], `${gseed}:${s}`));
@@ -189,8 +198,8 @@ export function simulate(opts: SimulateOptions): SimulateResult {
   const tally = emptyTally(names.length);
   const start = performance.now();
   let done = 0;
-  playRange(names, opts.seed, 0, opts.games, tally, () => opts.onProgress?.(++done));
-  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games);
+  playRange(names, opts.seed, 0, opts.games, tally, () => opts.onProgress?.(++done), undefined, opts.duplicate);
+  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games, opts.duplicate);
 }
 
 /** How long the one-thread run plays before it lets the event loop (a signal, a timer) run. */
@@ -209,14 +218,14 @@ export async function simulateSliced(opts: SimulateOptions): Promise<SimulateRes
   const stop = () => opts.signal?.aborted === true || performance.now() >= sliceEnd;
   while (next < opts.games && !opts.signal?.aborted) {
     sliceEnd = performance.now() + SLICE_MS;
-    next = playRange(names, opts.seed, next, opts.games, tally, () => opts.onProgress?.(tally.games), stop);
+    next = playRange(names, opts.seed, next, opts.games, tally, () => opts.onProgress?.(tally.games), stop, opts.duplicate);
     if (next < opts.games) await new Promise((r) => setImmediate(r));
   }
-  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games);
+  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games, opts.duplicate);
 }
 
 /** The report of a run of `asked` games; `t.games` were played (fewer if it was stopped). */
-export function simResult(names: readonly string[], seed: string, t: SimTally, seconds: number, asked: number): SimulateResult {
+export function simResult(names: readonly string[], seed: string, t: SimTally, seconds: number, asked: number, duplicate = false): SimulateResult {
   // A run stopped before its first game reports zeros, not NaN (JSON has no NaN).
   const per = (x: number) => (t.games === 0 ? 0 : x / t.games);
   return {
@@ -235,6 +244,7 @@ export function simResult(names: readonly string[], seed: string, t: SimTally, s
       avgPlacement: round(per(t.bots[b].placement), 3),
     })),
     interrupted: t.games < asked,
+    duplicate,
     outcomes: outcomesOf(t, names.length),
   };
 }

@@ -13,6 +13,21 @@ function stable(r: ReturnType<typeof simulate>) {
 }
 
 describe('simulate', () => {
+  it('--duplicate plays each seed once per seat rotation: identical bots then share every result exactly', () => {
+    // Three greedy bots (seeded by game seed and seat): in a group the same seed is played with the bots rotated, so each
+    // bot gets each seat's result once, and over whole groups every bot has the same wins and placements.
+    const r = simulate({ games: 6, bots: ['greedy', 'greedy', 'greedy'], seed: 'dup', duplicate: true });
+    expect(r.duplicate).toBe(true);
+    expect(new Set(r.bots.map((b) => `${b.wins}/${b.avgPlacement}/${b.avgVp}`)).size).toBe(1);
+    for (const g of [0, 3]) {
+      const group = r.outcomes.slice(g, g + 3);
+      // Game g + k is game g with every bot moved k seats along: bot b sits where bot b + k sat in game g.
+      group.forEach((o, k) => expect(o.placements).toEqual(group[0].placements.map((_, b) => group[0].placements[(b + k) % 3])));
+    }
+    const plain = simulate({ games: 6, bots: ['greedy', 'greedy', 'greedy'], seed: 'dup' });
+    expect(plain.duplicate).toBe(false);
+  });
+
   it('gives the same results for the same seed, and different ones for another seed', () => {
     const a = simulate({ games: 20, bots: ['greedy', 'random', 'random', 'random'], seed: 'same' });
     const b = simulate({ games: 20, bots: ['greedy', 'random', 'random', 'random'], seed: 'same' });
@@ -52,7 +67,7 @@ describe('arena simulate (CLI)', () => {
     const res = arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']);
     expect(res.status).toBe(0);
     const out = JSON.parse(res.stdout);
-    expect(Object.keys(out).sort()).toEqual(['avgTurns', 'bots', 'ci', 'decisions', 'games', 'gamesPerSecond', 'headToHead', 'interrupted', 'seconds', 'seed', 'wonGames']);
+    expect(Object.keys(out).sort()).toEqual(['avgTurns', 'bots', 'ci', 'decisions', 'duplicate', 'games', 'gamesPerSecond', 'headToHead', 'interrupted', 'seconds', 'seed', 'wonGames']);
     expect(out.games).toBe(8);
     expect(out.interrupted).toBe(false);
     expect(out.bots).toHaveLength(4);
@@ -71,6 +86,13 @@ describe('arena simulate (CLI)', () => {
     const again = JSON.parse(arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']).stdout);
     expect(again.bots).toEqual(out.bots);
     expect(again.headToHead).toEqual(out.headToHead);
+  });
+
+  it('--duplicate rounds --games up to whole rotations and says so', () => {
+    const res = arena(['simulate', '-n', '4', '-b', 'random,random,greedy', '-s', 't', '--duplicate', '--json']);
+    expect(res.status).toBe(0);
+    expect(res.stderr).toContain('--duplicate plays whole rotations of 3 games: 4 rounded up to 6');
+    expect(JSON.parse(res.stdout)).toMatchObject({ games: 6, duplicate: true });
   });
 
   it('prints a readable table by default', () => {
