@@ -15,7 +15,7 @@ import { arrangeForSeats, drawDuplicateTables, drawTables, seedGroup } from './s
 import { gameSeed } from './seeds';
 import { noStrikes, Tallies, totalStrikes, type GameResult } from './stats';
 import { summarizeBots, type SummaryMatch, type SummaryMatchPlayer, type TournamentSummary } from './summary';
-import { DecisionWatch, tournamentStatistics, type Verdict } from './verdict-report';
+import { DecisionWatch, placedGame, tournamentStatistics, type PlacedGame, type Verdict } from './verdict-report';
 
 export interface TournamentOptions {
   /** At least `seats` bots, unique ids. */
@@ -102,7 +102,8 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
   const tables = duplicate ? drawDuplicateTables(bots.length, seats, games, seed) : drawTables(bots.length, seats, games, seed);
   // --until-decided watches the first two bots' games in game order.
   const watch = opts.untilDecided ? new DecisionWatch(bots[0], bots[1], duplicate ? seats : 1) : null;
-  const inOrder: GameResult[] = [];
+  // The finished games in game order, for the intervals (placements only, no latencies).
+  const inOrder: PlacedGame[] = [];
   const tallies = new Tallies(bots.map((b) => b.id));
   const ratings = new RatingBook(bots.map((b) => b.id));
   const matches: SummaryMatch[] = [];
@@ -132,8 +133,9 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
       nextToRate++;
       const record = withRatingDeltas(result.match, game, ratings);
       matches.push(summaryMatch(record, game));
-      inOrder.push(game);
-      watch?.add(game);
+      const placed = placedGame(game);
+      inOrder.push(placed);
+      watch?.add(placed);
       if (opts.outDir) {
         const path = join(opts.outDir, `${record.id}.json`);
         // Files are written one at a time, in game order; a failed write

@@ -2,7 +2,21 @@
 // the `--until-decided` stop (sequential.ts). Pure: no I/O.
 import type { ArenaBot } from './bots';
 import { aboveScore, SEQUENTIAL_METHOD, SequentialTest, verdictLine } from './sequential';
-import type { GameResult } from './stats';
+import type { GameResult, SeatResult } from './stats';
+
+/**
+ * What the statistics keep of a finished game: its seed, status and each
+ * seat's bot, placement and win (no latencies: a long tournament keeps one per game).
+ */
+export interface PlacedGame {
+  seed: string;
+  status: GameResult['status'];
+  seats: ReadonlyArray<Pick<SeatResult, 'botId' | 'placement' | 'won'>>;
+}
+
+export function placedGame(g: GameResult): PlacedGame {
+  return { seed: g.seed, status: g.status, seats: g.seats.map((s) => ({ botId: s.botId, placement: s.placement, won: s.won })) };
+}
 import { CI_METHOD, CONFIDENCE, resamplesFor, verdictStats, type GameOutcome, type Interval } from './verdict';
 
 /** [low, high] of a 95% interval. */
@@ -53,7 +67,7 @@ export interface TournamentStatistics {
   ci: CiInfo;
 }
 
-export function outcomesOf(bots: readonly ArenaBot[], games: readonly GameResult[]): GameOutcome[] {
+export function outcomesOf(bots: readonly ArenaBot[], games: readonly PlacedGame[]): GameOutcome[] {
   const index = new Map(bots.map((b, i) => [b.id, i]));
   return games
     .filter((g) => g.status === 'completed')
@@ -74,7 +88,7 @@ export function outcomesOf(bots: readonly ArenaBot[], games: readonly GameResult
 const ci = (i: Interval | null): Ci | null => (i === null ? null : [i.low, i.high]);
 
 /** Intervals per bot (by id) and the head-to-head table, bootstrap seeded by the tournament seed. */
-export function tournamentStatistics(bots: readonly ArenaBot[], games: readonly GameResult[], seed: string): TournamentStatistics {
+export function tournamentStatistics(bots: readonly ArenaBot[], games: readonly PlacedGame[], seed: string): TournamentStatistics {
   const s = outcomeStatistics(bots.map((b) => b.name), outcomesOf(bots, games), seed);
   return { byBot: new Map(bots.map((b, i) => [b.id, s.bots[i]])), headToHead: s.headToHead, ci: s.ci };
 }
@@ -107,7 +121,7 @@ export class DecisionWatch {
   constructor(private readonly a: ArenaBot, private readonly b: ArenaBot, private readonly groupSize: number) {}
 
   /** The next game in game order; returns true once decided. */
-  add(game: GameResult): boolean {
+  add(game: PlacedGame): boolean {
     if (this.decidedAt !== null) return true;
     this.seen++;
     if (game.status === 'completed') {
