@@ -17,7 +17,7 @@ export interface PlacedGame {
 export function placedGame(g: GameResult): PlacedGame {
   return { seed: g.seed, status: g.status, seats: g.seats.map((s) => ({ botId: s.botId, placement: s.placement, won: s.won })) };
 }
-import { CI_METHOD, CONFIDENCE, resamplesFor, verdictStats, type GameOutcome, type Interval } from './verdict';
+import { CI_METHOD, CONFIDENCE, packedVerdictStats, packOutcomes, resamplesFor, type GameOutcome, type Interval, type PackedOutcomes } from './verdict';
 
 /** [low, high] of a 95% interval. */
 export type Ci = [number, number];
@@ -95,9 +95,14 @@ export function tournamentStatistics(bots: readonly ArenaBot[], games: readonly 
 
 /** The same statistics for entrants named `names` (outcomes indexed like them): `arena simulate`'s. */
 export function outcomeStatistics(names: readonly string[], outcomes: readonly GameOutcome[], seed: string): { bots: BotCis[]; headToHead: HeadToHead[]; ci: CiInfo } {
+  return packedStatistics(names, packOutcomes(outcomes, names.length), seed);
+}
+
+/** outcomeStatistics for games already packed (a long simulation keeps a byte per seat). */
+export function packedStatistics(names: readonly string[], packed: PackedOutcomes, seed: string): { bots: BotCis[]; headToHead: HeadToHead[]; ci: CiInfo } {
   const k = names.length;
-  const resamples = resamplesFor(new Set(outcomes.map((o) => o.group)).size, k * 3 + k * (k - 1));
-  const v = verdictStats(outcomes, k, seed, resamples);
+  const resamples = resamplesFor(packed.groupStart[packed.groupStart.length - 1], k * 3 + k * (k - 1));
+  const v = packedVerdictStats(packed, seed, resamples);
   return {
     bots: v.bots.map((b) => ({ avgPlacementCi95: ci(b.meanPlacement), winRateCi95: ci(b.winRate) })),
     headToHead: v.pairs.map((p) => ({ a: names[p.a], b: names[p.b], games: p.games, aAbove: p.aAbove?.value ?? null, ci95: ci(p.aAbove) })),

@@ -48,15 +48,54 @@ export interface VerdictStats {
 
 export const CONFIDENCE = 0.95;
 export const RESAMPLES = 1000;
-/** Work budget of one bootstrap (group draws x sums per draw): very long runs get fewer resamples, never under MIN_RESAMPLES. */
+/** Work budget of one bootstrap (games drawn x sums per game): very long runs get fewer resamples, never under MIN_RESAMPLES. */
 const WORK_BUDGET = 40_000_000;
 const MIN_RESAMPLES = 200;
 
 export const CI_METHOD = 'percentile bootstrap over seed groups (games sharing a seed resampled together)';
 
-/** How many resamples a run of `groups` groups with `sums` sums per group gets. */
-export function resamplesFor(groups: number, sums: number): number {
-  return Math.max(MIN_RESAMPLES, Math.min(RESAMPLES, Math.floor(WORK_BUDGET / Math.max(1, groups * sums))));
+/** How many resamples a run of `games` games with `sums` sums per game gets. */
+export function resamplesFor(games: number, sums: number): number {
+  return Math.max(MIN_RESAMPLES, Math.min(RESAMPLES, Math.floor(WORK_BUDGET / Math.max(1, games * sums))));
+}
+
+/**
+ * Games in a compact form: `codes[game * entrants + b]` is placement * 2 + 1
+ * if entrant b won (0: b did not play), and games of group g are
+ * groupStart[g] .. groupStart[g + 1] - 1. One byte per seat, so a run of a
+ * million games fits in a few megabytes.
+ */
+export interface PackedOutcomes {
+  entrants: number;
+  codes: Uint8Array;
+  groupStart: Int32Array;
+}
+
+/** GameOutcome[] packed, games of a group together (groups in order of first appearance). */
+export function packOutcomes(games: readonly GameOutcome[], entrants: number): PackedOutcomes {
+  const byGroup = new Map<string, number[]>();
+  games.forEach((g, i) => {
+    const list = byGroup.get(g.group);
+    if (list) list.push(i);
+    else byGroup.set(g.group, [i]);
+  });
+  const codes = new Uint8Array(games.length * entrants);
+  const groupStart = new Int32Array(byGroup.size + 1);
+  let j = 0;
+  let gi = 0;
+  for (const list of byGroup.values()) {
+    groupStart[gi++] = j;
+    for (const i of list) {
+      const g = games[i];
+      for (let b = 0; b < entrants; b++) {
+        const p = g.placements[b];
+        codes[j * entrants + b] = p === null || p === undefined ? 0 : p * 2 + (g.won[b] ? 1 : 0);
+      }
+      j++;
+    }
+  }
+  groupStart[gi] = j;
+  return { entrants, codes, groupStart };
 }
 
 /**
@@ -64,40 +103,39 @@ export function resamplesFor(groups: number, sums: number): number {
  * 95% percentile-bootstrap interval. `seed` seeds the resampling.
  */
 export function verdictStats(games: readonly GameOutcome[], entrants: number, seed: string, resamples?: number): VerdictStats {
+  return packedVerdictStats(packOutcomes(games, entrants), seed, resamples);
+}
+
+export function packedVerdictStats(packed: PackedOutcomes, seed: string, resamples?: number): VerdictStats {
+  const { entrants, codes, groupStart } = packed;
   const pairs: Array<[number, number]> = [];
   for (let a = 0; a < entrants; a++) for (let b = a + 1; b < entrants; b++) pairs.push([a, b]);
-  // Per group, the sums each statistic needs: [placementSum, wins, games] per bot, then [aboveScore, games] per pair.
+  // The sums each statistic needs: [placementSum, wins, games] per bot, then [aboveScore, games] per pair.
   const width = entrants * 3 + pairs.length * 2;
-  const index = new Map<string, number>();
-  const sums: number[][] = [];
-  for (const g of games) {
-    let gi = index.get(g.group);
-    if (gi === undefined) {
-      gi = sums.length;
-      index.set(g.group, gi);
-      sums.push(new Array<number>(width).fill(0));
-    }
-    const row = sums[gi];
+  const addGame = (acc: Float64Array, j: number): void => {
+    const base = j * entrants;
     for (let b = 0; b < entrants; b++) {
-      const p = g.placements[b];
-      if (p === null || p === undefined) continue;
-      row[b * 3] += p;
-      row[b * 3 + 1] += g.won[b] ? 1 : 0;
-      row[b * 3 + 2] += 1;
+      const c = codes[base + b];
+      if (c === 0) continue;
+      acc[b * 3] += c >> 1;
+      acc[b * 3 + 1] += c & 1;
+      acc[b * 3 + 2] += 1;
     }
-    pairs.forEach(([a, b], k) => {
-      const pa = g.placements[a];
-      const pb = g.placements[b];
-      if (pa === null || pa === undefined || pb === null || pb === undefined) return;
-      row[entrants * 3 + k * 2] += pa < pb ? 1 : pa === pb ? 0.5 : 0;
-      row[entrants * 3 + k * 2 + 1] += 1;
-    });
-  }
-  const total = new Array<number>(width).fill(0);
-  for (const row of sums) for (let i = 0; i < width; i++) total[i] += row[i];
+    for (let k = 0; k < pairs.length; k++) {
+      const ca = codes[base + pairs[k][0]];
+      const cb = codes[base + pairs[k][1]];
+      if (ca === 0 || cb === 0) continue;
+      const pa = ca >> 1;
+      const pb = cb >> 1;
+      acc[entrants * 3 + k * 2] += pa < pb ? 1 : pa === pb ? 0.5 : 0;
+      acc[entrants * 3 + k * 2 + 1] += 1;
+    }
+  };
+  const n = groupStart.length - 1;
+  const total = new Float64Array(width);
+  for (let j = 0; j < groupStart[n]; j++) addGame(total, j);
 
-  const n = sums.length;
-  const draws = resamples ?? resamplesFor(n, width);
+  const draws = resamples ?? resamplesFor(groupStart[n], width);
   // ratios[s][r]: statistic s in resample r (NaN when its denominator is 0 in that resample).
   const stats = entrants * 2 + pairs.length;
   const ratios = Array.from({ length: stats }, () => new Float64Array(draws));
@@ -106,8 +144,8 @@ export function verdictStats(games: readonly GameOutcome[], entrants: number, se
   for (let r = 0; r < draws; r++) {
     acc.fill(0);
     for (let i = 0; i < n; i++) {
-      const row = sums[Math.floor(rng() * n)];
-      for (let k = 0; k < width; k++) acc[k] += row[k];
+      const g = Math.floor(rng() * n);
+      for (let j = groupStart[g]; j < groupStart[g + 1]; j++) addGame(acc, j);
     }
     for (let b = 0; b < entrants; b++) {
       const games = acc[b * 3 + 2];

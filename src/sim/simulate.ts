@@ -51,10 +51,10 @@ export interface SimulateResult {
   /** Played in duplicate (see SimulateOptions.duplicate). */
   duplicate: boolean;
   /**
-   * Each game's result for the confidence intervals (not printed): per game in
-   * game order, placements[b] and won[b] of bot b (in the order given).
+   * Each game's result for the confidence intervals (not printed), in game
+   * order: games[j] is the game index, codes[j * bots + b] bot b's placement * 2 + 1 if it won.
    */
-  outcomes: Array<{ game: number; placements: number[]; won: boolean[] }>;
+  outcomes: { games: Int32Array; codes: Uint8Array };
 }
 
 export class SimulateError extends Error {}
@@ -249,14 +249,18 @@ export function simResult(names: readonly string[], seed: string, t: SimTally, s
   };
 }
 
-/** The tally's per-game list, in game order. */
+/** The tally's per-game list, in game order (several workers' blocks arrive in any order). */
 function outcomesOf(t: SimTally, bots: number): SimulateResult['outcomes'] {
-  const out: SimulateResult['outcomes'] = [];
-  for (let k = 0; k < t.perGame.length; k += bots + 1) {
-    const codes = t.perGame.slice(k + 1, k + 1 + bots);
-    out.push({ game: t.perGame[k], placements: codes.map((c) => c >> 1), won: codes.map((c) => (c & 1) === 1) });
-  }
-  return out.sort((a, b) => a.game - b.game);
+  const stride = bots + 1;
+  const count = t.perGame.length / stride;
+  const order = Array.from({ length: count }, (_, j) => j).sort((x, y) => t.perGame[x * stride] - t.perGame[y * stride]);
+  const games = new Int32Array(count);
+  const codes = new Uint8Array(count * bots);
+  order.forEach((from, j) => {
+    games[j] = t.perGame[from * stride];
+    for (let b = 0; b < bots; b++) codes[j * bots + b] = t.perGame[from * stride + 1 + b];
+  });
+  return { games, codes };
 }
 
 function round(x: number, digits: number): number {

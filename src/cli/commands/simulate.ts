@@ -109,12 +109,17 @@ Examples:
 
 /** What --json prints: the run's result with the intervals in place of the per-game list. */
 export async function withStatistics(r: SimulateResult) {
-  const { outcomeStatistics } = await import('../../arena/verdict-report');
+  const { packedStatistics } = await import('../../arena/verdict-report');
   const names = botLabels(r);
-  // Duplicate games of one seed are one group, so the bootstrap keeps them together.
+  // Duplicate games of one seed are one group, so the bootstrap keeps them together (games come in game order).
   const seats = r.bots.length;
-  const outcomes = r.outcomes.map((o) => ({ group: String(r.duplicate ? Math.floor(o.game / seats) : o.game), placements: o.placements, won: o.won }));
-  const stats = outcomeStatistics(names, outcomes, r.seed);
+  const { games, codes } = r.outcomes;
+  const starts: number[] = [];
+  games.forEach((game, j) => {
+    if (j === 0 || !r.duplicate || Math.floor(game / seats) !== Math.floor(games[j - 1] / seats)) starts.push(j);
+  });
+  starts.push(games.length);
+  const stats = packedStatistics(names, { entrants: seats, codes, groupStart: Int32Array.from(starts) }, r.seed);
   const { outcomes: _perGame, interrupted, bots, ...rest } = r;
   return {
     ...rest,
