@@ -100,8 +100,7 @@ export function outcomeStatistics(names: readonly string[], outcomes: readonly G
 
 /** outcomeStatistics for games already packed (a long simulation keeps a byte per seat). */
 export function packedStatistics(names: readonly string[], packed: PackedOutcomes, seed: string): { bots: BotCis[]; headToHead: HeadToHead[]; ci: CiInfo } {
-  const k = names.length;
-  const resamples = resamplesFor(packed.groupStart[packed.groupStart.length - 1], k * 3 + k * (k - 1));
+  const resamples = resamplesFor(packed.groupStart[packed.groupStart.length - 1]);
   const v = packedVerdictStats(packed, seed, resamples);
   return {
     bots: v.bots.map((b) => ({ avgPlacementCi95: ci(b.meanPlacement), winRateCi95: ci(b.winRate) })),

@@ -48,15 +48,15 @@ export interface VerdictStats {
 
 export const CONFIDENCE = 0.95;
 export const RESAMPLES = 1000;
-/** Work budget of one bootstrap (games drawn x sums per game): very long runs get fewer resamples, never under MIN_RESAMPLES. */
-const WORK_BUDGET = 40_000_000;
+/** Work budget of one bootstrap, in games drawn (about a second or two): very long runs get fewer resamples, never under MIN_RESAMPLES. */
+const WORK_BUDGET = 20_000_000;
 const MIN_RESAMPLES = 200;
 
 export const CI_METHOD = 'percentile bootstrap over seed groups (games sharing a seed resampled together)';
 
-/** How many resamples a run of `games` games with `sums` sums per game gets. */
-export function resamplesFor(games: number, sums: number): number {
-  return Math.max(MIN_RESAMPLES, Math.min(RESAMPLES, Math.floor(WORK_BUDGET / Math.max(1, games * sums))));
+/** How many resamples a run of `games` games gets: RESAMPLES up to 20,000 games, then fewer, at least MIN_RESAMPLES. */
+export function resamplesFor(games: number): number {
+  return Math.max(MIN_RESAMPLES, Math.min(RESAMPLES, Math.floor(WORK_BUDGET / Math.max(1, games))));
 }
 
 /**
@@ -112,6 +112,9 @@ export function packedVerdictStats(packed: PackedOutcomes, seed: string, resampl
   for (let a = 0; a < entrants; a++) for (let b = a + 1; b < entrants; b++) pairs.push([a, b]);
   // The sums each statistic needs: [placementSum, wins, games] per bot, then [aboveScore, games] per pair.
   const width = entrants * 3 + pairs.length * 2;
+  const pairA = Int32Array.from(pairs, (p) => p[0]);
+  const pairB = Int32Array.from(pairs, (p) => p[1]);
+  const pairAt = entrants * 3;
   const addGame = (acc: Float64Array, j: number): void => {
     const base = j * entrants;
     for (let b = 0; b < entrants; b++) {
@@ -121,21 +124,21 @@ export function packedVerdictStats(packed: PackedOutcomes, seed: string, resampl
       acc[b * 3 + 1] += c & 1;
       acc[b * 3 + 2] += 1;
     }
-    for (let k = 0; k < pairs.length; k++) {
-      const ca = codes[base + pairs[k][0]];
-      const cb = codes[base + pairs[k][1]];
+    for (let k = 0; k < pairA.length; k++) {
+      const ca = codes[base + pairA[k]];
+      const cb = codes[base + pairB[k]];
       if (ca === 0 || cb === 0) continue;
-      const pa = ca >> 1;
-      const pb = cb >> 1;
-      acc[entrants * 3 + k * 2] += pa < pb ? 1 : pa === pb ? 0.5 : 0;
-      acc[entrants * 3 + k * 2 + 1] += 1;
+      // Placement order is code order once the win bit is dropped.
+      const d = (ca >> 1) - (cb >> 1);
+      acc[pairAt + k * 2] += d < 0 ? 1 : d === 0 ? 0.5 : 0;
+      acc[pairAt + k * 2 + 1] += 1;
     }
   };
   const n = groupStart.length - 1;
   const total = new Float64Array(width);
   for (let j = 0; j < groupStart[n]; j++) addGame(total, j);
 
-  const draws = resamples ?? resamplesFor(groupStart[n], width);
+  const draws = resamples ?? resamplesFor(groupStart[n]);
   // ratios[s][r]: statistic s in resample r (NaN when its denominator is 0 in that resample).
   const stats = entrants * 2 + pairs.length;
   const ratios = Array.from({ length: stats }, () => new Float64Array(draws));
