@@ -22,7 +22,7 @@ export function register(program: Command, io: CliIO): void {
     .command('position')
     .summary('print the exact request frame a seat was sent at one event of a recorded match')
     .description(
-      'Print the DecisionRequest frame a seat got at event N of a recorded match: the same bytes the runner sent ' +
+      'print the DecisionRequest frame a seat got at event N of a recorded match: the same bytes the runner sent ' +
         '(id, matchId, kind, deadlineMs and the seat\'s view), rebuilt from the seed and the replay. REF is what ' +
         '`arena replay` takes: a match file, a directory (its newest record), - for stdin, or a match id on a server.',
     )
