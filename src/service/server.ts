@@ -12,6 +12,7 @@ import { DEFAULT_RATE_LIMITS, type AppDeps } from './http/deps';
 import { createLog, type LogFormat } from './http/log-format';
 import { logMailer, smtpMailer, type Mailer } from './http/mail';
 import { createMetrics, type ServiceMetrics } from './http/metrics';
+import type { ReplayGuard } from './http/replay-cache';
 import { timedStore } from './http/timed-store';
 import { LiveHub } from './live/hub';
 import { Scheduler } from './scheduler/scheduler';
@@ -46,6 +47,12 @@ export interface ServerOptions {
   rateLimits?: AppDeps['rateLimits'];
   /** Behind a reverse proxy: count clients by its X-Forwarded-For (see clientAddress). */
   trustProxy?: boolean;
+  /**
+   * Replay protection shared beyond this process (a Postgres store's): with it, signed requests
+   * stamped before the start are accepted. Without it, the replay cache lives in this process's
+   * memory and forgets everything at a restart, so those requests are refused (AppDeps.signedSince).
+   */
+  replayGuard?: ReplayGuard;
   /** Open live streams per client address (default 32). */
   liveStreamsPerAddress?: number;
   /** Tests: a resolver for the URL policy (no real DNS), a mailer. */
@@ -72,6 +79,7 @@ export const DEFAULT_TICK_SECONDS = 30;
 export const DEFAULT_MATCH_TIMEOUT_MS = 10 * 60_000;
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const startedAt = Date.now();
   const production = !opts.dev;
   const host = opts.host ?? '127.0.0.1';
   const log = createLog(opts.logOut ?? { write: () => true }, opts.logFormat ?? 'json');
@@ -100,6 +108,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     rateLimits: opts.rateLimits ?? DEFAULT_RATE_LIMITS,
     trustProxy: opts.trustProxy === true,
     liveStreamsPerAddress: opts.liveStreamsPerAddress,
+    replayGuard: opts.replayGuard,
+    signedSince: opts.replayGuard ? undefined : startedAt,
     now: Date.now,
   };
   // A wrong SMTP host or port shows at the first sign-in otherwise: try it now, without holding up the start.
