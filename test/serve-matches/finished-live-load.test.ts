@@ -75,7 +75,7 @@ describe('/live of a finished match', () => {
     expect(median(live), said).toBeLessThan(Math.max(2, 3 * median(health)));
   });
 
-  it('12 clients following it at their allowed rate (10/s each) keep /health p99 under 10 ms (or within 2.5x of its p99 unloaded, on a busy machine)', async () => {
+  it('12 clients following it at their allowed rate (10/s each) keep /health p99 under 10 ms (or within 3x of its p99 unloaded, on a busy machine)', async () => {
     const url = `/matches/${matchId}/live`;
     let load = false;
     let done = false;
@@ -97,21 +97,23 @@ describe('/live of a finished match', () => {
       }
     });
     // Unloaded and loaded phases alternate, so the shared machine's own bursts of noise fall on both:
-    // on a quiet machine the bar is 10 ms, on a busy one 2.5x what /health takes there without the load.
+    // on a quiet machine the bar is 10 ms, on a busy one 3x what /health takes there without the load. This
+    // bar is loose (the shared 2-core machine's p99 alone often passes 10 ms): the test above is the
+    // one that fails surely when /live is rebuilt per request.
     const unloaded: number[] = [];
     const loaded: number[] = [];
-    for (let phase = 0; phase < 4; phase++) {
+    for (let phase = 0; phase < 6; phase++) {
       load = phase % 2 === 1;
       if (load) await new Promise((r) => setTimeout(r, 100)); // the clients are under way
-      (load ? loaded : unloaded).push(...(await healthTimes(80, 5, phase + 1)));
+      (load ? loaded : unloaded).push(...(await healthTimes(50, 5, phase + 1)));
       load = false;
     }
     done = true;
     await Promise.all(clients);
     expect(bodies.size).toBe(1);
-    // Two phases of ~0.5 s at 120 requests a second: the load was there.
+    // Three phases of ~0.3 s at 120 requests a second: the load was there.
     expect(served).toBeGreaterThan(60);
-    const bar = Math.max(10, 2.5 * p99(unloaded));
+    const bar = Math.max(10, 3 * p99(unloaded));
     const said = `p99 /health under load ${p99(loaded).toFixed(1)} ms, unloaded ${p99(unloaded).toFixed(1)} ms, ${served} /live served`;
     if (process.env.SHOW) console.error(said);
     expect(p99(loaded), said).toBeLessThan(bar);
