@@ -1,6 +1,7 @@
 // Everything the HTTP app needs, injected: tests swap the resolver, the clock,
 // the mailer and the limits, never the store or the signatures.
 import type { KeyObject } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { AddressPolicy } from '../../probe/address-policy';
 import type { deployCheck } from '../../probe/deploy-check';
 import type { LiveHub } from '../live/hub';
@@ -41,6 +42,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
   liveStreamsPerAddress?: number;
+  /** The connection caps (connection-limit.ts): a request that becomes a live stream moves to the live streams' budget; false when it is full. */
+  connections?: { toLive(socket: Socket): boolean };
   /** Replay protection for signed requests (default: a ReplayCache in this process's memory). */
   replayGuard?: ReplayGuard;
   /**

@@ -149,7 +149,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         'then `event` (id = seq, data = PublicMatchEvent) per replay event and `view` {seq, view} after each batch;',
         'then `end` {id, status, players, endedAt}. Reconnect with Last-Event-ID to resume without gaps or repeats, also after the match ended.',
         'A finished match answers with its final state and `end`. Only public information: card counts, never hands, dev card identities, the seed or an illegal answer\'s rejection details.',
-        'One client address may hold a limited number of streams of running matches open at once (32 by default); past it the answer is 429 rate_limited.',
+        'One client address may hold a limited number of streams of running matches open at once (32 by default), and the server a limited number in all (serve --max-live-streams); past either the answer is 429 rate_limited.',
       ].join(' '),
       middleware: [limit] as const,
       request: { params: IdParam },
@@ -191,7 +191,13 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
       const address = clientKey(c, deps.trustProxy);
       if (!streams.take(address)) throw rateLimited(deps.metrics, 'too many live streams open from this address; close one, then retry', 5);
-      outgoing.writeHead(200, headers);
+      // The connection leaves the request connections' budget for the live streams' (connection-limit.ts).
+      if (outgoing.socket && deps.connections && !deps.connections.toLive(outgoing.socket)) {
+        streams.release(address);
+        throw rateLimited(deps.metrics, 'the server holds as many live streams as it may (serve --max-live-streams); retry later', 5);
+      }
+      // Closed after the stream: the connection was counted as a live stream, not as a request connection.
+      outgoing.writeHead(200, { ...headers, Connection: 'close' });
       let closed = false;
       const finish = () => {
         if (closed) return;
