@@ -144,9 +144,11 @@ export class ConnectionGate {
   private refuse(socket: Socket, reason: RefusalReason): void {
     this.onRefuse(reason);
     socket.on('error', () => {});
-    // Whatever it sends is read and dropped, so its close is seen; one that never closes is cut after 2 s.
+    // Whatever it sends is read and dropped, so its close is seen; one that does not close is cut
+    // after 2 s (a timer, not socket.setTimeout: a client that keeps sending would reset that).
     socket.resume();
-    socket.setTimeout(2000, () => socket.destroy());
+    const cut = setTimeout(() => socket.destroy(), 2000);
+    socket.once('close', () => clearTimeout(cut));
     socket.end(REFUSED[reason]);
     // Full: idle keep-alive connections make way for new ones (at most once a second: it walks every connection).
     const now = Date.now();
