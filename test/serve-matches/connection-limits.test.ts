@@ -21,10 +21,10 @@ let port: number;
 let sign: () => Record<string, string>;
 let matchId: string;
 
-/** Answers legally after 25 ms: the match lasts the whole test. */
+/** Answers legally after 40 ms: the match (some 400 decisions) lasts the whole file. */
 function slowPlayer(): Behaviour {
   const play = wellBehaved();
-  return (ctx) => void setTimeout(() => play(ctx), 25);
+  return (ctx) => void setTimeout(() => play(ctx), 40);
 }
 
 beforeAll(async () => {
