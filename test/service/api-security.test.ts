@@ -9,6 +9,7 @@ import { SCOPES, type Scope } from '../../src/protocol/api';
 import { jsonBody, signHeaders, startHarness, type Harness, type Res, type TestKey } from './support/api-harness';
 import type { Context } from 'hono';
 import { clientAddress, limitKey } from '../../src/service/http/client-limit';
+import { ReplayCache, type ReplayCheck } from '../../src/service/http/replay-cache';
 
 const WINDOW_MS = 5 * 60_000;
 
@@ -357,6 +358,50 @@ describe('rate limits', () => {
     expect(await h.snapshot()).toEqual(before);
     expect((await h.signed(k2, 'GET', '/bots')).status).toBe(200);
     expect((await h.send('GET', '/metrics')).text).toMatch(/arena_rate_limited_total(\{[^}]*\})? [1-9]/);
+  });
+
+  it('a request 429\'d for its key is not remembered: sent again as it was after Retry-After, it is accepted', async () => {
+    await h.close();
+    let clock = Date.now();
+    h = await startHarness({ dev: true, now: () => clock, rateLimits: { key: { burst: 3, perSecond: 0.1 }, address: { burst: 100, perSecond: 100 } } });
+    const u = await h.addUser('retry@example.com');
+    const k = await h.addKey(u.id);
+    for (let i = 0; i < 3; i++) expect((await h.send('GET', '/me', { headers: signHeaders(k, 'GET', '/me', undefined, clock + i) })).status).toBe(200);
+    const headers = signHeaders(k, 'GET', '/me', undefined, clock + 3);
+    const limited = await h.send('GET', '/me', { headers });
+    refused(limited, 429, 'rate_limited');
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBe(10);
+    clock += retryAfter * 1000;
+    const again = await h.send('GET', '/me', { headers });
+    expect(again.status, again.text).toBe(200);
+    // Accepted once, it is remembered like any other.
+    clock += retryAfter * 1000;
+    refused(await h.send('GET', '/me', { headers }), 401, 'unauthenticated', /already used/);
+  });
+
+  it('a key over its limit: 429 before its signature is verified or stored; forged requests under its id spend none of its tokens', async () => {
+    await h.close();
+    const cache = new ReplayCache(WINDOW_MS);
+    const checked: string[] = [];
+    const replayGuard = { check: async (key: string, ts: number, now: number): Promise<ReplayCheck> => (checked.push(key), cache.check(key, ts, now)) };
+    h = await startHarness({ dev: true, replayGuard, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 100, perSecond: 100 } } });
+    const u = await h.addUser('spent@example.com');
+    const k = await h.addKey(u.id);
+    const forged = { ...k, privateKey: generateKeyPair().privateKey };
+    // Forgeries are refused on their signature and give their token back.
+    for (let i = 0; i < 5; i++) refused(await h.signed(forged, 'GET', '/me'), 401, 'unauthenticated', /signature/);
+    for (let i = 0; i < 3; i++) expect((await h.signed(k, 'GET', '/me')).status).toBe(200);
+    expect(checked).toHaveLength(3);
+    expect(cache.size).toBe(3);
+    const failures = () => h.send('GET', '/metrics').then((r) => Number(/arena_auth_failures_total\{reason="bad_signature"\} (\d+)/.exec(r.text)?.[1] ?? 0));
+    const failedBefore = await failures();
+    // Over the limit: neither a good nor a forged signature is checked (a forgery is 429, not 401), nothing is stored.
+    refused(await h.signed(k, 'GET', '/me'), 429, 'rate_limited');
+    refused(await h.signed(forged, 'GET', '/me'), 429, 'rate_limited');
+    expect(checked).toHaveLength(3);
+    expect(cache.size).toBe(3);
+    expect(await failures()).toBe(failedBefore);
   });
 
   it('failed signed requests per address: past the budget, 429 before any signature is checked', async () => {

@@ -1,6 +1,7 @@
 // Everything the HTTP app needs, injected: tests swap the resolver, the clock,
 // the mailer and the limits, never the store or the signatures.
 import type { KeyObject } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { AddressPolicy } from '../../probe/address-policy';
 import type { deployCheck } from '../../probe/deploy-check';
 import type { LiveHub } from '../live/hub';
@@ -8,6 +9,7 @@ import type { Store } from '../store/types';
 import type { Mailer } from './mail';
 import type { ServiceMetrics } from './metrics';
 import type { RateLimit } from './rate-limit';
+import type { ReplayGuard } from './replay-cache';
 
 /** One structured log line; the server prints it as JSON or pretty text. Never pass secrets or bot URLs. */
 export type ServiceLog = (fields: Record<string, unknown>) => void;
@@ -40,6 +42,15 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
   liveStreamsPerAddress?: number;
+  /** The connection caps (connection-limit.ts): a request that becomes a live stream moves to the live streams' budget; false when it is full. */
+  connections?: { toLive(socket: Socket): boolean };
+  /** Replay protection for signed requests (default: a ReplayCache in this process's memory). */
+  replayGuard?: ReplayGuard;
+  /**
+   * Signed requests stamped before this (ms) are refused: the server's start, when the replay guard
+   * forgets everything at a restart (the in-memory one), so nothing signed before it can be replayed after it.
+   */
+  signedSince?: number;
   now: () => number;
 }
 
