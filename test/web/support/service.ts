@@ -58,5 +58,8 @@ export async function signIn(page: Page, svc: Service, email: string): Promise<v
   const link = linkIn(await svc.mail.next(email));
   if (!link.startsWith(`${svc.url}/`)) throw new Error(`the sign-in link ${link} does not point at ${svc.url}`);
   await page.goto(link);
+  // The link opens a page naming the address; signing in takes a click (login CSRF).
+  await page.getByTestId('sign-in-email').filter({ hasText: email.toLowerCase() }).waitFor();
+  await page.getByRole('button', { name: /^(Sign in|Switch to) / }).click();
   await page.getByTestId('me').waitFor();
 }
