@@ -20,10 +20,18 @@ interface ServeFlags {
   tick: string;
   matchTimeout?: string;
   maxMatches?: string;
+  sameOwner: 'allow' | 'avoid' | 'forbid';
   trustProxy?: boolean;
 }
 
 export const DEFAULT_PORT = 8080;
+
+/** The start-up line's words for --same-owner. */
+const SAME_OWNER_LINE = {
+  allow: 'bots of one owner may share a table, rated (--same-owner allow)',
+  avoid: 'bots of one owner are spread over tables; a table with two of them is unrated (--same-owner avoid)',
+  forbid: 'bots of one owner never share a table; they wait instead (--same-owner forbid)',
+} as const;
 export const DEFAULT_HOST = '127.0.0.1';
 
 /** Tests of the signal handling may pass their own; the command uses the process. */
@@ -47,6 +55,11 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .option('--trust-proxy', 'the server is behind a reverse proxy (nginx, Caddy) on this host or the private network: rate limits count each client by the address the proxy appends to X-Forwarded-For, not the proxy\'s own')
     .option('--tick <SECONDS>', 'matchmaking: every this many seconds, seat every idle active bot in tables of 4 (and 3); 0 turns matchmaking off', '30')
     .option('--max-matches <N>', 'matches running at once, at most: each holds a socket per seat, and the process has only so many; past it the seats are shared among owners, longest-waiting bots first (default: 100)')
+    .addOption(
+      new Option('--same-owner <RULE>', 'bots of one owner at one table: avoid = spread owners over tables, and a table that still has two of one owner is played unrated; forbid = such a table is not formed (those bots wait); allow = seat by rating alone and rate every table')
+        .choices(['allow', 'avoid', 'forbid'])
+        .default('avoid'),
+    )
     .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, the spec\'s 10 minutes; lower it for tests)')
     .addHelpText(
       'after',
@@ -99,7 +112,7 @@ Examples:
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true });
+        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true });
       } catch (err) {
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
@@ -121,7 +134,7 @@ Examples:
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
-      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
+      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s; ${SAME_OWNER_LINE[flags.sameOwner]}` : 'matchmaking off (--tick 0): no matches start');
       say(`listening on ${server.url}`);
 
       await untilSignal(signals, say);

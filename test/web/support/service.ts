@@ -34,7 +34,8 @@ export async function startService(opts: Partial<Pick<ServerOptions, 'tickSecond
   const store = await openFileStore(dataDir);
   const log: string[] = [];
   const server = await startServer({
-    store, dataDir, host: '127.0.0.1', port: 0, dev: true, smtpUrl: mail.url,
+    // Browser tests register one owner's bots: rated together, as --same-owner allow.
+    store, dataDir, host: '127.0.0.1', port: 0, dev: true, smtpUrl: mail.url, sameOwner: 'allow',
     tickSeconds: opts.tickSeconds ?? 0, matchTimeoutMs: opts.matchTimeoutMs, deadlineMs: opts.deadlineMs, liveStreamsPerAddress: opts.liveStreamsPerAddress,
     logOut: { write: (s: string) => log.push(s) },
   });
