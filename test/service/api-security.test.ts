@@ -303,6 +303,22 @@ describe('security suite: refused requests change nothing', () => {
     await unchanged();
   });
 
+  it('names that look like nothing (format characters, Hangul fillers, lone surrogates, mark stacks): 400 for bots (POST and PATCH) and keys, nothing changed', async () => {
+    // Raw JSON: a lone surrogate travels as a \u escape, as a client would send it.
+    const names = ['best\\u200bbot', '\\u3164', '\\u115f\\u1160', 'bot\\ud800', 'z\\u0301\\u0302\\u0303', '\\ufeff', 'a\\u00adb'];
+    for (const name of names) {
+      for (const [method, path, body] of [
+        ['POST', '/bots', `{"name":"${name}","game":"pioneers","url":"http://127.0.0.1:9/x"}`],
+        ['PATCH', `/bots/${aliceBot}`, `{"name":"${name}"}`],
+        ['POST', '/keys', `{"name":"${name}","publicKey":"${formatPublicKey(generateKeyPair().privateKey, 'raw')}"}`],
+      ] as const) {
+        const headers = { ...signHeaders(alice, method, path, body), 'content-type': 'application/json' };
+        refused(await h.send(method, path, { headers, body }), 400, 'invalid_request', /^name: must not (contain|be blank|stack)/);
+      }
+    }
+    await unchanged();
+  });
+
   it('wrong types and unknown fields: 400 naming the field', async () => {
     refused(await h.signed(alice, 'POST', '/me/handle', { handle: 42 }), 400, 'invalid_request', /handle/);
     refused(await h.signed(alice, 'POST', '/me/handle', { handle: 'Not A Handle' }), 400, 'invalid_request', /handle/);
