@@ -48,44 +48,147 @@ export function formTables(pool: readonly PoolEntry[], rule: SameOwnerRule = 'al
       return { botIds: seated.map((e) => e.botId), sameOwner: new Set(seated.map((e) => e.ownerId)).size < seated.length };
     });
   }
-  let left = sorted;
+  // Each step seats some owner's best bot still waiting, so each owner's bots go in rating order (a queue per owner).
+  const rank = new Map(sorted.map((e, i) => [e, i]));
+  const queues = new Map<string, { bots: PoolEntry[]; next: number }>();
+  for (const e of sorted) {
+    const q = queues.get(e.ownerId);
+    if (q) q.bots.push(e);
+    else queues.set(e.ownerId, { bots: [e], next: 0 });
+  }
+  const byCount = new OwnersByCount([...queues].map(([owner, q]) => [owner, q.bots.length]));
+  // Owners by their best waiting bot's rank; an entry whose bot is seated already is stale and skipped.
+  const best = new MinHeap<{ rank: number; owner: string }>((a, b) => a.rank - b.rank);
+  for (const [owner, q] of queues) best.push({ rank: rank.get(q.bots[0])!, owner });
+  const head = (owner: string) => {
+    const q = queues.get(owner)!;
+    return q.next < q.bots.length ? q.bots[q.next] : null;
+  };
+
   const tables: Table[] = [];
   for (let t = 0; t < sizes.length; t++) {
     const size = sizes[t];
     const tablesLeft = sizes.length - t;
-    const counts = new Map<string, number>();
-    for (const e of left) counts.set(e.ownerId, (counts.get(e.ownerId) ?? 0) + 1);
     const table: PoolEntry[] = [];
     const owners = new Set<string>();
-    const seat = (e: PoolEntry) => {
-      table.push(e);
-      owners.add(e.ownerId);
-      counts.set(e.ownerId, counts.get(e.ownerId)! - 1);
+    const seat = (owner: string) => {
+      const q = queues.get(owner)!;
+      table.push(q.bots[q.next++]);
+      owners.add(owner);
+      byCount.decrement(owner);
+      const h = head(owner);
+      if (h) best.push({ rank: rank.get(h)!, owner });
     };
     // Owners who would otherwise need two seats at a later table, most bots first; each brings its best bot.
-    const pressed = tablesLeft === 1 ? [] : [...counts].filter(([, n]) => n >= tablesLeft).sort((a, b) => b[1] - a[1]).map(([o]) => o);
-    for (const owner of pressed) {
-      if (table.length === size) break;
-      seat(left.find((e) => e.ownerId === owner)!);
+    if (tablesLeft > 1) for (const owner of byCount.atLeast(tablesLeft, size)) if (table.length < size) seat(owner);
+    // Then the best-rated bots of owners not yet at the table.
+    const skipped: Array<{ rank: number; owner: string }> = [];
+    while (table.length < size && best.size > 0) {
+      const entry = best.pop()!;
+      const h = head(entry.owner);
+      if (!h || rank.get(h) !== entry.rank) continue;
+      if (owners.has(entry.owner)) skipped.push(entry);
+      else seat(entry.owner);
     }
-    for (const e of left) {
-      if (table.length === size) break;
-      if (!owners.has(e.ownerId)) seat(e);
-    }
+    for (const entry of skipped) best.push(entry);
     let sameOwner = false;
     if (table.length < size) {
       if (rule === 'forbid') break;
       // No other owner left: the owner with the most bots left takes the seat (spreading them over the remaining tables).
-      while (table.length < size) {
-        const rest = left.filter((e) => !table.includes(e));
-        const most = Math.max(...rest.map((e) => counts.get(e.ownerId)!));
-        seat(rest.find((e) => counts.get(e.ownerId) === most)!);
-      }
+      while (table.length < size) seat(byCount.most()!);
       sameOwner = true;
     }
-    const taken = new Set(table);
-    left = left.filter((e) => !taken.has(e));
-    tables.push({ botIds: [...table].sort(byRating).map((e) => e.botId), sameOwner });
+    tables.push({ botIds: table.sort((a, b) => rank.get(a)! - rank.get(b)!).map((e) => e.botId), sameOwner });
   }
   return tables;
+}
+
+/**
+ * Owners ordered by how many bots they have waiting, most first, with a count
+ * taken down by one in O(1): the owner swaps with the last of its count's
+ * group, which then ends one place earlier.
+ */
+class OwnersByCount {
+  private readonly order: string[];
+  private readonly pos = new Map<string, number>();
+  private readonly count = new Map<string, number>();
+  /** count -> index of the last owner with that count. */
+  private readonly groupEnd = new Map<number, number>();
+
+  constructor(entries: Array<[string, number]>) {
+    this.order = entries.sort((a, b) => b[1] - a[1]).map(([owner]) => owner);
+    for (const [owner, n] of entries) this.count.set(owner, n);
+    this.order.forEach((owner, i) => {
+      this.pos.set(owner, i);
+      this.groupEnd.set(this.count.get(owner)!, i);
+    });
+  }
+
+  /** Up to `limit` owners with at least `n` bots waiting, most first. */
+  atLeast(n: number, limit: number): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.order.length && out.length < limit && this.count.get(this.order[i])! >= n; i++) out.push(this.order[i]);
+    return out;
+  }
+
+  /** An owner with the most bots waiting (none when nobody waits). */
+  most(): string | undefined {
+    const owner = this.order[0];
+    return owner !== undefined && this.count.get(owner)! > 0 ? owner : undefined;
+  }
+
+  decrement(owner: string): void {
+    const c = this.count.get(owner)!;
+    const i = this.pos.get(owner)!;
+    const j = this.groupEnd.get(c)!;
+    const other = this.order[j];
+    [this.order[i], this.order[j]] = [other, owner];
+    this.pos.set(other, i);
+    this.pos.set(owner, j);
+    if (j > 0 && this.count.get(this.order[j - 1]) === c) this.groupEnd.set(c, j - 1);
+    else this.groupEnd.delete(c);
+    this.count.set(owner, c - 1);
+    if (!this.groupEnd.has(c - 1)) this.groupEnd.set(c - 1, j);
+  }
+}
+
+/** A binary min-heap. */
+class MinHeap<T> {
+  private readonly items: T[] = [];
+  constructor(private readonly less: (a: T, b: T) => number) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: T): void {
+    const a = this.items;
+    a.push(item);
+    for (let i = a.length - 1; i > 0; ) {
+      const p = (i - 1) >> 1;
+      if (this.less(a[i], a[p]) >= 0) break;
+      [a[i], a[p]] = [a[p], a[i]];
+      i = p;
+    }
+  }
+
+  pop(): T | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last !== undefined) {
+      a[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.less(a[l], a[m]) < 0) m = l;
+        if (r < a.length && this.less(a[r], a[m]) < 0) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
 }
