@@ -17,6 +17,7 @@ import type { ReplayGuard } from './http/replay-cache';
 import { timedStore } from './http/timed-store';
 import { LiveHub } from './live/hub';
 import { DEFAULT_MAX_MATCHES, Scheduler } from './scheduler/scheduler';
+import type { SameOwnerRule } from './scheduler/tables';
 import type { Store } from './store/types';
 import { join } from 'node:path';
 
@@ -43,6 +44,8 @@ export interface ServerOptions {
   matchTimeoutMs?: number;
   /** Matches running at once, at most (default DEFAULT_MAX_MATCHES, scheduler.ts). */
   maxMatches?: number;
+  /** Two bots of one owner at a table (default avoid, tables.ts). */
+  sameOwner?: SameOwnerRule;
   deadlineMs?: number;
   timeBankMs?: number;
   rateLimits?: AppDeps['rateLimits'];
@@ -112,7 +115,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     store, hub, platformKey: platformKey.privateKey, gate,
     tickMs: (opts.tickSeconds ?? DEFAULT_TICK_SECONDS) * 1000,
     matchTimeoutMs: opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS,
-    maxMatches: opts.maxMatches,
+    maxMatches: opts.maxMatches, sameOwner: opts.sameOwner,
     deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, log, metrics,
     newSeed: opts.newSeed, newMatchId: opts.newMatchId,
   });

@@ -131,6 +131,18 @@ describe('arena admin key add', () => {
     }
     expect(doc()).toBe(before);
   });
+
+  it("refuses a public key another account registered, with a line saying to generate one for this server", async () => {
+    await admin('user', 'add', '--email', 'ops@example.com');
+    await admin('user', 'add', '--email', 'other@example.com');
+    const k = keyFiles('ops');
+    expect((await admin('key', 'add', '--user', 'ops@example.com', '--public-key', k.pub)).code).toBe(0);
+    const before = doc();
+    const r = await admin('key', 'add', '--user', 'other@example.com', '--public-key', k.pub);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/another account in this data directory registered this public key; generate a key for this server \(arena keys generate/);
+    expect(doc()).toBe(before);
+  });
 });
 
 describe('arena admin users', () => {

@@ -11,6 +11,8 @@ import type { Context } from 'hono';
 import { clientAddress, limitKey } from '../../src/service/http/client-limit';
 import { ReplayCache, type ReplayCheck } from '../../src/service/http/replay-cache';
 
+import { hashToken, SESSION_COOKIE } from '../../src/service/http/auth';
+
 const WINDOW_MS = 5 * 60_000;
 
 function refused(res: Res, status: number, code: string, message?: RegExp): void {
@@ -188,6 +190,38 @@ describe('security suite: refused requests change nothing', () => {
     expect(weaker.status).toBe(201);
   });
 
+  it('a key may revoke only keys whose scopes it holds: a weaker one is 403 and changes nothing; the dashboard session revokes any', async () => {
+    const keysOnly = await h.addKey(alice.userId, ['keys.read', 'keys.write']);
+    const strong = await h.addKey(alice.userId, [...SCOPES]);
+    const peer = await h.addKey(alice.userId, ['keys.write']);
+    before = await h.snapshot();
+    refused(await h.signed(keysOnly, 'POST', `/keys/${strong.id}/revoke`), 403, 'forbidden', /cannot revoke key .*account\.write.*a key may revoke only keys whose scopes it holds/);
+    await unchanged();
+    expect((await h.store.getKey(strong.id))!.revokedAt).toBeNull();
+    // Equal or weaker: allowed (itself included).
+    expect((await h.signed(keysOnly, 'POST', `/keys/${peer.id}/revoke`)).status).toBe(200);
+    // The dashboard session holds the account: it revokes the strongest key.
+    const session = 'sess-' + 'x'.repeat(40);
+    await h.store.addSession({ tokenHash: hashToken(session), userId: alice.userId, createdAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    const viaSession = await h.send('POST', `/keys/${strong.id}/revoke`, { headers: { cookie: `${SESSION_COOKIE}=${session}`, origin: new URL(h.baseUrl).origin } });
+    expect(viaSession.status, viaSession.text).toBe(200);
+    expect(viaSession.json.revokedAt).not.toBeNull();
+    expect((await h.signed(keysOnly, 'POST', `/keys/${keysOnly.id}/revoke`)).status).toBe(200);
+  });
+
+  it('a public key another account registered is 409 conflict saying to generate a key for this server', async () => {
+    const pair = generateKeyPair();
+    const mine = await h.signed(bob, 'POST', '/keys', { name: 'shared', publicKey: formatPublicKey(pair.privateKey, 'ssh'), scopes: ['bots.read'] });
+    expect(mine.status).toBe(201);
+    before = await h.snapshot();
+    for (const format of ['ssh', 'pem', 'raw'] as const) {
+      refused(await h.signed(alice, 'POST', '/keys', { name: 'copy', publicKey: formatPublicKey(pair.privateKey, format), scopes: ['bots.read'] }), 409, 'conflict', /another account on this server registered this public key; generate a key for this server \(arena keys generate\)/);
+    }
+    await unchanged();
+    // The account that holds it may add it again (say, with other scopes).
+    expect((await h.signed(bob, 'POST', '/keys', { name: 'shared again', publicKey: formatPublicKey(pair.privateKey, 'raw'), scopes: ['bots.read'] })).status).toBe(201);
+  });
+
   it("another owner's bot: 403 for every bot operation", async () => {
     refused(await h.signed(alice, 'GET', `/bots/${bobBot}`), 403, 'forbidden');
     refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { name: 'mine now' }), 403, 'forbidden');
@@ -267,6 +301,22 @@ describe('security suite: refused requests change nothing', () => {
       const headers: Record<string, string> = signHeaders(alice, 'POST', '/me/handle', body);
       if (type) headers['content-type'] = type;
       refused(await h.send('POST', '/me/handle', { headers, body }), 400, 'invalid_request', /Content-Type: application\/json/);
+    }
+    await unchanged();
+  });
+
+  it('names that look like nothing (format characters, Hangul fillers, lone surrogates, mark stacks): 400 for bots (POST and PATCH) and keys, nothing changed', async () => {
+    // Raw JSON: a lone surrogate travels as a \u escape, as a client would send it.
+    const names = ['best\\u200bbot', '\\u3164', '\\u115f\\u1160', 'bot\\ud800', 'z\\u0301\\u0302\\u0303', '\\ufeff', 'a\\u00adb'];
+    for (const name of names) {
+      for (const [method, path, body] of [
+        ['POST', '/bots', `{"name":"${name}","game":"pioneers","url":"http://127.0.0.1:9/x"}`],
+        ['PATCH', `/bots/${aliceBot}`, `{"name":"${name}"}`],
+        ['POST', '/keys', `{"name":"${name}","publicKey":"${formatPublicKey(generateKeyPair().privateKey, 'raw')}"}`],
+      ] as const) {
+        const headers = { ...signHeaders(alice, method, path, body), 'content-type': 'application/json' };
+        refused(await h.send(method, path, { headers, body }), 400, 'invalid_request', /^name: must not (contain|be blank|stack)/);
+      }
     }
     await unchanged();
   });

@@ -20,6 +20,7 @@ interface ServeFlags {
   tick: string;
   matchTimeout?: string;
   maxMatches?: string;
+  sameOwner: 'allow' | 'avoid' | 'forbid';
   trustProxy?: boolean;
   maxConnections?: string;
   maxConnectionsPerAddress?: string;
@@ -27,6 +28,13 @@ interface ServeFlags {
 }
 
 export const DEFAULT_PORT = 8080;
+
+/** The start-up line's words for --same-owner. */
+const SAME_OWNER_LINE = {
+  allow: 'bots of one owner may share a table, rated (--same-owner allow)',
+  avoid: 'bots of one owner are spread over tables; a table with two of them is unrated (--same-owner avoid)',
+  forbid: 'bots of one owner never share a table; they wait instead (--same-owner forbid)',
+} as const;
 export const DEFAULT_HOST = '127.0.0.1';
 
 /** Tests of the signal handling may pass their own; the command uses the process. */
@@ -53,6 +61,11 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .option('--max-connections <N>', 'connections open at once for requests (live streams aside): past it a new connection is answered 429 and closed (default: half of the open-file limit left after 4 sockets per match and 256 files, at most 10000; the start-up line says)')
     .option('--max-connections-per-address <N>', 'of those, from one client address (IPv6: its /64); the socket\'s own address, so behind a proxy it caps the proxy (default: an eighth of --max-connections, 8 to 256; with --trust-proxy, all of them)')
     .option('--max-live-streams <N>', 'live match streams (GET /matches/{id}/live) open at once, apart from --max-connections; one address may hold 32 (default: a quarter of what --max-connections is half of)')
+    .addOption(
+      new Option('--same-owner <RULE>', 'bots of one owner at one table: avoid = spread owners over tables, and a table that still has two of one owner is played unrated; forbid = such a table is not formed (those bots wait); allow = seat by rating alone and rate every table')
+        .choices(['allow', 'avoid', 'forbid'])
+        .default('avoid'),
+    )
     .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, 10 minutes; lower it for tests)')
     .addHelpText(
       'after',
@@ -114,7 +127,7 @@ Examples:
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true, connectionLimits });
+        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits });
       } catch (err) {
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
@@ -136,7 +149,7 @@ Examples:
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
-      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
+      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s; ${SAME_OWNER_LINE[flags.sameOwner]}` : 'matchmaking off (--tick 0): no matches start');
       const caps = server.connectionLimits;
       say(`connections: at most ${caps.maxConnections} for requests, ${caps.maxConnectionsPerAddress} from one address, and ${caps.maxLiveStreams} live streams (--max-connections, --max-connections-per-address, --max-live-streams)`);
       say(`listening on ${server.url}`);

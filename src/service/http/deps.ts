@@ -33,11 +33,12 @@ export interface AppDeps {
   hub: LiveHub;
   /**
    * key: per key; address: per client address on routes without credentials; authFailures: failed signed
-   * requests per address; signInMails: sign-in links one client address may ask for; deployChecks: the
+   * requests per address; signInMails: sign-in links one client address may ask for; signInMailsPerAddress:
+   * sign-in links mailed to one e-mail address, whoever asks; deployChecks: the
    * checks (outgoing connections to a bot's URL) one account may have the server run; keyCreations: keys
    * one account may add (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit };
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
@@ -61,6 +62,8 @@ export const DEFAULT_RATE_LIMITS = {
   authFailures: { perSecond: 2, burst: 100 },
   // Each one is a mail to someone and a write of the store: a few in a row (a typo, a retry), then one a minute.
   signInMails: { perSecond: 1 / 60, burst: 10 },
+  // Whoever asks, one inbox gets a few links in a row, then one a minute: a stranger can delay a sign-in by a minute, never stop it.
+  signInMailsPerAddress: { perSecond: 1 / 60, burst: 3 },
   // Each one connects to a URL the account chose: enough to fix a bot by trial, too few to aim the server at someone.
   deployChecks: { perSecond: 1 / 5, burst: 20 },
   // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking cannot fill the store.

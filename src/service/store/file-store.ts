@@ -241,6 +241,10 @@ export class FileStore implements Store {
   addKey(input: Omit<KeyRecord, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>): Promise<KeyRecord> {
     return this.mutate((d) => {
       if (!own(d.users, input.userId)) throw new StoreNotFound('user', input.userId);
+      // A signature names no server or account: one public key, one account (revoked keys included).
+      if (Object.values(d.keys).some((k) => k.publicKey === input.publicKey && k.userId !== input.userId)) {
+        throw new StoreConflict('public_key', 'another account registered this public key');
+      }
       const key: KeyRecord = {
         id: newId('k'), name: input.name, publicKey: input.publicKey, scopes: [...input.scopes],
         createdAt: this.stamp(), lastUsedAt: null, revokedAt: null, userId: input.userId,
@@ -341,28 +345,36 @@ export class FileStore implements Store {
 
   // ---- sign-in links and sessions ----
 
-  addSignInToken(rec: SignInTokenRecord, maxOpen?: number): Promise<{ added: true } | { added: false; firstExpiresAt: string }> {
+  addSignInToken(rec: SignInTokenRecord, maxOpen?: number): Promise<{ added: true; replaced: number }> {
     try {
       checkHash(rec.tokenHash);
     } catch (err) {
       return Promise.reject(err);
     }
-    // Inside the queue: concurrent requests for one address cannot both pass the count.
-    return this.exclusive(async () => {
+    // One commit: concurrent requests for one address never leave more than maxOpen open.
+    return this.mutate((d) => {
+      if (own(d.signInTokens, rec.tokenHash)) throw new StoreConflict('token', 'this sign-in token exists');
+      let replaced = 0;
       if (maxOpen !== undefined) {
         const at = Date.parse(rec.createdAt);
-        const open = Object.values(this.data.signInTokens)
+        const open = Object.values(d.signInTokens)
           .filter((t) => t.email === rec.email && !t.usedAt && Date.parse(t.expiresAt) > at)
-          .map((t) => t.expiresAt)
-          .sort();
-        if (open.length >= maxOpen) return { added: false as const, firstExpiresAt: open[0] };
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+        // A stranger's request must not spend the owner's allowance: the oldest links give way instead.
+        for (const t of open.slice(0, Math.max(0, open.length - Math.max(1, maxOpen) + 1))) {
+          delete d.signInTokens[t.tokenHash];
+          replaced++;
+        }
       }
-      return this.commit((d) => {
-        if (own(d.signInTokens, rec.tokenHash)) throw new StoreConflict('token', 'this sign-in token exists');
-        d.signInTokens[rec.tokenHash] = { tokenHash: rec.tokenHash, email: rec.email, createdAt: rec.createdAt, expiresAt: rec.expiresAt, usedAt: rec.usedAt ?? null };
-        return { added: true as const };
-      });
+      d.signInTokens[rec.tokenHash] = { tokenHash: rec.tokenHash, email: rec.email, createdAt: rec.createdAt, expiresAt: rec.expiresAt, usedAt: rec.usedAt ?? null };
+      return { added: true as const, replaced };
     });
+  }
+
+  async getSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null> {
+    const t = own(this.data.signInTokens, tokenHash);
+    if (!t || t.usedAt || Date.parse(t.expiresAt) <= Date.parse(now)) return null;
+    return copy(t);
   }
 
   consumeSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null> {
