@@ -12,7 +12,7 @@ import { Scheduler } from '../../src/service/scheduler/scheduler';
 import type { SameOwnerRule } from '../../src/service/scheduler/tables';
 import { openFileStore } from '../../src/service/store/index';
 import type { Store } from '../../src/service/store/types';
-import { illegalBot, wellBehaved } from '../support/policies';
+import { illegalBot, lateBot, wellBehaved } from '../support/policies';
 import { startTestBot, type TestBot } from '../support/test-bot';
 
 const platformKey = generateKeyPair().privateKey;
@@ -26,7 +26,7 @@ afterEach(async () => {
  * about other things seat one owner's bots with --same-owner allow; 'default'
  * leaves the option out.
  */
-async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; owners?: number; sameOwner?: SameOwnerRule | 'default' } = {}) {
+async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; owners?: number; sameOwner?: SameOwnerRule | 'default'; slowMs?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
   const store: Store = await openFileStore(dir);
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +35,8 @@ async function setup(botCount: number, opts: { illegal?: number; maxMatches?: nu
   for (let i = 0; i < (opts.owners ?? 1); i++) users.push(await store.createUser({ email: `owner${i || ''}@example.com`, name: `owner${i || ''}` }));
   const bots: Array<{ id: string; server: TestBot; ownerId: string }> = [];
   for (let i = 0; i < botCount; i++) {
-    const server = await startTestBot({ behaviour: i < (opts.illegal ?? 0) ? illegalBot(2) : wellBehaved() });
+    const behaviour = i < (opts.illegal ?? 0) ? illegalBot(2) : opts.slowMs ? lateBot(opts.slowMs) : wellBehaved();
+    const server = await startTestBot({ behaviour });
     cleanup.push(() => server.close());
     const ownerId = users[i % users.length].id;
     const rec = await store.addBot({ ownerId, name: `bot${i}`, game: 'pioneers', url: server.url });
@@ -183,7 +184,8 @@ describe('scheduler', () => {
   });
 
   it('stop aborts running matches with no rating change; recover aborts what a dead process left running', async () => {
-    const { store, scheduler, dir } = await setup(4);
+    // Bots that take 20 ms a decision (well inside the deadline): the match cannot end before stop, however fast the machine.
+    const { store, scheduler, dir } = await setup(4, { slowMs: 20 });
     const [id] = await scheduler.tick();
     await scheduler.stop();
     const m = (await store.getMatch(id))!;

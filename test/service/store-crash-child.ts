@@ -46,7 +46,7 @@ async function docWrite(): Promise<void> {
     say({ t: 'ack', op: 'user', id: u.id, email });
   } else if (r < 0.35) {
     const userId = pick(users)!;
-    const k = await store.addKey({ userId, name: tag(), publicKey: Buffer.alloc(32, 1).toString('base64'), scopes: ['bots.read'] });
+    const k = await store.addKey({ userId, name: tag(), publicKey: randomBytes(32).toString('base64'), scopes: ['bots.read'] });
     keys.push(k.id);
     say({ t: 'ack', op: 'key', id: k.id, userId });
   } else if (r < 0.45 && keys.length) {
