@@ -11,6 +11,7 @@ import { addKey, addUser, AdminError, listUsers } from '../../src/service/admin/
 import { openFileStore } from '../../src/service/store/file-store';
 import { runCli } from '../cli/run-cli';
 import { runArena } from '../cli-keys/run-arena';
+import { storeBytes } from '../service/support/store-bytes';
 
 let dir: string;
 let data: string;
@@ -34,8 +35,8 @@ function keyFiles(name: string) {
   return { priv, pub, raw: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64') };
 }
 
-/** The store.json bytes: "changes nothing" means these stay the same. */
-const doc = () => readFileSync(join(data, 'store.json'), 'utf8');
+/** The store.json and journal bytes: "changes nothing" means these stay the same. */
+const doc = () => storeBytes(data);
 
 describe('arena admin user add', () => {
   it('creates the data directory and the user; --json prints the User', async () => {
