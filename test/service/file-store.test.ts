@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupDataDir } from '../../src/service/store/backup';
-import { openFileStore, type FileStore } from '../../src/service/store/file-store';
+import { openFileStore, StoreMissing, type FileStore } from '../../src/service/store/file-store';
 import { summaryOf } from '../../src/service/store/match-index';
 import { StoreLocked, type RatingRecord } from '../../src/service/store/types';
 import { parseDoc, type StoreDoc } from '../../src/service/store/doc';
@@ -300,6 +300,98 @@ describe('file store on disk', () => {
       await expect(openFileStore(dir)).rejects.toThrow(/store\.json is not valid JSON.*backup/);
       expect(await readFile(join(dir, 'store.json'), 'utf8')).toBe('{"format":1,"users":');
       await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+  });
+
+  describe('the journal', () => {
+    const journals = async (at = dir) => (await readdir(at)).filter((f) => /^journal\.\d+\.jsonl$/.test(f));
+
+    it('a write appends one line and leaves store.json alone; a completed match is one line', async () => {
+      const s = await openStore();
+      const { bots, m2 } = await seed(s);
+      const snap = await readFile(join(dir, 'store.json'), 'utf8');
+      const [file] = await journals();
+      const lines = async () => (await readFile(join(dir, file), 'utf8')).split('\n').filter(Boolean).length;
+      const before = await lines();
+      const done = completed(m2);
+      await s.completeMatch(done, ratingsFor(done, 2));
+      expect(await lines()).toBe(before + 1);
+      await s.updateBot(bots[0], { name: 'renamed' });
+      expect(await lines()).toBe(before + 2);
+      expect(await readFile(join(dir, 'store.json'), 'utf8')).toBe(snap);
+    });
+
+    it('compacts into store.json once the journal passes its size, and reopens to the same records', async () => {
+      const s = await openFileStore(dir, { compactBytes: 2048 });
+      open.push(s);
+      const { u, bots } = await seed(s);
+      for (let i = 0; i < 60; i++) await s.updateBot(bots[i % 4], { name: `n${i}` });
+      await s.settled();
+      const doc = JSON.parse(await readFile(join(dir, 'store.json'), 'utf8'));
+      expect(doc.journalSeq).toBeGreaterThan(0);
+      expect(doc.bots[bots[0]].name).toMatch(/^n\d+$/);
+      // Only the file written since the last compaction is left, and it is small.
+      const left = await journals();
+      expect(left).toHaveLength(1);
+      expect((await stat(join(dir, left[0]))).size).toBeLessThan(4096);
+      const want = { users: await s.listUsers(), bots: await s.listBots(u.id), ratings: await s.listRatings('pioneers') };
+      await closeStore(s);
+      const t = await openStore();
+      expect({ users: await t.listUsers(), bots: await t.listBots(u.id), ratings: await t.listRatings('pioneers') }).toEqual(want);
+    });
+
+    it('refuses a damaged line before the last one, naming the file and byte, and releases the lock', async () => {
+      const s = await openStore();
+      await seed(s);
+      await closeStore(s);
+      const [file] = await journals();
+      const text = await readFile(join(dir, file), 'utf8');
+      const cut = text.indexOf('\n') + 5;
+      await writeFile(join(dir, file), `${text.slice(0, cut)}#${text.slice(cut + 1)}`);
+      await expect(openFileStore(dir)).rejects.toThrow(new RegExp(`${file} is damaged at byte \\d+; restore`));
+      await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+
+    it('a backup is store.json (the journal applied) and matches/, without a journal', async () => {
+      const s = await openStore();
+      const { u } = await seed(s);
+      await s.backup(join(root, 'copy'));
+      expect((await readdir(join(root, 'copy'))).sort()).toEqual(['matches', 'store.json']);
+      const doc = JSON.parse(await readFile(join(root, 'copy', 'store.json'), 'utf8'));
+      expect(Object.keys(doc.users)).toEqual([u.id]);
+      await closeStore(s);
+      await backupDataDir(dir, join(root, 'offline'));
+      expect(JSON.parse(await readFile(join(root, 'offline', 'store.json'), 'utf8'))).toEqual(doc);
+    });
+  });
+
+  describe('a missing store.json (issue 27 item 8)', () => {
+    it('is refused when matches/ or a journal is there, naming what is missing and how to restore; --init starts fresh', async () => {
+      const s = await openStore();
+      const { u } = await seed(s);
+      await closeStore(s);
+      await rm(join(dir, 'store.json'));
+      const err = await openFileStore(dir).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreMissing);
+      expect((err as Error).message).toMatch(/store\.json is missing.*matches\/.*journal\.1\.jsonl.*arena admin backup.*arena serve --init/);
+      await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+      // matches/ alone is enough to refuse.
+      for (const f of await readdir(dir)) if (f.startsWith('journal.')) await rm(join(dir, f));
+      await expect(openFileStore(dir)).rejects.toBeInstanceOf(StoreMissing);
+      const fresh = await openFileStore(dir, { init: true });
+      open.push(fresh);
+      expect(await fresh.getUser(u.id)).toBeNull();
+      expect(await fresh.listMatches({ limit: 10 })).toMatchObject({ matches: [expect.anything(), expect.anything()] });
+    });
+
+    it('an empty or new directory starts fresh and has its store.json at once', async () => {
+      await mkdir(dir);
+      const s = await openStore();
+      expect(await s.listUsers()).toEqual([]);
+      await closeStore(s);
+      expect(JSON.parse(await readFile(join(dir, 'store.json'), 'utf8')).users).toEqual({});
+      // A restart of a store that never wrote anything is no reason to refuse.
+      await closeStore(await openStore());
     });
   });
 
