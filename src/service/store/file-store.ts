@@ -77,8 +77,8 @@ export class StoreMissing extends Error {
   }
 }
 
-/** What in `root` says a store was here, when store.json is missing. */
-async function leftovers(root: string): Promise<{ found: string[]; journals: number[] }> {
+/** What in `root` says a store was here (for when store.json is missing). */
+export async function storeLeftovers(root: string): Promise<{ found: string[]; journals: number[] }> {
   const found: string[] = [];
   const log = await stat(join(root, MATCH_DIR, LOG_FILE)).catch(() => null);
   const files = log && log.size > 0 ? [] : await readdir(join(root, MATCH_DIR)).catch(() => [] as string[]);
@@ -103,7 +103,7 @@ export async function openFileStore(dir: string, opts: FileStoreOptions = {}): P
     await rm(tempPathFor(docPath), { force: true });
     let doc = await readDoc(docPath);
     if (!doc) {
-      const left = await leftovers(root);
+      const left = await storeLeftovers(root);
       if (left.found.length && !opts.init) throw new StoreMissing(root, left.found);
       // --init: a journal without its snapshot cannot be replayed; keep it aside, never delete data.
       for (const g of left.journals) await rename(journalFile(root, g), `${journalFile(root, g)}.orphaned`);
