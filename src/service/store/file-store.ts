@@ -27,7 +27,7 @@ import { backupDataDir } from './backup';
 import { DOC_FILE, emptyDoc, ratingKey, readDoc, type StoreDoc } from './doc';
 import { Draft } from './draft';
 import { isSafeId, newId } from './ids';
-import { applyEntry, journalFile, JournalBroken, JournalWriter, listJournals, replayJournals, type Entry } from './journal';
+import { applyEntry, journalFile, JournalWriter, listJournals, replayJournals, type Entry } from './journal';
 import { acquireLock, type DirLock } from './lock';
 import { LOG_FILE, MATCH_DIR } from './match-files';
 import { isTerminal } from './match-index';
@@ -183,6 +183,8 @@ export class FileStore implements Store {
   private lastPrune = -Infinity;
   private compaction: Promise<void> | null = null;
   private compactAt: number;
+  /** Lets the next queued write start (see exclusive). */
+  private release: () => void = () => {};
 
   /** @internal use openFileStore */
   constructor(
@@ -214,23 +216,38 @@ export class FileStore implements Store {
 
   // ---- the write path ----
 
-  /** Runs fn after every write queued before it; a failing fn does not stop the queue. */
+  /**
+   * Runs fn after every write queued before it; a failing fn does not stop the
+   * queue. The next write may start before fn settles if fn calls release()
+   * (commit does, once its change is in memory and its line is on its way).
+   */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
     const run = this.queue.then(() => {
+      this.release = release;
       if (this.closed) throw new Error('the store is closed');
       if (this.broken) throw new Error(`the store stopped writing after an earlier failure: ${this.broken.message}`);
       return fn();
     });
-    this.queue = run.catch(() => {});
+    this.queue = Promise.race([run.then(() => {}, () => {}), released]);
+    run.then(release, release);
     return run;
   }
 
   /**
    * One write: fn edits a draft of the document (and may throw to change
    * nothing); what it changed, with pending key touches, becomes one journal
-   * line, and the document in memory changes once that line is durable.
+   * line. The document in memory changes at once, so the next write (which
+   * may start now: `early`) sees it; this resolves once the line is durable,
+   * and lines are durable in order, so a write never outlives one it saw.
+   * Reads may see a change a moment before it is durable; a crash then loses
+   * only writes that were never acknowledged. If an append fails, memory is
+   * ahead of the disk: the store stops writing until it is reopened.
    */
-  private async commit<T>(fn: (d: StoreDoc) => T): Promise<T> {
+  private async commit<T>(fn: (d: StoreDoc) => T, early = true): Promise<T> {
     const live = this.db.data;
     const draft = new Draft(live);
     const result = fn(draft.doc);
@@ -244,18 +261,18 @@ export class FileStore implements Store {
     if (draft.doc.ratingsThrough !== live.ratingsThrough) entry.rt = draft.doc.ratingsThrough;
     if (entry.o.length === 0 && entry.rt === undefined) return result;
     const line = `${JSON.stringify(entry)}\n`;
-    try {
-      await this.journal.append(line);
-    } catch (err) {
-      if (err instanceof JournalBroken) this.broken = err;
-      throw err;
-    }
+    const durable = this.journal.append(line);
+    durable.catch((err: Error) => {
+      this.broken ??= err;
+    });
     this.journalBytes += Buffer.byteLength(line);
     for (const [coll, id] of entry.o) if (coll === 'users' && Object.hasOwn(live.users, id)) this.indexUser(live.users[id], false);
     applyEntry(live, entry);
     for (const [coll, id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
     for (const [id, at] of flushed) if (this.touches.get(id) === at) this.touches.delete(id);
     if (!this.compaction && this.journalBytes >= this.compactAt) await this.startCompaction();
+    if (early) this.release();
+    await durable;
     return result;
   }
 
@@ -665,7 +682,8 @@ export class FileStore implements Store {
     // The copy's store.json is the document in memory (a compacted snapshot),
     // so a backup is one file plus matches/, as before the journal.
     await backupDataDir(this.dir, dir, { hold: (fn) => this.exclusive(async () => {
-      if (this.touches.size > 0) await this.commit(() => {});
+      if (this.touches.size > 0) await this.commit(() => {}, false);
+      await this.journal.drain();
       return fn(JSON.stringify(this.db.data));
     }) });
   }
@@ -673,7 +691,7 @@ export class FileStore implements Store {
   close(): Promise<void> {
     this.closing ??= this.exclusive(async () => {
       try {
-        if (this.touches.size > 0 && !this.broken) await this.commit(() => {});
+        if (this.touches.size > 0 && !this.broken) await this.commit(() => {}, false);
       } finally {
         this.closed = true;
         await this.compaction;
