@@ -340,6 +340,19 @@ describe('file store on disk', () => {
       expect({ users: await t.listUsers(), bots: await t.listBots(u.id), ratings: await t.listRatings('pioneers') }).toEqual(want);
     });
 
+    it('a journal append that fails is not acknowledged, and the store stops writing until reopened without it', async () => {
+      const s = await openStore();
+      const { u } = await seed(s);
+      // The journal's file handle goes bad under the store (as a disk error would).
+      await (s as unknown as { journal: { fh: { close(): Promise<void> } } }).journal.fh.close();
+      await expect(s.setHandle(u.id, 'lost')).rejects.toThrow();
+      await expect(s.addBot({ ownerId: u.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' })).rejects.toThrow(/stopped writing after an earlier failure/);
+      await closeStore(s);
+      const t = await openStore();
+      expect((await t.getUser(u.id))!.name).toBe('ann');
+      expect(await t.listBots(u.id)).toHaveLength(4);
+    });
+
     it('refuses a damaged line before the last one, naming the file and byte, and releases the lock', async () => {
       const s = await openStore();
       await seed(s);

@@ -221,7 +221,7 @@ export class FileStore implements Store {
    * queue. The next write may start before fn settles if fn calls release()
    * (commit does, once its change is in memory and its line is on its way).
    */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  private exclusive<T>(fn: () => Promise<T>, evenIfBroken = false): Promise<T> {
     let release!: () => void;
     const released = new Promise<void>((r) => {
       release = r;
@@ -229,7 +229,7 @@ export class FileStore implements Store {
     const run = this.queue.then(() => {
       this.release = release;
       if (this.closed) throw new Error('the store is closed');
-      if (this.broken) throw new Error(`the store stopped writing after an earlier failure: ${this.broken.message}`);
+      if (this.broken && !evenIfBroken) throw new Error(`the store stopped writing after an earlier failure: ${this.broken.message}`);
       return fn();
     });
     this.queue = Promise.race([run.then(() => {}, () => {}), released]);
@@ -307,7 +307,14 @@ export class FileStore implements Store {
   private async startCompaction(): Promise<void> {
     const text = JSON.stringify(this.db.data);
     const covered = this.journalBytes;
-    const oldGen = await this.journal.rotate();
+    let oldGen: number;
+    try {
+      oldGen = await this.journal.rotate();
+    } catch {
+      // The write that got here is in the journal all the same; compaction waits (an append failure has stopped the store already).
+      this.compactAt = this.journalBytes * 2;
+      return;
+    }
     await this.step('rotated');
     this.compaction = this.writeSnapshot(text, oldGen)
       .then(() => {
@@ -699,7 +706,7 @@ export class FileStore implements Store {
         await this.log.close().catch(() => {});
         await this.lock.release();
       }
-    });
+    }, true); // a store that stopped writing must still let go of its files and lock
     return this.closing;
   }
 }

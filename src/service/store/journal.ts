@@ -195,10 +195,11 @@ export class JournalWriter {
     await this.drain();
     const next = await JournalWriter.open(this.dir, this.gen + 1, 0);
     const old = this.gen;
-    await this.fh.close();
+    const oldFh = this.fh;
     this.fh = next.fh;
     this.gen = next.gen;
     this.size = 0;
+    await oldFh.close().catch(() => {});
     return old;
   }
 
