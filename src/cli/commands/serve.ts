@@ -25,6 +25,7 @@ interface ServeFlags {
   maxConnections?: string;
   maxConnectionsPerAddress?: string;
   maxLiveStreams?: string;
+  init?: boolean;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -49,6 +50,7 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
       'run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time. Create the first user and key with `arena admin` before starting.',
     )
     .option('--data <DIR>', 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)')
+    .option('--init', 'start a new, empty store even though the data directory holds match records or a journal but no store.json (otherwise refused: restore it from `arena admin backup` instead)')
     .option('--host <HOST>', 'address to listen on; put a TLS proxy in front for the internet', DEFAULT_HOST)
     .option('--port <PORT>', 'port to listen on; 0 picks a free one (the start-up line names it)', String(DEFAULT_PORT))
     .option('--base-url <URL>', 'public address users and bots reach the service at, for sign-in links and the same-origin check (default: http://HOST:PORT)')
@@ -117,7 +119,7 @@ Examples:
 
       let store: Awaited<ReturnType<typeof openFileStore>>;
       try {
-        store = await openFileStore(dir);
+        store = await openFileStore(dir, { init: flags.init === true });
       } catch (err) {
         if (err instanceof StoreLocked) {
           throw new CliError(`the data directory ${dir} is in use by another arena process${err.pid ? ` (pid ${err.pid})` : ''}; stop it first, or give another --data`, EXIT.failure);

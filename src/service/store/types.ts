@@ -1,5 +1,5 @@
 // The service's storage contract. Routes and the scheduler talk to this
-// interface only; the file store (lowdb + one file per match) implements it,
+// interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
 // and a contract suite in test/service/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
 import type { ApiKeyMeta, Bot, MatchRecord, User } from '../../protocol';
