@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readProfile, writeProfile } from '../../src/config/profile';
 import { normalizeServerUrl, resolveSettings } from '../../src/config/settings';
-import { requireSigner, requireUrl, MissingCredentialError } from '../../src/config/credentials';
+import { requireSigner, requireUrl } from '../../src/config/credentials';
+import { NoServerError } from '../../src/config/errors';
 import { generateKeyPair, privateKeyToPem } from '../../src/keys/index';
 import { makeTempDir } from './tmp';
 
@@ -46,8 +47,8 @@ describe('resolveSettings', () => {
   it('leaves unset settings undefined and says how to set them', () => {
     const s = resolveSettings({}, { ARENA_CONFIG_DIR: join(tmp.dir, 'empty') });
     expect(s.url).toBeUndefined();
-    expect(() => requireUrl(s)).toThrow(MissingCredentialError);
-    expect(() => requireUrl(s)).toThrow(/pass --url, set ARENA_URL, or run `arena login/);
+    expect(() => requireUrl(s)).toThrow(NoServerError);
+    expect(() => requireUrl(s)).toThrow(/pass --url URL, set ARENA_URL, or run `arena login/);
     expect(() => requireSigner(s)).toThrow(/no key id/);
     expect(() => requireSigner({ ...s, keyId: { value: 'k', source: 'flag' } })).toThrow(/no private key file/);
   });
