@@ -10,7 +10,6 @@ import { backupDataDir } from '../../src/service/store/backup';
 import { openFileStore, type FileStore } from '../../src/service/store/file-store';
 import { summaryOf } from '../../src/service/store/match-index';
 import { StoreLocked, type RatingRecord } from '../../src/service/store/types';
-import { storeContract } from './store-contract';
 import { aborted, completed, ratingsFor, runningMatch } from './store-fixtures';
 
 const PUBKEY = Buffer.alloc(32, 7).toString('base64');
@@ -26,17 +25,7 @@ async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'arena-store-'));
 }
 
-storeContract('file store', async () => {
-  const dir = await tempDir();
-  const store = await openFileStore(join(dir, 'data'));
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+// The Store contract runs on this store and the others in store-contract.test.ts.
 
 describe('file store on disk', () => {
   let root: string;

@@ -1,7 +1,7 @@
 // The Store contract: what routes and the scheduler rely on, for any
 // implementation. Call storeContract from an implementation's test file with
 // a factory that opens a fresh, empty store.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it as vitestIt } from 'vitest';
 import { InvalidCursor, StoreConflict, StoreNotFound, type Store, type StoredMatch, type UserRecord } from '../../src/service/store/types';
 import { aborted, clockPasses, completed, matchId, ratingsFor, runningMatch } from './store-fixtures';
 
@@ -29,7 +29,17 @@ const HOUR = 3600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const hash = (s: string) => Buffer.from(s.padEnd(16, '.')).toString('hex');
 
-export function storeContract(name: string, makeStore: () => Promise<StoreHandle>): void {
+export interface ContractOptions {
+  /**
+   * Cases (by title) this store does not run, each with why. Only for a rule
+   * in transition: the Postgres store already has the new sign-in-link and
+   * public-key rules whose contract cases another branch is rewriting.
+   */
+  pending?: Record<string, string>;
+}
+
+export function storeContract(name: string, makeStore: () => Promise<StoreHandle>, opts: ContractOptions = {}): void {
+  const it = (title: string, fn: () => Promise<void>) => (opts.pending?.[title] ? vitestIt.skip : vitestIt)(title, fn);
   describe(`Store contract: ${name}`, () => {
     let handle: StoreHandle;
     let store: Store;
