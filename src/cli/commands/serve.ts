@@ -7,10 +7,13 @@ import { Option, type Command } from 'commander';
 import { onStopSignals, signalExitCode, type SignalSource } from '../interrupt';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
-import { dataDir } from '../../config/paths';
+import type { PlatformKey } from '../../config/platform-key';
+import type { Store } from '../../service/store/types';
 
 interface ServeFlags {
   data?: string;
+  store?: string;
+  migrate?: boolean;
   host: string;
   port: string;
   baseUrl?: string;
@@ -35,9 +38,11 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .exitOverride()
     .summary('run the arena service: HTTP API, matchmaking and live matches on a data directory')
     .description(
-      'Run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time. Create the first user and key with `arena admin` before starting.',
+      'Run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time; with --store (a PostgreSQL database, or $ARENA_DATABASE_URL) there is no data directory, and any number of servers and `arena admin` commands may share the database. Create the first user and key with `arena admin` before starting.',
     )
     .option('--data <DIR>', 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)')
+    .option('--store <URL>', 'run on a PostgreSQL database instead of a data directory: postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default: $ARENA_DATABASE_URL); several servers may share one')
+    .option('--no-migrate', 'with a database: refuse to start when its schema needs migrating (and say what is pending) instead of migrating it; `arena admin migrate-db` migrates')
     .option('--host <HOST>', 'address to listen on; put a TLS proxy in front for the internet', DEFAULT_HOST)
     .option('--port <PORT>', 'port to listen on; 0 picks a free one (the start-up line names it)', String(DEFAULT_PORT))
     .option('--base-url <URL>', 'public address users and bots reach the service at, for sign-in links and the same-origin check (default: http://HOST:PORT)')
@@ -68,9 +73,9 @@ Examples:
     )
     .action(async (flags: ServeFlags) => {
       const { existsSync } = await import('node:fs');
-      const { resolve } = await import('node:path');
       const { openFileStore } = await import('../../service/store/file-store');
       const { StoreLocked } = await import('../../service/store/types');
+      const { chooseStore } = await import('../store-choice');
       const { startServer } = await import('../../service/server');
       const { DEFAULT_MAX_MATCHES } = await import('../../service/scheduler/scheduler');
 
@@ -82,24 +87,44 @@ Examples:
       const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
       const smtpUrl = flags.smtp ?? (io.env.ARENA_SMTP_URL?.trim() || undefined);
       const smtpShown = smtpUrl === undefined ? undefined : describeSmtp(smtpUrl, flags.smtp !== undefined ? '--smtp' : '$ARENA_SMTP_URL');
-      if (flags.data !== undefined && !flags.data.trim()) throw usageError('--data needs a directory');
-      const dir = resolve(io.cwd, dataDir(io.env, flags.data));
-      const isNew = !existsSync(dir);
+      const choice = chooseStore(io.env, io.cwd, flags);
       const say = (line: string) => void io.stderr.write(`arena serve: ${line}\n`);
 
-      let store: Awaited<ReturnType<typeof openFileStore>>;
-      try {
-        store = await openFileStore(dir);
-      } catch (err) {
-        if (err instanceof StoreLocked) {
-          throw new CliError(`the data directory ${dir} is in use by another arena process${err.pid ? ` (pid ${err.pid})` : ''}; stop it first, or give another --data`, EXIT.failure);
+      let store: Store;
+      let dir = '';
+      let storeLine: string;
+      let platformKey: PlatformKey | undefined;
+      if (choice.kind === 'postgres') {
+        // No data directory: the platform key lives in the database, so every server on it signs alike.
+        const { openDatabaseStore } = await import('../open-database');
+        const { loadOrCreateDbPlatformKey } = await import('../../service/store/pg/platform-key');
+        const db = await openDatabaseStore(choice.url, choice.shown, flags.migrate !== false);
+        try {
+          platformKey = await loadOrCreateDbPlatformKey(db.db);
+        } catch (err) {
+          await db.close().catch(() => {});
+          throw new CliError(`cannot read the platform key from the database at ${choice.shown}: ${(err as Error).message}`, EXIT.failure);
         }
-        throw new CliError(`cannot open the store in ${dir}: ${(err as Error).message}`, EXIT.failure);
+        store = db;
+        const { describe } = await import('../../service/store/pg/migrations');
+        storeLine = `database ${choice.shown} (from ${choice.from}${db.applied.length ? `; migrated ${db.applied.map(describe).join(', ')}` : ''})`;
+      } else {
+        dir = choice.dir;
+        const isNew = !existsSync(dir);
+        try {
+          store = await openFileStore(dir);
+        } catch (err) {
+          if (err instanceof StoreLocked) {
+            throw new CliError(`the data directory ${dir} is in use by another arena process${err.pid ? ` (pid ${err.pid})` : ''}; stop it first, or give another --data`, EXIT.failure);
+          }
+          throw new CliError(`cannot open the store in ${dir}: ${(err as Error).message}`, EXIT.failure);
+        }
+        storeLine = `data directory ${dir}${isNew ? ' (created)' : ''}`;
       }
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true });
+        server = await startServer({ store, dataDir: dir, platformKey, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true });
       } catch (err) {
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
@@ -109,7 +134,7 @@ Examples:
         throw new CliError(`cannot start the server: ${e.message}`, EXIT.failure);
       }
 
-      say(`data directory ${dir}${isNew ? ' (created)' : ''}`);
+      say(storeLine);
       if (flags.dev) {
         say('*** DEVELOPMENT MODE (--dev): http/ws and loopback bot URLs are accepted and sign-in cookies are not Secure ***');
         say('*** never expose this server to other people or the internet ***');
