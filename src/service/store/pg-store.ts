@@ -358,6 +358,10 @@ export class PgStore implements Store {
     return matches.listMatchSummaries(this.db, query);
   }
 
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
+  }
+
   // ---- backup and close ----
 
   async backup(dir: string): Promise<void> {

@@ -2,6 +2,7 @@
 // messages (never its password), and the errors that mean "the database is
 // not there" rather than "the request is wrong".
 import pg from 'pg';
+import { StoreUnavailable } from '../types';
 
 export const POOL_SIZE = 10;
 
@@ -42,8 +43,7 @@ export function isUnavailable(err: unknown): boolean {
 }
 
 /** Thrown by the Postgres store when the database cannot be reached: the API answers 503 with Retry-After. */
-export class DatabaseUnavailable extends Error {
-  readonly retryAfterSeconds = 5;
+export class DatabaseUnavailable extends StoreUnavailable {
   constructor(
     readonly target: string,
     cause: unknown,
