@@ -27,7 +27,7 @@ it('503 with Retry-After while the database is away; reconnects when it is back'
     const down = await fetch(`${serve.url}/leaderboard`);
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await down.json()).error.code).toBe('unavailable');
+    expect(((await down.json()) as { error: { code: string } }).error.code).toBe('unavailable');
     const health = await fetch(`${serve.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', db: 'unavailable' });

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/keys/index';
 import { LiveHub } from '../../src/service/live/hub';
 import { Scheduler } from '../../src/service/scheduler/scheduler';
-import { openFileStore } from '../../src/service/store/index';
+import { openTestStore } from '../support/test-store';
 import type { Store } from '../../src/service/store/types';
 import { illegalBot, wellBehaved } from '../support/policies';
 import { startTestBot, type TestBot } from '../support/test-bot';
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
-  const store: Store = await openFileStore(dir);
+  const store: Store = await openTestStore(dir);
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanup.push(() => store.close());
   const user = await store.createUser({ email: 'owner@example.com', name: 'owner' });

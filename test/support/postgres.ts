@@ -157,3 +157,14 @@ export function usePostgres(opts: PostgresOptions = {}): () => PgCluster {
     return cluster;
   };
 }
+
+let shared: Promise<PgCluster> | null = null;
+
+/** One cluster for this test process, started on first use and removed when the process exits. */
+export function sharedPostgres(): Promise<PgCluster> {
+  if (!shared) {
+    shared = startPostgres();
+    void shared.then((c) => process.once('exit', () => removePostgres(c)), () => {});
+  }
+  return shared;
+}
