@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { usePostgres } from '../support/postgres';
+import { usePostgres } from '../support/use-postgres';
 import { startServe, stopServe } from './serve-process';
 
 const cluster = usePostgres();

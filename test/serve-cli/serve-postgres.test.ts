@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
 import { runCli } from '../cli/run-cli';
-import { usePostgres } from '../support/postgres';
+import { usePostgres } from '../support/use-postgres';
 import { startServe, stopServe } from './serve-process';
 
 const cluster = usePostgres();

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { replayKey } from '../../src/service/http/replay-cache';
 import { openPgStore } from '../../src/service/store/pg-store';
 import { PgReplayGuard } from '../../src/service/store/pg-replay-guard';
-import { usePostgres } from '../support/postgres';
+import { usePostgres } from '../support/use-postgres';
 
 const cluster = usePostgres();
 const WINDOW = 300_000;

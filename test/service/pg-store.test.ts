@@ -7,7 +7,7 @@ import { MigrationsPending, SCHEMA_VERSION, SchemaTooNew } from '../../src/servi
 import { loadOrCreateDbPlatformKey } from '../../src/service/store/pg/platform-key';
 import { DatabaseUnreachable, openPgStore } from '../../src/service/store/pg-store';
 import { StoreConflict } from '../../src/service/store/types';
-import { usePostgres } from '../support/postgres';
+import { usePostgres } from '../support/use-postgres';
 import { completed, ratingsFor, runningMatch } from './store-fixtures';
 
 const cluster = usePostgres();

@@ -11,7 +11,7 @@ import { openFileStore } from '../../src/service/store/file-store';
 import { openPgStore } from '../../src/service/store/pg-store';
 import { readDataDir } from '../../src/service/store/transfer/data-dir';
 import { DatabaseNotEmpty } from '../../src/service/store/transfer/postgres';
-import { usePostgres } from '../support/postgres';
+import { usePostgres } from '../support/use-postgres';
 import { aborted, completed, ratingsFor, runningMatch } from './store-fixtures';
 
 const cluster = usePostgres();

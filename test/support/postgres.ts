@@ -11,7 +11,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
 
 export interface PgCluster {
   /** postgres://arena@127.0.0.1:PORT/DB */
@@ -141,21 +140,6 @@ export function removePostgres(cluster: PgCluster): void {
   cluster.stop('immediate');
   live.delete(cluster);
   rmSync(cluster.dir, { recursive: true, force: true });
-}
-
-/** One cluster for the calling test file: started before its tests, removed after. */
-export function usePostgres(opts: PostgresOptions = {}): () => PgCluster {
-  let cluster: PgCluster | undefined;
-  beforeAll(async () => {
-    cluster = await startPostgres(opts);
-  }, 120_000);
-  afterAll(() => {
-    if (cluster) removePostgres(cluster);
-  });
-  return () => {
-    if (!cluster) throw new Error('the PostgreSQL cluster did not start (see the error of beforeAll)');
-    return cluster;
-  };
 }
 
 let shared: Promise<PgCluster> | null = null;

@@ -9,7 +9,8 @@ import { openFileStore } from '../../../src/service/store/file-store';
 import { openPgStore } from '../../../src/service/store/pg-store';
 import type { Store } from '../../../src/service/store/types';
 import pg from 'pg';
-import { usePostgres, type PgCluster } from '../../support/postgres';
+import type { PgCluster } from '../../support/postgres';
+import { usePostgres } from '../../support/use-postgres';
 
 export interface StoreHandle {
   store: Store;
