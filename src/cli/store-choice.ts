@@ -5,7 +5,7 @@
 // name the host, port and database only.
 import { resolve } from 'node:path';
 import { dataDir } from '../config/paths';
-import { describeTarget, isDatabaseUrl } from '../service/store/pg/connect';
+import { describeTarget, isDatabaseUrl } from '../service/store/pg/url';
 import { usageError } from './errors';
 
 export const STORE_HELP = 'a PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default: $ARENA_DATABASE_URL; without either, the data directory)';

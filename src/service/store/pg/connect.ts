@@ -3,25 +3,11 @@
 // not there" rather than "the request is wrong".
 import pg from 'pg';
 import { StoreUnavailable } from '../types';
+import { describeTarget } from './url';
+
+export { describeTarget, isDatabaseUrl } from './url';
 
 export const POOL_SIZE = 10;
-
-/** Where a URL points, for messages: host, port and database; never the user's password. */
-export function describeTarget(url: string): string {
-  try {
-    const u = new URL(url);
-    const socket = u.searchParams.get('host');
-    const host = socket ?? (u.hostname || 'localhost');
-    return `${host}${u.port ? `:${u.port}` : ''}${u.pathname && u.pathname !== '/' ? u.pathname : ''}`;
-  } catch {
-    return 'the database (the URL does not parse)';
-  }
-}
-
-/** postgres:// or postgresql://: the --store value that names a database rather than a directory. */
-export function isDatabaseUrl(text: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(text.trim());
-}
 
 export function openPool(url: string, max = POOL_SIZE): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
