@@ -3,9 +3,10 @@
 // store in argv[2] and writes forever (until killed), printing one JSON line
 // per write to stdout: `intent` before it starts, `ack` once its promise
 // resolved (durable). The parent kill -9s it and checks every ack is there.
-//   echo go | node --import tsx test/service/store-crash-child.ts DIR
+//   echo go | node --import tsx test/service/store-crash-child.ts DIR|postgres://...
 import { randomBytes } from 'node:crypto';
 import { openFileStore } from '../../src/service/store/file-store';
+import { openPgStore } from '../../src/service/store/pg-store';
 import type { RatingRecord } from '../../src/service/store/types';
 import { aborted, completed, runningMatch } from './store-fixtures';
 
@@ -19,7 +20,8 @@ const tag = () => randomBytes(6).toString('hex');
 
 await new Promise((resolve) => process.stdin.once('data', resolve));
 process.stdin.pause();
-const store = await openFileStore(dir);
+// A database URL: the Postgres store (the crash test's postgres project).
+const store = /^postgres(ql)?:\/\//.test(dir) ? await openPgStore(dir) : await openFileStore(dir);
 say({ t: 'open', pid: process.pid });
 
 const users = (await store.listUsers()).map((u) => u.id);
@@ -46,7 +48,7 @@ async function docWrite(): Promise<void> {
     say({ t: 'ack', op: 'user', id: u.id, email });
   } else if (r < 0.35) {
     const userId = pick(users)!;
-    const k = await store.addKey({ userId, name: tag(), publicKey: Buffer.alloc(32, 1).toString('base64'), scopes: ['bots.read'] });
+    const k = await store.addKey({ userId, name: tag(), publicKey: randomBytes(32).toString('base64'), scopes: ['bots.read'] });
     keys.push(k.id);
     say({ t: 'ack', op: 'key', id: k.id, userId });
   } else if (r < 0.45 && keys.length) {

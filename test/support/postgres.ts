@@ -144,10 +144,10 @@ export function removePostgres(cluster: PgCluster): void {
 
 let shared: Promise<PgCluster> | null = null;
 
-/** One cluster for this test process, started on first use and removed when the process exits. */
+/** One cluster for this test process (fsync on: the crash test uses it), started on first use and removed when the process exits. */
 export function sharedPostgres(): Promise<PgCluster> {
   if (!shared) {
-    shared = startPostgres();
+    shared = startPostgres({ durable: true });
     void shared.then((c) => process.once('exit', () => removePostgres(c)), () => {});
   }
   return shared;
