@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
 import { runCli } from '../cli/run-cli';
+import { openPgStore } from '../../src/service/store/pg-store';
+import { runningMatch } from '../service/store-fixtures';
 import { usePostgres } from '../support/use-postgres';
 import { startServe, stopServe } from './serve-process';
 
@@ -76,6 +78,36 @@ describe('serve and admin on PostgreSQL', () => {
     }
     expect(existsSync(join(dir, 'home', '.local', 'share', 'arena'))).toBe(false);
   }, 120_000);
+
+  it('one matchmaker per database: a second server with matchmaking on serves the API and leaves the matches to the first', async () => {
+    const url = await cluster().createDatabase();
+    const a = await startServe(['--store', url, '--dev', '--port', '0', '--tick', '1'], env());
+    // A match the store has as running while the matchmaker lives (as if it ran it).
+    const store = await openPgStore(url);
+    const m = runningMatch(['b_x1', 'b_x2', 'b_x3']);
+    await store.putMatch(m);
+    try {
+      const b = await startServe(['--store', url, '--dev', '--port', '0', '--tick', '1'], env());
+      try {
+        expect(a.stderr()).toContain('matchmaking every 1 s');
+        expect(b.stderr()).toContain('matchmaking: another server on this database runs it');
+        expect((await fetch(`${b.url}/leaderboard`)).status).toBe(200);
+        // The second server did not take it for a dead process's match.
+        expect((await store.getMatch(m.id))!.status).toBe('running');
+      } finally {
+        expect((await stopServe(b)).code).toBe(0);
+      }
+    } finally {
+      expect((await stopServe(a)).code).toBe(0);
+    }
+    // The lease went with the first server: the next one is the matchmaker.
+    const c = await startServe(['--store', url, '--dev', '--port', '0', '--tick', '1'], env());
+    expect(c.stderr()).toContain('matchmaking every 1 s');
+    expect((await stopServe(c)).code).toBe(0);
+    // ...and, at its start, recorded the match its predecessor left running as aborted.
+    expect((await store.getMatch(m.id))!.status).toBe('aborted');
+    await store.close();
+  }, 60_000);
 
   it('--no-migrate refuses and names what is pending; migrate-db migrates once; then --no-migrate starts', async () => {
     const url = await cluster().createDatabase();

@@ -94,6 +94,7 @@ Examples:
       let dir = '';
       let storeLine: string;
       let platformKey: PlatformKey | undefined;
+      let lease: { held: boolean; release(): Promise<void> } | null = null;
       if (choice.kind === 'postgres') {
         // No data directory: the platform key lives in the database, so every server on it signs alike.
         const { openDatabaseStore } = await import('../open-database');
@@ -106,6 +107,13 @@ Examples:
           throw new CliError(`cannot read the platform key from the database at ${choice.shown}: ${(err as Error).message}`, EXIT.failure);
         }
         store = db;
+        if (tickSeconds > 0) {
+          const { claimMatchmaking } = await import('../../service/store/pg/matchmaker');
+          lease = await claimMatchmaking(db.db).catch(async (err: Error) => {
+            await db.close().catch(() => {});
+            throw new CliError(`cannot reach the database at ${choice.shown}: ${err.message}`, EXIT.failure);
+          });
+        }
         const { describe } = await import('../../service/store/pg/migrations');
         storeLine = `database ${choice.shown} (from ${choice.from}${db.applied.length ? `; migrated ${db.applied.map(describe).join(', ')}` : ''})`;
       } else {
@@ -124,8 +132,11 @@ Examples:
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, platformKey, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true });
+        // Another server on the database is the matchmaker: this one serves the API and leaves its matches alone.
+        const follower = lease !== null && !lease.held;
+        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches: !follower, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true, ...(follower ? { tickSeconds: 0 } : {}) });
       } catch (err) {
+        await lease?.release();
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE') throw new CliError(`cannot listen on ${flags.host}:${port}: the port is in use (pick another with --port, or 0 for any free one)`, EXIT.failure);
@@ -146,12 +157,14 @@ Examples:
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
-      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
+      if (lease && !lease.held) say(`matchmaking: another server on this database runs it (one matchmaker per database); this one serves the API`);
+      else say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
       say(`listening on ${server.url}`);
 
       await untilSignal(signals, say);
       // Stop accepting and finish in-flight requests, then flush the store.
       await server.close();
+      await lease?.release();
       await store.close();
       say('stopped; the store is flushed');
     });
