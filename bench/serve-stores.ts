@@ -112,7 +112,7 @@ export async function storesSuite(): Promise<BenchSuite> {
     rows,
     notes: [
       `a tick reads every active bot and rating, seats up to the default match cap (100 tables of 4), and stores each new match as running; median of ${TICKS}`,
-      `/leaderboard: every rated bot with its owner's handle (the route reads one bot and one owner per rating); median of ${BOARD_READS} after one warm-up`,
+      `/leaderboard: every rated bot with its owner's handle (on PostgreSQL in two batch reads, getBots and getUsers); median of ${BOARD_READS} after one warm-up`,
       'PostgreSQL: a local cluster (fsync on) over loopback TCP; both stores in this one process, one after the other',
     ],
   };

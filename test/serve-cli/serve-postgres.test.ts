@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
 import { runCli } from '../cli/run-cli';
 import { openPgStore } from '../../src/service/store/pg-store';
-import { runningMatch } from '../service/store-fixtures';
+import { completed, ratingsFor, runningMatch } from '../service/store-fixtures';
 import { usePostgres } from '../support/use-postgres';
 import { startServe, stopServe } from './serve-process';
 
@@ -107,6 +107,30 @@ describe('serve and admin on PostgreSQL', () => {
     // ...and, at its start, recorded the match its predecessor left running as aborted.
     expect((await store.getMatch(m.id))!.status).toBe('aborted');
     await store.close();
+  }, 60_000);
+
+  it('the leaderboard on a database: rated bots with their owners\' handles, removed bots left out', async () => {
+    const url = await cluster().createDatabase();
+    const store = await openPgStore(url);
+    const ann = await store.createUser({ email: 'ann@example.com', name: 'ann' });
+    const bob = await store.createUser({ email: 'bob@example.com', name: 'bob' });
+    const ids = [];
+    for (const [owner, name] of [[ann, 'x'], [bob, 'y'], [ann, 'z']] as const) ids.push((await store.addBot({ ownerId: owner.id, name, game: 'pioneers', url: `wss://${name}.example/` })).id);
+    const m = runningMatch(ids);
+    await store.completeMatch(completed(m), ratingsFor(m));
+    await store.removeBot(ids[2]);
+    await store.close();
+    const s = await startServe(['--store', url, '--dev', '--port', '0', '--tick', '0'], env());
+    try {
+      const body = (await (await fetch(`${s.url}/leaderboard`)).json()) as { rows: Array<Record<string, unknown>> };
+      expect(body.rows.map(({ rating: _r, ...row }) => row)).toEqual([
+        { rank: 1, botId: ids[0], name: 'x', owner: 'ann', gamesPlayed: 1 },
+        { rank: 2, botId: ids[1], name: 'y', owner: 'bob', gamesPlayed: 1 },
+      ]);
+      expect(body.rows[0].rating).toBe(3.3);
+    } finally {
+      await stopServe(s);
+    }
   }, 60_000);
 
   it('--no-migrate refuses and names what is pending; migrate-db migrates once; then --no-migrate starts', async () => {

@@ -82,6 +82,24 @@ describe('Postgres store', () => {
     }
   });
 
+  it('batch reads: getBots and getUsers answer the ids that exist, removed bots included', async () => {
+    const store = await openPgStore(await cluster().createDatabase());
+    try {
+      const a = await store.createUser({ email: 'a@example.com', name: 'ann' });
+      const b = await store.createUser({ email: 'b@example.com' });
+      const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
+      const y = await store.addBot({ ownerId: b.id, name: 'y', game: 'pioneers', url: 'wss://y.example/' });
+      await store.removeBot(y.id);
+      const bots = await store.getBots([x.id, y.id, 'b_nope', x.id]);
+      expect(bots.map((r) => r.id).sort()).toEqual([x.id, y.id].sort());
+      expect(bots.find((r) => r.id === y.id)).toEqual(await store.getBot(y.id));
+      expect(await store.getUsers([a.id, 'u_nope'])).toEqual([a]);
+      expect(await store.getBots([])).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps one platform key in the database, made once', async () => {
     const url = await cluster().createDatabase();
     const [a, b] = await Promise.all([openPgStore(url), openPgStore(url)]);

@@ -252,6 +252,16 @@ export class PgStore implements Store {
     return r.rows[0] ? botOf(r.rows[0]) : null;
   }
 
+  async getBots(ids: string[]): Promise<BotRecord[]> {
+    this.live();
+    return (await this.db.query(`SELECT ${BOT_COLS} FROM arena_bots WHERE id = ANY($1::text[])`, [ids.map(String)])).rows.map(botOf);
+  }
+
+  async getUsers(ids: string[]): Promise<UserRecord[]> {
+    this.live();
+    return (await this.db.query(`SELECT ${USER_COLS} FROM arena_users WHERE id = ANY($1::text[])`, [ids.map(String)])).rows.map(userOf);
+  }
+
   async listBots(ownerId: string, game?: 'pioneers'): Promise<BotRecord[]> {
     this.live();
     const r = await this.db.query(

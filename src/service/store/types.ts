@@ -211,4 +211,7 @@ export interface Store {
   close(): Promise<void>;
   /** A store with a database behind it: throws StoreUnavailable when it cannot be reached (for /health). */
   ping?(): Promise<void>;
+  /** Optional batch reads, for a store where each read is a round trip: the records of the ids that exist (removed bots included), any order. */
+  getBots?(ids: string[]): Promise<BotRecord[]>;
+  getUsers?(ids: string[]): Promise<UserRecord[]>;
 }
