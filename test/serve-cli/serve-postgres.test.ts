@@ -92,7 +92,9 @@ describe('serve and admin on PostgreSQL', () => {
         expect(a.stderr()).toContain('matchmaking every 1 s');
         expect(b.stderr()).toContain('matchmaking: another server on this database runs it');
         expect((await fetch(`${b.url}/leaderboard`)).status).toBe(200);
-        // The second server did not take it for a dead process's match.
+        // The second server did not take it for a dead process's match; nor does one without matchmaking.
+        const d = await startServe(['--store', url, '--dev', '--port', '0', '--tick', '0'], env());
+        await stopServe(d);
         expect((await store.getMatch(m.id))!.status).toBe('running');
       } finally {
         expect((await stopServe(b)).code).toBe(0);

@@ -134,7 +134,9 @@ Examples:
       try {
         // Another server on the database is the matchmaker: this one serves the API and leaves its matches alone.
         const follower = lease !== null && !lease.held;
-        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches: !follower, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true, ...(follower ? { tickSeconds: 0 } : {}) });
+        // On a database only the matchmaker may take running matches for a dead process's (--tick 0 runs none).
+        const recoverMatches = choice.kind === 'file' || lease?.held === true;
+        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true, ...(follower ? { tickSeconds: 0 } : {}) });
       } catch (err) {
         await lease?.release();
         await store.close().catch(() => {});
