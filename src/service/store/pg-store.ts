@@ -5,7 +5,8 @@
 // with its ratings; a sign-in link's count and add). Tables: pg/sql/.
 // Modules: pg/connect.ts (pool, errors), pg/db.ts (queries, transactions),
 // pg/migrations.ts, pg/rows.ts (rows as records), pg/matches.ts,
-// pg/sign-in.ts, pg/platform-key.ts.
+// pg/sign-in.ts, pg/platform-key.ts, pg/matchmaker.ts (one matchmaker per
+// database), pg/url.ts (URLs without the driver).
 import type pg from 'pg';
 import { newId } from './ids';
 import { describeTarget, isUniqueViolation, openPool } from './pg/connect';

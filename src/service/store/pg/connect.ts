@@ -3,7 +3,6 @@
 // not there" rather than "the request is wrong".
 import pg from 'pg';
 import { StoreUnavailable } from '../types';
-import { describeTarget } from './url';
 
 export { describeTarget, isDatabaseUrl } from './url';
 
