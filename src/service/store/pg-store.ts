@@ -62,12 +62,16 @@ export async function openPgStore(url: string, opts: PgStoreOptions = {}): Promi
       throw new DatabaseUnreachable(describeTarget(url), err);
     }
     let applied: Migration[] = [];
+    // A lost connection emits 'error' on the checked-out client as well as failing the query (see pg/db.ts).
+    const heard = () => {};
+    client.on('error', heard);
     try {
       if (opts.migrate === false) {
         const { dbVersion, pending } = await pendingMigrations(client);
         if (pending.length > 0) throw new MigrationsPending(dbVersion, pending);
       }
     } finally {
+      client.off('error', heard);
       client.release();
     }
     if (opts.migrate !== false) applied = await migrate(pool);

@@ -36,16 +36,24 @@ export class Db {
       return this.fail(err);
     }
     let broken = false;
+    // A checked-out client whose connection dies emits 'error' besides failing
+    // its query; the pool listens only to idle clients, and an 'error' no one
+    // hears ends the process.
+    const heard = () => {
+      broken = true;
+    };
+    client.on('error', heard);
     try {
       await client.query('BEGIN');
       const result = await fn((text, params) => client.query(text, params));
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      broken = isUnavailable(err);
+      broken ||= isUnavailable(err);
       if (!broken) await client.query('ROLLBACK').catch(() => {});
       return this.fail(err);
     } finally {
+      client.off('error', heard);
       // A connection that failed mid-transaction is not given back for reuse.
       client.release(broken || undefined);
     }

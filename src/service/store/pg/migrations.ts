@@ -63,6 +63,9 @@ export async function pendingMigrations(db: Queryable): Promise<{ dbVersion: num
 /** Applies every pending migration in one transaction; returns those applied (none when current). */
 export async function migrate(pool: pg.Pool): Promise<Migration[]> {
   const client = await pool.connect();
+  // A lost connection emits 'error' on the checked-out client as well as failing the query (see db.ts).
+  const heard = () => {};
+  client.on('error', heard);
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
@@ -78,6 +81,7 @@ export async function migrate(pool: pg.Pool): Promise<Migration[]> {
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {
+    client.off('error', heard);
     client.release();
   }
 }
