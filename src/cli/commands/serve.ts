@@ -56,8 +56,10 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .addHelpText(
       'after',
       `
-Start-up lines on stderr name the data directory, the mode, the platform
-public key and the address, the last as "listening on http://HOST:PORT".
+Start-up lines on stderr name the data directory (or the database), the
+mode, the platform public key and the address, the last as "listening on
+http://HOST:PORT". On a database one server runs matchmaking; see
+docs/operating.md.
 SIGINT or SIGTERM stops accepting, finishes in-flight requests, aborts and
 records running matches, flushes the store and exits 0; a second signal
 exits at once. \`arena admin backup DIR\` copies the store while it runs.
@@ -69,7 +71,8 @@ Examples:
   $ arena serve --dev --port 0 --data /tmp/arena-dev --log-format pretty
   $ arena serve --dev --port 0 --tick 1 --match-timeout 60     quick rounds for testing bots
   $ arena serve --max-matches 500                              more matches at once: 4 sockets each (see ulimit -Hn)
-  $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080`,
+  $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080
+  $ arena serve --store postgres://arena@db.internal/arena --base-url https://arena.example.com`,
     )
     .action(async (flags: ServeFlags) => {
       const { existsSync } = await import('node:fs');
