@@ -1,4 +1,4 @@
-// The layering of ARCHITECTURE.md as dependency-cruiser rules, checked by
+// The layering of docs/architecture.md as dependency-cruiser rules, checked by
 // test/layering.test.ts (and `npx depcruise engine src examples test bench scripts bin`).
 //
 //   cli -> (arena | service | sim | tui | client) -> runner -> engine

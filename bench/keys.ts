@@ -3,7 +3,9 @@
 import { createHash, sign, verify } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { measure, type BenchSuite } from './harness';
-import { generateKeyPair, publicKeyFromRaw, publicKeyRaw, requestMessage, signRequest, verifyHandshake, signHandshake, verifyRequest } from '../src/keys/index';
+import {
+  generateKeyPair, NonceMemory, publicKeyFromRaw, publicKeyRaw, requestMessage, signBoundHandshake, signRequest, verifyBoundHandshake, verifyHandshake, signHandshake, verifyRequest,
+} from '../src/keys/index';
 
 // noble's sync API needs a SHA-512; node's own is the fastest one available.
 ed.hashes.sha512 = (m: Uint8Array) => new Uint8Array(createHash('sha512').update(m).digest());
@@ -22,6 +24,8 @@ export async function run(): Promise<BenchSuite[]> {
     headers: signRequest(privateKey, 'k1', { method: 'POST', path: `/bots?n=${i}`, body }, now),
   }));
   const handshakes = msgs.map((_, i) => signHandshake(privateKey, `m-${i}`, now));
+  const audience = 'wss://bot.example.com/ws';
+  const bound = msgs.map((_, i) => signBoundHandshake(privateKey, `m-${i}`, audience, now));
   const record = { publicKey: raw, revoked: false }; // as the service stores it
 
   let bad = 0;
@@ -35,6 +39,11 @@ export async function run(): Promise<BenchSuite[]> {
     ['node:crypto verify (raw key -> KeyObject each time)', batch((i) => verify(null, msgs[i], publicKeyFromRaw(raw), sigs[i]))],
     ['verifyRequest (raw stored key, cached KeyObject)', batch((i) => verifyRequest({ method: 'POST', path: reqs[i].path, body, headers: reqs[i].headers, now, lookupKey: () => record }).ok)],
     ['verifyHandshake (raw platform key, cached KeyObject)', batch((i) => verifyHandshake(raw, handshakes[i], now).ok)],
+    // A fresh nonce memory per batch: the same 64 handshakes again would be replays.
+    ['verifyBoundHandshake (audience, signature, nonce memory)', () => {
+      const nonces = new NonceMemory();
+      return batch((i) => verifyBoundHandshake(raw, bound[i], audience, nonces, now).ok)();
+    }],
   ] as const;
 
   // Rounds interleave the cases and keep each case's best, so a burst of load

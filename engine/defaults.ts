@@ -1,4 +1,4 @@
-// The engine's default answer per decision kind (spec table + decisions.md).
+// The engine's default answer per decision kind (docs/rules.md + docs/decisions.md).
 // Always legal; played for late, malformed or illegal answers and resigned seats.
 
 import { HEX_COUNT, VERTEX_COUNT, VERTEX_EDGES } from './board';

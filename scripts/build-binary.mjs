@@ -1,8 +1,8 @@
 // `npm run build:binary`: the single executable dist/arena-<platform>-<arch>
 // (dist/arena-linux-x64 on Linux on x64), which holds Node itself, the whole
-// program with every dependency, and the package files it reads (docs/, and
-// the dashboard's dist/web/ when it has been built), and runs where there is
-// no Node and no node_modules.
+// program with every dependency, and the package files it reads (docs/, the
+// starters `arena new` writes, and the dashboard's dist/web/ when it has been
+// built), and runs where there is no Node and no node_modules.
 //
 // Node's own single executable applications (SEA): esbuild bundles
 // src/cli/binary-main.ts into one CommonJS script (Node 20's SEA runs exactly
@@ -161,6 +161,8 @@ function packageAssets() {
     assets[relative(root, file).split(sep).join('/')] = file;
   };
   for (const file of walk(join(root, 'docs'))) add(file);
+  // The starters `arena new` writes (src/starters/catalog.ts), as shipped.
+  for (const dir of STARTER_DIRS) for (const file of walk(join(root, dir), isStarterPart)) add(file);
   const web = join(root, 'dist', 'web');
   if (existsSync(join(web, 'manifest.json'))) {
     const manifest = JSON.parse(readFileSync(join(web, 'manifest.json'), 'utf8'));
@@ -173,10 +175,17 @@ function packageAssets() {
   return assets;
 }
 
-function* walk(dir) {
+/** Must match the dirs in src/starters/catalog.ts STARTERS. */
+const STARTER_DIRS = ['examples/python-bot', 'examples/starter-bot', 'examples/javascript-bot', 'examples/go-bot'];
+/** Must match isStarterFile in src/starters/catalog.ts: what a working copy installs or builds is not packed. */
+const STARTER_SKIP = new Set(['node_modules', 'package-lock.json', '__pycache__', 'bot', 'runs', 'dist', 'go.sum']);
+const isStarterPart = (name) => !name.startsWith('.') && !STARTER_SKIP.has(name) && !name.endsWith('.pyc');
+
+function* walk(dir, keep = () => true) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(path);
+    if (!keep(entry.name)) continue;
+    if (entry.isDirectory()) yield* walk(path, keep);
     else if (!entry.name.endsWith('.tmp')) yield path;
   }
 }

@@ -1,4 +1,4 @@
-// ARCHITECTURE.md's layering, enforced: dependency-cruiser with the rules in
+// docs/architecture.md's layering, enforced: dependency-cruiser with the rules in
 // .dependency-cruiser.cjs over the whole repository, plus proof on a small
 // fixture tree that each kind of violation is caught.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ async function cruiseAt(baseDir: string, dirs: string[]): Promise<IViolation[]> 
 
 const shown = (v: IViolation[]) => v.map((x) => `${x.rule.name}: ${x.from} -> ${x.to}`);
 
-describe('layering (ARCHITECTURE.md)', () => {
+describe('layering (docs/architecture.md)', () => {
   it('the repository has no dependency that breaks a layer rule', async () => {
     const violations = await cruiseAt(root, SCANNED.filter((d) => statSync(join(root, d), { throwIfNoEntry: false })?.isDirectory()));
     expect(shown(violations)).toEqual([]);

@@ -313,7 +313,7 @@ export function startBot(opts: BotServerOptions = {}): Promise<RunningBot> {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const cli = parseBotCli(process.argv.slice(2), { ...process.env, PORT: process.env.PORT ?? '8081' });
   const bot = await startBot({ ...cli, log: cli.quiet ? undefined : (line) => process.stderr.write(`heuristic: ${line}\n`) });
-  process.stderr.write(`heuristic bot listening on ${bot.url}${cli.platformPublicKey ? ' (verifying handshakes)' : ''}\n`);
+  process.stderr.write(`heuristic bot listening on ${bot.url}${cli.platformPublicKey ? ` (verifying handshakes addressed to ${bot.publicUrl})` : ''}\n`);
   process.stderr.write(`try: node bin/arena play ${bot.url} builtin:greedy builtin:greedy builtin:greedy --games 20\n`);
   process.on('SIGINT', () => void bot.close().then(() => process.exit(0)));
 }

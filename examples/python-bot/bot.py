@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A complete pioneers bot in Python 3.10+ with one dependency (websockets).
 
-Run:    python3 bot.py --port 8080 [--host 127.0.0.1] [--platform-key BASE64] [--quiet]
+Run:    python3 bot.py --port 8080 [--host 127.0.0.1] [--platform-key BASE64] [--public-url URL] [--quiet]
 Then:   arena bot check http://127.0.0.1:8080
         arena play http://127.0.0.1:8080 builtin:random builtin:random --games 10
 
@@ -19,12 +19,15 @@ import argparse
 import asyncio
 import base64
 import hashlib
+import ipaddress
 import json
 import os
+import re
 import sys
 import time
 from http import HTTPStatus
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import websockets
 
@@ -237,20 +240,73 @@ def ed25519_verify(public: bytes, message: bytes, signature: bytes) -> bool:
     return _equal(_mul(s, _G), _add(r, _mul(h, a)))
 
 
-def handshake_ok(headers, platform_key: bytes, skew_ms: int = 30_000) -> bool:
-    """x-svc-signature is Ed25519 over "<timestamp>.<matchId>" by the platform key."""
-    match_id = headers.get("x-svc-match")
-    stamp = headers.get("x-svc-timestamp")
-    sig = headers.get("x-svc-signature")
-    if not match_id or not stamp or not sig or not stamp.isdigit():
+SKEW_MS = 30_000
+
+
+def audience_of(url: str) -> str:
+    """The audience as the arena writes it: WHATWG `new URL(url).href` of the
+    socket URL (http(s) read as ws(s)), for the usual forms of a URL: lower-case
+    scheme and host, no default port, "/" for an empty path, no fragment.
+    Raises ValueError for something that is not such a URL."""
+    parts = urlsplit(url.strip())
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme.lower(), parts.scheme.lower())
+    if scheme not in ("ws", "wss") or not parts.hostname:
+        raise ValueError(f"not a ws(s):// or http(s):// URL: {url!r}")
+    host = parts.hostname
+    if ":" in host:
+        host = f"[{ipaddress.IPv6Address(host).compressed}]"
+    port = parts.port
+    netloc = host if port in (None, 80 if scheme == "ws" else 443) else f"{host}:{port}"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{scheme}://{netloc}{parts.path or '/'}{query}"
+
+
+class NonceMemory:
+    """Nonces of accepted handshakes, each kept until its timestamp is out of
+    the 30 s window. Only verified handshakes get here, so nobody but the arena
+    can fill it; when full it refuses rather than forget a live nonce."""
+
+    def __init__(self, capacity: int = 10_000):
+        self.capacity = capacity
+        self.until: dict[str, int] = {}
+
+    def admit(self, nonce: str, now: int, stamp: int) -> bool:
+        if len(self.until) >= self.capacity or len(self.until) % 64 == 0:
+            self.until = {n: t for n, t in self.until.items() if t > now}
+        if self.until.get(nonce, 0) > now or len(self.until) >= self.capacity:
+            return False
+        self.until[nonce] = max(now, stamp) + SKEW_MS
+        return True
+
+
+def handshake_ok(headers, platform_key: bytes, own_url: str, nonces: NonceMemory) -> bool:
+    """The audience-bound handshake (the arena's docs/protocol.md): besides the
+    spec's x-svc-signature over "<timestamp>.<matchId>" (which names no bot, so
+    another bot's owner could replay one to us), the arena sends x-svc-audience
+    (the URL it connected to), x-svc-nonce and x-svc-audience-signature, Ed25519
+    by the platform key over "<timestamp>.<matchId>.<nonce>.<audience>". Accept
+    only our own audience (own_url comes from our configuration, never from
+    the Host header), a good signature, a fresh timestamp and a new nonce."""
+    try:
+        match_id, stamp, audience, nonce, sig = (headers.get(name) for name in (
+            "x-svc-match", "x-svc-timestamp", "x-svc-audience", "x-svc-nonce", "x-svc-audience-signature"))
+    except LookupError:  # websockets raises MultipleValuesError for a repeated header: ambiguous, refused
         return False
-    if abs(int(stamp) - int(time.time() * 1000)) > skew_ms:
+    if not match_id or not stamp or not audience or not nonce or not sig:
+        return False
+    if audience != own_url or not re.fullmatch(r"[A-Za-z0-9_-]{22}", nonce):
+        return False
+    if not re.fullmatch(r"[0-9]{1,16}", stamp):
+        return False
+    now = int(time.time() * 1000)
+    if abs(int(stamp) - now) > SKEW_MS:
         return False
     try:
         signature = base64.b64decode(sig, validate=True)
     except ValueError:
         return False
-    return ed25519_verify(platform_key, f"{stamp}.{match_id}".encode(), signature)
+    message = f"{stamp}.{match_id}.{nonce}.{audience}".encode()
+    return ed25519_verify(platform_key, message, signature) and nonces.admit(nonce, now, int(stamp))
 
 
 # ------------------------------------------------------------------ the server
@@ -273,15 +329,17 @@ async def answer_frames(socket, quiet: bool) -> None:
         await socket.send(json.dumps({"id": request["id"], "action": action}))
 
 
-def serve(host: str, port: int, platform_key: bytes | None, quiet: bool):
-    """The /ping route and the upgrade check, for both websockets APIs (10.x legacy and 13+)."""
+def serve(host: str, port: int, platform_key: bytes | None, quiet: bool, own: dict):
+    """The /ping route and the upgrade check, for both websockets APIs (10.x
+    legacy and 13+). own["url"] is this bot's public URL, set once listening."""
     major = int(websockets.__version__.split(".")[0])
+    nonces = NonceMemory()
 
     def refuse(path: str, headers):
         if path.split("?")[0].endswith("/ping"):
             return HTTPStatus.OK, "pong"
-        if platform_key is not None and not handshake_ok(headers, platform_key):
-            return HTTPStatus.UNAUTHORIZED, "bad handshake signature\n"
+        if platform_key is not None and not handshake_ok(headers, platform_key, own["url"], nonces):
+            return HTTPStatus.UNAUTHORIZED, "bad handshake: not signed by the platform for this bot, stale, or replayed\n"
         return None
 
     if major >= 13:
@@ -309,15 +367,29 @@ async def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8080")), help="0 picks a free port")
     parser.add_argument("--platform-key", default=os.environ.get("ARENA_PLATFORM_KEY"),
                         help="base64 platform public key (arena play --print-platform-key); verify every handshake")
+    parser.add_argument("--public-url", default=os.environ.get("BOT_PUBLIC_URL"),
+                        help="the URL the arena connects to, as registered (default ws://HOST:PORT/); "
+                             "handshakes must be addressed to it")
     parser.add_argument("--quiet", action="store_true", help="no per-decision log")
     args = parser.parse_args()
     key = base64.b64decode(args.platform_key) if args.platform_key else None
     if key is not None and len(key) != 32:
         parser.error("--platform-key must be base64 of 32 raw bytes")
-    async with serve(args.host, args.port, key, args.quiet) as server:
+    own = {"url": ""}
+    if args.public_url is not None:
+        try:
+            own["url"] = audience_of(args.public_url)
+        except ValueError:
+            parser.error(f"--public-url must be a URL such as wss://bot.example.org/, got {args.public_url!r}")
+    async with serve(args.host, args.port, key, args.quiet, own) as server:
         port = next(iter(server.sockets)).getsockname()[1]
+        if not own["url"]:
+            # Never from a request's Host header: the sender chooses that.
+            shown = f"[{args.host}]" if ":" in args.host else args.host
+            own["url"] = audience_of(f"ws://{shown}:{port}/")
         # Scripts and tests read the address from this line.
-        print(f"python bot listening on http://{args.host}:{port}", flush=True)
+        verifying = f" (verifying handshakes addressed to {own['url']})" if key is not None else ""
+        print(f"python bot listening on http://{args.host}:{port}{verifying}", flush=True)
         await asyncio.Future()
 
 

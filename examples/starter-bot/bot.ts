@@ -83,7 +83,7 @@ export function startBot(opts: BotServerOptions = {}): Promise<RunningBot> {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const cli = parseBotCli(process.argv.slice(2));
   const bot = await startBot({ ...cli, log: cli.quiet ? undefined : (line) => process.stderr.write(`starter: ${line}\n`) });
-  process.stderr.write(`starter bot listening on ${bot.url}${cli.platformPublicKey ? ' (verifying handshakes)' : ''}\n`);
+  process.stderr.write(`starter bot listening on ${bot.url}${cli.platformPublicKey ? ` (verifying handshakes addressed to ${bot.publicUrl})` : ''}\n`);
   process.stderr.write(`try: npx arena play ${bot.url} builtin:random builtin:random --games 5\n`);
   process.on('SIGINT', () => void bot.close().then(() => process.exit(0)));
 }

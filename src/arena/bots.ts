@@ -57,6 +57,8 @@ export function parseBotUrl(text: string, label = text): URL {
     throw new ArenaInputError(`"${shown}" is not a bot URL; give e.g. http://127.0.0.1:8080`);
   }
   if (!BOT_SCHEMES.includes(url.protocol)) {
+    const hint = missingSchemeHint(text);
+    if (hint) throw new ArenaInputError(`"${shown}" has no scheme; ${hint}`);
     throw new ArenaInputError(`bot URL "${shown}" has scheme ${url.protocol.replace(/:$/, '')}; use http, https, ws or wss`);
   }
   if (url.username || url.password) {
@@ -64,6 +66,17 @@ export function parseBotUrl(text: string, label = text): URL {
   }
   if (!url.hostname) throw new ArenaInputError(`bot URL "${shown}" has no host`);
   return url;
+}
+
+/**
+ * `localhost:8080` or `127.0.0.1:8080/ws`: a host and port without a scheme.
+ * URL reads the first as scheme "localhost" and refuses the second, so name
+ * the URL that was meant instead. Null when the text is not of that form.
+ */
+function missingSchemeHint(text: string): string | null {
+  const t = text.trim();
+  if (!/^[^\s/:@=]+:\d{1,5}(\/\S*)?$/.test(t) || !URL.canParse(`http://${t}`)) return null;
+  return `did you mean http://${t} ?`;
 }
 
 /** Parses one argument; throws ArenaInputError saying what is wrong and what is accepted. */
@@ -90,6 +103,8 @@ function parseSource(spec: string, arg: string): BotSource {
     return { type: 'builtin', bot };
   }
   if (!URL.canParse(spec)) {
+    const hint = missingSchemeHint(spec) ?? (isBuiltinName(spec) ? `did you mean builtin:${spec} ?` : null);
+    if (hint) throw new ArenaInputError(`"${redactCredentials(arg)}" is neither a URL nor a built-in bot; ${hint}`);
     throw new ArenaInputError(`"${redactCredentials(arg)}" is neither a URL nor a built-in bot; give e.g. http://127.0.0.1:8080 or builtin:random`);
   }
   parseBotUrl(spec, arg);

@@ -1,6 +1,6 @@
 // Ratings: openskill's default Weng-Lin model (Plackett-Luce), ranks =
 // placements, ties share a rank. Shown as mu - 3*sigma, 1 decimal, exactly as
-// the hosted leaderboard shows them (decisions.md, "rating"). rate() works on
+// the hosted leaderboard shows them (docs/decisions.md, "rating"). rate() works on
 // stored numbers, so the service rates from its store and the local arena
 // from a RatingBook with the same code.
 import { rate as openskillRate, rating as openskillRating } from 'openskill';

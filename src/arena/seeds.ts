@@ -1,4 +1,4 @@
-// Tournament and game seeds (decisions.md, "seeds"). A seed decides every
+// Tournament and game seeds (docs/decisions.md, "seeds"). A seed decides every
 // hidden fact of a game (board, dice, deck, steals), so a guessable seed lets
 // a bot see the future. Without a user seed the tournament seed is 128 bits
 // from the operating system's CSPRNG; each game's seed is an HMAC-SHA-256 of

@@ -9,7 +9,7 @@ import { versionText } from './version';
 
 export function buildProgram(io: CliIO = processIO()): Command {
   const program = new Command('arena')
-    .description('Arena, engine and operator toolkit for bots that play pioneers, a hex-island resource game.')
+    .description('an arena, engine and operator toolkit for bots that play pioneers, a hex-island resource game.')
     .version(versionText(), '-V, --version', 'print the arena version, the rules version and the build\'s commit')
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
@@ -36,7 +36,8 @@ Examples:
   $ arena play http://127.0.0.1:8080 builtin:greedy builtin:random --games 20 --out matches/
   $ arena replay matches/                        replay the newest match in the terminal
 
-Docs: README.md; the game rules and protocol are in the spec shipped with the service.`);
+Docs: README.md; the rules in docs/rules.md (or arena rules), the bot protocol
+in docs/protocol.md (its shapes: arena schema).`);
   return program;
 }
 

@@ -5,7 +5,7 @@
 // Libraries load when an action runs, so `arena --help` stays fast.
 import type { Command } from 'commander';
 import { ConfigError } from '../config/errors';
-import { CliError, EXIT, usageError } from './errors';
+import { CliError, EXIT, noServerError } from './errors';
 import { libraryCliError } from './library-errors';
 import type { CliIO } from './io';
 
@@ -33,7 +33,7 @@ export async function configuredServer(io: CliIO, flag: string | undefined): Pro
 /** Runs fn against the configured server; failures become CliErrors with the right exit code. */
 export async function withPublic<T>(io: CliIO, flag: string | undefined, fn: (baseUrl: string) => Promise<T>): Promise<T> {
   const baseUrl = await configuredServer(io, flag);
-  if (!baseUrl) throw usageError('no server: pass --url URL, set ARENA_URL, or run `arena login --url URL ...`');
+  if (!baseUrl) throw noServerError();
   try {
     return await fn(baseUrl);
   } catch (err) {

@@ -31,8 +31,9 @@ export const SERVER_HELP = `
 The server, key id and key file come from the flags, then $ARENA_URL,
 $ARENA_KEY_ID and $ARENA_KEY_FILE, then the profile saved by \`arena login\`.
 Every request is signed with the key. Exit codes: 0 ok, 1 failure,
-2 usage, 4 authentication failed (401 or 403: bad signature, unknown or
-revoked key, missing scope, not your bot or key).`;
+2 usage (including no server configured), 4 authentication failed (no key
+configured, or 401 or 403: bad signature, unknown or revoked key, missing
+scope, not your bot or key).`;
 
 /** Runs fn against the configured server; every failure becomes a CliError with the right exit code. */
 export async function withServer<T>(io: CliIO, flags: ServerFlags, fn: (target: ApiTarget) => Promise<T>): Promise<T> {

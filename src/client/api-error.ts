@@ -1,7 +1,7 @@
 // The server's refusal, in its own module so that code which only needs to
 // recognise it (the CLI's error mapping) does not load undici.
 
-/** The server refused: status, the decisions file's error code and its message. */
+/** The server refused: status, docs/decisions.md's error code and its message. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,5 +1,5 @@
 // What an owner does with their account, keys and bots, as library calls over
-// the signed API (paths and envelopes from the decisions file's "Service API").
+// the signed API (paths and envelopes from docs/decisions.md, "Service API").
 // The CLI's `arena me`, `arena keys add|list|revoke` and `arena bots` are thin
 // layers over these.
 import { ApiKeyMetaSchema, BotListSchema, BotSchema, KeyListSchema, UserSchema, type ApiKeyMeta, type Bot, type Scope, type User } from '../protocol/api';

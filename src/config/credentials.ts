@@ -3,14 +3,12 @@
 import type { KeyObject } from 'node:crypto';
 import { loadPrivateKeyFile } from '../keys/keypair';
 import { ENV_VARS, type Settings } from './settings';
-import { MissingCredentialError } from './errors';
+import { MissingCredentialError, NoServerError } from './errors';
 
 export { MissingCredentialError };
 
 export function requireUrl(settings: Settings): string {
-  if (!settings.url) {
-    throw new MissingCredentialError(`no server URL: pass --url, set ${ENV_VARS.url}, or run \`arena login --url URL --key-id ID --key FILE\``);
-  }
+  if (!settings.url) throw new NoServerError();
   return settings.url.value;
 }
 

@@ -1,5 +1,7 @@
 // `arena bot check`: a conformance check for bot authors. Pings the bot,
-// upgrades with a signed handshake, sees whether it verifies signatures, then
+// upgrades with a signed handshake, sees whether it verifies signatures (and,
+// if it does, whether it refuses a handshake meant for another bot and a
+// replayed one: the audience-bound extension, docs/protocol.md), then
 // asks it one real decision of each kind and checks every answer as a match
 // would: frame size, then the runner's own classification (answer-frame.ts:
 // a bad frame is `malformed`; an action whose shape or rules are wrong is
@@ -9,6 +11,7 @@ import type WebSocket from 'ws';
 import { seatView } from '../../engine/index';
 import type { DecisionKind } from '../../engine/types';
 import { classifyFrame, judgeAction, type FrameVerdict } from '../runner/answer-frame';
+import { signBoundHandshake } from '../keys/handshake';
 import { FRAME_CEILING_BYTES, openBotSocket } from '../runner/connect';
 import { DECISION_KINDS, MAX_FRAME_BYTES, type DecisionRequest } from '../protocol/index';
 import { checkPing, checkUpgrade } from './deploy-check';
@@ -62,7 +65,9 @@ export async function checkBot(url: string, opts: ConformanceOptions): Promise<C
     : { name: 'upgrade', status: 'fail', detail: upgraded.failure.message });
   if (!upgraded.ok) return report();
 
-  checks.push(await checkVerifiesHandshake(ws, opts.platformKey, timeoutMs));
+  const verifies = await checkVerifiesHandshake(ws, opts.platformKey, timeoutMs);
+  checks.push(verifies);
+  if (verifies.status === 'pass') checks.push(...await checkBoundHandshake(ws, opts.platformKey, timeoutMs));
 
   const matchId = `bot-check-${Date.now()}`;
   const session = new Session(ws, opts.platformKey, matchId, timeoutMs);
@@ -75,15 +80,51 @@ export async function checkBot(url: string, opts: ConformanceOptions): Promise<C
   return report();
 }
 
+/** An upgrade with exactly these headers: 'open', the refusal's HTTP status, or 'error'. */
+async function tryUpgrade(ws: string, platformKey: KeyObject, headers: Record<string, string>, timeoutMs: number): Promise<number | 'open' | 'error'> {
+  const opened = await openBotSocket({ url: ws, matchId: headers['x-svc-match'] ?? '', platformKey, headers, maxPayload: 1024, handshakeTimeoutMs: timeoutMs });
+  if (opened.ok) opened.socket.terminate();
+  return opened.ok ? 'open' : opened.failure.code === 'upgrade_refused' ? opened.failure.status ?? 0 : 'error';
+}
+
 /** Sends a badly signed upgrade: a bot that verifies refuses it with 401. Verifying is optional (spec 5). */
 async function checkVerifiesHandshake(ws: string, platformKey: KeyObject, timeoutMs: number): Promise<CheckLine> {
   const headers = { 'x-svc-match': 'bot-check-forged', 'x-svc-timestamp': String(Date.now()), 'x-svc-signature': Buffer.alloc(64).toString('base64') };
-  const opened = await openBotSocket({ url: ws, matchId: 'bot-check-forged', platformKey, headers, maxPayload: 1024, handshakeTimeoutMs: timeoutMs });
-  if (opened.ok) opened.socket.terminate();
-  const result: number | 'open' | 'error' = opened.ok ? 'open' : opened.failure.code === 'upgrade_refused' ? opened.failure.status ?? 0 : 'error';
+  const result = await tryUpgrade(ws, platformKey, headers, timeoutMs);
   if (result === 401) return { name: 'handshake', status: 'pass', detail: 'verifies signatures: a forged handshake was refused with 401' };
-  if (result === 'open') return { name: 'handshake', status: 'info', detail: 'accepts unsigned/forged handshakes (verifying is optional; see --print-platform-key to enable it)' };
+  if (result === 'open') return { name: 'handshake', status: 'info', detail: 'accepts unsigned/forged handshakes (verifying is optional; `arena play --print-platform-key` prints the public key to verify with)' };
   return { name: 'handshake', status: 'fail', detail: `a forged handshake got ${result === 'error' ? 'a network error' : `HTTP ${result}`}; a verifying bot must answer 401` };
+}
+
+/**
+ * For a bot that verifies: a handshake truly signed by the platform but
+ * addressed to another bot's URL, and one good handshake sent twice. A bot
+ * that checks only the spec's signature accepts both (a replay another
+ * bot's owner can mount); that is reported, not failed, as the check is an
+ * extension.
+ */
+async function checkBoundHandshake(ws: string, platformKey: KeyObject, timeoutMs: number): Promise<CheckLine[]> {
+  const guide = 'docs/protocol.md, "Checking the handshake"';
+  const lines: CheckLine[] = [];
+  const elsewhere = await tryUpgrade(ws, platformKey, signBoundHandshake(platformKey, 'bot-check-audience', 'wss://another-bot.invalid/'), timeoutMs);
+  lines.push(elsewhere === 401
+    ? { name: 'audience', status: 'pass', detail: 'refused a handshake the arena signed for another bot\'s URL (x-svc-audience) with 401' }
+    : elsewhere === 'open'
+      ? { name: 'audience', status: 'info', detail: `accepted a handshake the arena signed for another bot: its owner could replay one to you; check x-svc-audience against your own public URL (${guide})` }
+      : { name: 'audience', status: 'fail', detail: `a handshake for another bot got ${elsewhere === 'error' ? 'a network error' : `HTTP ${elsewhere}`}; a verifying bot must answer 401` });
+  const once = signBoundHandshake(platformKey, 'bot-check-replay', ws);
+  const first = await tryUpgrade(ws, platformKey, once, timeoutMs);
+  if (first !== 'open') {
+    lines.push({ name: 'replay', status: 'fail', detail: `a good handshake addressed to this URL got ${first === 'error' ? 'a network error' : `HTTP ${first}`}` });
+    return lines;
+  }
+  const again = await tryUpgrade(ws, platformKey, once, timeoutMs);
+  lines.push(again === 401
+    ? { name: 'replay', status: 'pass', detail: 'refused the same handshake sent twice (x-svc-nonce seen before) with 401' }
+    : again === 'open'
+      ? { name: 'replay', status: 'info', detail: `accepted the same handshake twice: remember x-svc-nonce for 30 s and refuse it again (${guide})` }
+      : { name: 'replay', status: 'fail', detail: `a replayed handshake got ${again === 'error' ? 'a network error' : `HTTP ${again}`}; a verifying bot must answer 401` });
+  return lines;
 }
 
 async function askOne(session: Session, kind: DecisionKind, id: number, matchId: string, seed: string, deadlineMs: number): Promise<CheckLine> {
@@ -192,6 +233,17 @@ export function formatReport(r: ConformanceReport): string {
   const w = Math.max(...r.checks.map((c) => c.name.length));
   const lines = r.checks.map((c) => `${mark[c.status]} ${c.name.padEnd(w)}  ${c.detail}`);
   const failed = r.checks.filter((c) => c.status === 'fail').length;
-  lines.push('', r.ok ? `PASS: ${r.url} is ready for the arena.` : `FAIL: ${failed} check${failed === 1 ? '' : 's'} failed for ${r.url}.`);
+  lines.push('', r.ok ? passVerdict(r) : `FAIL: ${failed} check${failed === 1 ? '' : 's'} failed for ${r.url}.`);
   return lines.join('\n');
+}
+
+/** What a pass means: one position per kind, not a whole game; so it says what was checked and what to run next. */
+function passVerdict(r: ConformanceReport): string {
+  const kinds = r.checks.filter((c) => c.name.startsWith('decision: ') && c.status === 'pass').map((c) => c.name.slice('decision: '.length));
+  const answered = kinds.length ? `a legal answer in time to one ${kinds.join(', ')} decision` : 'no decision (none was asked)';
+  return [
+    `PASS: ${r.url} answered ping, accepted a signed upgrade and gave ${answered}.`,
+    'That is one position per kind, not a whole game. Next, play full matches and see each strike as it happens:',
+    `  arena play ${r.url} builtin:greedy builtin:random --verbose`,
+  ].join('\n');
 }

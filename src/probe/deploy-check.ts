@@ -121,7 +121,9 @@ export async function checkUpgrade(url: string, platformKey: KeyObject, matchId:
   const { failure } = r;
   if (failure.code === 'upgrade_refused') {
     const status = failure.status ?? 0;
-    const hint = status === 401 ? ' (the bot refused the handshake signature: is it verifying with this arena\'s platform key? see `arena play --print-platform-key`)' : '';
+    const hint = status === 401
+      ? ' (the bot refused the handshake: is it verifying with this arena\'s platform key (see `arena play --print-platform-key`), and is its public URL (--public-url) the URL checked here?)'
+      : '';
     return { ok: false, failure: { step: 'upgrade', code: 'upgrade_refused', status, message: `WebSocket upgrade to ${url} was refused with HTTP ${status}${hint}` } };
   }
   return { ok: false, failure: stepFailure('upgrade', `WebSocket upgrade to ${url}`, failure, timeoutMs) };

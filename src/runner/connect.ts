@@ -6,7 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import WebSocket, { type ClientOptions } from 'ws';
-import { signHandshake } from '../keys/handshake';
+import { signBoundHandshake } from '../keys/handshake';
 import { pinnedLookup, type PinnedAddress } from '../probe/pinned-lookup';
 import { adoptRawSocket } from './client-frame';
 import { toWebSocketUrl } from './ws-url';
@@ -39,7 +39,7 @@ export interface OpenBotSocketOptions {
   /** Signed into the handshake (`x-svc-match`). */
   matchId: string;
   platformKey: KeyObject;
-  /** Replace the signed handshake headers (bot check's forged handshake). */
+  /** Replace the signed handshake headers (bot check's forged and misaddressed handshakes). */
   headers?: Record<string, string>;
   /** Largest frame ws accepts before closing the socket (1009). */
   maxPayload: number;
@@ -105,7 +105,8 @@ function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddr
     let socket: WebSocket;
     try {
       const options: ClientOptions & { lookup?: LookupFunction; closeTimeout?: number } = {
-        headers: opts.headers ?? signHandshake(opts.platformKey, opts.matchId),
+        // The spec's headers plus the audience-bound extension, signed afresh (new nonce) for every connect and reconnect.
+        headers: opts.headers ?? signBoundHandshake(opts.platformKey, opts.matchId, wsUrl),
         maxPayload: opts.maxPayload,
         handshakeTimeout: timeoutMs,
         // No compression: small frames, and no inflating work a bot can make us do.

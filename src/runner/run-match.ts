@@ -18,7 +18,7 @@ import type { MatchEntrant, MatchResult, RunMatchOptions, SeatStats, StrikeRecor
 import { WsSeat, type SeatAnswer } from './ws-seat';
 
 export const DEFAULT_DEADLINE_MS = 5000;
-/** Thinking time per WebSocket seat per match (shared/spec/decisions.md): a match of slow but legal bots still ends. */
+/** Thinking time per WebSocket seat per match (docs/decisions.md): a match of slow but legal bots still ends. */
 export const DEFAULT_TIME_BANK_MS = 120_000;
 export const DEFAULT_WALL_CLOCK_MS = 600_000;
 export const STRIKES_TO_RESIGN = 3;

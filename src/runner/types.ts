@@ -19,7 +19,7 @@ export interface RunMatchOptions {
   seed: string;
   /** 3 or 4, in any order; the engine's seatOrder(seed, n) decides who sits where. */
   entrants: MatchEntrant[];
-  /** Signs every socket handshake (src/keys signHandshake). */
+  /** Signs every socket handshake (src/keys signBoundHandshake: the spec's headers and the audience-bound ones). */
   platformKey: KeyObject;
   /** Sent in every DecisionRequest (or the seat's time bank left, if less); default 5000. */
   deadlineMs?: number;

@@ -4,7 +4,7 @@
 // answer or a strike reason. Nothing a bot sends can throw out of here or
 // leave a decision unsettled: every decision settles by its deadline at the latest.
 //
-// The rules (shared/spec/decisions.md, "Strikes and connections"):
+// The rules (docs/decisions.md, "Strikes and connections"):
 // - A close while no decision is pending is no strike; the next decision reconnects.
 // - A clean close (the bot's Close frame) can cross our next frame on the
 //   wire, so it too counts as a close between decisions: the pending decision

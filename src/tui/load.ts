@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { MatchRecord } from '../protocol/match';
 import { MatchRecordHeaderSchema } from '../protocol/match-header';
 import { RECORD_LIMITS } from './record-limits';
+import { describeRecordIssue } from './record-issue';
 import { replaceControls } from '../term/visible';
 import { errnoText } from '../fs/errno-text';
 import { readLimited } from '../fs/read-limited';
@@ -222,9 +223,8 @@ async function checkRecordSchema(json: unknown, origin: string): Promise<void> {
   const { MatchRecordSchema } = await import('../protocol/match');
   const parsed = MatchRecordSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
-    throw new RecordLoadError('not_a_record', `${origin} is not a match record: ${place(where)}: ${printable(issue.message).slice(0, 300)}`);
+    // In words (record-issue.ts): the reader has the file, not our schema.
+    throw new RecordLoadError('not_a_record', `${origin} is not a match record: ${describeRecordIssue(parsed.error.issues[0], json)}`);
   }
 }
 

@@ -54,6 +54,22 @@ describe('the single executable', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('new writes each starter from the files it carries, the same as the examples', async () => {
+    for (const [lang, dir] of [['python', 'python-bot'], ['typescript', 'starter-bot'], ['javascript', 'javascript-bot'], ['go', 'go-bot']]) {
+      const r = await arena(['new', lang, `new-${lang}`]);
+      expect(r.code, r.stderr).toBe(0);
+      const target = join(tmp, 'work', `new-${lang}`);
+      const files = readdirSync(target).sort();
+      expect(files, lang).toEqual(readdirSync(join(ROOT, 'examples', dir)).filter((f) => !['node_modules', 'package-lock.json', '__pycache__', 'bot', 'go.sum'].includes(f) && !f.startsWith('.')).sort());
+      for (const f of files.filter((f) => f !== 'package.json' || lang !== 'typescript')) {
+        expect(readFileSync(join(target, f), 'utf8'), `${lang}/${f}`).toBe(readFileSync(join(ROOT, 'examples', dir, f), 'utf8'));
+      }
+    }
+    const refused = await arena(['new', 'go', 'new-go']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('simulate --games 20 plays 20 games in-process', async () => {
     const r = await arena(['simulate', '--games', '20', '--seed', 'binary', '--json', '--quiet']);
     expect(r.code, r.stderr).toBe(0);

@@ -58,6 +58,7 @@ describe('arena login asks the server about the key first', () => {
     const r = await runInProcess(['login', '--url', server.url, '--key-id', 'k1', '--key', keyFile], cenv);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`checked: ${server.url} accepts key k1; you are @ada`);
+    expect(r.stderr).toContain(`hint: use one key per arena server (a signature names no server, so another server where the same key is registered could be sent a signature this one saw): keep ${keyFile} for ${new URL(server.url).host}; for another server, \`arena keys generate --out ${join(tmp.dir, 'cfg-check', 'keys')}/<server host>.pem\``);
     expect(JSON.parse(readFileSync(profile, 'utf8'))).toEqual({ url: server.url, keyId: 'k1', keyFile });
   });
 
@@ -149,11 +150,11 @@ describe('arena api (profile from the login test above)', () => {
     expect(badUrl.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1: ECONNREFUSED/);
   });
 
-  it('exits 4 with what to do when nothing is configured', async () => {
+  it('exits 2 without a server and 4 without a key, with what to do', async () => {
     const bare = { HOME: tmp.dir, ARENA_CONFIG_DIR: join(tmp.dir, 'empty') };
     const noUrl = await runInProcess(['api', 'GET', '/me'], bare);
-    expect(noUrl.code).toBe(4);
-    expect(noUrl.stderr).toMatch(/no server URL: pass --url, set ARENA_URL, or run `arena login/);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toMatch(/no server configured: pass --url URL, set ARENA_URL, or run `arena login/);
     const noKey = await runInProcess(['api', 'GET', '/me', '--url', server.url, '--key-id', 'k1'], bare);
     expect(noKey.code).toBe(4);
     expect(noKey.stderr).toMatch(/no private key file/);

@@ -1,4 +1,4 @@
-// A strike's public form (decisions file, "Strikes and connections"): a live
+// A strike's public form (docs/decisions.md, "Strikes and connections"): a live
 // spectator sees the seat, the reason class and the strike count, never the
 // rejection code or message, which can name a card in the seat's hand.
 import { describe, expect, it } from 'vitest';

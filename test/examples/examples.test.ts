@@ -2,12 +2,12 @@
 // real signed handshakes, real matches through the runner.
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { generateKeyPair, publicKeyRaw, signHandshake } from '../../src/keys/index';
+import { generateKeyPair, handshakeAudience, publicKeyRaw, signBoundHandshake, signHandshake } from '../../src/keys/index';
 import { deployCheck } from '../../src/probe/deploy-check';
 import { runMatch, type MatchEntrant } from '../../src/runner/index';
 import { startBot as startStarter } from '../../examples/starter-bot/bot';
 import { startBot as startHeuristic } from '../../examples/heuristic-bot/bot';
-import type { RunningBot } from '../../examples/starter-bot/server';
+import { handshakeAudience as starterAudience, type RunningBot } from '../../examples/starter-bot/server';
 
 const platform = generateKeyPair().privateKey;
 const platformPublic = Buffer.from(publicKeyRaw(platform)).toString('base64');
@@ -41,12 +41,18 @@ describe('example bot server', () => {
     expect((await fetch(`${bot.url}/other`)).status).toBe(404);
   });
 
-  it('with a platform key, accepts only handshakes that key signed', async () => {
+  it('with a platform key, accepts only handshakes that key signed for this bot, once', async () => {
     const bot = await up(startStarter, { platformPublicKey: platformPublic });
-    expect(await upgradeStatus(bot.url, signHandshake(platform, 'm-1'))).toBe('open');
+    expect(bot.publicUrl).toBe(`${bot.url.replace('http:', 'ws:')}/`);
+    const good = signBoundHandshake(platform, 'm-1', bot.url);
+    expect(await upgradeStatus(bot.url, good)).toBe('open');
+    expect(await upgradeStatus(bot.url, good)).toBe(401); // the same nonce again
     expect(await upgradeStatus(bot.url, {})).toBe(401);
+    // The spec's signature alone names no bot: a verifying starter wants the bound form.
+    expect(await upgradeStatus(bot.url, signHandshake(platform, 'm-1'))).toBe(401);
+    expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', 'http://127.0.0.1:1'))).toBe(401);
     const stranger = generateKeyPair().privateKey;
-    expect(await upgradeStatus(bot.url, signHandshake(stranger, 'm-1'))).toBe(401);
+    expect(await upgradeStatus(bot.url, signBoundHandshake(stranger, 'm-1', bot.url))).toBe(401);
     // The deploy check explains a refusal of that kind.
     const r = await deployCheck(bot.url, { platformKey: stranger });
     expect(!r.ok && r.failure.message).toContain('--print-platform-key');
@@ -54,6 +60,21 @@ describe('example bot server', () => {
 
   it('refuses a platform key that is not 32 bytes', async () => {
     await expect(startStarter({ port: 0, platformPublicKey: 'c2hvcnQ=' })).rejects.toThrow(/32 raw bytes/);
+  });
+
+  it('writes a URL as the arena writes the audience', () => {
+    for (const url of ['http://127.0.0.1:8080', 'ws://127.0.0.1:8080/', 'HTTPS://Bot.Example:443/a/play#x', 'wss://bot.example:8443/p?q=1', 'http://[0:0:0:0:0:0:0:1]:9000']) {
+      expect(starterAudience(url)).toBe(handshakeAudience(url));
+    }
+  });
+
+  it('takes its public URL from its options (behind a proxy), never from the Host header', async () => {
+    const bot = await up(startStarter, { platformPublicKey: platformPublic, publicUrl: 'https://bot.example.org/play' });
+    expect(bot.publicUrl).toBe('wss://bot.example.org/play');
+    expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', 'wss://bot.example.org/play'))).toBe('open');
+    // Sent to the address it listens on, with a Host header naming it: still not its public URL.
+    expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', bot.url))).toBe(401);
+    await expect(startStarter({ port: 0, publicUrl: 'not a url' })).rejects.toThrow(/publicUrl must be a URL/);
   });
 });
 

@@ -129,7 +129,7 @@ describe('what the bundles carry', () => {
       writeFileSync(bad, JSON.stringify({ id: 'm-1', game: 'pioneers', status: 'completed', players: [{ seat: 0, botId: 'a', botName: 'a' }] }));
       const r = run(['replay', '--plain', bad]);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('is not a match record: players.0.placement: Invalid input: expected number, received undefined');
+      expect(r.stderr).toContain('is not a match record: player 0 has no "placement" (a number expected)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -116,6 +116,15 @@ describe('npm package', () => {
     expect(stable(two.stdout)).toEqual(stable(one.stdout));
   });
 
+  it('arena new writes a starter from the installed package, outside any checkout', async () => {
+    const r = await arena(['new', 'go', 'my-go-bot']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('bot check http://127.0.0.1:8080');
+    for (const f of ['README.md', 'board.json', 'go.mod', 'handshake.go', 'main.go', 'strategy.go']) {
+      expect(readFileSync(join(tmp, 'work', 'my-go-bot', f), 'utf8'), f).toBe(readFileSync(join(ROOT, 'examples', 'go-bot', f), 'utf8'));
+    }
+  });
+
   it('arena rules finds the rules shipped with the package', async () => {
     const r = await arena(['rules', '--no-pager']);
     expect(r.code, r.stderr).toBe(0);

@@ -3,8 +3,9 @@ import { generateKeyPair, publicKeyRaw } from '../../src/keys/index';
 import { checkBot, formatReport, type ConformanceReport } from '../../src/probe/conformance';
 import { startBot as startStarter } from '../../examples/starter-bot/bot';
 import { startScriptedBot, answer, type Script } from './scripted-bot';
+import { answer as testAnswer, startTestBot } from '../support/test-bot';
 
-const { privateKey } = generateKeyPair();
+const { privateKey, publicKey } = generateKeyPair();
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of closers.splice(0)) await c();
@@ -24,10 +25,32 @@ describe('arena bot check', () => {
     closers.push(bot.close);
     const r = await checkBot(bot.url, { platformKey: privateKey });
     expect(r.ok).toBe(true);
-    expect(r.checks.map((c) => c.name)).toEqual(['ping', 'upgrade', 'handshake', 'decision: setup', 'decision: turn', 'decision: discard', 'decision: bandit', 'decision: trade']);
+    expect(r.checks.map((c) => c.name)).toEqual(['ping', 'upgrade', 'handshake', 'audience', 'replay', 'decision: setup', 'decision: turn', 'decision: discard', 'decision: bandit', 'decision: trade']);
     expect(r.checks.every((c) => c.status === 'pass')).toBe(true);
+    expect(byName(r, 'audience').detail).toMatch(/another bot/);
+    expect(byName(r, 'replay').detail).toMatch(/x-svc-nonce/);
     expect(formatReport(r)).toMatch(/^✓ ping/);
-    expect(formatReport(r)).toContain('PASS');
+    const text = formatReport(r);
+    expect(text).toContain(`PASS: ${bot.url} answered ping, accepted a signed upgrade and gave a legal answer in time to one setup, turn, discard, bandit, trade decision.`);
+    // One position per kind is not a whole game: it says so and names the next step, never "ready".
+    expect(text).not.toMatch(/ready for the arena/);
+    expect(text).toContain(`arena play ${bot.url} builtin:greedy builtin:random --verbose`);
+  });
+
+  it('tells a bot that checks only the spec\'s signature that a handshake for another bot, or a replay, gets in', async () => {
+    const bot = await startTestBot({ behaviour: (ctx) => testAnswer(ctx, null), verifyKey: publicKey });
+    closers.push(bot.close);
+    const r = await checkBot(bot.url, { platformKey: privateKey, deadlineMs: 200 });
+    expect(byName(r, 'handshake').status).toBe('pass');
+    expect(byName(r, 'audience')).toMatchObject({ status: 'info', detail: expect.stringMatching(/x-svc-audience.*Checking the handshake/) });
+    expect(byName(r, 'replay')).toMatchObject({ status: 'info', detail: expect.stringMatching(/x-svc-nonce/) });
+  });
+
+  it('says a 401 on the signed upgrade may be a public URL that is not the one checked', async () => {
+    const bot = await startStarter({ port: 0, platformPublicKey: Buffer.from(publicKeyRaw(privateKey)).toString('base64'), publicUrl: 'wss://bot.example.org/' });
+    closers.push(bot.close);
+    const r = await checkBot(bot.url, { platformKey: privateKey });
+    expect(byName(r, 'upgrade')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/401.*--public-url/) });
   });
 
   it('fails a bot that plays illegal moves, naming the move and the engine\'s reason', async () => {
@@ -51,6 +74,8 @@ describe('arena bot check', () => {
     }
     expect(byName(r, 'decision: trade').status).toBe('pass');
     expect(byName(r, 'handshake').status).toBe('info'); // accepts forged handshakes: optional, not a failure
+    // --print-platform-key is an option of `arena play`, not of `bot check`: the hint names the whole command.
+    expect(byName(r, 'handshake').detail).toContain('`arena play --print-platform-key`');
     expect(formatReport(r)).toContain('FAIL: 4 checks failed');
   });
 

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { generateKeyPair, publicKeyRaw, verifyHandshake } from '../../src/keys/index';
+import { generateKeyPair, NonceMemory, publicKeyRaw, verifyBoundHandshake, verifyHandshake } from '../../src/keys/index';
 import { deployCheck } from '../../src/probe/deploy-check';
 import { pingUrl } from '../../src/probe/urls';
 import { toWebSocketUrl } from '../../src/runner/ws-url';
@@ -52,6 +52,8 @@ describe('deployCheck', () => {
     expect(seen[0].headers['x-svc-match']).toBe('deploy-check');
     // The signature is real: it verifies with the platform public key.
     expect(verifyHandshake(publicKeyRaw(privateKey), seen[0].headers)).toEqual({ ok: true, matchId: 'deploy-check' });
+    // And it is bound to the URL checked, so the bot's owner cannot replay it to another bot.
+    expect(verifyBoundHandshake(publicKeyRaw(privateKey), seen[0].headers, url, new NonceMemory())).toEqual({ ok: true, matchId: 'deploy-check' });
   });
 
   it('fails a server with no /ping, naming the URL and the status', async () => {

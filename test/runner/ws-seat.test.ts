@@ -6,7 +6,7 @@ import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { generateKeyPair } from '../../src/keys';
-import { verifyHandshake } from '../../src/keys/handshake';
+import { NonceMemory, verifyBoundHandshake, verifyHandshake } from '../../src/keys/handshake';
 import { leadingId, UNREQUESTED_BUDGET, WsSeat } from '../../src/runner/ws-seat';
 import { FRAME_CEILING_BYTES } from '../../src/runner/connect';
 import { answer, startTestBot, type Behaviour, type TestBot, type TestBotOptions } from '../support/test-bot';
@@ -55,6 +55,9 @@ describe('WsSeat', () => {
     expect(bot.verified).toEqual([true]);
     expect(bot.handshakes[0]['x-svc-match']).toBe('m-1');
     expect(verifyHandshake(publicKey, bot.handshakes[0]).ok).toBe(true);
+    // The audience-bound extension rides along, addressed to this bot's URL.
+    expect(bot.handshakes[0]['x-svc-audience']).toBe(`${bot.url.replace('http:', 'ws:')}/`);
+    expect(verifyBoundHandshake(publicKey, bot.handshakes[0], bot.url, new NonceMemory()).ok).toBe(true);
   });
 
   it('a late answer is a `late` strike, and the late frame is ignored afterwards', async () => {

@@ -74,10 +74,10 @@ describe('usage errors come before any request', () => {
     }
   });
 
-  it('exit 4 naming what is missing when no server or key is configured', async () => {
+  it('exit 2 naming what is missing when no server is configured (test/cli/no-server.test.ts covers every command)', async () => {
     const r = await runCli(['bots', 'list'], { env: { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'none') } });
-    expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/no server URL: pass --url, set ARENA_URL, or run `arena login/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no server configured: pass --url URL, set ARENA_URL, or run `arena login/);
   });
 });
 

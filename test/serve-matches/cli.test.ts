@@ -104,7 +104,7 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     const joinedAt = Number(/joined at event (\d+)/.exec(lines[0])![1]);
     expect(seqs[0]).toBe(Math.max(0, joinedAt - 50));
     expect(seqs).toEqual(record.replay.slice(seqs[0]).map((e) => e.seq));
-    expect(lines.at(-1)).toMatch(/^end: match completed: #1 seat \d \(bot\d\) [+-]\d/);
+    expect(lines.at(-1)).toMatch(/^end: match completed: #1 seat \d \(bot\d\) \d+ VP [+-]\d/);
     // Public facts only: strikes without their reason, bought cards unnamed.
     expect(watched.stdout).toMatch(/strike 2: (illegal|malformed) on a \w+ decision\n/);
     expect(watched.stdout).not.toMatch(/bought a dev card \(/);
@@ -161,7 +161,7 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
 
   it('replay MATCH-ID fetches the finished match from the server (--url or the environment) and shows it', async () => {
     const plain = await cli(['replay', running, '--plain', '--turn', 'end'], { ARENA_URL: '' });
-    expect(plain.code).toBe(1); // no file of that name, and no server configured
+    expect(plain.code).toBe(2); // no file of that name, and no server configured: a usage error, like every command's
     expect(plain.stderr).toMatch(/no server to fetch match/);
     const viaFlag = await cli(['replay', running, '--plain', '--turn', 'end', '--url', arena.url], { ARENA_URL: '' });
     expect(viaFlag.code, viaFlag.stderr).toBe(0);
@@ -191,7 +191,7 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     const badUrl = await cli(['watch', running, '--url', 'notaurl']);
     expect([badUrl.code, badUrl.stderr]).toEqual([2, expect.stringMatching(/^arena: server URL "notaurl" \(from --url\) is not a URL/)]);
     const noServer = await cli(['leaderboard'], { ARENA_URL: '' });
-    expect([noServer.code, noServer.stderr]).toEqual([2, expect.stringMatching(/no server: pass --url URL/)]);
+    expect([noServer.code, noServer.stderr]).toEqual([2, expect.stringMatching(/no server configured: pass --url URL/)]);
     for (const args of [['matches', 'list', '--limit', '0'], ['matches', 'list', '--status', 'paused'], ['matches', 'list', '--bot', 'a/b'], ['watch', '../etc'], ['matches', 'show', 'x y']]) {
       const r = await cli(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
@@ -200,5 +200,24 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     const down = await cli(['matches', 'list', '--url', 'http://127.0.0.1:9']);
     // Port 9 is one fetch refuses before connecting: the message says so, and what to do.
     expect([down.code, down.stderr]).toEqual([1, expect.stringMatching(/cannot reach http:\/\/127\.0\.0\.1:9: bad port \(fetch refuses port 9, as browsers do; run the server on another port\)/)]);
+  });
+});
+
+describe('an unrated match (two bots of one owner at the table, --same-owner avoid)', () => {
+  it('matches show and list say "unrated", and the API record has rated: false', async () => {
+    const own = await startArena([wellBehaved(), wellBehaved(), wellBehaved(), wellBehaved()], { sameOwner: 'avoid' });
+    try {
+      const [id] = await own.tick();
+      await own.idle();
+      const record = MatchRecordSchema.parse(await (await fetch(`${own.url}/matches/${id}`)).json());
+      expect(record).toMatchObject({ status: 'completed', rated: false });
+      const shown = await runCli(['matches', 'show', id, '--url', own.url], { env: { HOME: home, ARENA_CONFIG_DIR: join(home, 'config') } });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toMatch(/status:\s+completed, unrated \(two bots of one owner at the table: no rating changed\)/);
+      const listed = await runCli(['matches', 'list', '--url', own.url], { env: { HOME: home, ARENA_CONFIG_DIR: join(home, 'config') } });
+      expect(listed.stdout).toMatch(new RegExp(`${id}\\s+completed unrated\\s`));
+    } finally {
+      await own.close();
+    }
   });
 });

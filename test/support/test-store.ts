@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openFileStore } from '../../src/service/store/file-store';
 import { openPgStore, type PgStore } from '../../src/service/store/pg-store';
 import type { Store } from '../../src/service/store/types';
+import { storeBytes } from '../service/support/store-bytes';
 import { sharedPostgres } from './postgres';
 
 export const TEST_STORE: 'file' | 'postgres' = process.env.ARENA_TEST_STORE === 'postgres' ? 'postgres' : 'file';
@@ -23,12 +24,9 @@ export async function openTestStore(dir: string): Promise<Store> {
   return store;
 }
 
-/** What the store has written so far (not what it holds in memory): store.json's bytes, or the database's key rows. */
+/** What the store has written so far (not what it holds in memory): store.json and its journal, or the database's key rows. */
 export async function persistedState(store: Store, dir: string): Promise<string> {
-  if (TEST_STORE === 'file') {
-    const { readFile } = await import('node:fs/promises');
-    return readFile(join(dir, 'data', 'store.json'), 'utf8');
-  }
-  const { rows } = await (store as PgStore).db.query('SELECT * FROM arena_keys ORDER BY seq');
+  if (TEST_STORE === 'file') return storeBytes(join(dir, 'data'));
+  const { rows } = await (store as unknown as PgStore).db.query('SELECT * FROM arena_keys ORDER BY seq');
   return JSON.stringify(rows);
 }

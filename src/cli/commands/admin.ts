@@ -28,7 +28,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('add users and keys to the store, list users, back it up, move it to PostgreSQL')
     .description(
-      'Operator commands that work on the store itself, without a running server: add the first user and their key (all six scopes), list users, back the store up, export and import it, migrate a database. On a data directory they refuse while `arena serve` holds it (stop it first; `admin backup` and `admin export` work either way); on a PostgreSQL database (--store URL or $ARENA_DATABASE_URL) they work while servers run on it.',
+      'operator commands that work on the store itself, without a running server: add the first user and their key (all six scopes), list users, back the store up, export and import it, migrate a database. On a data directory they refuse while `arena serve` holds it (stop it first; `admin backup` and `admin export` work either way); on a PostgreSQL database (--store URL or $ARENA_DATABASE_URL) they work while servers run on it.',
     )
     .addHelpText(
       'after',
@@ -277,7 +277,7 @@ Examples:
 async function withStore<T>(io: CliIO, flags: { data?: string; store?: string }, create: boolean, fn: (store: Store) => Promise<T>): Promise<T> {
   const { existsSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const { openFileStore } = await import('../../service/store/file-store');
+  const { openFileStore, storeLeftovers, StoreMissing } = await import('../../service/store/file-store');
   const { StoreLocked } = await import('../../service/store/types');
   const { AdminError } = await import('../../service/admin/accounts');
   const { chooseStore } = await import('../store-choice');
@@ -289,6 +289,8 @@ async function withStore<T>(io: CliIO, flags: { data?: string; store?: string },
   } else {
     const dir = choice.dir;
     if (!create && !existsSync(join(dir, 'store.json'))) {
+      const { found } = await storeLeftovers(dir);
+      if (found.length) throw new CliError(new StoreMissing(dir, found).message, EXIT.failure);
       throw new CliError(`${dir} holds no arena store yet; add the first user with \`arena admin user add --email E${flags.data ? ` --data ${flags.data}` : ''}\``, EXIT.failure);
     }
     try {

@@ -24,7 +24,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('send a signed request to the arena server and print the response')
     .description(
-      'Send one signed management API request and print the response body to stdout (pretty JSON on a terminal, the exact bytes otherwise) and the status to stderr. Server, key id and key file come from flags, then $ARENA_URL / $ARENA_KEY_ID / $ARENA_KEY_FILE, then the profile written by `arena login`.',
+      'send one signed management API request and print the response body to stdout (pretty JSON on a terminal, the exact bytes otherwise) and the status to stderr. Server, key id and key file come from flags, then $ARENA_URL / $ARENA_KEY_ID / $ARENA_KEY_FILE, then the profile written by `arena login`.',
     )
     .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
     .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')
@@ -44,8 +44,9 @@ Examples:
   $ arena api POST /keys --data @newkey.json
   $ echo '{"handle":"ada"}' | arena api POST /me/handle --data -
 
-Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage,
-4 for 401 (bad or stale signature, unknown or revoked key) or missing key settings.`,
+Exit codes: 0 for 2xx/3xx, 1 for other 4xx/5xx or network failure, 2 usage
+(including no server configured), 4 for 401 (bad or stale signature, unknown
+or revoked key) or missing key settings.`,
     )
     .action(async (methodArg: string, pathArg: string, opts: ApiOptions) => {
       const { readBodyArg } = await import('../../client/body-arg');

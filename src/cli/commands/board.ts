@@ -8,12 +8,13 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('board')
     .summary('print the board numbering, adjacency and ports; --seed for a layout')
-    .description('Print the board: hex, vertex and edge numbering, adjacency and ports; with --seed, that seed\'s layout.')
+    .description('print the board: hex, vertex and edge numbering, adjacency and ports; with --seed, that seed\'s layout.')
     .option('-s, --seed <S>', "include this seed's resources, number tokens and the bandit's start")
     .option('--json', 'print the board as JSON data (see below) instead of a drawing')
     .addHelpText('after', `
-The numbering is fixed forever (spec section 3): hexes 0-18 row-major, vertices
-0-53 sorted by (y, x), edges 0-71 sorted by (low vertex, high vertex).
+The numbering is fixed forever (docs/rules.md, "1. The board"): hexes 0-18
+row-major, vertices 0-53 sorted by (y, x), edges 0-71 sorted by (low vertex,
+high vertex).
 
 --json prints {rulesVersion, counts, hexes: [{id, row, col, center, vertices}],
   vertices: [{id, xy, neighbours, edges, hexes, port}], edges: [{id, vertices, edges}],

@@ -13,11 +13,11 @@ interface CheckFlags {
 }
 
 export function register(program: Command, io: CliIO): void {
-  const bot = program.command('bot').summary('tools for bot authors: check a bot before it plays').description('Tools for bot authors: check a bot before it plays.');
+  const bot = program.command('bot').summary('tools for bot authors: check a bot before it plays').description('tools for bot authors: check a bot before it plays.');
   bot
     .command('check')
     .summary('check that a bot speaks the protocol: ping, upgrade, handshake, one decision of each kind')
-    .description('Check that a bot speaks the protocol: ping, upgrade, handshake, one real decision of each kind.')
+    .description('check that a bot speaks the protocol: ping, upgrade, handshake, one real decision of each kind.')
     .argument('<url>', 'the bot URL (http, https, ws or wss), as you would give it to arena play')
     .option('--deadline-ms <MS>', 'deadline sent with each decision (default 5000)')
     .option('-s, --seed <S>', 'seed of the sample games the positions come from (default "bot-check")')
@@ -27,6 +27,10 @@ Checks, in order:
   ping         GET <url>/ping answers "pong"
   upgrade      a WebSocket upgrade signed with the local platform key is accepted
   handshake    whether the bot refuses a forged signature (verifying is optional)
+  audience     (a bot that verifies) whether it refuses a handshake the arena signed
+               for another bot's URL (x-svc-audience; docs/protocol.md)
+  replay       (a bot that verifies) whether it refuses the same handshake twice
+               (x-svc-nonce)
   decision: *  one setup, turn, discard, bandit and trade decision, each taken from a
                real position of a seeded game; the answer must fit in 64 KiB, be a
                DecisionResponse {id, action} with the request's id, match the kind's

@@ -27,7 +27,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('demo')
     .summary('start the example bots and run a short tournament against the built-ins')
-    .description('Start the example bots and run a short tournament against the built-in bots.')
+    .description('start the example bots and run a short tournament against the built-in bots.')
     .option('-n, --games <N>', `games to play (default ${DEMO_DEFAULTS.games})`)
     .option('-o, --out <DIR>', `where to write the match files (default ./${DEMO_DEFAULTS.out})`)
     .option('-s, --seed <S>', 'seed of the tournament (default: 128 random bits, printed)')
@@ -47,8 +47,10 @@ directory for replay.
 Write your own bot next: copy examples/starter-bot (README inside), run it,
 check it with \`arena bot check <url>\`, then \`arena play <url> builtin:greedy ...\`.
 
-With --serve: \`serve --dev\` starts on a temporary data directory with
-matchmaking every 5 seconds, two of each example bot start and are
+With --serve: \`serve --dev --same-owner allow\` starts on a temporary data
+directory with matchmaking every 5 seconds (one account owns every bot, so
+its tables are formed and rated as \`--same-owner allow\` does; a real
+arena avoids that by default), two of each example bot start and are
 registered to the account @demo through the signed API, and the dashboard
 address and a sign-in link for @demo are printed (stdout). Watch matches
 live, replay them, look at the bots and keys. Ctrl-C stops the service and
@@ -71,7 +73,6 @@ Examples:
       if (flags.port !== undefined) throw usageError('--port goes with --serve');
       const { planPlay } = await import('../../arena/play-options');
       const { DemoBotError, startDemoBots } = await import('../demo-bots');
-      const key = await platformKeyOrFail(io);
       const outDir = flags.out ?? DEMO_DEFAULTS.out;
       let plan: PlayPlan;
       try {
@@ -82,6 +83,8 @@ Examples:
         if (err instanceof ArenaInputError) throw usageError(err.message);
         throw err;
       }
+      // After the usage check, as in play: a usage error leaves no new key behind.
+      const key = await platformKeyOrFail(io);
       let bots;
       try {
         bots = await startDemoBots({ platformPublicKey: key.publicKeyBase64 });

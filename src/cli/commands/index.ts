@@ -15,6 +15,7 @@ import { register as demo } from './demo';
 import { register as play } from './play';
 import { register as simulate } from './simulate';
 import { register as replay } from './replay';
+import { register as position } from './position';
 import { register as bot } from './bot';
 import { register as keys } from './keys';
 import { register as sign } from './sign';
@@ -30,7 +31,8 @@ import { register as watch } from './watch';
 import { register as board } from './board';
 import { register as rules } from './rules';
 import { register as schema } from './schema';
+import { register as newStarter } from './new';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const commands: RegisterCommand[] = [demo, play, simulate, replay, bot, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];
+export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];

@@ -11,7 +11,7 @@ export function register(program: Command, io: CliIO): void {
       .command('leaderboard')
       .exitOverride()
       .summary('the server\'s ranking of bots by rating')
-      .description('Every bot with at least one completed match, ranked by its rating: mu - 3*sigma of the Weng-Lin (openskill) model, one decimal; equal ratings share a rank. New bots start near 0. Public: no key needed.')
+      .description('every bot with at least one completed match, ranked by its rating: mu - 3*sigma of the Weng-Lin (openskill) model, one decimal; equal ratings share a rank. New bots start near 0. Public: no key needed.')
       .option('--json', 'print {"game": "pioneers", "rows": LeaderboardRow[]} as JSON'),
   )
     .addHelpText(

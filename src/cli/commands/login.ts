@@ -32,7 +32,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('save the server URL, key id and key file for `arena api` and `arena sign`')
     .description(
-      'Write the profile (<config dir>/profile.json, mode 0600; the config dir is $ARENA_CONFIG_DIR, else $XDG_CONFIG_HOME/arena, else ~/.config/arena). Only the given settings change. The key file must hold an Ed25519 private key; its path is stored, never its contents. Flags and $ARENA_URL / $ARENA_KEY_ID / $ARENA_KEY_FILE still override the profile per command.',
+      'write the profile (<config dir>/profile.json, mode 0600; the config dir is $ARENA_CONFIG_DIR, else $XDG_CONFIG_HOME/arena, else ~/.config/arena). Only the given settings change. The key file must hold an Ed25519 private key; its path is stored, never its contents. Flags and $ARENA_URL / $ARENA_KEY_ID / $ARENA_KEY_FILE still override the profile per command.',
     )
     .option('--url <URL>', 'server base URL, e.g. https://arena.example.com')
     .option('--key-id <ID>', 'key id the server gave when the public key was registered')
@@ -84,6 +84,10 @@ is saved anyway.`,
         io.stderr.write(`saved ${path}\n`);
         if (check?.outcome === 'accepted') io.stderr.write(`checked: ${next.url} accepts key ${next.keyId}${check.handle ? `; you are @${visible(check.handle)}` : ''}\n`);
         if (check?.outcome === 'unknown') io.stderr.write(`warning: could not check the key with the server: ${visibleLines(check.reason)}\n`);
+        if (opts.url && next.keyFile) {
+          const { ONE_KEY_PER_SERVER, perServerKeyPath } = await import('../one-key-per-server');
+          io.stderr.write(`${ONE_KEY_PER_SERVER}: keep ${next.keyFile} for ${new URL(next.url!).host}; for another server, \`arena keys generate --out ${perServerKeyPath(io.env)}\`\n`);
+        }
         const missing = (['url', 'keyId', 'keyFile'] as const).filter((k) => !next[k]);
         if (missing.length) io.stderr.write(`still missing: ${missing.join(', ')}\n`);
       } catch (err) {

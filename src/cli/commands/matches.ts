@@ -24,7 +24,7 @@ export function register(program: Command, io: CliIO): void {
     // main.ts sets exitOverride after commands exist, so they do not inherit it.
     .exitOverride()
     .summary('list and inspect matches on the arena server')
-    .description('Matches the server has played or is playing, newest first. Running matches show who plays; their seed and replay stay hidden until they end. Public: no key needed.');
+    .description('matches the server has played or is playing, newest first. Running matches show who plays; their seed and replay stay hidden until they end. Public: no key needed.');
 
   urlOption(
     matches
@@ -131,13 +131,13 @@ function seatText(m: MatchSummary): string {
 }
 
 export function summaryRow(m: MatchSummary, now: number): string[] {
-  return [m.id, m.status, shortTime(m.startedAt), `${m.endedAt ? '' : 'for '}${duration(m.startedAt, m.endedAt, now)}`, seatText(m)];
+  return [m.id, m.rated === false ? `${m.status} unrated` : m.status, shortTime(m.startedAt), `${m.endedAt ? '' : 'for '}${duration(m.startedAt, m.endedAt, now)}`, seatText(m)];
 }
 
 function matchFields(m: MatchRecord, now: number): Array<[string, string]> {
   const fields: Array<[string, string]> = [
     ['id', m.id],
-    ['status', m.status],
+    ['status', m.rated === false ? `${m.status}, unrated (two bots of one owner at the table: no rating changed)` : m.status],
     ['game', `${m.game} (rules ${m.rulesVersion})`],
     ['started', shortTime(m.startedAt)],
     ['ended', m.endedAt ? shortTime(m.endedAt) : '-'],

@@ -17,7 +17,7 @@ export function register(program: Command, io: CliIO): void {
     // without this commander exits 1 itself on a usage error instead of 2.
     .exitOverride()
     .summary('show your account on the arena server, or pick your public handle')
-    .description('Show the account your key belongs to (GET /me, scope account.read). `arena me handle NAME` sets your public handle (POST /me/handle, scope account.write).');
+    .description('show the account your key belongs to (GET /me, scope account.read). `arena me handle NAME` sets your public handle (POST /me/handle, scope account.write).');
   serverOptions(me, 'print the User {id, name, email} as JSON')
     .addHelpText(
       'after',

@@ -9,7 +9,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('rules')
     .summary('print the rules as the engine plays them; --json for their numbers')
-    .description('Print the rules of pioneers as the engine plays them (docs/rules.md); --json for their numbers.')
+    .description('print the rules of pioneers as the engine plays them (docs/rules.md); --json for their numbers.')
     .option('--json', 'print the numbers as data: costs, piece limits, VP, deck, hexes, tokens, ports, bank rates, limits, rejection codes')
     .option('--no-pager', 'print straight to the terminal instead of through $PAGER (less)')
     .addHelpText('after', `

@@ -10,7 +10,7 @@ export function register(program: Command, io: CliIO): void {
   program
     .command('schema')
     .summary('print the JSON Schema of a protocol shape, or list the shapes')
-    .description('Print the JSON Schema (draft 2020-12) of a protocol shape, or list the shapes.')
+    .description('print the JSON Schema (draft 2020-12) of a protocol shape, or list the shapes.')
     .argument('[name]', `one of: ${PUBLISHED_SCHEMA_NAMES.join(', ')}`)
     .option('--json', 'with no name: print the list of names as a JSON array')
     .addHelpText('after', `

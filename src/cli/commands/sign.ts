@@ -43,7 +43,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('print signature headers for a management API request')
     .description(
-      'Sign a management API request with your Ed25519 key and print the three headers (x-svc-key, x-svc-timestamp, x-svc-signature). The signature covers "{timestamp}.{METHOD}.{path}.{body}" and is valid for 5 minutes. PATH includes the query string and is signed as HTTP clients send it (percent-encoded, dot segments resolved; stderr says so when that differs from what you typed); the body is signed as its exact bytes, so send exactly what you signed (curl --data-binary, not --data).',
+      'sign a management API request with your Ed25519 key and print the three headers (x-svc-key, x-svc-timestamp, x-svc-signature). The signature covers "{timestamp}.{METHOD}.{path}.{body}" and is valid for 5 minutes. PATH includes the query string and is signed as HTTP clients send it (percent-encoded, dot segments resolved; stderr says so when that differs from what you typed); the body is signed as its exact bytes, so send exactly what you signed (curl --data-binary, not --data).',
     )
     .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
     .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')

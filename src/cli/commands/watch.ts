@@ -21,7 +21,7 @@ export function register(program: Command, io: CliIO): void {
       .command('watch')
       .exitOverride()
       .summary('follow a match live in the terminal')
-      .description('Follow a running match on the arena server as it is played: the board, one panel per seat and the event log, from the public live stream (card and dev card counts, never hands; no seed). If the connection drops, it reconnects and resumes where it left off. When the match ends the final position stays on screen until you quit. A finished match shows its final position.')
+      .description('follow a running match on the arena server as it is played: the board, one panel per seat and the event log, from the public live stream (card and dev card counts, never hands; no seed). If the connection drops, it reconnects and resumes where it left off. When the match ends the final position stays on screen until you quit. A finished match shows its final position.')
       .argument('<MATCH-ID>', 'the match, e.g. from `arena matches list --status running`')
       .option('--plain', 'print one line per event (and one for the end) instead of the viewer, for pipes and logs; exits when the match ends')
       .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles'),

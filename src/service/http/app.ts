@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (err instanceof StoreUnavailable) return errorResponse(c, 'unavailable', 'the arena\'s database is unavailable; retry shortly', { 'Retry-After': String(err.retryAfterSeconds) });
     if (err instanceof HTTPException && err.status === 400) return errorResponse(c, 'invalid_request', `body: ${err.message || 'not valid JSON'}`);
     if (err instanceof HTTPException && err.status === 413) return errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`);
-    // zod-openapi's media-type gate: the decisions file has no 415, so it is a bad request that says what to send.
+    // zod-openapi's media-type gate: docs/decisions.md has no 415, so it is a bad request that says what to send.
     if (err instanceof HTTPException && err.status === 415) return errorResponse(c, 'invalid_request', 'body: send it as JSON with Content-Type: application/json');
     deps.log({ event: 'error', requestId: c.get('requestId'), error: err instanceof Error ? err.message : String(err) });
     return errorResponse(c, 'internal', `internal error (request ${c.get('requestId')}); the operator's log has it`);

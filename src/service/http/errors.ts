@@ -1,5 +1,5 @@
-// The one error body of the API (decisions file): {"error": {"code", "message"}},
-// always JSON, with the decisions file's status for each code.
+// The one error body of the API (docs/decisions.md): {"error": {"code", "message"}},
+// always JSON, with docs/decisions.md's status for each code.
 import type { Context } from 'hono';
 import type { ErrorCode } from '../../protocol/api';
 

@@ -1,4 +1,4 @@
-// Live spectating (decisions file, "live"): one channel per running match.
+// Live spectating (docs/decisions.md, "live"): one channel per running match.
 // Every replay event is filtered to its public form and serialized at most
 // ONCE, when a viewer first needs it (most matches have nobody watching); all
 // viewers get the same string. A viewer first gets a snapshot of the public

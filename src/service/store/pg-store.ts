@@ -310,6 +310,11 @@ export class PgStore implements Store {
     return signIn.addSignInToken(this.db, rec, maxOpen, this.stamp());
   }
 
+  async getSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null> {
+    this.live();
+    return signIn.getSignInToken(this.db, tokenHash, now);
+  }
+
   async consumeSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null> {
     this.live();
     return signIn.consumeSignInToken(this.db, tokenHash, now);

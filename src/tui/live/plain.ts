@@ -36,7 +36,8 @@ export function endLine(s: LiveState): string {
   const order = [...end.players].sort((a, b) => (a.placement ?? 9) - (b.placement ?? 9) || a.seat - b.seat);
   const parts = order.map((p) => {
     const d = p.ratingDelta;
-    return `#${p.placement ?? '-'} seat ${p.seat} (${clean(p.botName)})${typeof d === 'number' ? ` ${d >= 0 ? '+' : ''}${d.toFixed(1)}` : ''}`;
+    const vp = s.finalVp?.[p.seat];
+    return `#${p.placement ?? '-'} seat ${p.seat} (${clean(p.botName)})${vp === undefined ? '' : ` ${vp} VP`}${typeof d === 'number' ? ` ${d >= 0 ? '+' : ''}${d.toFixed(1)}` : ''}`;
   });
   return `end: match completed: ${parts.join(', ')}`;
 }

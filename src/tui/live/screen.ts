@@ -56,7 +56,10 @@ export function livePanels(s: LiveState, width: number): Line[] {
     const head: Line = [span(current ? '>' : ' ', { bold: true })];
     if (s.ended && player?.placement != null) head.push(span(`#${player.placement} `, { bold: true, inverse: player.placement === 1 }));
     head.push(span(`${seat} ${shortName(s.names[seat] ?? `seat ${seat}`)}`, { color: seatColour(seat), bold: true, inverse: current }));
-    head.push(span(`  VP ${v.scores[seat]}`, { bold: true }));
+    // At the end, the true VP (as the log's last line and `arena replay` say), and how much of it was hidden in play.
+    const vp = s.finalVp?.[seat] ?? v.scores[seat];
+    head.push(span(`  VP ${vp}`, { bold: true }));
+    if (vp > v.scores[seat]) head.push(span(` (${vp - v.scores[seat]} hidden)`, { dim: true }));
     const awards: string[] = [];
     if (v.awards.largestArmy === seat) awards.push('ARMY');
     if (v.awards.longestRoad === seat) awards.push('ROAD');

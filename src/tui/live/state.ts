@@ -33,12 +33,18 @@ export interface LiveState {
   /** Events the stream never delivered (a gap; should not happen, shown if it does). */
   missed: number;
   ended: LiveEnd | null;
+  /**
+   * True VP per seat from the game's `end` event, hidden VP cards included;
+   * null until the game is over. The public view's scores leave those cards
+   * out, so at the end they would understate the winner.
+   */
+  finalVp: number[] | null;
   connection: LiveConnection;
 }
 
 export function initialLiveState(matchId: string): LiveState {
   return {
-    matchId, match: null, names: [], view: null, viewSeq: -1, lastSeq: -1, turn: 0, log: [], strikes: [], missed: 0, ended: null,
+    matchId, match: null, names: [], view: null, viewSeq: -1, lastSeq: -1, turn: 0, log: [], strikes: [], missed: 0, ended: null, finalVp: null,
     connection: { state: 'connecting', attempt: 1 },
   };
 }
@@ -78,7 +84,7 @@ export function applyLiveMessage(s: LiveState, msg: LiveMessage): LiveState {
       if (!msg.data.strikes) for (const e of added) strikes = withStrike(strikes, e.ev);
       return {
         ...s, match, names: namesOf(match), view: view ?? s.view, viewSeq: view ? seq : s.viewSeq, lastSeq: Math.max(s.lastSeq, seq),
-        turn, log: keep([...known, ...added]), strikes, missed,
+        turn, log: keep([...known, ...added]), strikes, missed, finalVp: added.reduce((vp, e) => trueVp(e.ev) ?? vp, s.finalVp),
       };
     }
     case 'event': {
@@ -88,6 +94,7 @@ export function applyLiveMessage(s: LiveState, msg: LiveMessage): LiveState {
       const gap = s.lastSeq >= 0 ? ev.seq - s.lastSeq - 1 : 0;
       return {
         ...s, lastSeq: ev.seq, turn, log: keep([...s.log, { ev, turn }]), strikes: withStrike(s.strikes, ev), missed: s.missed + gap,
+        finalVp: trueVp(ev) ?? s.finalVp,
       };
     }
     case 'view': {
@@ -103,6 +110,11 @@ export function applyLiveMessage(s: LiveState, msg: LiveMessage): LiveState {
 
 export function applyConnection(s: LiveState, c: LiveConnection): LiveState {
   return { ...s, connection: c };
+}
+
+/** The true VP an `end` event reports (a game that was won or hit the cap); null for any other event. */
+function trueVp(ev: PublicMatchEvent): number[] | null {
+  return ev.kind === 'end' && 'vp' in ev.data ? [...ev.data.vp] : null;
 }
 
 function withStrike(strikes: number[], ev: PublicMatchEvent): number[] {

@@ -54,6 +54,8 @@ export interface HarnessOptions {
   now?: () => number;
   /** Public base URL (default: the listening address). */
   baseUrl?: string;
+  /** Replay protection (default: the in-memory cache). */
+  replayGuard?: AppDeps['replayGuard'];
 }
 
 export interface Harness {
@@ -87,6 +89,7 @@ export function signHeaders(key: Pick<TestKey, 'id' | 'privateKey'>, method: str
 export const jsonBody = (body: unknown): string | undefined => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  let lastStamp = 0;
   const dir = mkdtempSync(join(tmpdir(), 'arena-api-'));
   const store = await openTestStore(dir);
   const lines: string[] = [];
@@ -114,6 +117,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     hub: new LiveHub(),
     rateLimits: opts.rateLimits ?? { key: { ...DEFAULT_RATE_LIMITS.key }, address: { ...DEFAULT_RATE_LIMITS.address } },
     trustProxy: opts.trustProxy,
+    replayGuard: opts.replayGuard,
     now: opts.now ?? Date.now,
   };
   const app = createApp(deps);
@@ -153,7 +157,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
     signed(key, method, path, body, extra = {}) {
       const text = jsonBody(body);
-      const headers: Record<string, string> = { ...extra, ...signHeaders(key, method, path, text) };
+      // Two identical requests signed in the same millisecond are one signature (Ed25519 is deterministic), a replay: stamp each later than the last.
+      lastStamp = Math.max(Date.now(), lastStamp + 1);
+      const headers: Record<string, string> = { ...extra, ...signHeaders(key, method, path, text, lastStamp) };
       if (text !== undefined) headers['content-type'] ??= 'application/json';
       return send(method, path, { headers, body: text });
     },

@@ -48,6 +48,16 @@ export async function addSignInToken(db: Db, rec: SignInTokenRecord, maxOpen: nu
   }
 }
 
+/** The link while it is unused and unexpired at `now`; changes nothing. */
+export async function getSignInToken(db: Db, tokenHash: string, now: string): Promise<SignInTokenRecord | null> {
+  if (typeof tokenHash !== 'string') return null;
+  const r = await db.query(
+    `SELECT ${TOKEN_COLS} FROM arena_sign_in_tokens WHERE token_hash = $1 AND used_at IS NULL AND expires_at::timestamptz > $2::text::timestamptz`,
+    [tokenHash, now],
+  );
+  return r.rows[0] ? tokenOf(r.rows[0]) : null;
+}
+
 /** One UPDATE: of concurrent uses of one link exactly one sees it unused. */
 export async function consumeSignInToken(db: Db, tokenHash: string, now: string): Promise<SignInTokenRecord | null> {
   if (typeof tokenHash !== 'string') return null;

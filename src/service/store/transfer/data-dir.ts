@@ -1,12 +1,14 @@
 // Records to and from a data directory in the file store's format:
-// store.json (doc.ts), matches/index.log and one file per match
+// store.json and its journal (doc.ts, journal.ts), matches/index.log and one file per match
 // (match-log.ts), and platform-key.pem.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { PLATFORM_KEY_FILE } from '../../../config/platform-key';
 import { makeDir } from '../../../fs/make-dir';
-import { AtomicJsonDoc, DOC_FILE, emptyDoc, openDoc, ratingKey } from '../doc';
+import { writeFileAtomic } from '../atomic-write';
+import { DOC_FILE, emptyDoc, ratingKey, readDoc } from '../doc';
+import { replayJournals } from '../journal';
 import { openFileStore } from '../file-store';
 import { MatchLog } from '../match-log';
 import type { StoredMatch } from '../types';
@@ -21,7 +23,9 @@ export async function readDataDir(dir: string): Promise<ArenaRecords> {
   const root = resolve(dir);
   if (!existsSync(join(root, DOC_FILE))) throw new Error(`${root} holds no arena store (no ${DOC_FILE})`);
   await (await openFileStore(root)).close();
-  const doc = (await openDoc(join(root, DOC_FILE))).data;
+  // store.json is a snapshot; the journal after it holds the later writes.
+  const doc = (await readDoc(join(root, DOC_FILE))) ?? emptyDoc();
+  await replayJournals(root, doc, false);
   const { log } = await MatchLog.open(root, doc.ratingsThrough);
   try {
     const ids: string[] = [];
@@ -71,6 +75,7 @@ export async function writeDataDir(dir: string, r: ArenaRecords): Promise<void> 
   } finally {
     await log.close();
   }
-  await new AtomicJsonDoc(join(root, DOC_FILE)).write(doc);
+  // A whole snapshot and no journal: what the file store reads at open.
+  await writeFileAtomic(join(root, DOC_FILE), JSON.stringify(doc));
   if (r.platformKeyPem) await writeFile(join(root, PLATFORM_KEY_FILE), r.platformKeyPem, { mode: 0o600 });
 }
