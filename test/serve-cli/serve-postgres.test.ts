@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatPublicKey, generateKeyPair } from '../../src/keys/index';
+import { formatPublicKey, generateKeyPair, signRequest } from '../../src/keys/index';
 import { runCli } from '../cli/run-cli';
 import { openPgStore } from '../../src/service/store/pg-store';
 import { completed, ratingsFor, runningMatch } from '../service/store-fixtures';
@@ -24,9 +24,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const env = () => ({ HOME: join(dir, 'home'), ARENA_CONFIG_DIR: join(dir, 'config') });
 const admin = (args: string[], extra: Record<string, string> = {}) => runCli(['admin', ...args], { env: { ...env(), ...extra }, cwd: dir });
 
+const pairs = new Map<string, ReturnType<typeof generateKeyPair>>();
 function pubKeyFile(name: string): string {
   const file = join(dir, `${name}.pub`);
-  writeFileSync(file, formatPublicKey(generateKeyPair().publicKey, 'ssh', name) + '\n');
+  const pair = generateKeyPair();
+  pairs.set(name, pair);
+  writeFileSync(file, formatPublicKey(pair.publicKey, 'ssh', name) + '\n');
   return file;
 }
 
@@ -54,6 +57,12 @@ describe('serve and admin on PostgreSQL', () => {
       const users = await admin(['users', '--json', '--store', url]);
       expect(JSON.parse(users.stdout).users.map((u: { email: string }) => u.email)).toEqual(['ops@example.com', 'ada@example.com']);
       expect((await fetch(`${a.url}/leaderboard`)).status).toBe(200);
+      // A signed request answered by one server is a replay for the other: the replay check is in the database.
+      const headers = signRequest(pairs.get('ops')!.privateKey, key.stdout.trim(), { method: 'GET', path: '/keys' });
+      expect((await fetch(`${a.url}/keys`, { headers })).status).toBe(200);
+      const replayed = await fetch(`${b.url}/keys`, { headers });
+      expect(replayed.status).toBe(401);
+      expect(JSON.stringify(await replayed.json())).toMatch(/replay|already/i);
       // Export from the live database.
       const out = await admin(['export', '--to', join(dir, 'export1'), '--store', url]);
       expect(out.code, out.stderr).toBe(0);

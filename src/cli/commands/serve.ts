@@ -9,6 +9,7 @@ import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 import type { PlatformKey } from '../../config/platform-key';
 import type { Store } from '../../service/store/types';
+import type { ReplayGuard } from '../../service/http/replay-cache';
 
 interface ServeFlags {
   data?: string;
@@ -128,6 +129,7 @@ Examples:
       let storeLine: string;
       let platformKey: PlatformKey | undefined;
       let lease: { held: boolean; release(): Promise<void> } | null = null;
+      let replayGuard: (ReplayGuard & { close(): void }) | undefined;
       if (choice.kind === 'postgres') {
         // No data directory: the platform key lives in the database, so every server on it signs alike.
         const { openDatabaseStore } = await import('../open-database');
@@ -140,6 +142,10 @@ Examples:
           throw new CliError(`cannot read the platform key from the database at ${choice.shown}: ${(err as Error).message}`, EXIT.failure);
         }
         store = db;
+        // Signatures seen are kept in the database: a second server and a restart refuse a replay too.
+        const { PgReplayGuard } = await import('../../service/store/pg-replay-guard');
+        const { REQUEST_WINDOW_MS } = await import('../../keys/index');
+        replayGuard = new PgReplayGuard(db.db, REQUEST_WINDOW_MS);
         if (tickSeconds > 0) {
           const { claimMatchmaking } = await import('../../service/store/pg/matchmaker');
           lease = await claimMatchmaking(db.db).catch(async (err: Error) => {
@@ -169,9 +175,10 @@ Examples:
         const follower = lease !== null && !lease.held;
         // On a database only the matchmaker may take running matches for a dead process's (--tick 0 runs none).
         const recoverMatches = choice.kind === 'file' || lease?.held === true;
-        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}) });
+        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, replayGuard, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}) });
       } catch (err) {
         await lease?.release();
+        replayGuard?.close();
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE') throw new CliError(`cannot listen on ${flags.host}:${port}: the port is in use (pick another with --port, or 0 for any free one)`, EXIT.failure);
@@ -202,6 +209,7 @@ Examples:
       // Stop accepting and finish in-flight requests, then flush the store.
       await server.close();
       await lease?.release();
+      replayGuard?.close();
       await store.close();
       say('stopped; the store is flushed');
     });

@@ -2,14 +2,15 @@
 // the request window are rows of arena_replay, so a restart and every other
 // API process on the database refuse a replayed signature too. It has the
 // shape of the auth's ReplayGuard (src/service/http/replay-cache.ts):
-// check(key, timestamp, now) -> 'first' | 'replay' | 'full'.
+// check(key, timestamp, now) -> 'first' | 'replay' | 'full'. `arena serve`
+// uses it whenever its store is a database.
 //
 // One statement decides: INSERT ... ON CONFLICT, which PostgreSQL makes
 // atomic per key, so of two processes checking one signature at once exactly
 // one sees 'first'. A row whose time is up may be taken over by the same key
 // (no longer a replay: the signature itself no longer verifies). Expired rows
 // are deleted every sweepMs by whichever process sweeps first.
-import type { ReplayCheck } from '../http/replay-cache';
+import type { ReplayCheck, ReplayGuard } from '../http/replay-cache';
 import type { Db } from './pg/db';
 
 export interface PgReplayGuardOptions {
@@ -17,7 +18,7 @@ export interface PgReplayGuardOptions {
   sweepMs?: number;
 }
 
-export class PgReplayGuard {
+export class PgReplayGuard implements ReplayGuard {
   private readonly timer: NodeJS.Timeout;
 
   /** windowMs: how far a signature's timestamp may be from the server's clock (the auth's window). */
