@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Store-level tests that run a second time on the Postgres store
+ * (test/support/test-store.ts reads ARENA_TEST_STORE): one matrix, not copies.
+ */
+const ON_POSTGRES = ['test/service/api-e2e.test.ts', 'test/service/api-security.test.ts', 'test/service/api-bot-urls.test.ts', 'test/service/scheduler.test.ts', 'test/service/store-crash.test.ts'];
+
 export default defineConfig({
   // tsconfig.json "paths": the example bots import the package by name.
   resolve: {
@@ -10,11 +16,14 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: forks keep heavy property tests from starving socket tests.
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'file', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
+      { extends: true, test: { name: 'postgres', include: ON_POSTGRES, env: { ARENA_TEST_STORE: 'postgres' } } },
+    ],
   },
 });

@@ -40,18 +40,20 @@ const ROUNDS = Number(process.env.ARENA_BENCH_SERVE_ROUNDS ?? 5);
 const ROUND_MS = Number(process.env.ARENA_BENCH_SERVE_ROUND_MS ?? 1500);
 const WRITES = Number(process.env.ARENA_BENCH_SERVE_WRITES ?? 60);
 const SEEDED = [10, 10_000] as const;
-// ARENA_BENCH_SERVE_PARTS=http, =store or =accounts (comma-separated) runs those parts; ARENA_BENCH_SERVE_PROFILE=FILE profiles the server.
+// ARENA_BENCH_SERVE_PARTS=http, =store, =accounts or =stores (comma-separated) runs those parts; ARENA_BENCH_SERVE_PROFILE=FILE profiles the server.
 const BOTS_PER_USER = 3;
 const NO_LIMIT = { perSecond: 1e9, burst: 1e9 };
 
 export async function run(): Promise<BenchSuite[]> {
   // The child process this suite spawns runs `bench serve` again, as the server.
   if (process.env[ROLE_ENV] === 'server') return serverRole();
-  const parts = (process.env.ARENA_BENCH_SERVE_PARTS ?? 'http,store,accounts').split(',');
+  const parts = (process.env.ARENA_BENCH_SERVE_PARTS ?? 'http,store,accounts,stores').split(',');
   const out: BenchSuite[] = [];
   if (parts.includes('http')) out.push(await httpSuite());
   if (parts.includes('store')) out.push(await storeSuite());
   if (parts.includes('accounts')) out.push(await (await import('./serve-accounts')).accountsSuite());
+  // 10,000 registered bots: scheduler tick and leaderboard, file store against PostgreSQL (serve-stores.ts).
+  if (parts.includes('stores')) out.push(await (await import('./serve-stores')).storesSuite());
   return out;
 }
 

@@ -96,7 +96,10 @@ export const EmailSignInBodySchema = z.strictObject({ email: z.email().max(254) 
 // Envelopes.
 export const KeyListSchema = z.strictObject({ keys: z.array(ApiKeyMetaSchema) });
 export const BotListSchema = z.strictObject({ bots: z.array(BotSchema) });
-export const HealthSchema = z.strictObject({ status: z.literal('ok') });
+export const HealthSchema = z.strictObject({
+  status: z.literal('ok'),
+  db: z.enum(['ok', 'unavailable']).optional().describe('Only when the arena runs on a database: whether this process reaches it now. The service stays up (status ok) while it is away; what needs it answers 503.'),
+});
 export const PlatformKeyDocSchema = z.strictObject({ publicKey: z.string().describe('base64 of the raw 32-byte Ed25519 platform key.') });
 
 export const ERROR_CODES = [
@@ -110,6 +113,7 @@ export const ERROR_CODES = [
   'deploy_check_failed',
   'rate_limited',
   'internal',
+  'unavailable',
 ] as const;
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
 export const ErrorBodySchema = z

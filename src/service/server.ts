@@ -40,6 +40,8 @@ export interface ServerOptions {
   logOut?: { write(s: string): unknown };
   /** Matchmaking tick in seconds (default 30); 0 turns the scheduler off. */
   tickSeconds?: number;
+  /** Abort the matches the store has as running at start (default true); false when another live server runs matchmaking on the same database. */
+  recoverMatches?: boolean;
   /** Wall clock per match (default 10 minutes). */
   matchTimeoutMs?: number;
   /** Matches running at once, at most (default DEFAULT_MAX_MATCHES, scheduler.ts). */
@@ -119,7 +121,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, log, metrics,
     newSeed: opts.newSeed, newMatchId: opts.newMatchId,
   });
-  await scheduler.recover();
+  if (opts.recoverMatches !== false) await scheduler.recover();
 
   // The base URL is known only once the port is; the app reads it through deps.
   const deps: AppDeps = {

@@ -12,7 +12,6 @@ import { summaryOf } from '../../src/service/store/match-index';
 import { StoreLocked, type RatingRecord } from '../../src/service/store/types';
 import { parseDoc, type StoreDoc } from '../../src/service/store/doc';
 import { replayJournals } from '../../src/service/store/journal';
-import { storeContract } from './store-contract';
 import { storeBytes } from './support/store-bytes';
 import { aborted, completed, ratingsFor, runningMatch } from './store-fixtures';
 
@@ -47,17 +46,7 @@ async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'arena-store-'));
 }
 
-storeContract('file store', async () => {
-  const dir = await tempDir();
-  const store = await openFileStore(join(dir, 'data'));
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+// The Store contract runs on this store and the others in store-contract.test.ts.
 
 describe('file store on disk', () => {
   let root: string;

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/keys/index';
 import { LiveHub } from '../../src/service/live/hub';
 import { Scheduler } from '../../src/service/scheduler/scheduler';
+import { openTestStore } from '../support/test-store';
 import type { SameOwnerRule } from '../../src/service/scheduler/tables';
-import { openFileStore } from '../../src/service/store/index';
 import type { Store } from '../../src/service/store/types';
 import { illegalBot, lateBot, wellBehaved } from '../support/policies';
 import { startTestBot, type TestBot } from '../support/test-bot';
@@ -28,7 +28,7 @@ afterEach(async () => {
  */
 async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; owners?: number; sameOwner?: SameOwnerRule | 'default'; slowMs?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
-  const store: Store = await openFileStore(dir);
+  const store: Store = await openTestStore(dir);
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanup.push(() => store.close());
   const users = [];

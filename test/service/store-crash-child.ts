@@ -3,12 +3,13 @@
 // store in argv[2] and writes forever (until killed), printing one JSON line
 // per write to stdout: `intent` before it starts, `ack` once its promise
 // resolved (durable). The parent kill -9s it and checks every ack is there.
-//   echo go | node --import tsx test/service/store-crash-child.ts DIR
+//   echo go | node --import tsx test/service/store-crash-child.ts DIR|postgres://...
 // The journal is compacted every ARENA_CRASH_COMPACT_BYTES (default 16 KiB, so
 // random kills land inside compactions too); with ARENA_CRASH_AT_STEP the
 // child prints {t:'step'} and kills itself at that step of its first compaction.
 import { randomBytes } from 'node:crypto';
 import { openFileStore, type CompactStep } from '../../src/service/store/file-store';
+import { openPgStore } from '../../src/service/store/pg-store';
 import type { RatingRecord } from '../../src/service/store/types';
 import { aborted, completed, runningMatch } from './store-fixtures';
 
@@ -23,7 +24,8 @@ const tag = () => randomBytes(6).toString('hex');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 process.stdin.pause();
 const crashAt = process.env.ARENA_CRASH_AT_STEP as CompactStep | undefined;
-const store = await openFileStore(dir, {
+// A database URL: the Postgres store (the crash test's postgres project).
+const store = /^postgres(ql)?:\/\//.test(dir) ? await openPgStore(dir) : await openFileStore(dir, {
   compactBytes: Number(process.env.ARENA_CRASH_COMPACT_BYTES ?? 16 * 1024),
   onCompactStep: (step) => {
     if (step !== crashAt) return;

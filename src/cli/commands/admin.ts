@@ -4,17 +4,19 @@
 // while a server holds the directory; `admin backup` is the exception (see there).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import { Option, type Command } from 'commander';
-import type { FileStore } from '../../service/store/file-store';
+import type { Store } from '../../service/store/types';
+import { STORE_HELP } from '../store-choice';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { libraryCliError } from '../library-errors';
 import { SCOPE_NAMES, scopeList } from './keys-server';
-import { dataDir } from '../../config/paths';
+import type { StoreChoice } from '../store-choice';
 
 const DATA_HELP = 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)';
 
 interface DataFlags {
   data?: string;
+  store?: string;
   json?: boolean;
 }
 
@@ -24,9 +26,9 @@ export function register(program: Command, io: CliIO): void {
     // main.ts sets exitOverride after commands exist, so they do not inherit it;
     // without this commander exits 1 itself on a usage error instead of 2.
     .exitOverride()
-    .summary('add users and keys to a data directory offline, list users, back it up')
+    .summary('add users and keys to the store, list users, back it up, move it to PostgreSQL')
     .description(
-      'operator commands that work on the data directory itself, without a running server: add the first user and their key (all six scopes), list users, and back the store up. They refuse while `arena serve` holds the directory (stop it first); `admin backup` works either way.',
+      'operator commands that work on the store itself, without a running server: add the first user and their key (all six scopes), list users, back the store up, export and import it, migrate a database. On a data directory they refuse while `arena serve` holds it (stop it first; `admin backup` and `admin export` work either way); on a PostgreSQL database (--store URL or $ARENA_DATABASE_URL) they work while servers run on it.',
     )
     .addHelpText(
       'after',
@@ -46,6 +48,7 @@ Bootstrap a new service:
     .requiredOption('--email <EMAIL>', 'the user\'s e-mail address (unique, compared case-insensitively)')
     .option('--handle <NAME>', 'public handle: 2-32 characters of a-z, 0-9 and _ (default: none; the user picks one with `arena me handle`)')
     .option('--data <DIR>', DATA_HELP)
+    .option('--store <URL>', STORE_HELP)
     .option('--json', 'print the User {id, name, email} as JSON')
     .addHelpText(
       'after',
@@ -58,7 +61,7 @@ Examples:
     )
     .action(async (flags: DataFlags & { email: string; handle?: string }) => {
       const { addUser } = await import('../../service/admin/accounts');
-      const u = await withStore(io, flags.data, true, (store) => addUser(store, { email: flags.email, handle: flags.handle }));
+      const u = await withStore(io, flags, true, (store) => addUser(store, { email: flags.email, handle: flags.handle }));
       const shown = { id: u.id, name: u.name, email: u.email };
       io.stdout.write(flags.json ? JSON.stringify(shown) + '\n' : `${u.id}\n`);
       if (!flags.json) io.stderr.write(`added user ${u.email}${u.name ? ` (@${u.name})` : ''}; next: arena admin key add --user ${u.email} --public-key FILE\n`);
@@ -73,6 +76,7 @@ Examples:
     .option('--name <NAME>', 'a name for the key, 1-64 characters (default: admin)')
     .addOption(new Option('--scopes <SCOPE...>', `scopes, space- or comma-separated (default: all of ${SCOPE_NAMES.join(', ')})`))
     .option('--data <DIR>', DATA_HELP)
+    .option('--store <URL>', STORE_HELP)
     .option('--json', 'print the ApiKeyMeta as JSON (its id is the key id)')
     .addHelpText(
       'after',
@@ -94,7 +98,7 @@ Examples:
         throw libraryCliError(err);
       }
       const { addKey } = await import('../../service/admin/accounts');
-      const k = await withStore(io, flags.data, false, (store) => addKey(store, { user: flags.user, publicKey, name: flags.name, scopes }));
+      const k = await withStore(io, flags, false, (store) => addKey(store, { user: flags.user, publicKey, name: flags.name, scopes }));
       const { userId: _owner, ...meta } = k;
       io.stdout.write(flags.json ? JSON.stringify(meta) + '\n' : `${k.id}\n`);
       if (!flags.json) io.stderr.write(`added key ${k.name} (${k.id}) with scopes ${k.scopes.join(', ')}; sign with it: arena login --url URL --key-id ${k.id} --key PRIVATE_KEY_FILE\n`);
@@ -104,6 +108,7 @@ Examples:
     .command('users')
     .description('list the users of the data directory, with their active keys and bots')
     .option('--data <DIR>', DATA_HELP)
+    .option('--store <URL>', STORE_HELP)
     .option('--json', 'print {"users": [{id, name, email, createdAt, activeKeys, bots}]} as JSON')
     .addHelpText(
       'after',
@@ -114,7 +119,7 @@ Examples:
     )
     .action(async (flags: DataFlags) => {
       const { listUsers } = await import('../../service/admin/accounts');
-      const users = await withStore(io, flags.data, false, (store) => listUsers(store));
+      const users = await withStore(io, flags, false, (store) => listUsers(store));
       if (flags.json) {
         io.stdout.write(JSON.stringify({ users }) + '\n');
         return;
@@ -132,6 +137,7 @@ Examples:
     .description('write a consistent copy of the store into DIR (new or empty), whether a server is running on it or not')
     .argument('<DIR>', 'where the copy goes: a new or empty directory')
     .option('--data <DIR>', DATA_HELP)
+    .option('--store <URL>', STORE_HELP)
     .addHelpText(
       'after',
       `
@@ -144,11 +150,17 @@ Examples:
   $ arena admin backup /backups/arena-$(date +%F)
   $ arena admin backup --data /srv/arena /backups/today`,
     )
-    .action(async (out: string, flags: { data?: string }) => {
+    .action(async (out: string, flags: { data?: string; store?: string }) => {
       const { resolve } = await import('node:path');
+      const { chooseStore } = await import('../store-choice');
+      const choice = chooseStore(io.env, io.cwd, flags);
+      if (choice.kind === 'postgres') {
+        await exportCommand(io, choice, resolve(io.cwd, out));
+        return;
+      }
       const { backupDataDir } = await import('../../service/store/backup');
       const { errnoReason } = await import('../../fs/errno-text');
-      const from = resolve(io.cwd, dataDir(io.env, flags.data));
+      const from = choice.dir;
       const to = resolve(io.cwd, out);
       // No lock, on purpose: the server keeps the lock while it runs, and a
       // backup must not need it stopped. backupDataDir reads store.json, the
@@ -166,34 +178,129 @@ Examples:
       }
       io.stderr.write(`backed up ${from} to ${to}\n`);
     });
+
+  admin
+    .command('export')
+    .description('write the whole store (a database or a data directory) as a data directory: the file store\'s format, also the backup format; works while servers run')
+    .requiredOption('--to <DIR>', 'where the copy goes: a new or empty directory')
+    .option('--data <DIR>', DATA_HELP)
+    .option('--store <URL>', STORE_HELP)
+    .addHelpText(
+      'after',
+      `
+Prints the records written per kind on stdout. From a database the copy is
+one moment of it (a single read-only transaction), taken without stopping the
+servers; it includes the platform key (platform-key.pem, 0600).
+
+Examples:
+  $ arena admin export --store postgres://arena@db.internal/arena --to /backups/arena-$(date +%F)
+  $ arena admin export --to /tmp/arena-copy                   the data directory`,
+    )
+    .action(async (flags: { to: string; data?: string; store?: string }) => {
+      const { resolve } = await import('node:path');
+      const { chooseStore } = await import('../store-choice');
+      await exportCommand(io, chooseStore(io.env, io.cwd, flags), resolve(io.cwd, flags.to));
+    });
+
+  admin
+    .command('import')
+    .description('load a data directory (a stopped store, a backup or an export) into an empty PostgreSQL database')
+    .requiredOption('--from <DIR>', 'the data directory to read; not one a server is running on (back it up first)')
+    .requiredOption('--to <URL>', 'the database: postgres://USER[:PASSWORD]@HOST[:PORT]/DB; migrated first, and it must hold no records')
+    .addHelpText(
+      'after',
+      `
+Prints the records loaded per kind on stdout. All or nothing: one
+transaction, refused when the database holds any user, key, bot, rating,
+session, sign-in link or match. The platform key comes along, so bots see the
+same key after the move.
+
+Examples:
+  $ arena admin backup /tmp/arena-now && arena admin import --from /tmp/arena-now --to postgres://arena@db.internal/arena`,
+    )
+    .action(async (flags: { from: string; to: string }) => {
+      const { resolve } = await import('node:path');
+      const { chooseStore } = await import('../store-choice');
+      const { describeCounts } = await import('../../service/store/transfer/records');
+      const { importDataDir } = await import('../../service/store/export-store');
+      const { openDatabaseStore } = await import('../open-database');
+      const { StoreLocked } = await import('../../service/store/types');
+      const choice = chooseStore(io.env, io.cwd, { store: flags.to });
+      if (choice.kind !== 'postgres') throw usageError('--to takes a PostgreSQL URL');
+      const from = resolve(io.cwd, flags.from);
+      const store = await openDatabaseStore(choice.url, choice.shown, true);
+      let counts;
+      try {
+        counts = await importDataDir(from, store);
+      } catch (err) {
+        if (err instanceof StoreLocked) throw new CliError(`${from} is in use by a running server; import a copy of it (arena admin backup DIR) or stop the server`, EXIT.failure);
+        throw new CliError(`import failed, nothing was loaded: ${(err as Error).message}`, EXIT.failure);
+      } finally {
+        await store.close();
+      }
+      io.stdout.write(`${describeCounts(counts)}\n`);
+      io.stderr.write(`imported ${from} into the database at ${choice.shown}\n`);
+    });
+
+  admin
+    .command('migrate-db')
+    .description('apply the database schema migrations this arena needs, and nothing else (serve does it at start unless --no-migrate)')
+    .option('--store <URL>', STORE_HELP)
+    .addHelpText(
+      'after',
+      `
+Prints each migration applied, or that the schema is current. Safe to run
+while servers run and from several places at once (they take turns).
+
+Examples:
+  $ arena admin migrate-db --store postgres://arena@db.internal/arena`,
+    )
+    .action(async (flags: { store?: string }) => {
+      const { chooseStore } = await import('../store-choice');
+      const { openDatabaseStore } = await import('../open-database');
+      const { describe, SCHEMA_VERSION } = await import('../../service/store/pg/migrations');
+      const choice = chooseStore(io.env, io.cwd, { store: flags.store });
+      if (choice.kind !== 'postgres') throw usageError('migrate-db needs a database: give --store URL or set $ARENA_DATABASE_URL');
+      const store = await openDatabaseStore(choice.url, choice.shown, true);
+      await store.close();
+      for (const m of store.applied) io.stdout.write(`applied ${describe(m)}\n`);
+      io.stderr.write(store.applied.length ? `the database at ${choice.shown} is at schema version ${SCHEMA_VERSION}\n` : `the database at ${choice.shown} is already at schema version ${SCHEMA_VERSION}; nothing to do\n`);
+    });
 }
 
 /**
- * Opens the store of the data directory for one admin operation and closes it
- * again. `create`: a missing directory becomes a new store (user add on a new
- * service); otherwise a missing store is an error rather than an empty list.
+ * Opens the store (a database, or the data directory) for one admin
+ * operation and closes it again. `create`: a missing directory becomes a new
+ * store (user add on a new service); otherwise a missing store is an error
+ * rather than an empty list. A database is migrated first, like `serve` does.
  */
-async function withStore<T>(io: CliIO, dataFlag: string | undefined, create: boolean, fn: (store: FileStore) => Promise<T>): Promise<T> {
+async function withStore<T>(io: CliIO, flags: { data?: string; store?: string }, create: boolean, fn: (store: Store) => Promise<T>): Promise<T> {
   const { existsSync } = await import('node:fs');
-  const { join, resolve } = await import('node:path');
+  const { join } = await import('node:path');
   const { openFileStore, storeLeftovers, StoreMissing } = await import('../../service/store/file-store');
   const { StoreLocked } = await import('../../service/store/types');
   const { AdminError } = await import('../../service/admin/accounts');
-  if (dataFlag !== undefined && !dataFlag.trim()) throw usageError('--data needs a directory');
-  const dir = resolve(io.cwd, dataDir(io.env, dataFlag));
-  if (!create && !existsSync(join(dir, 'store.json'))) {
-    const { found } = await storeLeftovers(dir);
-    if (found.length) throw new CliError(new StoreMissing(dir, found).message, EXIT.failure);
-    throw new CliError(`${dir} holds no arena store yet; add the first user with \`arena admin user add --email E${dataFlag ? ` --data ${dataFlag}` : ''}\``, EXIT.failure);
-  }
-  let store: FileStore;
-  try {
-    store = await openFileStore(dir);
-  } catch (err) {
-    if (err instanceof StoreLocked) {
-      throw new CliError(`${dir} is in use by a running server${err.pid ? ` (pid ${err.pid})` : ''}; arena admin works offline: stop the server first (arena admin backup works while it runs)`, EXIT.failure);
+  const { chooseStore } = await import('../store-choice');
+  const choice = chooseStore(io.env, io.cwd, flags);
+  let store: Store;
+  if (choice.kind === 'postgres') {
+    const { openDatabaseStore } = await import('../open-database');
+    store = await openDatabaseStore(choice.url, choice.shown, true);
+  } else {
+    const dir = choice.dir;
+    if (!create && !existsSync(join(dir, 'store.json'))) {
+      const { found } = await storeLeftovers(dir);
+      if (found.length) throw new CliError(new StoreMissing(dir, found).message, EXIT.failure);
+      throw new CliError(`${dir} holds no arena store yet; add the first user with \`arena admin user add --email E${flags.data ? ` --data ${flags.data}` : ''}\``, EXIT.failure);
     }
-    throw new CliError(`cannot open the store in ${dir}: ${(err as Error).message}`, EXIT.failure);
+    try {
+      store = await openFileStore(dir);
+    } catch (err) {
+      if (err instanceof StoreLocked) {
+        throw new CliError(`${dir} is in use by a running server${err.pid ? ` (pid ${err.pid})` : ''}; arena admin works offline: stop the server first (arena admin backup works while it runs; a PostgreSQL store, --store URL, has no such limit)`, EXIT.failure);
+      }
+      throw new CliError(`cannot open the store in ${dir}: ${(err as Error).message}`, EXIT.failure);
+    }
   }
   try {
     return await fn(store);
@@ -203,4 +310,32 @@ async function withStore<T>(io: CliIO, dataFlag: string | undefined, create: boo
   } finally {
     await store.close();
   }
+}
+
+/** Any store into DIR as a data directory; prints the counts. */
+async function exportCommand(io: CliIO, choice: StoreChoice, to: string): Promise<void> {
+  const { describeCounts } = await import('../../service/store/transfer/records');
+  const { errnoReason } = await import('../../fs/errno-text');
+  let counts;
+  try {
+    if (choice.kind === 'postgres') {
+      const { openDatabaseStore } = await import('../open-database');
+      const { exportStore } = await import('../../service/store/export-store');
+      // migrate: false: an export reads whatever schema this program knows, and never changes the database.
+      const store = await openDatabaseStore(choice.url, choice.shown, false);
+      try {
+        counts = await exportStore(store, to);
+      } finally {
+        await store.close();
+      }
+    } else {
+      const { exportDataDir } = await import('../../service/store/export-store');
+      counts = await exportDataDir(choice.dir, to);
+    }
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`export failed: ${errnoReason(err)}`, EXIT.failure);
+  }
+  io.stdout.write(`${describeCounts(counts)}\n`);
+  io.stderr.write(`exported ${choice.kind === 'postgres' ? `the database at ${choice.shown}` : choice.dir} to ${to} (a data directory: \`arena serve --data ${to}\` runs on it)\n`);
 }

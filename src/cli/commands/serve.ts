@@ -7,10 +7,14 @@ import { Option, type Command } from 'commander';
 import { onStopSignals, signalExitCode, type SignalSource } from '../interrupt';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
-import { dataDir } from '../../config/paths';
+import type { PlatformKey } from '../../config/platform-key';
+import type { Store } from '../../service/store/types';
+import type { ReplayGuard } from '../../service/http/replay-cache';
 
 interface ServeFlags {
   data?: string;
+  store?: string;
+  migrate?: boolean;
   host: string;
   port: string;
   baseUrl?: string;
@@ -47,9 +51,11 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .exitOverride()
     .summary('run the arena service: HTTP API, matchmaking and live matches on a data directory')
     .description(
-      'run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time. Create the first user and key with `arena admin` before starting.',
+      'run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time; with --store (a PostgreSQL database, or $ARENA_DATABASE_URL) there is no data directory, and any number of servers and `arena admin` commands may share the database. Create the first user and key with `arena admin` before starting.',
     )
     .option('--data <DIR>', 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)')
+    .option('--store <URL>', 'run on a PostgreSQL database instead of a data directory: postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default: $ARENA_DATABASE_URL); several servers may share one')
+    .option('--no-migrate', 'with a database: refuse to start when its schema needs migrating (and say what is pending) instead of migrating it; `arena admin migrate-db` migrates')
     .option('--init', 'start a new, empty store even though the data directory holds match records or a journal but no store.json (otherwise refused: restore it from `arena admin backup` instead)')
     .option('--host <HOST>', 'address to listen on; put a TLS proxy in front for the internet', DEFAULT_HOST)
     .option('--port <PORT>', 'port to listen on; 0 picks a free one (the start-up line names it)', String(DEFAULT_PORT))
@@ -72,8 +78,10 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .addHelpText(
       'after',
       `
-Start-up lines on stderr name the data directory, the mode, the platform
-public key and the address, the last as "listening on http://HOST:PORT".
+Start-up lines on stderr name the data directory (or the database), the
+mode, the platform public key and the address, the last as "listening on
+http://HOST:PORT". On a database one server runs matchmaking; see
+docs/operating.md.
 A client must send a request's headers within 10 s and the whole request
 within 30 s; an idle keep-alive connection is closed after 5 s.
 Signed requests stamped before the server started are refused (401, sign
@@ -89,13 +97,14 @@ Examples:
   $ arena serve --dev --port 0 --data /tmp/arena-dev --log-format pretty
   $ arena serve --dev --port 0 --tick 1 --match-timeout 60     quick rounds for testing bots
   $ arena serve --max-matches 500                              more matches at once: 4 sockets each (see ulimit -Hn)
-  $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080`,
+  $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080
+  $ arena serve --store postgres://arena@db.internal/arena --base-url https://arena.example.com`,
     )
     .action(async (flags: ServeFlags) => {
       const { existsSync } = await import('node:fs');
-      const { resolve } = await import('node:path');
       const { openFileStore } = await import('../../service/store/file-store');
       const { StoreLocked } = await import('../../service/store/types');
+      const { chooseStore } = await import('../store-choice');
       const { startServer } = await import('../../service/server');
       const { DEFAULT_MAX_MATCHES } = await import('../../service/scheduler/scheduler');
 
@@ -112,25 +121,64 @@ Examples:
       const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
       const smtpUrl = flags.smtp ?? (io.env.ARENA_SMTP_URL?.trim() || undefined);
       const smtpShown = smtpUrl === undefined ? undefined : describeSmtp(smtpUrl, flags.smtp !== undefined ? '--smtp' : '$ARENA_SMTP_URL');
-      if (flags.data !== undefined && !flags.data.trim()) throw usageError('--data needs a directory');
-      const dir = resolve(io.cwd, dataDir(io.env, flags.data));
-      const isNew = !existsSync(dir);
+      const choice = chooseStore(io.env, io.cwd, flags);
       const say = (line: string) => void io.stderr.write(`arena serve: ${line}\n`);
 
-      let store: Awaited<ReturnType<typeof openFileStore>>;
-      try {
-        store = await openFileStore(dir, { init: flags.init === true });
-      } catch (err) {
-        if (err instanceof StoreLocked) {
-          throw new CliError(`the data directory ${dir} is in use by another arena process${err.pid ? ` (pid ${err.pid})` : ''}; stop it first, or give another --data`, EXIT.failure);
+      let store: Store;
+      let dir = '';
+      let storeLine: string;
+      let platformKey: PlatformKey | undefined;
+      let lease: { held: boolean; release(): Promise<void> } | null = null;
+      let replayGuard: (ReplayGuard & { close(): void }) | undefined;
+      if (choice.kind === 'postgres') {
+        // No data directory: the platform key lives in the database, so every server on it signs alike.
+        const { openDatabaseStore } = await import('../open-database');
+        const { loadOrCreateDbPlatformKey } = await import('../../service/store/pg/platform-key');
+        const db = await openDatabaseStore(choice.url, choice.shown, flags.migrate !== false);
+        try {
+          platformKey = await loadOrCreateDbPlatformKey(db.db);
+        } catch (err) {
+          await db.close().catch(() => {});
+          throw new CliError(`cannot read the platform key from the database at ${choice.shown}: ${(err as Error).message}`, EXIT.failure);
         }
-        throw new CliError(`cannot open the store in ${dir}: ${(err as Error).message}`, EXIT.failure);
+        store = db;
+        // Signatures seen are kept in the database: a second server and a restart refuse a replay too.
+        const { PgReplayGuard } = await import('../../service/store/pg-replay-guard');
+        const { REQUEST_WINDOW_MS } = await import('../../keys/index');
+        replayGuard = new PgReplayGuard(db.db, REQUEST_WINDOW_MS);
+        if (tickSeconds > 0) {
+          const { claimMatchmaking } = await import('../../service/store/pg/matchmaker');
+          lease = await claimMatchmaking(db.db).catch(async (err: Error) => {
+            await db.close().catch(() => {});
+            throw new CliError(`cannot reach the database at ${choice.shown}: ${err.message}`, EXIT.failure);
+          });
+        }
+        const { describe } = await import('../../service/store/pg/migrations');
+        storeLine = `database ${choice.shown} (from ${choice.from}${db.applied.length ? `; migrated ${db.applied.map(describe).join(', ')}` : ''})`;
+      } else {
+        dir = choice.dir;
+        const isNew = !existsSync(dir);
+        try {
+          store = await openFileStore(dir, { init: flags.init === true });
+        } catch (err) {
+          if (err instanceof StoreLocked) {
+            throw new CliError(`the data directory ${dir} is in use by another arena process${err.pid ? ` (pid ${err.pid})` : ''}; stop it first, or give another --data`, EXIT.failure);
+          }
+          throw new CliError(`cannot open the store in ${dir}: ${(err as Error).message}`, EXIT.failure);
+        }
+        storeLine = `data directory ${dir}${isNew ? ' (created)' : ''}`;
       }
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits });
+        // Another server on the database is the matchmaker: this one serves the API and leaves its matches alone.
+        const follower = lease !== null && !lease.held;
+        // On a database only the matchmaker may take running matches for a dead process's (--tick 0 runs none).
+        const recoverMatches = choice.kind === 'file' || lease?.held === true;
+        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, replayGuard, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}) });
       } catch (err) {
+        await lease?.release();
+        replayGuard?.close();
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
         if (e.code === 'EADDRINUSE') throw new CliError(`cannot listen on ${flags.host}:${port}: the port is in use (pick another with --port, or 0 for any free one)`, EXIT.failure);
@@ -139,7 +187,7 @@ Examples:
         throw new CliError(`cannot start the server: ${e.message}`, EXIT.failure);
       }
 
-      say(`data directory ${dir}${isNew ? ' (created)' : ''}`);
+      say(storeLine);
       if (flags.dev) {
         say('*** DEVELOPMENT MODE (--dev): http/ws and loopback bot URLs are accepted and sign-in cookies are not Secure ***');
         say('*** never expose this server to other people or the internet ***');
@@ -151,7 +199,8 @@ Examples:
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
-      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s; ${SAME_OWNER_LINE[flags.sameOwner]}` : 'matchmaking off (--tick 0): no matches start');
+      if (lease && !lease.held) say(`matchmaking: another server on this database runs it (one matchmaker per database); this one serves the API`);
+      else say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s; ${SAME_OWNER_LINE[flags.sameOwner]}` : 'matchmaking off (--tick 0): no matches start');
       const caps = server.connectionLimits;
       say(`connections: at most ${caps.maxConnections} for requests, ${caps.maxConnectionsPerAddress} from one address, and ${caps.maxLiveStreams} live streams (--max-connections, --max-connections-per-address, --max-live-streams)`);
       say(`listening on ${server.url}`);
@@ -159,6 +208,8 @@ Examples:
       await untilSignal(signals, say);
       // Stop accepting and finish in-flight requests, then flush the store.
       await server.close();
+      await lease?.release();
+      replayGuard?.close();
       await store.close();
       say('stopped; the store is flushed');
     });

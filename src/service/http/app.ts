@@ -10,6 +10,7 @@ import { addressLimit } from './client-limit';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
 import { ApiError, describeIssues, errorResponse } from './errors';
+import { StoreUnavailable } from '../store/types';
 import { openApiDocument, registerProtocolComponents } from './openapi';
 import { accountRoutes } from './routes/account';
 import { botRoutes } from './routes/bots';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.headers);
+    if (err instanceof StoreUnavailable) return errorResponse(c, 'unavailable', 'the arena\'s database is unavailable; retry shortly', { 'Retry-After': String(err.retryAfterSeconds) });
     if (err instanceof HTTPException && err.status === 400) return errorResponse(c, 'invalid_request', `body: ${err.message || 'not valid JSON'}`);
     if (err instanceof HTTPException && err.status === 413) return errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`);
     // zod-openapi's media-type gate: docs/decisions.md has no 415, so it is a bad request that says what to send.

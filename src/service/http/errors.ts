@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import type { ErrorCode } from '../../protocol/api';
 
-export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500> = {
+export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503> = {
   invalid_request: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -14,6 +14,8 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 42
   deploy_check_failed: 422,
   rate_limited: 429,
   internal: 500,
+  // The store's database is away (StoreUnavailable); comes with Retry-After.
+  unavailable: 503,
 };
 
 /** Thrown anywhere in a handler or middleware; onError turns it into the error body. */

@@ -6,6 +6,7 @@
 // `rated: false`: one owner's bots could otherwise feed one of them rating.
 // A match never throws out of here: whatever happens, it ends recorded as
 // completed or aborted, and a slow or hostile bot delays only its own table.
+import { retryWhileUnavailable } from './store-retry';
 import type { KeyObject } from 'node:crypto';
 import { RULES_VERSION, seatOrder } from '../../../engine/index';
 import type { PublicView } from '../../../engine/types';
@@ -261,7 +262,11 @@ export class Scheduler {
     if (wasStored && result && result.match.status === 'completed' && result.outcome) {
       let record: MatchRecord | null = null;
       try {
-        record = await this.rateAndStore({ ...result.match, ...unrated });
+        const finished = { ...result.match, ...unrated };
+        record = await retryWhileUnavailable(() => this.rateAndStore(finished), async () => {
+          const m = await store.getMatch(matchId);
+          return m?.status === 'completed' ? m : null;
+        });
       } catch (err) {
         log({ event: 'match.error', matchId, error: `cannot record the result: ${err instanceof Error ? err.message : String(err)}` });
       }
@@ -282,7 +287,9 @@ export class Scheduler {
       ? { ...result.match, ...unrated, status: 'aborted', players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) }
       : { ...running, status: 'aborted', endedAt };
     try {
-      if (wasStored) await store.putMatch(aborted);
+      if (wasStored) {
+        await retryWhileUnavailable(() => store.putMatch(aborted), async () => ((await store.getMatch(matchId))?.status === 'aborted' ? undefined : null));
+      }
     } finally {
       // Viewers, metrics and the log hear of the end even when the store failed.
       hub.close(matchId, { status: 'aborted', players: aborted.players, endedAt: aborted.endedAt ?? endedAt });

@@ -100,6 +100,17 @@ export class InvalidCursor extends Error {
   }
 }
 
+/** Thrown when the store's database cannot be reached now: the API answers 503 with Retry-After; retrying later may work. */
+export class StoreUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(message);
+    this.name = 'StoreUnavailable';
+  }
+}
+
 /** Thrown when the data directory is held by another process. */
 export class StoreLocked extends Error {
   constructor(
@@ -205,4 +216,9 @@ export interface Store {
   backup(dir: string): Promise<void>;
   /** Flushes pending touches and releases the lock. */
   close(): Promise<void>;
+  /** A store with a database behind it: throws StoreUnavailable when it cannot be reached (for /health). */
+  ping?(): Promise<void>;
+  /** Optional batch reads, for a store where each read is a round trip: the records of the ids that exist (removed bots included), any order. */
+  getBots?(ids: string[]): Promise<BotRecord[]>;
+  getUsers?(ids: string[]): Promise<UserRecord[]>;
 }

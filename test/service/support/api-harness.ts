@@ -1,4 +1,5 @@
-// A real `serve` HTTP app for tests: the file store in a temp directory, the
+// A real `serve` HTTP app for tests: the file store in a temp directory (or
+// Postgres: test-store.ts), the
 // hono app on @hono/node-server at 127.0.0.1 port 0, real Ed25519 keys and
 // signatures (src/keys), and every log line captured. The resolver, the
 // deploy check's connector, the mailer, the clock and the rate limits can be
@@ -22,8 +23,8 @@ import { logMailer, type Mailer } from '../../../src/service/http/mail';
 import { createMetrics } from '../../../src/service/http/metrics';
 import { timedStore } from '../../../src/service/http/timed-store';
 import { LiveHub } from '../../../src/service/live/hub';
-import { openFileStore, type FileStore } from '../../../src/service/store/index';
-import type { UserRecord } from '../../../src/service/store/types';
+import type { Store, UserRecord } from '../../../src/service/store/types';
+import { openTestStore } from '../../support/test-store';
 
 export interface Res {
   status: number;
@@ -61,7 +62,8 @@ export interface Harness {
   url: string;
   baseUrl: string;
   dir: string;
-  store: FileStore;
+  /** The file store, or the Postgres store in the postgres project (test-store.ts). */
+  store: Store;
   platformKey: KeyObject;
   platformPublicKey: string;
   /** Every log line the service wrote, parsed. */
@@ -89,7 +91,7 @@ export const jsonBody = (body: unknown): string | undefined => (body === undefin
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   let lastStamp = 0;
   const dir = mkdtempSync(join(tmpdir(), 'arena-api-'));
-  const store = await openFileStore(join(dir, 'data'));
+  const store = await openTestStore(dir);
   const lines: string[] = [];
   const logs: Array<Record<string, unknown>> = [];
   const log: AppDeps['log'] = (fields) => {

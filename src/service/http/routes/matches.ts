@@ -125,8 +125,11 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
       const ratings = (await store.listRatings(game)).filter((r) => r.gamesPlayed > 0);
       const rows: Array<Omit<LeaderboardRow, 'rank'>> = [];
       const owners = new Map<string, string>();
+      // A database store reads every bot and owner in two queries, not two per row (bench serve: 10,000 bots).
+      const bots = store.getBots ? new Map((await store.getBots(ratings.map((r) => r.botId))).map((b) => [b.id, b])) : null;
+      if (bots && store.getUsers) for (const u of await store.getUsers([...new Set([...bots.values()].map((b) => b.ownerId))])) owners.set(u.id, u.name);
       for (const r of ratings) {
-        const bot = await store.getBot(r.botId);
+        const bot = bots ? bots.get(r.botId) ?? null : await store.getBot(r.botId);
         if (!bot || bot.removedAt !== null) continue;
         if (!owners.has(bot.ownerId)) owners.set(bot.ownerId, (await store.getUser(bot.ownerId))?.name ?? '');
         rows.push({ botId: bot.id, name: bot.name, owner: owners.get(bot.ownerId)!, rating: displayRating(r), gamesPlayed: r.gamesPlayed });

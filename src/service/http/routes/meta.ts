@@ -11,7 +11,11 @@ import { json } from '../openapi-kit';
 export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>, openapi: () => unknown): void {
   app.openapi(
     createRoute({ method: 'get', path: '/health', tags: ['service'], summary: 'Liveness', middleware: [limit] as const, responses: { 200: json(HealthSchema, 'The service is up') } }),
-    (c) => c.json({ status: 'ok' as const }, 200),
+    async (c) => {
+      if (!deps.store.ping) return c.json({ status: 'ok' as const }, 200);
+      const db = await deps.store.ping().then(() => 'ok' as const, () => 'unavailable' as const);
+      return c.json({ status: 'ok' as const, db }, 200);
+    },
   );
 
   app.openapi(

@@ -1,0 +1,29 @@
+// Rows of the arena tables as the Store's records. Each call builds a new
+// object, so callers always get copies.
+import type { BotRecord, KeyRecord, RatingRecord, SessionRecord, SignInTokenRecord, UserRecord } from '../types';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Row = Record<string, any>;
+
+export const USER_COLS = 'id, name, email, created_at';
+export const userOf = (r: Row): UserRecord => ({ id: r.id, name: r.name, email: r.email, createdAt: r.created_at });
+
+export const KEY_COLS = 'id, name, public_key, scopes, created_at, last_used_at, revoked_at, user_id';
+export const keyOf = (r: Row): KeyRecord => ({
+  id: r.id, name: r.name, publicKey: r.public_key, scopes: JSON.parse(r.scopes), createdAt: r.created_at,
+  lastUsedAt: r.last_used_at, revokedAt: r.revoked_at, userId: r.user_id,
+});
+
+export const BOT_COLS = 'id, owner_id, name, game, url, status, created_at, removed_at';
+export const botOf = (r: Row): BotRecord => ({
+  id: r.id, ownerId: r.owner_id, name: r.name, game: r.game, url: r.url, status: r.status, createdAt: r.created_at, removedAt: r.removed_at,
+});
+
+export const RATING_COLS = 'bot_id, game, mu, sigma, games_played';
+export const ratingOf = (r: Row): RatingRecord => ({ botId: r.bot_id, game: r.game, mu: r.mu, sigma: r.sigma, gamesPlayed: r.games_played });
+
+export const SESSION_COLS = 'token_hash, user_id, created_at, expires_at';
+export const sessionOf = (r: Row): SessionRecord => ({ tokenHash: r.token_hash, userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at });
+
+export const TOKEN_COLS = 'token_hash, email, created_at, expires_at, used_at';
+export const tokenOf = (r: Row): SignInTokenRecord => ({ tokenHash: r.token_hash, email: r.email, createdAt: r.created_at, expiresAt: r.expires_at, usedAt: r.used_at });
