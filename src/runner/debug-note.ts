@@ -1,6 +1,7 @@
 // A bot's notes on a decision (DecisionResponse.debug): bounded before they
 // are kept, never a strike. Only the bot's owner ever sees them (local
-// records, the owner's notes route); public records carry none.
+// records); public records carry none (the server strips them: withoutNotes).
+import type { MatchRecord } from '../protocol';
 
 /** The most a note keeps: a string's UTF-8 bytes, or an object's JSON bytes. */
 export const DEBUG_NOTE_BYTES = 2048;
@@ -31,4 +32,10 @@ function cutUtf8(s: string): string {
   // Back up over continuation bytes (10xxxxxx) to a character start.
   while (end > 0 && (b[end] & 0xc0) === 0x80) end--;
   return b.subarray(0, end).toString('utf8');
+}
+
+/** The record as the public may see it: every decision's notes removed (times stay). */
+export function withoutNotes(match: MatchRecord): MatchRecord {
+  if (!match.decisions?.some((d) => d.debug !== undefined)) return match;
+  return { ...match, decisions: match.decisions.map(({ debug: _d, debugTruncated: _t, ...rest }) => rest) };
 }

@@ -11,7 +11,7 @@ import { LiveHub } from '../../src/service/live/hub';
 import { Scheduler } from '../../src/service/scheduler/scheduler';
 import { openFileStore } from '../../src/service/store/index';
 import type { Store } from '../../src/service/store/types';
-import { illegalBot, wellBehaved } from '../support/policies';
+import { illegalBot, legalPlayer, wellBehaved } from '../support/policies';
 import { startTestBot, type TestBot } from '../support/test-bot';
 
 const platformKey = generateKeyPair().privateKey;
@@ -20,7 +20,14 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number } = {}) {
+/** Plays legally and sends a note with every answer. */
+function notingBot(note: string) {
+  const play = legalPlayer();
+  return (ctx: { request: { id: number; view: Parameters<ReturnType<typeof legalPlayer>>[0]; kind: Parameters<ReturnType<typeof legalPlayer>>[1]; matchId: string }; socket: { send(t: string): void } }) =>
+    ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId), debug: note }));
+}
+
+async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; noting?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
   const store: Store = await openFileStore(dir);
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +35,7 @@ async function setup(botCount: number, opts: { illegal?: number; maxMatches?: nu
   const user = await store.createUser({ email: 'owner@example.com', name: 'owner' });
   const bots: Array<{ id: string; server: TestBot }> = [];
   for (let i = 0; i < botCount; i++) {
-    const server = await startTestBot({ behaviour: i < (opts.illegal ?? 0) ? illegalBot(2) : wellBehaved() });
+    const server = await startTestBot({ behaviour: i < (opts.noting ?? 0) ? notingBot('secret-plan') : i < (opts.illegal ?? 0) ? illegalBot(2) : wellBehaved() });
     cleanup.push(() => server.close());
     const rec = await store.addBot({ ownerId: user.id, name: `bot${i}`, game: 'pioneers', url: server.url });
     bots.push({ id: rec.id, server });
@@ -138,6 +145,19 @@ describe('scheduler', () => {
     const m = (await store.getMatch(id))!;
     expect(m.status).toBe('completed');
     expect(m.replay.filter((e) => e.kind === 'timeout').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a bot's notes never reach the stored (public) record; its decisions' times do", async () => {
+    const { store, scheduler, dir } = await setup(4, { noting: 1 });
+    const [id] = await scheduler.tick();
+    await waitIdle(scheduler);
+    const m = (await store.getMatch(id))!;
+    expect(m.status).toBe('completed');
+    expect(m.decisions!.length).toBeGreaterThan(100);
+    expect(m.decisions!.every((d) => d.debug === undefined && d.debugTruncated === undefined)).toBe(true);
+    const { execFileSync } = await import('node:child_process');
+    // Nothing in the data directory holds the note.
+    expect(() => execFileSync('grep', ['-r', '-l', 'secret-plan', dir])).toThrow();
   });
 
   it('stop aborts running matches with no rating change; recover aborts what a dead process left running', async () => {
