@@ -66,12 +66,13 @@ verify handshakes need its public half: arena play --print-platform-key.
   aborted, interrupted, startedAt, endedAt,
   bots: [{name, source, games, aborted, wins, winRate, avgPlacement, avgVp, rating,
           mu, sigma, strikes: {late, malformed, oversize, dropped, illegal},
-          resigned, latencyMs: {p50, p95, late} | null}],   (best rating first)
+          resigned, latencyMs: {p50, p95, late} | null, slowestMs}],   (best rating first)
   matches: [{id, game, seed, status, ended: win|cap|aborted, turns,
              players: [{bot, seat, placement, vp, ratingDelta,
                         strikes?: {late, ...}}]}]}   (strikes: only when struck)
 latencyMs covers every decision asked: a late one (no answer in time) counts
-as the full deadline, and late says how many there were.
+as the full deadline, and late says how many there were. slowestMs (the table's
+"slowest") is the bot's slowest single decision.
 
 Progress: one line per finished game, numbered like its match id and file
 (game 3 is m-...-0003), saying who won or that the turn cap ended it.
