@@ -45,7 +45,9 @@ export function register(program: Command, io: CliIO): void {
       `
 Keys: space play/pause · ←/→ one event · ↑/↓ one turn · [ ] slower/faster · g jump to a turn
       s jump to a seat's next action · n/N next/previous strike · Home/End first/last event
-      i ids · ? help · q quit
+      i ids · d bots' notes · ? help · q quit
+Under the event: the acting seat's decision, its time (ms) and the bot's own note (debug), for
+records that carry decisions (arena play's); --plain prints the note in full after the screen.
 A strike's line says why: the reason (late, malformed, oversize, dropped, illegal), the decision
 and, for an illegal answer, the engine's rejection code and message.
 
