@@ -196,7 +196,7 @@ async function service(bots: BotServer[], matches = MATCHES, viewerCount = VIEWE
   // Four registered bots per bot server: 800 bots, so one tick seats 200 tables of 4.
   for (let i = 0; i < matches * 4; i++) await store.addBot({ ownerId: owner.id, name: `bench${i}`, game: 'pioneers', url: bots[i % bots.length].url });
   // Every viewer comes from 127.0.0.1: lift the per-address cap on open streams.
-  const server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, liveStreamsPerAddress: viewerCount + 1, maxMatches: matches });
+  const server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, liveStreamsPerAddress: viewerCount + 1, maxMatches: matches, sameOwner: 'allow' });
   const phase = new Phase();
   const ended = { completed: 0, aborted: 0, strikes: 0 };
   // Viewers join as the matches open (before their first decision), two per match on the first WATCHED.

@@ -12,6 +12,7 @@
 //    docs/decisions.md's "replay size" row: writing a match must cost the same
 //    at the 10th and the 100,000th). Writes alternate between the two stores,
 //    so a burst of disk load hits both alike.
+// 3. Store write time with 10, 10,000 and 100,000 accounts (serve-accounts.ts).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes, sign, verify } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,17 +40,18 @@ const ROUNDS = Number(process.env.ARENA_BENCH_SERVE_ROUNDS ?? 5);
 const ROUND_MS = Number(process.env.ARENA_BENCH_SERVE_ROUND_MS ?? 1500);
 const WRITES = Number(process.env.ARENA_BENCH_SERVE_WRITES ?? 60);
 const SEEDED = [10, 10_000] as const;
-// ARENA_BENCH_SERVE_PARTS=http or =store runs one half; ARENA_BENCH_SERVE_PROFILE=FILE profiles the server.
+// ARENA_BENCH_SERVE_PARTS=http, =store or =accounts (comma-separated) runs those parts; ARENA_BENCH_SERVE_PROFILE=FILE profiles the server.
 const BOTS_PER_USER = 3;
 const NO_LIMIT = { perSecond: 1e9, burst: 1e9 };
 
 export async function run(): Promise<BenchSuite[]> {
   // The child process this suite spawns runs `bench serve` again, as the server.
   if (process.env[ROLE_ENV] === 'server') return serverRole();
-  const parts = (process.env.ARENA_BENCH_SERVE_PARTS ?? 'http,store').split(',');
+  const parts = (process.env.ARENA_BENCH_SERVE_PARTS ?? 'http,store,accounts').split(',');
   const out: BenchSuite[] = [];
   if (parts.includes('http')) out.push(await httpSuite());
   if (parts.includes('store')) out.push(await storeSuite());
+  if (parts.includes('accounts')) out.push(await (await import('./serve-accounts')).accountsSuite());
   return out;
 }
 
@@ -364,7 +366,8 @@ async function storeSuite(): Promise<BenchSuite> {
       const seedStart = performance.now();
       await seedMatches(dataDir, n);
       const seeded = performance.now();
-      const store = await openFileStore(dataDir);
+      // init: the seeded matches/ has no store.json beside it, which a real data directory never lacks.
+      const store = await openFileStore(dataDir, { init: true });
       // The store must see every seeded match, or this measures an emptier store than it says.
       let seen = 0;
       for (let cursor: string | null = null; ; ) {
@@ -409,7 +412,7 @@ async function storeSuite(): Promise<BenchSuite> {
       rows,
       notes: [
         `medians of ${WRITES} matches per row, written alternately to the two stores: putMatch (running, as the scheduler stores it) then completeMatch (a 2,000-event replay and four ratings)`,
-        'every write is fsynced: the match log line, the match file and its directory; completeMatch also store.json',
+        'every write is fsynced: the match log line, the match file and its directory; completeMatch also one journal line',
         'goal: the 10,000 row within 1.5x of the 10 row',
       ],
     };

@@ -14,6 +14,10 @@ export interface PlayInput {
   /** Seconds of thinking time per bot per match (--time-bank). */
   timeBank?: string | number;
   outDir?: string;
+  /** --duplicate: each seed played once per seat rotation. */
+  duplicate?: boolean;
+  /** --until-decided: stop once the first two bots' difference is decided (--games is the cap). */
+  untilDecided?: boolean;
 }
 
 export interface PlayPlan {
@@ -30,6 +34,10 @@ export interface PlayPlan {
   /** Thinking time per WebSocket bot per match, in ms (the runner's time bank). */
   timeBankMs: number;
   outDir?: string;
+  duplicate: boolean;
+  untilDecided: boolean;
+  /** --duplicate rounded --games up to whole rotations: the number asked for (else null). */
+  gamesAsked: number | null;
 }
 
 export { PLAY_DEFAULTS };
@@ -50,8 +58,17 @@ export function planPlay(input: PlayInput, randomSeed: () => string = newTournam
   const seedGenerated = seed === undefined;
   seed ??= randomSeed();
   if (input.outDir !== undefined && input.outDir.trim() === '') throw new ArenaInputError('--out needs a directory');
+  const untilDecided = input.untilDecided === true;
+  if (untilDecided && named.length < 2) throw new ArenaInputError('--until-decided compares the first two bots given: name at least two');
+  const duplicate = input.duplicate === true;
+  // Duplicate play comes in whole rotations: one game per seat for each seed.
+  const rounded = duplicate ? Math.ceil(games / seats) * seats : games;
+  if (rounded > MAX_GAMES) throw new ArenaInputError(`--games with --duplicate rounds up to ${rounded}, over ${MAX_GAMES}`);
   const filled = fillWithRandom(named, seats);
-  return { bots: [...named, ...filled], filled, games, seats, seed, seedGenerated, concurrency, deadlineMs, timeBankMs, outDir: input.outDir };
+  return {
+    bots: [...named, ...filled], filled, games: rounded, seats, seed, seedGenerated, concurrency, deadlineMs, timeBankMs, outDir: input.outDir,
+    duplicate, untilDecided, gamesAsked: rounded === games ? null : games,
+  };
 }
 
 function int(flag: string, value: string | number | undefined, fallback: number, min: number, max: number): number {

@@ -71,3 +71,23 @@ export function arrangeForSeats<T>(table: readonly T[], order: readonly number[]
   });
   return out;
 }
+
+/**
+ * Tables for duplicate play (`arena play --duplicate`): the games come in
+ * groups of `seats`, one group per seed; the group's first game seats the
+ * drawn table, and each next game rotates it by one seat, so every bot of the
+ * table plays the same seed from every seat. `games` must be a multiple of `seats`.
+ */
+export function drawDuplicateTables(botCount: number, seats: number, games: number, seed: string): Tables {
+  if (!Number.isInteger(games) || games < 0 || games % seats !== 0) throw new RangeError(`duplicate play needs a multiple of ${seats} games, got ${games}`);
+  const tables: Tables = [];
+  for (const table of drawTables(botCount, seats, games / seats, seed)) {
+    for (let r = 0; r < seats; r++) tables.push(table.map((_, seat) => table[(seat + r) % seats]));
+  }
+  return tables;
+}
+
+/** The seed group of game `index` (0-based): its own with ordinary play, `seats` games a group with duplicate play. */
+export function seedGroup(index: number, seats: number, duplicate: boolean): number {
+  return duplicate ? Math.floor(index / seats) : index;
+}

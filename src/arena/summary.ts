@@ -4,6 +4,7 @@ import type { ArenaBot } from './bots';
 import { sourceLabel } from './bots';
 import type { RatingBook } from './ratings';
 import { latencyPercentile, type StrikeCounts, type Tallies } from './stats';
+import type { BotCis, Ci, CiInfo, HeadToHead, Verdict } from './verdict-report';
 
 export interface SummaryBot {
   name: string;
@@ -16,6 +17,10 @@ export interface SummaryBot {
   winRate: number;
   /** Null until the bot has a completed game. */
   avgPlacement: number | null;
+  /** 95% interval of avgPlacement (summary.ci says how); null without a completed game. */
+  avgPlacementCi95: Ci | null;
+  /** 95% interval of winRate. */
+  winRateCi95: Ci | null;
   avgVp: number | null;
   /** mu - 3*sigma, 1 decimal. */
   rating: number;
@@ -72,12 +77,20 @@ export interface TournamentSummary {
   interrupted: boolean;
   startedAt: string;
   endedAt: string;
+  /** Played with --duplicate: games in groups of `seats` sharing a seed, the table rotated. */
+  duplicate: boolean;
   /** Best rating first. */
   bots: SummaryBot[];
+  /** How the 95% intervals were computed. */
+  ci: CiInfo;
+  /** Every pair of bots, in the order given: how often a placed above b (ties half), with its interval. */
+  headToHead: HeadToHead[];
+  /** --until-decided: the first two bots' verdict; null otherwise. */
+  verdict: Verdict | null;
   matches: SummaryMatch[];
 }
 
-export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratings: RatingBook, deadlineMs: number): SummaryBot[] {
+export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratings: RatingBook, deadlineMs: number, cis?: ReadonlyMap<string, BotCis>): SummaryBot[] {
   const rows = bots.map((bot): SummaryBot => {
     const t = tallies.get(bot.id);
     const r = ratings.get(bot.id);
@@ -95,6 +108,8 @@ export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratin
       wins: t.wins,
       winRate: t.games ? Math.round((t.wins / t.games) * 1000) / 1000 : 0,
       avgPlacement: t.games ? Math.round((t.placementSum / t.games) * 100) / 100 : null,
+      avgPlacementCi95: cis?.get(bot.id)?.avgPlacementCi95 ?? null,
+      winRateCi95: cis?.get(bot.id)?.winRateCi95 ?? null,
       avgVp: t.games ? Math.round((t.vpSum / t.games) * 100) / 100 : null,
       rating: r.rating,
       mu: Math.round(r.mu * 1000) / 1000,

@@ -11,16 +11,29 @@ import type { ArenaBot } from './bots';
 import { errnoReason } from '../fs/errno-text';
 import { matchIdFactory, matchRecordText, writeJsonAtomic, writeTextAtomic } from './files';
 import { RatingBook } from './ratings';
-import { arrangeForSeats, drawTables } from './schedule';
+import { arrangeForSeats, drawDuplicateTables, drawTables, seedGroup } from './schedule';
 import { gameSeed } from './seeds';
 import { noStrikes, Tallies, totalStrikes, type GameResult } from './stats';
 import { summarizeBots, type SummaryMatch, type SummaryMatchPlayer, type TournamentSummary } from './summary';
+import { DecisionWatch, placedGame, tournamentStatistics, type PlacedGame, type Verdict } from './verdict-report';
 
 export interface TournamentOptions {
   /** At least `seats` bots, unique ids. */
   bots: readonly ArenaBot[];
   games: number;
   seats: 3 | 4;
+  /**
+   * Duplicate play: games come in groups of `seats` that share one seed, the
+   * table rotated by a seat each game, so every bot meets the same dice and
+   * board from every seat. `games` must be a multiple of `seats`.
+   */
+  duplicate?: boolean;
+  /**
+   * Stop starting games once the first two bots' difference is decided at 95%
+   * (src/arena/sequential.ts); `games` is the cap. Games already running finish
+   * and count in the tables; the verdict says when it was decided.
+   */
+  untilDecided?: boolean;
   /** Reproduces the tournament: the tables and every game's seed (gameSeed) derive from it. */
   seed: string;
   /** Matches played at once; default 1. */
@@ -85,7 +98,12 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
   const playMatch = opts.playMatch ?? runMatch;
   const startedAt = opts.startedAt ?? new Date();
   const idOf = matchIdFactory(startedAt);
-  const tables = drawTables(bots.length, seats, games, seed);
+  const duplicate = opts.duplicate === true;
+  const tables = duplicate ? drawDuplicateTables(bots.length, seats, games, seed) : drawTables(bots.length, seats, games, seed);
+  // --until-decided watches the first two bots' games in game order.
+  const watch = opts.untilDecided ? new DecisionWatch(bots[0], bots[1], duplicate ? seats : 1) : null;
+  // The finished games in game order, for the intervals (placements only, no latencies).
+  const inOrder: PlacedGame[] = [];
   const tallies = new Tallies(bots.map((b) => b.id));
   const ratings = new RatingBook(bots.map((b) => b.id));
   const matches: SummaryMatch[] = [];
@@ -115,6 +133,9 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
       nextToRate++;
       const record = withRatingDeltas(result.match, game, ratings);
       matches.push(summaryMatch(record, game));
+      const placed = placedGame(game);
+      inOrder.push(placed);
+      watch?.add(placed);
       if (opts.outDir) {
         const path = join(opts.outDir, `${record.id}.json`);
         // Files are written one at a time, in game order; a failed write
@@ -135,10 +156,12 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
 
   let next = 0;
   const worker = async () => {
-    while (next < games && !stop.signal.aborted) {
+    // Once decided, no new game starts (the ones running finish).
+    while (next < games && !stop.signal.aborted && !watch?.decided) {
       const index = next++;
       const game = index + 1;
-      const mSeed = gameSeed(seed, game);
+      // Duplicate games of one group share the group's seed.
+      const mSeed = gameSeed(seed, seedGroup(index, seats, duplicate) + 1);
       const table = tables[index].map((b) => bots[b]);
       const entrants: MatchEntrant[] = arrangeForSeats(table, engineSeatOrder(mSeed, seats)).map((b) => ({
         botId: b.id,
@@ -193,6 +216,8 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
   if (failure !== null) throw failure;
 
   const completed = matches.filter((m) => m.status === 'completed').length;
+  const statistics = tournamentStatistics(bots, inOrder, seed);
+  const verdict: Verdict | null = watch ? watch.verdict(statistics, inOrder.length, games) : null;
   const summary: TournamentSummary = {
     version: 1,
     rulesVersion,
@@ -205,7 +230,11 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
     interrupted: opts.signal?.aborted === true,
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
-    bots: summarizeBots(bots, tallies, ratings, deadlineMs),
+    duplicate,
+    bots: summarizeBots(bots, tallies, ratings, deadlineMs, statistics.byBot),
+    ci: statistics.ci,
+    headToHead: statistics.headToHead,
+    verdict,
     matches,
   };
   const failedWrite = writeFailure as { path: string; err: unknown } | null;

@@ -1,5 +1,6 @@
 // `arena demo --serve`: the whole hosted service on this machine in one
-// command. It starts `serve --dev` on a temporary data directory, starts the
+// command. It starts `serve --dev --same-owner allow` (one account owns every
+// bot: the default, avoid, would rate none of its matches) on a temporary data directory, starts the
 // example bots (each as its own process, verifying this server's handshake
 // signature), makes an account, registers the bots through the signed API
 // (so they pass the same URL and deploy checks as anyone's), lets the
@@ -91,13 +92,13 @@ export async function runDemoServe(io: CliIO, opts: DemoServeOptions, signals: S
     cleanups.push(() => store.close());
     const links: string[] = [];
     const server = await startServer({
-      store, dataDir, host: opts.host ?? '127.0.0.1', port: opts.port, dev: true, tickSeconds: tick,
+      store, dataDir, host: opts.host ?? '127.0.0.1', port: opts.port, dev: true, tickSeconds: tick, sameOwner: 'allow',
       // The service's own log stays out of the way; the sign-in link is handed over here.
       logOut: { write: () => true },
       mailer: { sendSignIn: async (_to, link) => void links.push(link) },
     });
     cleanups.push(() => server.close());
-    say(`serve --dev on ${server.url}, data in ${dataDir} (temporary), matchmaking every ${tick} s`);
+    say(`serve --dev on ${server.url}, data in ${dataDir} (temporary), matchmaking every ${tick} s; one account owns every bot, so its tables are rated as with --same-owner allow`);
 
     // Two of each example bot, so the scheduler fills a table of four.
     const bots: DemoBots[] = [];

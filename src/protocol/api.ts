@@ -2,6 +2,7 @@
 // file "Service API"). The service validates with these, the CLI types its
 // responses with them, and openapi.json is generated from them.
 import { z } from 'zod';
+import { NAME_RULE_TEXT, nameProblem } from './names';
 
 export const SCOPES = ['bots.read', 'bots.write', 'keys.read', 'keys.write', 'account.read', 'account.write'] as const;
 export const ScopeSchema = z.enum(SCOPES).describe('An API key scope.');
@@ -11,7 +12,8 @@ export const DEFAULT_KEY_SCOPES = ['bots.read', 'bots.write'] as const;
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export const HANDLE_PATTERN = /^[a-z0-9_]{2,32}$/;
-export const HandleSchema = z.string().regex(HANDLE_PATTERN).describe('Public handle: 2-32 of a-z, 0-9, _.');
+// Handles are plain ASCII, so nameProblem has nothing to add; it runs anyway, so one rule holds for every stored name.
+export const HandleSchema = z.string().regex(HANDLE_PATTERN).superRefine((name, ctx) => nameRule(name, ctx)).describe('Public handle: 2-32 of a-z, 0-9, _.');
 export const GameSchema = z.literal('pioneers').describe('The only game.');
 export const BotStatusSchema = z.enum(['active', 'paused']);
 
@@ -49,10 +51,12 @@ export const BotSchema = z
 
 /**
  * A name people see (bots on the leaderboard, keys in a list): 1 to `max`
- * characters, not blank, and no control characters, which would break a
- * table's lines or drive the terminal of whoever looks (tabs, line breaks, escapes);
- * nor text-direction overrides and isolates (U+202A-202E, U+2066-2069), which
- * would show the rest of a leaderboard row, or the name itself, reordered.
+ * characters and nameProblem's rule (names.ts), the one every stored name
+ * follows. The two patterns are that rule's part a JSON Schema can say: no
+ * control characters, which would break a table's lines or drive the
+ * terminal of whoever looks (tabs, line breaks, escapes); no text-direction
+ * overrides and isolates (U+202A-202E, U+2066-2069), which would show the
+ * rest of a leaderboard row, or the name itself, reordered.
  */
 function displayName(max: number) {
   return z
@@ -62,16 +66,22 @@ function displayName(max: number) {
     // eslint-disable-next-line no-control-regex
     .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must not contain control characters (tabs, line breaks, escape sequences)' })
     .regex(/^[^\u202a-\u202e\u2066-\u2069]*$/, { error: 'must not contain text-direction overrides (U+202A-202E, U+2066-2069)' })
-    .regex(/\S/, { error: 'must not be blank' });
+    .superRefine(nameRule);
+}
+
+/** The rest of nameProblem, as a zod check: what the patterns above already reported is not said twice. */
+function nameRule(name: string, ctx: z.RefinementCtx): void {
+  const problem = nameProblem(name);
+  if (problem && !/^must not contain (control characters|text-direction overrides)/.test(problem)) ctx.addIssue({ code: 'custom', message: problem });
 }
 
 export const BOT_NAME_MAX = 64;
-export const BotNameSchema = displayName(BOT_NAME_MAX).describe('Bot name, 1-64 characters, no control characters or text-direction overrides, not blank.');
+export const BotNameSchema = displayName(BOT_NAME_MAX).describe(`Bot name, 1-64 characters: ${NAME_RULE_TEXT}.`);
 export const BotUrlSchema = z.string().min(1).max(2048).describe('Where the bot listens: https in production.');
 
 // Request bodies.
 export const HandleBodySchema = z.strictObject({ handle: HandleSchema });
-export const KeyNameSchema = displayName(64).describe('Key name, 1-64 characters, no control characters or text-direction overrides, not blank.');
+export const KeyNameSchema = displayName(64).describe(`Key name, 1-64 characters: ${NAME_RULE_TEXT}.`);
 export const KeyCreateBodySchema = z.strictObject({
   name: KeyNameSchema,
   publicKey: z.string().min(1).max(4096).describe('An OpenSSH ssh-ed25519 line, a PEM PUBLIC KEY block, or base64 of the raw 32 bytes.'),

@@ -7,4 +7,5 @@ export * from './frames';
 export * from './match';
 export * from './events';
 export * from './api';
+export * from './names';
 export * from './bot-check';

@@ -24,6 +24,8 @@ export const summaryShape = {
   players: z.array(MatchPlayerSchema).min(3).max(4),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
+  rated: z.boolean().optional()
+    .describe('false: played but changed no rating (two bots of one owner at the table, under `serve --same-owner avoid`). Absent means true; an aborted match changes no rating either way.'),
 };
 
 export const seedShape = {

@@ -8,13 +8,16 @@ import { loadOrCreatePlatformKeyAt, PLATFORM_KEY_FILE, type PlatformKey } from '
 import { addressGate, type Resolver } from '../probe/address-policy';
 import { deployCheck } from '../probe/deploy-check';
 import { createApp } from './http/app';
+import { ConnectionGate, defaultConnectionLimits, openFileLimit, type ConnectionLimits } from './http/connection-limit';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from './http/deps';
 import { createLog, type LogFormat } from './http/log-format';
 import { logMailer, smtpMailer, type Mailer } from './http/mail';
 import { createMetrics, type ServiceMetrics } from './http/metrics';
+import type { ReplayGuard } from './http/replay-cache';
 import { timedStore } from './http/timed-store';
 import { LiveHub } from './live/hub';
-import { Scheduler } from './scheduler/scheduler';
+import { DEFAULT_MAX_MATCHES, Scheduler } from './scheduler/scheduler';
+import type { SameOwnerRule } from './scheduler/tables';
 import type { Store } from './store/types';
 import { join } from 'node:path';
 
@@ -41,13 +44,25 @@ export interface ServerOptions {
   matchTimeoutMs?: number;
   /** Matches running at once, at most (default DEFAULT_MAX_MATCHES, scheduler.ts). */
   maxMatches?: number;
+  /** Two bots of one owner at a table (default avoid, tables.ts). */
+  sameOwner?: SameOwnerRule;
   deadlineMs?: number;
   timeBankMs?: number;
   rateLimits?: AppDeps['rateLimits'];
   /** Behind a reverse proxy: count clients by its X-Forwarded-For (see clientAddress). */
   trustProxy?: boolean;
+  /**
+   * Replay protection shared beyond this process (a Postgres store's): with it, signed requests
+   * stamped before the start are accepted. Without it, the replay cache lives in this process's
+   * memory and forgets everything at a restart, so those requests are refused (AppDeps.signedSince).
+   */
+  replayGuard?: ReplayGuard;
   /** Open live streams per client address (default 32). */
   liveStreamsPerAddress?: number;
+  /** Connection caps (serve --max-connections, --max-connections-per-address, --max-live-streams); defaults from the open-file limit (defaultConnectionLimits). */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /** How long a client may take to send a request's headers, and the whole request; an idle keep-alive connection's life (defaults: HTTP_TIMEOUTS). */
+  timeouts?: Partial<HttpTimeouts>;
   /** Tests: a resolver for the URL policy (no real DNS), a mailer. */
   resolve?: Resolver;
   mailer?: Mailer;
@@ -64,14 +79,28 @@ export interface RunningServer {
   scheduler: Scheduler;
   /** What /metrics reports; benchmarks read per-match results through it. */
   metrics: ServiceMetrics;
+  /** The connection caps in force (defaults resolved). */
+  connectionLimits: ConnectionLimits;
   /** Stop accepting, finish in-flight requests, abort running matches and record them. The store stays open. */
   close(): Promise<void>;
 }
+
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+  /** How often Node checks the two above (its default, 30 s, would let a slow client stay 30 s past them). */
+  checkEveryMs: number;
+}
+
+/** Short enough that a slow client cannot hold a connection long, ample for any real one (bodies are 64 KiB at most). */
+export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkEveryMs: 1_000 };
 
 export const DEFAULT_TICK_SECONDS = 30;
 export const DEFAULT_MATCH_TIMEOUT_MS = 10 * 60_000;
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const startedAt = Date.now();
   const production = !opts.dev;
   const host = opts.host ?? '127.0.0.1';
   const log = createLog(opts.logOut ?? { write: () => true }, opts.logFormat ?? 'json');
@@ -86,7 +115,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     store, hub, platformKey: platformKey.privateKey, gate,
     tickMs: (opts.tickSeconds ?? DEFAULT_TICK_SECONDS) * 1000,
     matchTimeoutMs: opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS,
-    maxMatches: opts.maxMatches,
+    maxMatches: opts.maxMatches, sameOwner: opts.sameOwner,
     deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, log, metrics,
     newSeed: opts.newSeed, newMatchId: opts.newMatchId,
   });
@@ -100,15 +129,39 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     rateLimits: opts.rateLimits ?? DEFAULT_RATE_LIMITS,
     trustProxy: opts.trustProxy === true,
     liveStreamsPerAddress: opts.liveStreamsPerAddress,
+    replayGuard: opts.replayGuard,
+    signedSince: opts.replayGuard ? undefined : startedAt,
     now: Date.now,
   };
   // A wrong SMTP host or port shows at the first sign-in otherwise: try it now, without holding up the start.
   void deps.mailer.check?.().then((error) => {
     if (error !== null) log({ event: 'mail.check_failed', error, note: 'sign-in mail will fail until the SMTP server (--smtp) answers' });
   });
+  const connectionLimits = { ...defaultConnectionLimits(openFileLimit(), opts.maxMatches ?? DEFAULT_MAX_MATCHES, opts.trustProxy === true), ...opts.connectionLimits };
+  // Refusals are logged at most once a minute (a flood would fill the log otherwise), with how many.
+  const refused = { server: 0, address: 0 };
+  let refusedLogAt = 0;
+  const connections = new ConnectionGate(connectionLimits, (reason) => {
+    refused[reason]++;
+    metrics.connectionRefused(reason);
+    const now = Date.now();
+    if (now - refusedLogAt < 60_000) return;
+    refusedLogAt = now;
+    log({ event: 'connections.refused', ...refused, ...connectionLimits, note: 'connections past a cap are answered 429 and closed (serve --max-connections, --max-connections-per-address)' });
+    refused.server = refused.address = 0;
+  });
+  deps.connections = connections;
+  const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
   const app = createApp(deps);
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? 8080, hostname: host }, () => resolve(s as Server)) as Server;
+    const s = serve(
+      {
+        fetch: app.fetch, port: opts.port ?? 8080, hostname: host,
+        serverOptions: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: timeouts.checkEveryMs },
+      },
+      () => resolve(s as Server),
+    ) as Server;
+    connections.attach(s);
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
@@ -118,13 +171,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   let closing: Promise<void> | null = null;
   return {
-    url, baseUrl: deps.baseUrl, platformKey, scheduler, metrics,
+    url, baseUrl: deps.baseUrl, platformKey, scheduler, metrics, connectionLimits,
     close: () =>
       (closing ??= (async () => {
         const stopped = new Promise<void>((r) => server.close(() => r()));
         server.closeIdleConnections();
         await scheduler.stop();
+        // Once closing, Node no longer times requests out: a client still sending one after the request timeout is cut off.
+        const cut = setTimeout(() => server.closeAllConnections(), timeouts.requestMs);
         await stopped;
+        clearTimeout(cut);
       })()),
   };
 }

@@ -56,7 +56,7 @@ export async function simulateParallel(opts: ParallelOptions, script: () => Work
   const source = script();
   // Set to 1 on abort; each worker reads it before every game, so a block in play stops at the next game.
   const stop = new Int32Array(new SharedArrayBuffer(4));
-  const setup: WorkerSetup = { bots: names, seed: opts.seed, progressEvery, stop };
+  const setup: WorkerSetup = { bots: names, seed: opts.seed, progressEvery, stop, duplicate: opts.duplicate === true };
   const total = emptyTally(names.length);
   let next = 0;
   let done = 0;
@@ -114,5 +114,5 @@ export async function simulateParallel(opts: ParallelOptions, script: () => Work
     // After a failure the others may still be playing: stop them, and wait so no thread outlives the call.
     await Promise.all(pool.map((w) => w.terminate()));
   }
-  return simResult(names, opts.seed, total, (performance.now() - start) / 1000, opts.games);
+  return simResult(names, opts.seed, total, (performance.now() - start) / 1000, opts.games, opts.duplicate);
 }

@@ -20,6 +20,12 @@ export interface SimulateOptions {
    * covers the games finished, with `interrupted` set.
    */
   signal?: AbortSignal;
+  /**
+   * Duplicate play: games come in groups of one game per seat that share a
+   * seed (game i plays seed "<S>/<floor(i / seats)>"), so with the rotation
+   * every bot plays each seed from every seat. `games` should be a multiple of the seats.
+   */
+  duplicate?: boolean;
 }
 
 export interface SimBotStats {
@@ -42,6 +48,13 @@ export interface SimulateResult {
   bots: SimBotStats[];
   /** The run was stopped (signal) before all the games asked for were played; `games` counts those finished. */
   interrupted: boolean;
+  /** Played in duplicate (see SimulateOptions.duplicate). */
+  duplicate: boolean;
+  /**
+   * Each game's result for the confidence intervals (not printed), in game
+   * order: games[j] is the game index, codes[j * bots + b] bot b's placement * 2 + 1 if it won.
+   */
+  outcomes: { games: Int32Array; codes: Uint8Array };
 }
 
 export class SimulateError extends Error {}
@@ -112,10 +125,15 @@ export interface SimTally {
   decisions: number;
   /** Per bot, in the order given: wins, VP and placements summed over games. */
   bots: Array<{ wins: number; vp: number; placement: number }>;
+  /**
+   * Each game played, flat: the game index, then per bot placement * 2 + (1 if it won).
+   * Kept for the confidence intervals; several workers' lists are put back in game order at the end.
+   */
+  perGame: number[];
 }
 
 export function emptyTally(bots: number): SimTally {
-  return { games: 0, turns: 0, won: 0, decisions: 0, bots: Array.from({ length: bots }, () => ({ wins: 0, vp: 0, placement: 0 })) };
+  return { games: 0, turns: 0, won: 0, decisions: 0, bots: Array.from({ length: bots }, () => ({ wins: 0, vp: 0, placement: 0 })), perGame: [] };
 }
 
 /** Adds `from` into `into` (both for the same bots). */
@@ -129,6 +147,7 @@ export function addTally(into: SimTally, from: SimTally): void {
     into.bots[i].vp += b.vp;
     into.bots[i].placement += b.placement;
   });
+  for (const x of from.perGame) into.perGame.push(x);
 }
 
 /**
@@ -137,12 +156,13 @@ export function addTally(into: SimTally, from: SimTally): void {
  * first game not played (`to` when all were).
  */
 export function playRange(
-  names: readonly BuiltinName[], seed: string, from: number, to: number, tally: SimTally, onGame?: () => void, stop?: () => boolean,
+  names: readonly BuiltinName[], seed: string, from: number, to: number, tally: SimTally, onGame?: () => void, stop?: () => boolean, duplicate = false,
 ): number {
   const n = names.length as 3 | 4;
   for (let i = from; i < to; i++) {
     if (stop?.()) return i;
-    const gseed = gameSeed(seed, i);
+    // Duplicate: the n games of a group share the group's seed; the rotation below seats each bot once in every seat.
+    const gseed = gameSeed(seed, duplicate ? Math.floor(i / n) : i);
     // Rotation: bot b sits at seat (b + i) % n in game i.
     const botAtSeat = Array.from({ length: n }, (_, s) => (s - (i % n) + n) % n);
     const seatBots = botAtSeat.map((b, s) => createBuiltinBot(names[b], `${gseed}:${s}`));
@@ -153,7 +173,10 @@ export function playRange(
     tally.games++;
     tally.turns += out.turns ?? currentTurn(g);
     if (out.reason === 'win') tally.won++;
+    const at = tally.perGame.length + 1;
+    tally.perGame.push(i, ...botAtSeat.map(() => 0));
     botAtSeat.forEach((b, s) => {
+      tally.perGame[at + b] = out.placements[s] * 2 + (out.winner === s ? 1 : 0);
       tally.bots[b].vp += out.vp[s];
       tally.bots[b].placement += out.placements[s];
       if (out.winner === s) tally.bots[b].wins++;
@@ -175,8 +198,8 @@ export function simulate(opts: SimulateOptions): SimulateResult {
   const tally = emptyTally(names.length);
   const start = performance.now();
   let done = 0;
-  playRange(names, opts.seed, 0, opts.games, tally, () => opts.onProgress?.(++done));
-  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games);
+  playRange(names, opts.seed, 0, opts.games, tally, () => opts.onProgress?.(++done), undefined, opts.duplicate);
+  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games, opts.duplicate);
 }
 
 /** How long the one-thread run plays before it lets the event loop (a signal, a timer) run. */
@@ -195,14 +218,14 @@ export async function simulateSliced(opts: SimulateOptions): Promise<SimulateRes
   const stop = () => opts.signal?.aborted === true || performance.now() >= sliceEnd;
   while (next < opts.games && !opts.signal?.aborted) {
     sliceEnd = performance.now() + SLICE_MS;
-    next = playRange(names, opts.seed, next, opts.games, tally, () => opts.onProgress?.(tally.games), stop);
+    next = playRange(names, opts.seed, next, opts.games, tally, () => opts.onProgress?.(tally.games), stop, opts.duplicate);
     if (next < opts.games) await new Promise((r) => setImmediate(r));
   }
-  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games);
+  return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games, opts.duplicate);
 }
 
 /** The report of a run of `asked` games; `t.games` were played (fewer if it was stopped). */
-export function simResult(names: readonly string[], seed: string, t: SimTally, seconds: number, asked: number): SimulateResult {
+export function simResult(names: readonly string[], seed: string, t: SimTally, seconds: number, asked: number, duplicate = false): SimulateResult {
   // A run stopped before its first game reports zeros, not NaN (JSON has no NaN).
   const per = (x: number) => (t.games === 0 ? 0 : x / t.games);
   return {
@@ -221,7 +244,23 @@ export function simResult(names: readonly string[], seed: string, t: SimTally, s
       avgPlacement: round(per(t.bots[b].placement), 3),
     })),
     interrupted: t.games < asked,
+    duplicate,
+    outcomes: outcomesOf(t, names.length),
   };
+}
+
+/** The tally's per-game list, in game order (several workers' blocks arrive in any order). */
+function outcomesOf(t: SimTally, bots: number): SimulateResult['outcomes'] {
+  const stride = bots + 1;
+  const count = t.perGame.length / stride;
+  const order = Array.from({ length: count }, (_, j) => j).sort((x, y) => t.perGame[x * stride] - t.perGame[y * stride]);
+  const games = new Int32Array(count);
+  const codes = new Uint8Array(count * bots);
+  order.forEach((from, j) => {
+    games[j] = t.perGame[from * stride];
+    for (let b = 0; b < bots; b++) codes[j * bots + b] = t.perGame[from * stride + 1 + b];
+  });
+  return { games, codes };
 }
 
 function round(x: number, digits: number): number {

@@ -27,7 +27,7 @@ if (port) {
           port.postMessage({ type: 'progress', games: sinceReport } satisfies FromWorker);
           sinceReport = 0;
         }
-      }, stopped);
+      }, stopped, setup.duplicate);
       port.postMessage({ type: 'done', tally, unreported: sinceReport } satisfies FromWorker);
     } catch (err) {
       port.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) } satisfies FromWorker);

@@ -8,6 +8,8 @@ export interface WorkerSetup {
   progressEvery: number;
   /** Shared with the main thread: non-zero means stop before the next game (the block's tally so far is reported). */
   stop: Int32Array;
+  /** Duplicate play (SimulateOptions.duplicate). */
+  duplicate: boolean;
 }
 
 export type ToWorker = { type: 'play'; from: number; to: number } | { type: 'stop' };

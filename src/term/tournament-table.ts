@@ -34,6 +34,7 @@ export function formatTable(summary: TournamentSummary): string {
   const tail = [`${summary.games} of ${summary.gamesPlanned} games completed`];
   if (summary.aborted) tail.push(`${summary.aborted} aborted`);
   if (summary.interrupted) tail.push('interrupted');
+  if (summary.verdict?.decided) tail.push(`stopped once decided (--until-decided, after game ${summary.verdict.games})`);
   tail.push(`seed ${summary.seed}`);
   out.push('', tail.join(', ') + `. Rating = mu - 3*sigma (openskill Weng-Lin, ranks = placements).`);
   if (summary.bots.some((b) => totalStrikes(b.strikes) > 0)) {

@@ -58,6 +58,7 @@ describe('arena login asks the server about the key first', () => {
     const r = await runInProcess(['login', '--url', server.url, '--key-id', 'k1', '--key', keyFile], cenv);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`checked: ${server.url} accepts key k1; you are @ada`);
+    expect(r.stderr).toContain(`hint: use one key per arena server (a signature names no server, so another server where the same key is registered could be sent a signature this one saw): keep ${keyFile} for ${new URL(server.url).host}; for another server, \`arena keys generate --out ${join(tmp.dir, 'cfg-check', 'keys')}/<server host>.pem\``);
     expect(JSON.parse(readFileSync(profile, 'utf8'))).toEqual({ url: server.url, keyId: 'k1', keyFile });
   });
 

@@ -23,6 +23,9 @@ describe('arena keys generate', () => {
     const pem = /^pem:\n(-----BEGIN PUBLIC KEY-----[\s\S]+?-----END PUBLIC KEY-----)$/m.exec(r.stdout)![1];
     for (const form of [ssh, rawLine, pem]) expect(hex(parsePublicKey(form))).toBe(hex(raw));
     expect(r.stderr).toContain(`wrote private key to ${path}`);
+    // One key per server: the hint names a per-server file beside the default one.
+    expect(r.stderr).toContain(`hint: use one key per arena server (a signature names no server`);
+    expect(r.stderr).toContain(`arena keys generate --out ${join(tmp.dir, 'cfg', 'keys')}/<server host>.pem`);
     expect(r.stdout).not.toContain('PRIVATE KEY');
   });
 

@@ -11,6 +11,8 @@ import { addKey, addUser, AdminError, listUsers } from '../../src/service/admin/
 import { openFileStore } from '../../src/service/store/file-store';
 import { runCli } from '../cli/run-cli';
 import { runArena } from '../cli-keys/run-arena';
+import { storeBytes } from '../service/support/store-bytes';
+import { startServe, stopServe } from './serve-process';
 
 let dir: string;
 let data: string;
@@ -34,8 +36,8 @@ function keyFiles(name: string) {
   return { priv, pub, raw: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64') };
 }
 
-/** The store.json bytes: "changes nothing" means these stay the same. */
-const doc = () => readFileSync(join(data, 'store.json'), 'utf8');
+/** The store.json and journal bytes: "changes nothing" means these stay the same. */
+const doc = () => storeBytes(data);
 
 describe('arena admin user add', () => {
   it('creates the data directory and the user; --json prints the User', async () => {
@@ -131,6 +133,18 @@ describe('arena admin key add', () => {
     }
     expect(doc()).toBe(before);
   });
+
+  it("refuses a public key another account registered, with a line saying to generate one for this server", async () => {
+    await admin('user', 'add', '--email', 'ops@example.com');
+    await admin('user', 'add', '--email', 'other@example.com');
+    const k = keyFiles('ops');
+    expect((await admin('key', 'add', '--user', 'ops@example.com', '--public-key', k.pub)).code).toBe(0);
+    const before = doc();
+    const r = await admin('key', 'add', '--user', 'other@example.com', '--public-key', k.pub);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/another account in this data directory registered this public key; generate a key for this server \(arena keys generate/);
+    expect(doc()).toBe(before);
+  });
 });
 
 describe('arena admin users', () => {
@@ -224,4 +238,37 @@ describe('the admin library', () => {
       await store.close();
     }
   });
+});
+
+describe('a data directory whose store.json is gone (issue 27 item 8)', () => {
+  it('arena serve and arena admin exit 1 naming it and the way back; arena serve --init starts a new store', async () => {
+    expect((await admin('user', 'add', '--email', 'ops@example.com')).code).toBe(0);
+    const store = await openFileStore(data);
+    const [user] = await store.listUsers();
+    const bot = await store.addBot({ ownerId: user.id, name: 'b', game: 'pioneers', url: 'wss://b.example/' });
+    await store.putMatch({ id: 'm_left', game: 'pioneers', status: 'aborted', players: [{ seat: 0, botId: bot.id, botName: 'b', placement: null, ratingDelta: null }], startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), seed: '0', replay: [], rulesVersion: 't', seatCount: 4, vp: null });
+    await store.close();
+    rmSync(join(data, 'store.json'));
+    const missing = new RegExp(`${join(data, 'store.json')} is missing, but ${data} holds matches/.*arena admin backup.*arena serve --init`);
+    const serve = await runCli(['serve', '--port', '0'], { env, cwd: dir });
+    expect([serve.code, serve.stderr]).toEqual([1, expect.stringMatching(missing)]);
+    for (const args of [['user', 'add', '--email', 'new@example.com'], ['users']]) {
+      const r = await admin(...args);
+      expect([r.code, r.stderr], args.join(' ')).toEqual([1, expect.stringMatching(missing)]);
+    }
+    expect(existsSync(join(data, 'store.json'))).toBe(false);
+
+    const fresh = await startServe(['--init', '--dev', '--port', '0', '--data', data], env);
+    try {
+      expect(existsSync(join(data, 'store.json'))).toBe(true);
+    } finally {
+      await stopServe(fresh);
+    }
+    const reopened = await openFileStore(data);
+    try {
+      expect(await reopened.listUsers()).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  }, 30_000);
 });

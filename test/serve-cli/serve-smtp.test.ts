@@ -35,7 +35,15 @@ async function signIn(s: ServeProcess, email: string): Promise<{ cookie: string;
   const link = linkIn(await mail.next(email));
   // The link points at this server (its base URL), nowhere else.
   expect(link.startsWith(`${s.url}/auth/callback?`)).toBe(true);
-  const opened = await fetch(link, { redirect: 'manual' });
+  // The link opens a confirm page; its button posts the token from this origin.
+  const page = await fetch(link, { redirect: 'manual' });
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain(email);
+  const opened = await fetch(`${s.url}/auth/callback`, {
+    method: 'POST', redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(link).origin },
+    body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}`,
+  });
   expect(opened.status).toBe(303);
   const setCookie = opened.headers.get('set-cookie') ?? '';
   expect(setCookie).toMatch(/HttpOnly/i);

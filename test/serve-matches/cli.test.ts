@@ -202,3 +202,22 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     expect([down.code, down.stderr]).toEqual([1, expect.stringMatching(/cannot reach http:\/\/127\.0\.0\.1:9: bad port \(fetch refuses port 9, as browsers do; run the server on another port\)/)]);
   });
 });
+
+describe('an unrated match (two bots of one owner at the table, --same-owner avoid)', () => {
+  it('matches show and list say "unrated", and the API record has rated: false', async () => {
+    const own = await startArena([wellBehaved(), wellBehaved(), wellBehaved(), wellBehaved()], { sameOwner: 'avoid' });
+    try {
+      const [id] = await own.tick();
+      await own.idle();
+      const record = MatchRecordSchema.parse(await (await fetch(`${own.url}/matches/${id}`)).json());
+      expect(record).toMatchObject({ status: 'completed', rated: false });
+      const shown = await runCli(['matches', 'show', id, '--url', own.url], { env: { HOME: home, ARENA_CONFIG_DIR: join(home, 'config') } });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toMatch(/status:\s+completed, unrated \(two bots of one owner at the table: no rating changed\)/);
+      const listed = await runCli(['matches', 'list', '--url', own.url], { env: { HOME: home, ARENA_CONFIG_DIR: join(home, 'config') } });
+      expect(listed.stdout).toMatch(new RegExp(`${id}\\s+completed unrated\\s`));
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -78,9 +78,10 @@ beforeAll(async () => {
   await fetch(`${serve.url}/health`, { headers: { 'x-forwarded-for': '203.0.113.5' } });
   await logged(serve, 'proxy.untrusted', 1);
   expect((await stopServe(serve)).code).toBe(0);
-  serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--match-timeout', '300', '--data', dataDir, '--trust-proxy'], env);
+  // One owner (ops) registers every bot: rated tables need --same-owner allow.
+  serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--match-timeout', '300', '--same-owner', 'allow', '--data', dataDir, '--trust-proxy'], env);
   // The CLI names the scheduler's default without loading it.
-  expect(serve.stderr()).toContain(`matchmaking every 1 s, at most ${DEFAULT_MAX_MATCHES} matches at once; a match is aborted after 300 s`);
+  expect(serve.stderr()).toContain(`matchmaking every 1 s, at most ${DEFAULT_MAX_MATCHES} matches at once; a match is aborted after 300 s; bots of one owner may share a table, rated (--same-owner allow)`);
   expect(serve.stderr()).toContain('behind a proxy (--trust-proxy)');
 }, 120_000);
 
@@ -204,7 +205,7 @@ describe('arena serve: matchmaking, records, leaderboard, restart', () => {
     serve!.child.kill('SIGKILL');
     expect((await serve!.exited).signal).toBe('SIGKILL');
 
-    serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--data', dataDir], env);
+    serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--same-owner', 'allow', '--data', dataDir], env);
     for (const id of runningIds) {
       const m = await getMatch(id);
       // Killed mid-match: aborted with no placements; or it had just finished before the kill.

@@ -39,7 +39,8 @@ export async function startArena(behaviours: Behaviour[], opts: Partial<ServerOp
   }
   let text = '';
   const server = await startServer({
-    store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, deadlineMs: 2000,
+    // One owner's bots: seated and rated together (--same-owner allow) unless a test says otherwise.
+    store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, deadlineMs: 2000, sameOwner: 'allow',
     logOut: { write: (s: string) => (text += s) }, ...opts,
   });
   return {

@@ -12,6 +12,7 @@ import { MAX_BOTS_PER_USER } from '../../src/service/http/routes/bots';
 import { MAX_ACTIVE_KEYS_PER_USER } from '../../src/service/http/routes/keys';
 import { startTestBot, type TestBot } from '../support/test-bot';
 import { startHarness, type Harness, type TestKey } from './support/api-harness';
+import { storeBytes } from './support/store-bytes';
 
 /** A loopback port nothing listens on (the deploy check must fail there). */
 async function deadPort(): Promise<number> {
@@ -117,10 +118,9 @@ describe('management API end to end (dev mode, real bots)', () => {
   it('a signed request updates lastUsedAt without a store write per request', async () => {
     const fresh = await h.addKey(userId, ['bots.read']);
     expect((await h.store.getKey(fresh.id))?.lastUsedAt).toBeNull();
-    const doc = join(h.dir, 'data', 'store.json');
-    const onDisk = readFileSync(doc);
+    const onDisk = storeBytes(join(h.dir, 'data'));
     for (let i = 0; i < 5; i++) expect((await h.signed(fresh, 'GET', '/bots')).status).toBe(200);
-    expect(readFileSync(doc).equals(onDisk)).toBe(true);
+    expect(storeBytes(join(h.dir, 'data'))).toBe(onDisk);
     const seen = (await h.signed(key, 'GET', '/keys')).json.keys.find((k: { id: string }) => k.id === fresh.id);
     expect(seen.lastUsedAt).not.toBeNull();
   });

@@ -9,6 +9,9 @@ import { SCOPES, type Scope } from '../../src/protocol/api';
 import { jsonBody, signHeaders, startHarness, type Harness, type Res, type TestKey } from './support/api-harness';
 import type { Context } from 'hono';
 import { clientAddress, limitKey } from '../../src/service/http/client-limit';
+import { ReplayCache, type ReplayCheck } from '../../src/service/http/replay-cache';
+
+import { hashToken, SESSION_COOKIE } from '../../src/service/http/auth';
 
 const WINDOW_MS = 5 * 60_000;
 
@@ -187,6 +190,38 @@ describe('security suite: refused requests change nothing', () => {
     expect(weaker.status).toBe(201);
   });
 
+  it('a key may revoke only keys whose scopes it holds: a weaker one is 403 and changes nothing; the dashboard session revokes any', async () => {
+    const keysOnly = await h.addKey(alice.userId, ['keys.read', 'keys.write']);
+    const strong = await h.addKey(alice.userId, [...SCOPES]);
+    const peer = await h.addKey(alice.userId, ['keys.write']);
+    before = await h.snapshot();
+    refused(await h.signed(keysOnly, 'POST', `/keys/${strong.id}/revoke`), 403, 'forbidden', /cannot revoke key .*account\.write.*a key may revoke only keys whose scopes it holds/);
+    await unchanged();
+    expect((await h.store.getKey(strong.id))!.revokedAt).toBeNull();
+    // Equal or weaker: allowed (itself included).
+    expect((await h.signed(keysOnly, 'POST', `/keys/${peer.id}/revoke`)).status).toBe(200);
+    // The dashboard session holds the account: it revokes the strongest key.
+    const session = 'sess-' + 'x'.repeat(40);
+    await h.store.addSession({ tokenHash: hashToken(session), userId: alice.userId, createdAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    const viaSession = await h.send('POST', `/keys/${strong.id}/revoke`, { headers: { cookie: `${SESSION_COOKIE}=${session}`, origin: new URL(h.baseUrl).origin } });
+    expect(viaSession.status, viaSession.text).toBe(200);
+    expect(viaSession.json.revokedAt).not.toBeNull();
+    expect((await h.signed(keysOnly, 'POST', `/keys/${keysOnly.id}/revoke`)).status).toBe(200);
+  });
+
+  it('a public key another account registered is 409 conflict saying to generate a key for this server', async () => {
+    const pair = generateKeyPair();
+    const mine = await h.signed(bob, 'POST', '/keys', { name: 'shared', publicKey: formatPublicKey(pair.privateKey, 'ssh'), scopes: ['bots.read'] });
+    expect(mine.status).toBe(201);
+    before = await h.snapshot();
+    for (const format of ['ssh', 'pem', 'raw'] as const) {
+      refused(await h.signed(alice, 'POST', '/keys', { name: 'copy', publicKey: formatPublicKey(pair.privateKey, format), scopes: ['bots.read'] }), 409, 'conflict', /another account on this server registered this public key; generate a key for this server \(arena keys generate\)/);
+    }
+    await unchanged();
+    // The account that holds it may add it again (say, with other scopes).
+    expect((await h.signed(bob, 'POST', '/keys', { name: 'shared again', publicKey: formatPublicKey(pair.privateKey, 'raw'), scopes: ['bots.read'] })).status).toBe(201);
+  });
+
   it("another owner's bot: 403 for every bot operation", async () => {
     refused(await h.signed(alice, 'GET', `/bots/${bobBot}`), 403, 'forbidden');
     refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { name: 'mine now' }), 403, 'forbidden');
@@ -266,6 +301,22 @@ describe('security suite: refused requests change nothing', () => {
       const headers: Record<string, string> = signHeaders(alice, 'POST', '/me/handle', body);
       if (type) headers['content-type'] = type;
       refused(await h.send('POST', '/me/handle', { headers, body }), 400, 'invalid_request', /Content-Type: application\/json/);
+    }
+    await unchanged();
+  });
+
+  it('names that look like nothing (format characters, Hangul fillers, lone surrogates, mark stacks): 400 for bots (POST and PATCH) and keys, nothing changed', async () => {
+    // Raw JSON: a lone surrogate travels as a \u escape, as a client would send it.
+    const names = ['best\\u200bbot', '\\u3164', '\\u115f\\u1160', 'bot\\ud800', 'z\\u0301\\u0302\\u0303', '\\ufeff', 'a\\u00adb'];
+    for (const name of names) {
+      for (const [method, path, body] of [
+        ['POST', '/bots', `{"name":"${name}","game":"pioneers","url":"http://127.0.0.1:9/x"}`],
+        ['PATCH', `/bots/${aliceBot}`, `{"name":"${name}"}`],
+        ['POST', '/keys', `{"name":"${name}","publicKey":"${formatPublicKey(generateKeyPair().privateKey, 'raw')}"}`],
+      ] as const) {
+        const headers = { ...signHeaders(alice, method, path, body), 'content-type': 'application/json' };
+        refused(await h.send(method, path, { headers, body }), 400, 'invalid_request', /^name: must not (contain|be blank|stack)/);
+      }
     }
     await unchanged();
   });
@@ -357,6 +408,50 @@ describe('rate limits', () => {
     expect(await h.snapshot()).toEqual(before);
     expect((await h.signed(k2, 'GET', '/bots')).status).toBe(200);
     expect((await h.send('GET', '/metrics')).text).toMatch(/arena_rate_limited_total(\{[^}]*\})? [1-9]/);
+  });
+
+  it('a request 429\'d for its key is not remembered: sent again as it was after Retry-After, it is accepted', async () => {
+    await h.close();
+    let clock = Date.now();
+    h = await startHarness({ dev: true, now: () => clock, rateLimits: { key: { burst: 3, perSecond: 0.1 }, address: { burst: 100, perSecond: 100 } } });
+    const u = await h.addUser('retry@example.com');
+    const k = await h.addKey(u.id);
+    for (let i = 0; i < 3; i++) expect((await h.send('GET', '/me', { headers: signHeaders(k, 'GET', '/me', undefined, clock + i) })).status).toBe(200);
+    const headers = signHeaders(k, 'GET', '/me', undefined, clock + 3);
+    const limited = await h.send('GET', '/me', { headers });
+    refused(limited, 429, 'rate_limited');
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBe(10);
+    clock += retryAfter * 1000;
+    const again = await h.send('GET', '/me', { headers });
+    expect(again.status, again.text).toBe(200);
+    // Accepted once, it is remembered like any other.
+    clock += retryAfter * 1000;
+    refused(await h.send('GET', '/me', { headers }), 401, 'unauthenticated', /already used/);
+  });
+
+  it('a key over its limit: 429 before its signature is verified or stored; forged requests under its id spend none of its tokens', async () => {
+    await h.close();
+    const cache = new ReplayCache(WINDOW_MS);
+    const checked: string[] = [];
+    const replayGuard = { check: async (key: string, ts: number, now: number): Promise<ReplayCheck> => (checked.push(key), cache.check(key, ts, now)) };
+    h = await startHarness({ dev: true, replayGuard, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 100, perSecond: 100 } } });
+    const u = await h.addUser('spent@example.com');
+    const k = await h.addKey(u.id);
+    const forged = { ...k, privateKey: generateKeyPair().privateKey };
+    // Forgeries are refused on their signature and give their token back.
+    for (let i = 0; i < 5; i++) refused(await h.signed(forged, 'GET', '/me'), 401, 'unauthenticated', /signature/);
+    for (let i = 0; i < 3; i++) expect((await h.signed(k, 'GET', '/me')).status).toBe(200);
+    expect(checked).toHaveLength(3);
+    expect(cache.size).toBe(3);
+    const failures = () => h.send('GET', '/metrics').then((r) => Number(/arena_auth_failures_total\{reason="bad_signature"\} (\d+)/.exec(r.text)?.[1] ?? 0));
+    const failedBefore = await failures();
+    // Over the limit: neither a good nor a forged signature is checked (a forgery is 429, not 401), nothing is stored.
+    refused(await h.signed(k, 'GET', '/me'), 429, 'rate_limited');
+    refused(await h.signed(forged, 'GET', '/me'), 429, 'rate_limited');
+    expect(checked).toHaveLength(3);
+    expect(cache.size).toBe(3);
+    expect(await failures()).toBe(failedBefore);
   });
 
   it('failed signed requests per address: past the budget, 429 before any signature is checked', async () => {

@@ -7,10 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupDataDir } from '../../src/service/store/backup';
-import { openFileStore, type FileStore } from '../../src/service/store/file-store';
+import { openFileStore, StoreMissing, type FileStore } from '../../src/service/store/file-store';
 import { summaryOf } from '../../src/service/store/match-index';
 import { StoreLocked, type RatingRecord } from '../../src/service/store/types';
+import { parseDoc, type StoreDoc } from '../../src/service/store/doc';
+import { replayJournals } from '../../src/service/store/journal';
 import { storeContract } from './store-contract';
+import { storeBytes } from './support/store-bytes';
 import { aborted, completed, ratingsFor, runningMatch } from './store-fixtures';
 
 const PUBKEY = Buffer.alloc(32, 7).toString('base64');
@@ -20,6 +23,24 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
   await once(child, 'exit');
   return child.pid!;
+}
+
+/** store.json with the journal replayed onto it: what a restart would see. */
+async function diskDoc(at: string): Promise<StoreDoc> {
+  const doc = parseDoc(await readFile(join(at, 'store.json'), 'utf8'), 'store.json');
+  await replayJournals(at, doc, false);
+  return doc;
+}
+
+/** store.json and the journal files, to put back later (a crash before the next journal line). */
+async function saveDoc(at: string): Promise<Map<string, Buffer>> {
+  const files = (await readdir(at)).filter((f) => f === 'store.json' || /^journal\.\d+\.jsonl$/.test(f));
+  return new Map(await Promise.all(files.map(async (f) => [f, await readFile(join(at, f))] as [string, Buffer])));
+}
+
+async function restoreDoc(at: string, saved: Map<string, Buffer>): Promise<void> {
+  for (const f of await readdir(at)) if (/^journal\.\d+\.jsonl$/.test(f) && !saved.has(f)) await rm(join(at, f));
+  for (const [f, bytes] of saved) await writeFile(join(at, f), bytes);
 }
 
 async function tempDir(): Promise<string> {
@@ -76,9 +97,10 @@ describe('file store on disk', () => {
   it('creates the data directory on first start and writes real files even under NODE_ENV=test', async () => {
     expect(process.env.NODE_ENV).toBe('test');
     const s = await openStore(join(dir, 'nested', 'deeper'));
-    await s.createUser({ email: 'a@example.com' });
-    const doc = JSON.parse(await readFile(join(dir, 'nested', 'deeper', 'store.json'), 'utf8'));
-    expect(Object.values(doc.users)).toHaveLength(1);
+    const u = await s.createUser({ email: 'a@example.com' });
+    expect(JSON.parse(await readFile(join(dir, 'nested', 'deeper', 'store.json'), 'utf8')).format).toBe(1);
+    const doc = await diskDoc(join(dir, 'nested', 'deeper'));
+    expect(Object.values(doc.users)).toEqual([u]);
   });
 
   it('keeps everything across close and reopen', async () => {
@@ -125,15 +147,15 @@ describe('file store on disk', () => {
   it('touchKey writes nothing by itself; the next write or close flushes it', async () => {
     const s = await openStore();
     const { k } = await seed(s);
-    const before = await readFile(join(dir, 'store.json'), 'utf8');
+    const before = storeBytes(dir);
     for (let i = 0; i < 100; i++) s.touchKey(k.id, new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString());
-    expect(await readFile(join(dir, 'store.json'), 'utf8')).toBe(before);
+    expect(storeBytes(dir)).toBe(before);
     await s.createUser({ email: 'b@example.com' });
-    let doc = JSON.parse(await readFile(join(dir, 'store.json'), 'utf8'));
+    let doc = await diskDoc(dir);
     expect(doc.keys[k.id].lastUsedAt).toBe('2030-01-01T00:01:39.000Z');
     s.touchKey(k.id, '2030-06-01T00:00:00.000Z');
     await closeStore(s);
-    doc = JSON.parse(await readFile(join(dir, 'store.json'), 'utf8'));
+    doc = await diskDoc(dir);
     expect(doc.keys[k.id].lastUsedAt).toBe('2030-06-01T00:00:00.000Z');
     const t = await openStore();
     expect((await t.getKey(k.id))!.lastUsedAt).toBe('2030-06-01T00:00:00.000Z');
@@ -142,13 +164,13 @@ describe('file store on disk', () => {
   it('match writes never touch the main document', async () => {
     const s = await openStore();
     const { bots } = await seed(s);
-    const before = await readFile(join(dir, 'store.json'));
+    const before = storeBytes(dir);
     for (let i = 0; i < 40; i++) {
       const m = runningMatch(bots);
       await s.putMatch(m);
       await s.putMatch(aborted(m));
     }
-    expect((await readFile(join(dir, 'store.json'))).equals(before)).toBe(true);
+    expect(storeBytes(dir)).toBe(before);
     expect((await readdir(join(dir, 'matches'))).filter((f) => f.endsWith('.json'))).toHaveLength(42);
   });
 
@@ -246,10 +268,10 @@ describe('file store on disk', () => {
       expect(await t.getRating(m2.players[0].botId, 'pioneers')).toEqual(ratingsFor(done, 2)[0]);
     });
 
-    it('re-applies ratings of completions that store.json missed', async () => {
+    it('re-applies ratings of completions that the journal missed', async () => {
       const s = await openStore();
       const { bots, m2 } = await seed(s);
-      const docBefore = await readFile(join(dir, 'store.json'));
+      const docBefore = await saveDoc(dir);
       const done2 = completed(m2);
       await s.completeMatch(done2, ratingsFor(done2, 2));
       const m3 = runningMatch([bots[0], bots[3], bots[2]]);
@@ -257,17 +279,17 @@ describe('file store on disk', () => {
       const done3 = completed(m3);
       await s.completeMatch(done3, ratingsFor(done3, 3));
       await closeStore(s);
-      // As if the process died twice just before writing store.json.
-      await writeFile(join(dir, 'store.json'), docBefore);
+      // As if the process died twice just before appending the ratings to the journal.
+      await restoreDoc(dir, docBefore);
       const t = await openStore();
       const want = new Map<string, RatingRecord>();
       for (const r of [...ratingsFor(done2, 2), ...ratingsFor(done3, 3)]) want.set(r.botId, r);
       for (const [botId, r] of want) expect(await t.getRating(botId, 'pioneers')).toEqual(r);
       await closeStore(t);
       // Re-applying is idempotent and recorded: a second open changes nothing.
-      const doc = await readFile(join(dir, 'store.json'), 'utf8');
+      const doc = storeBytes(dir);
       await closeStore(await openStore());
-      expect(await readFile(join(dir, 'store.json'), 'utf8')).toBe(doc);
+      expect(storeBytes(dir)).toBe(doc);
     });
 
     it('refuses a corrupt store.json without overwriting it, and releases the lock', async () => {
@@ -278,6 +300,111 @@ describe('file store on disk', () => {
       await expect(openFileStore(dir)).rejects.toThrow(/store\.json is not valid JSON.*backup/);
       expect(await readFile(join(dir, 'store.json'), 'utf8')).toBe('{"format":1,"users":');
       await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+  });
+
+  describe('the journal', () => {
+    const journals = async (at = dir) => (await readdir(at)).filter((f) => /^journal\.\d+\.jsonl$/.test(f));
+
+    it('a write appends one line and leaves store.json alone; a completed match is one line', async () => {
+      const s = await openStore();
+      const { bots, m2 } = await seed(s);
+      const snap = await readFile(join(dir, 'store.json'), 'utf8');
+      const [file] = await journals();
+      const lines = async () => (await readFile(join(dir, file), 'utf8')).split('\n').filter(Boolean).length;
+      const before = await lines();
+      const done = completed(m2);
+      await s.completeMatch(done, ratingsFor(done, 2));
+      expect(await lines()).toBe(before + 1);
+      await s.updateBot(bots[0], { name: 'renamed' });
+      expect(await lines()).toBe(before + 2);
+      expect(await readFile(join(dir, 'store.json'), 'utf8')).toBe(snap);
+    });
+
+    it('compacts into store.json once the journal passes its size, and reopens to the same records', async () => {
+      const s = await openFileStore(dir, { compactBytes: 2048 });
+      open.push(s);
+      const { u, bots } = await seed(s);
+      for (let i = 0; i < 60; i++) await s.updateBot(bots[i % 4], { name: `n${i}` });
+      await s.settled();
+      const doc = JSON.parse(await readFile(join(dir, 'store.json'), 'utf8'));
+      expect(doc.journalSeq).toBeGreaterThan(0);
+      expect(doc.bots[bots[0]].name).toMatch(/^n\d+$/);
+      // Only the file written since the last compaction is left, and it is small.
+      const left = await journals();
+      expect(left).toHaveLength(1);
+      expect((await stat(join(dir, left[0]))).size).toBeLessThan(4096);
+      const want = { users: await s.listUsers(), bots: await s.listBots(u.id), ratings: await s.listRatings('pioneers') };
+      await closeStore(s);
+      const t = await openStore();
+      expect({ users: await t.listUsers(), bots: await t.listBots(u.id), ratings: await t.listRatings('pioneers') }).toEqual(want);
+    });
+
+    it('a journal append that fails is not acknowledged, and the store stops writing until reopened without it', async () => {
+      const s = await openStore();
+      const { u } = await seed(s);
+      // The journal's file handle goes bad under the store (as a disk error would).
+      await (s as unknown as { journal: { fh: { close(): Promise<void> } } }).journal.fh.close();
+      await expect(s.setHandle(u.id, 'lost')).rejects.toThrow();
+      await expect(s.addBot({ ownerId: u.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' })).rejects.toThrow(/stopped writing after an earlier failure/);
+      await closeStore(s);
+      const t = await openStore();
+      expect((await t.getUser(u.id))!.name).toBe('ann');
+      expect(await t.listBots(u.id)).toHaveLength(4);
+    });
+
+    it('refuses a damaged line before the last one, naming the file and byte, and releases the lock', async () => {
+      const s = await openStore();
+      await seed(s);
+      await closeStore(s);
+      const [file] = await journals();
+      const text = await readFile(join(dir, file), 'utf8');
+      const cut = text.indexOf('\n') + 5;
+      await writeFile(join(dir, file), `${text.slice(0, cut)}#${text.slice(cut + 1)}`);
+      await expect(openFileStore(dir)).rejects.toThrow(new RegExp(`${file} is damaged at byte \\d+; restore`));
+      await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+
+    it('a backup is store.json (the journal applied) and matches/, without a journal', async () => {
+      const s = await openStore();
+      const { u } = await seed(s);
+      await s.backup(join(root, 'copy'));
+      expect((await readdir(join(root, 'copy'))).sort()).toEqual(['matches', 'store.json']);
+      const doc = JSON.parse(await readFile(join(root, 'copy', 'store.json'), 'utf8'));
+      expect(Object.keys(doc.users)).toEqual([u.id]);
+      await closeStore(s);
+      await backupDataDir(dir, join(root, 'offline'));
+      expect(JSON.parse(await readFile(join(root, 'offline', 'store.json'), 'utf8'))).toEqual(doc);
+    });
+  });
+
+  describe('a missing store.json (issue 27 item 8)', () => {
+    it('is refused when matches/ or a journal is there, naming what is missing and how to restore; --init starts fresh', async () => {
+      const s = await openStore();
+      const { u } = await seed(s);
+      await closeStore(s);
+      await rm(join(dir, 'store.json'));
+      const err = await openFileStore(dir).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreMissing);
+      expect((err as Error).message).toMatch(/store\.json is missing.*matches\/.*journal\.1\.jsonl.*arena admin backup.*arena serve --init/);
+      await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+      // matches/ alone is enough to refuse.
+      for (const f of await readdir(dir)) if (f.startsWith('journal.')) await rm(join(dir, f));
+      await expect(openFileStore(dir)).rejects.toBeInstanceOf(StoreMissing);
+      const fresh = await openFileStore(dir, { init: true });
+      open.push(fresh);
+      expect(await fresh.getUser(u.id)).toBeNull();
+      expect(await fresh.listMatches({ limit: 10 })).toMatchObject({ matches: [expect.anything(), expect.anything()] });
+    });
+
+    it('an empty or new directory starts fresh and has its store.json at once', async () => {
+      await mkdir(dir);
+      const s = await openStore();
+      expect(await s.listUsers()).toEqual([]);
+      await closeStore(s);
+      expect(JSON.parse(await readFile(join(dir, 'store.json'), 'utf8')).users).toEqual({});
+      // A restart of a store that never wrote anything is no reason to refuse.
+      await closeStore(await openStore());
     });
   });
 

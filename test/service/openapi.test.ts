@@ -40,7 +40,7 @@ describe('GET /openapi.json', () => {
       ['/health', 'get'], ['/me', 'get'], ['/me/handle', 'post'], ['/keys', 'get'], ['/keys', 'post'], ['/keys/{id}/revoke', 'post'],
       ['/bots', 'post'], ['/bots', 'get'], ['/bots/{id}', 'get'], ['/bots/{id}', 'patch'], ['/bots/{id}', 'delete'],
       ['/bots/{id}/pause', 'post'], ['/bots/{id}/resume', 'post'], ['/bots/check', 'post'], ['/.well-known/svc.json', 'get'],
-      ['/auth/email', 'post'], ['/auth/callback', 'get'], ['/auth/logout', 'post'],
+      ['/auth/email', 'post'], ['/auth/callback', 'get'], ['/auth/callback', 'post'], ['/auth/logout', 'post'],
       ['/openapi.json', 'get'], ['/llms.txt', 'get'], ['/metrics', 'get'],
       ['/matches', 'get'], ['/matches/{id}', 'get'], ['/matches/{id}/live', 'get'], ['/leaderboard', 'get'],
     ];

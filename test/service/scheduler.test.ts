@@ -9,9 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/keys/index';
 import { LiveHub } from '../../src/service/live/hub';
 import { Scheduler } from '../../src/service/scheduler/scheduler';
+import type { SameOwnerRule } from '../../src/service/scheduler/tables';
 import { openFileStore } from '../../src/service/store/index';
 import type { Store } from '../../src/service/store/types';
-import { illegalBot, legalPlayer, wellBehaved } from '../support/policies';
+import { illegalBot, lateBot, legalPlayer, wellBehaved } from '../support/policies';
 import { startTestBot, type TestBot } from '../support/test-bot';
 
 const platformKey = generateKeyPair().privateKey;
@@ -27,22 +28,31 @@ function notingBot(note: string) {
     ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId), debug: note }));
 }
 
-async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; noting?: number } = {}) {
+/**
+ * `owners` accounts own the bots in turn (bot i is owner i % owners'). Tests
+ * about other things seat one owner's bots with --same-owner allow; 'default'
+ * leaves the option out.
+ */
+async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; owners?: number; sameOwner?: SameOwnerRule | 'default'; slowMs?: number; noting?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
   const store: Store = await openFileStore(dir);
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanup.push(() => store.close());
-  const user = await store.createUser({ email: 'owner@example.com', name: 'owner' });
-  const bots: Array<{ id: string; server: TestBot }> = [];
+  const users = [];
+  for (let i = 0; i < (opts.owners ?? 1); i++) users.push(await store.createUser({ email: `owner${i || ''}@example.com`, name: `owner${i || ''}` }));
+  const bots: Array<{ id: string; server: TestBot; ownerId: string }> = [];
   for (let i = 0; i < botCount; i++) {
-    const server = await startTestBot({ behaviour: i < (opts.noting ?? 0) ? notingBot('secret-plan') : i < (opts.illegal ?? 0) ? illegalBot(2) : wellBehaved() });
+    const behaviour = i < (opts.noting ?? 0) ? notingBot('secret-plan') : i < (opts.illegal ?? 0) ? illegalBot(2) : opts.slowMs ? lateBot(opts.slowMs) : wellBehaved();
+    const server = await startTestBot({ behaviour });
     cleanup.push(() => server.close());
-    const rec = await store.addBot({ ownerId: user.id, name: `bot${i}`, game: 'pioneers', url: server.url });
-    bots.push({ id: rec.id, server });
+    const ownerId = users[i % users.length].id;
+    const rec = await store.addBot({ ownerId, name: `bot${i}`, game: 'pioneers', url: server.url });
+    bots.push({ id: rec.id, server, ownerId });
   }
+  const sameOwner = opts.sameOwner === 'default' ? undefined : (opts.sameOwner ?? 'allow');
   const log: Array<Record<string, unknown>> = [];
   const hub = new LiveHub();
-  const scheduler = new Scheduler({ store, hub, platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, deadlineMs: 2000, maxMatches: opts.maxMatches, log: (l) => void log.push(l) });
+  const scheduler = new Scheduler({ store, hub, platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, deadlineMs: 2000, maxMatches: opts.maxMatches, sameOwner, log: (l) => void log.push(l) });
   cleanup.push(() => scheduler.stop());
   return { dir, store, bots, scheduler, hub, log };
 }
@@ -125,6 +135,39 @@ describe('scheduler', () => {
     await waitIdle(scheduler);
   });
 
+  it('--same-owner avoid spreads owners: 4 owners with 2 bots each make 2 tables of 4 owners, both rated', async () => {
+    const { store, bots, scheduler } = await setup(8, { owners: 4, sameOwner: 'avoid' });
+    const started = await scheduler.tick();
+    expect(started).toHaveLength(2);
+    const owner = new Map(bots.map((b) => [b.id, b.ownerId]));
+    for (const id of started) {
+      const m = (await store.getMatch(id))!;
+      expect(new Set(m.players.map((p) => owner.get(p.botId))).size).toBe(4);
+      expect(m.rated).toBeUndefined();
+    }
+  });
+
+  it('by default (avoid) a table one owner fills is played but not rated: the record says so and no rating moves', async () => {
+    const { store, scheduler, log } = await setup(4, { sameOwner: 'default' });
+    const [id] = await scheduler.tick();
+    expect((await store.getMatch(id))!.rated).toBe(false);
+    await waitIdle(scheduler);
+    const m = (await store.getMatch(id))!;
+    expect(m.status).toBe('completed');
+    expect(m.rated).toBe(false);
+    expect(m.players.every((p) => p.placement !== null && p.ratingDelta === null)).toBe(true);
+    expect(await store.listRatings('pioneers')).toEqual([]);
+    expect(log.find((l) => l.event === 'match.end')).toMatchObject({ matchId: id, rated: false });
+    const page = await store.listMatchSummaries({ limit: 10 });
+    expect(page.matches[0]).toMatchObject({ id, rated: false });
+  });
+
+  it('--same-owner forbid forms no table with two bots of one owner: they wait', async () => {
+    const { store, scheduler } = await setup(6, { owners: 2, sameOwner: 'forbid' });
+    expect(await scheduler.tick()).toEqual([]);
+    expect((await store.listMatchSummaries({ limit: 10 })).matches).toEqual([]);
+  });
+
   it('leaves paused and removed bots out, and 2 idle bots wait', async () => {
     const { store, bots, scheduler } = await setup(5);
     await store.updateBot(bots[0].id, { status: 'paused' });
@@ -161,7 +204,8 @@ describe('scheduler', () => {
   });
 
   it('stop aborts running matches with no rating change; recover aborts what a dead process left running', async () => {
-    const { store, scheduler, dir } = await setup(4);
+    // Bots that take 20 ms a decision (well inside the deadline): the match cannot end before stop, however fast the machine.
+    const { store, scheduler, dir } = await setup(4, { slowMs: 20 });
     const [id] = await scheduler.tick();
     await scheduler.stop();
     const m = (await store.getMatch(id))!;

@@ -25,6 +25,7 @@ async function notFound(p: Promise<unknown>, what: string): Promise<void> {
 }
 
 const PUBKEY = Buffer.alloc(32, 7).toString('base64');
+const PUBKEY2 = Buffer.alloc(32, 8).toString('base64');
 const HOUR = 3600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const hash = (s: string) => Buffer.from(s.padEnd(16, '.')).toString('hex');
@@ -103,7 +104,7 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         const b = await user();
         const k1 = await store.addKey({ userId: a.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read', 'bots.write'] });
         const k2 = await store.addKey({ userId: a.id, name: 'ci', publicKey: PUBKEY, scopes: ['bots.read'] });
-        await store.addKey({ userId: b.id, name: 'other', publicKey: PUBKEY, scopes: ['bots.read'] });
+        await store.addKey({ userId: b.id, name: 'other', publicKey: PUBKEY2, scopes: ['bots.read'] });
         expect(k1.id).toMatch(/^k_/);
         expect(k1.id).toMatch(URL_SAFE);
         expect(k1).toMatchObject({ userId: a.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read', 'bots.write'], lastUsedAt: null, revokedAt: null });
@@ -125,6 +126,20 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         (await store.listBots(a.id))[0].url = 'wss://evil.example/';
         (await store.getBot(bot.id))!.ownerId = 'u_someone';
         expect(await store.getBot(bot.id)).toMatchObject({ url: 'wss://x.example/', ownerId: a.id });
+      });
+
+      it("refuses a public key another account registered (revoked or not) and stores nothing; the same account may repeat one", async () => {
+        const a = await user();
+        const b = await user();
+        const k = await store.addKey({ userId: a.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read'] });
+        await conflict(store.addKey({ userId: b.id, name: 'copied', publicKey: PUBKEY, scopes: [...['bots.read', 'keys.write'] as const] }), 'public_key');
+        await store.revokeKey(k.id);
+        await conflict(store.addKey({ userId: b.id, name: 'copied', publicKey: PUBKEY, scopes: ['bots.read'] }), 'public_key');
+        expect(await store.listKeys(b.id)).toEqual([]);
+        // Concurrent adds of one key by two accounts: exactly one account gets it.
+        const results = await Promise.allSettled([a, b].map((u) => store.addKey({ userId: u.id, name: 'race', publicKey: PUBKEY2, scopes: ['bots.read'] })));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        expect((await store.addKey({ userId: a.id, name: 'again', publicKey: PUBKEY, scopes: ['bots.write'] })).publicKey).toBe(PUBKEY);
       });
 
       it('refuses a key for an unknown user and stores nothing', async () => {
@@ -254,16 +269,37 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect((await store.consumeSignInToken(hash('t4'), iso(now)))!.email).toBe('a@example.com');
       });
 
-      it('with maxOpen, an address gets no more links while that many are unused and unexpired; concurrent asks cannot pass it together', async () => {
-        const link = (t: string, createdAt: number) => ({ tokenHash: hash(t), email: 'full@example.com', createdAt: iso(createdAt), expiresAt: iso(createdAt + 15 * 60_000), usedAt: null });
-        expect(await store.addSignInToken(link('m1', now), 2)).toEqual({ added: true });
-        // A used link and an expired one leave room.
+      it('with maxOpen, a new link replaces the oldest open one of the address, in one step; concurrent asks never leave more open', async () => {
+        const link = (t: string, createdAt: number, email = 'full@example.com') => ({ tokenHash: hash(t), email, createdAt: iso(createdAt), expiresAt: iso(createdAt + 15 * 60_000), usedAt: null });
+        expect(await store.addSignInToken(link('m1', now), 2)).toEqual({ added: true, replaced: 0 });
+        // A used link, an expired one and another address's leave room.
         await store.addSignInToken(link('m0', now - HOUR));
-        await store.addSignInToken(link('m2', now + 1000), 2);
+        await store.addSignInToken(link('o1', now, 'other@example.com'));
+        expect(await store.addSignInToken(link('m2', now + 1000), 2)).toEqual({ added: true, replaced: 0 });
         await store.consumeSignInToken(hash('m2'), iso(now + 2000));
-        const results = await Promise.all(['m3', 'm4', 'm5'].map((t) => store.addSignInToken(link(t, now + 3000), 2)));
-        expect(results.filter((r) => r.added)).toHaveLength(1);
-        expect(results.filter((r) => !r.added)).toEqual([{ added: false, firstExpiresAt: iso(now + 15 * 60_000) }, { added: false, firstExpiresAt: iso(now + 15 * 60_000) }]);
+        expect(await store.addSignInToken(link('m3', now + 3000), 2)).toEqual({ added: true, replaced: 0 });
+        // Two open (m1, m3): the next one pushes out m1, the oldest.
+        expect(await store.addSignInToken(link('m4', now + 4000), 2)).toEqual({ added: true, replaced: 1 });
+        expect(await store.getSignInToken(hash('m1'), iso(now + 5000))).toBeNull();
+        expect(await store.consumeSignInToken(hash('m1'), iso(now + 5000))).toBeNull();
+        expect((await store.getSignInToken(hash('m3'), iso(now + 5000)))!.email).toBe('full@example.com');
+        const results = await Promise.all(['m5', 'm6', 'm7'].map((t, i) => store.addSignInToken(link(t, now + 6000 + i), 2)));
+        expect(results.every((r) => r.added)).toBe(true);
+        expect(results.reduce((n, r) => n + r.replaced, 0)).toBe(3);
+        const open = [];
+        for (const t of ['m3', 'm4', 'm5', 'm6', 'm7']) if (await store.getSignInToken(hash(t), iso(now + 7000))) open.push(t);
+        expect(open).toHaveLength(2);
+        expect(await store.getSignInToken(hash('o1'), iso(now + 7000))).not.toBeNull();
+      });
+
+      it('getSignInToken reads a link without using it', async () => {
+        await store.addSignInToken({ tokenHash: hash('g1'), email: 'g@example.com', createdAt: iso(now), expiresAt: iso(now + 15 * 60_000), usedAt: null });
+        expect(await store.getSignInToken(hash('g1'), iso(now + 1))).toMatchObject({ email: 'g@example.com', usedAt: null });
+        expect(await store.getSignInToken(hash('g1'), iso(now + 1))).not.toBeNull();
+        expect(await store.getSignInToken(hash('g1'), iso(now + 15 * 60_000))).toBeNull();
+        expect(await store.consumeSignInToken(hash('g1'), iso(now + 2))).not.toBeNull();
+        expect(await store.getSignInToken(hash('g1'), iso(now + 3))).toBeNull();
+        expect(await store.getSignInToken('__proto__', iso(now))).toBeNull();
       });
 
       it('sessions: add, get, expire, delete', async () => {

@@ -4,8 +4,11 @@
 // per write to stdout: `intent` before it starts, `ack` once its promise
 // resolved (durable). The parent kill -9s it and checks every ack is there.
 //   echo go | node --import tsx test/service/store-crash-child.ts DIR
+// The journal is compacted every ARENA_CRASH_COMPACT_BYTES (default 16 KiB, so
+// random kills land inside compactions too); with ARENA_CRASH_AT_STEP the
+// child prints {t:'step'} and kills itself at that step of its first compaction.
 import { randomBytes } from 'node:crypto';
-import { openFileStore } from '../../src/service/store/file-store';
+import { openFileStore, type CompactStep } from '../../src/service/store/file-store';
 import type { RatingRecord } from '../../src/service/store/types';
 import { aborted, completed, runningMatch } from './store-fixtures';
 
@@ -19,7 +22,15 @@ const tag = () => randomBytes(6).toString('hex');
 
 await new Promise((resolve) => process.stdin.once('data', resolve));
 process.stdin.pause();
-const store = await openFileStore(dir);
+const crashAt = process.env.ARENA_CRASH_AT_STEP as CompactStep | undefined;
+const store = await openFileStore(dir, {
+  compactBytes: Number(process.env.ARENA_CRASH_COMPACT_BYTES ?? 16 * 1024),
+  onCompactStep: (step) => {
+    if (step !== crashAt) return;
+    say({ t: 'step', step });
+    process.kill(process.pid, 'SIGKILL');
+  },
+});
 say({ t: 'open', pid: process.pid });
 
 const users = (await store.listUsers()).map((u) => u.id);
@@ -46,7 +57,7 @@ async function docWrite(): Promise<void> {
     say({ t: 'ack', op: 'user', id: u.id, email });
   } else if (r < 0.35) {
     const userId = pick(users)!;
-    const k = await store.addKey({ userId, name: tag(), publicKey: Buffer.alloc(32, 1).toString('base64'), scopes: ['bots.read'] });
+    const k = await store.addKey({ userId, name: tag(), publicKey: randomBytes(32).toString('base64'), scopes: ['bots.read'] });
     keys.push(k.id);
     say({ t: 'ack', op: 'key', id: k.id, userId });
   } else if (r < 0.45 && keys.length) {

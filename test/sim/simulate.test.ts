@@ -13,6 +13,22 @@ function stable(r: ReturnType<typeof simulate>) {
 }
 
 describe('simulate', () => {
+  it('--duplicate plays each seed once per seat rotation: identical bots then share every result exactly', () => {
+    // Three greedy bots (seeded by game seed and seat): in a group the same seed is played with the bots rotated, so each
+    // bot gets each seat's result once, and over whole groups every bot has the same wins and placements.
+    const r = simulate({ games: 6, bots: ['greedy', 'greedy', 'greedy'], seed: 'dup', duplicate: true });
+    expect(r.duplicate).toBe(true);
+    expect(new Set(r.bots.map((b) => `${b.wins}/${b.avgPlacement}/${b.avgVp}`)).size).toBe(1);
+    expect([...r.outcomes.games]).toEqual([0, 1, 2, 3, 4, 5]);
+    const codes = (game: number) => [...r.outcomes.codes.subarray(game * 3, game * 3 + 3)];
+    for (const g of [0, 3]) {
+      // Game g + k is game g with every bot moved k seats along: bot b sits where bot b + k sat in game g (same placement, same win).
+      for (let k = 0; k < 3; k++) expect(codes(g + k)).toEqual(codes(g).map((_, b) => codes(g)[(b + k) % 3]));
+    }
+    const plain = simulate({ games: 6, bots: ['greedy', 'greedy', 'greedy'], seed: 'dup' });
+    expect(plain.duplicate).toBe(false);
+  });
+
   it('gives the same results for the same seed, and different ones for another seed', () => {
     const a = simulate({ games: 20, bots: ['greedy', 'random', 'random', 'random'], seed: 'same' });
     const b = simulate({ games: 20, bots: ['greedy', 'random', 'random', 'random'], seed: 'same' });
@@ -52,14 +68,32 @@ describe('arena simulate (CLI)', () => {
     const res = arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']);
     expect(res.status).toBe(0);
     const out = JSON.parse(res.stdout);
-    expect(Object.keys(out).sort()).toEqual(['avgTurns', 'bots', 'decisions', 'games', 'gamesPerSecond', 'interrupted', 'seconds', 'seed', 'wonGames']);
+    expect(Object.keys(out).sort()).toEqual(['avgTurns', 'bots', 'ci', 'decisions', 'duplicate', 'games', 'gamesPerSecond', 'headToHead', 'interrupted', 'seconds', 'seed', 'wonGames']);
     expect(out.games).toBe(8);
     expect(out.interrupted).toBe(false);
     expect(out.bots).toHaveLength(4);
-    for (const b of out.bots) expect(Object.keys(b).sort()).toEqual(['avgPlacement', 'avgVp', 'bot', 'winRate', 'wins']);
+    for (const b of out.bots) expect(Object.keys(b).sort()).toEqual(['avgPlacement', 'avgPlacementCi95', 'avgVp', 'bot', 'winRate', 'winRateCi95', 'wins']);
+    // 95% intervals around each estimate, and every pair of seats head to head (a repeated bot named by its seat).
+    for (const b of out.bots) {
+      expect(b.avgPlacementCi95[0]).toBeLessThanOrEqual(b.avgPlacement);
+      expect(b.avgPlacementCi95[1]).toBeGreaterThanOrEqual(b.avgPlacement);
+    }
+    expect(out.ci).toMatchObject({ confidence: 0.95, resamples: 1000 });
+    expect(out.headToHead.map((h: { a: string; b: string }) => `${h.a}/${h.b}`)).toEqual([
+      'greedy/random#2', 'greedy/random#3', 'greedy/random#4', 'random#2/random#3', 'random#2/random#4', 'random#3/random#4',
+    ]);
+    expect(out.headToHead[0]).toMatchObject({ games: 8 });
     // Same seed, same numbers, from a separate process.
     const again = JSON.parse(arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']).stdout);
     expect(again.bots).toEqual(out.bots);
+    expect(again.headToHead).toEqual(out.headToHead);
+  });
+
+  it('--duplicate rounds --games up to whole rotations and says so', () => {
+    const res = arena(['simulate', '-n', '4', '-b', 'random,random,greedy', '-s', 't', '--duplicate', '--json']);
+    expect(res.status).toBe(0);
+    expect(res.stderr).toContain('--duplicate plays whole rotations of 3 games: 4 rounded up to 6');
+    expect(JSON.parse(res.stdout)).toMatchObject({ games: 6, duplicate: true });
   });
 
   it('prints a readable table by default', () => {
@@ -67,6 +101,9 @@ describe('arena simulate (CLI)', () => {
     expect(res.status).toBe(0);
     expect(res.stdout).toMatch(/4 games · 3 seats · seed t/);
     expect(res.stdout).toMatch(/greedy\s+\d+\s+[\d.]+%/);
+    expect(res.stdout).toMatch(/avg place \[95% CI\]\s+win rate \[95% CI\]/);
+    expect(res.stdout).toMatch(/head to head: how often the first placed above the second/);
+    expect(res.stdout).toMatch(/random#1 above random#2\s+\d+% \[\d+%, \d+%\] of 4 games/);
   });
 
   it('exits 2 on an empty or over-long --seed, as arena play does', () => {

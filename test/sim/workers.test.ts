@@ -30,6 +30,14 @@ describe('simulate on worker threads', () => {
     }
   }, 60_000);
 
+  it('duplicate play gives the one-worker result too (the workers get the flag)', async () => {
+    const bots = ['greedy', 'random', 'random'];
+    const one = simulate({ games: 60, bots, seed: 'dup-workers', duplicate: true });
+    const many = await simulateParallel({ games: 60, bots, seed: 'dup-workers', workers: 2, duplicate: true }, simWorkerScript);
+    expect(stable(many)).toEqual(stable(one));
+    expect(stable(many)).not.toEqual(stable(simulate({ games: 60, bots, seed: 'dup-workers' })));
+  });
+
   it('plays every game once when there are more workers than games', async () => {
     const one = simulate({ games: 2, bots: ['random', 'random', 'random'], seed: 'few' });
     const many = await simulateParallel({ games: 2, bots: ['random', 'random', 'random'], seed: 'few', workers: 4 }, simWorkerScript);

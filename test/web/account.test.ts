@@ -14,6 +14,7 @@ import { formatPublicKey } from '../../src/keys/public-key';
 import { generateKeyPair } from '../../src/keys/keypair';
 import { startTestBot } from '../support/test-bot';
 import { openBrowser, screenshot, unnamedControls, type BrowserSession } from './support/browser';
+import { linkIn } from './support/mail';
 import { signIn, startService, type Service } from './support/service';
 
 let svc: Service;
@@ -264,6 +265,26 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
     expect(after.body.keys[0].revokedAt).not.toBeNull();
     expect(await row.getByRole('button', { name: 'Revoke key laptop' }).count()).toBe(0);
     await screenshot(page, 'keys-revoked');
+  });
+
+  it("someone else's sign-in link opened while signed in says who is signed in, and switches accounts only on a click", async () => {
+    // Login CSRF: mallory asks for a link to her own account and gets ada to open it.
+    const asked = await fetch(`${svc.url}/auth/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mallory@example.com' }) });
+    expect(asked.status).toBe(202);
+    const link = linkIn(await svc.mail.next('mallory@example.com'));
+    await page.goto(link);
+    await page.getByTestId('sign-in-email').filter({ hasText: 'mallory@example.com' }).waitFor();
+    expect(await page.getByTestId('signed-in-as').textContent()).toMatch(/signed in now as ada \(ada@example\.com\)\. Confirming signs you out of that account and in as mallory@example\.com/);
+    await screenshot(page, 'sign-in-confirm-switch');
+    // Opening the link changed nothing: still ada.
+    await page.goto(`${svc.url}/`);
+    await page.getByTestId('me').filter({ hasText: '@ada' }).waitFor();
+    // Confirming on the page switches.
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Switch to mallory@example.com' }).click();
+    await page.getByTestId('me').filter({ hasText: 'Pick a handle' }).waitFor();
+    expect((await apiFromPage<{ email: string }>(page, '/me')).body.email).toBe('mallory@example.com');
+    expect(browser.errors).toEqual([]);
   });
 
   it('signs out: the private pages ask to sign in and the API answers 401', async () => {

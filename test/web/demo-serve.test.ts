@@ -69,6 +69,7 @@ describe('arena demo --serve', () => {
     const b = await openBrowser({ width: 1200, height: 1000 });
     try {
       await b.page.goto(link);
+      await b.page.getByRole('button', { name: /^Sign in as / }).click();
       await b.page.getByTestId('me').filter({ hasText: '@demo' }).waitFor();
       await b.page.goto(`${dashboard}account/bots`);
       await b.page.locator('article[data-bot]').nth(3).waitFor();

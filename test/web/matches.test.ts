@@ -345,4 +345,18 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     if (load <= cores) expect(Math.min(...walls)).toBeLessThan(1000);
     else console.log(`load average ${load.toFixed(1)} on ${cores} cores: wall clock (best ${Math.min(...walls).toFixed(0)} ms) reported, not asserted`);
   }, 180_000);
+
+  it('an unrated match (two bots of one owner at the table) says "unrated" beside its status', async () => {
+    // A copy of the finished match, stored as the scheduler stores an unrated one.
+    const played = (await svc.store.getMatch(matchId))!;
+    const id = `${matchId}_unrated`;
+    await svc.store.completeMatch({ ...played, id, rated: false, players: played.players.map((p) => ({ ...p, ratingDelta: null })) }, []);
+    await page.goto(`${svc.url}/match/${id}`);
+    await page.getByTestId('unrated').waitFor();
+    expect(await page.getByTestId('unrated').textContent()).toBe('unrated');
+    await page.goto(`${svc.url}/match/${matchId}`);
+    await page.locator('svg.board').waitFor();
+    expect(await page.getByTestId('unrated').count()).toBe(0);
+    expect(browser.errors).toEqual([]);
+  });
 });

@@ -176,12 +176,14 @@ Examples:
 async function withStore<T>(io: CliIO, dataFlag: string | undefined, create: boolean, fn: (store: FileStore) => Promise<T>): Promise<T> {
   const { existsSync } = await import('node:fs');
   const { join, resolve } = await import('node:path');
-  const { openFileStore } = await import('../../service/store/file-store');
+  const { openFileStore, storeLeftovers, StoreMissing } = await import('../../service/store/file-store');
   const { StoreLocked } = await import('../../service/store/types');
   const { AdminError } = await import('../../service/admin/accounts');
   if (dataFlag !== undefined && !dataFlag.trim()) throw usageError('--data needs a directory');
   const dir = resolve(io.cwd, dataDir(io.env, dataFlag));
   if (!create && !existsSync(join(dir, 'store.json'))) {
+    const { found } = await storeLeftovers(dir);
+    if (found.length) throw new CliError(new StoreMissing(dir, found).message, EXIT.failure);
     throw new CliError(`${dir} holds no arena store yet; add the first user with \`arena admin user add --email E${dataFlag ? ` --data ${dataFlag}` : ''}\``, EXIT.failure);
   }
   let store: FileStore;

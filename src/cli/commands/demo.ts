@@ -47,8 +47,10 @@ directory for replay.
 Write your own bot next: copy examples/starter-bot (README inside), run it,
 check it with \`arena bot check <url>\`, then \`arena play <url> builtin:greedy ...\`.
 
-With --serve: \`serve --dev\` starts on a temporary data directory with
-matchmaking every 5 seconds, two of each example bot start and are
+With --serve: \`serve --dev --same-owner allow\` starts on a temporary data
+directory with matchmaking every 5 seconds (one account owns every bot, so
+its tables are formed and rated as \`--same-owner allow\` does; a real
+arena avoids that by default), two of each example bot start and are
 registered to the account @demo through the signed API, and the dashboard
 address and a sign-in link for @demo are printed (stdout). Watch matches
 live, replay them, look at the bots and keys. Ctrl-C stops the service and

@@ -15,6 +15,7 @@ import { register as demo } from './demo';
 import { register as play } from './play';
 import { register as simulate } from './simulate';
 import { register as replay } from './replay';
+import { register as position } from './position';
 import { register as bot } from './bot';
 import { register as keys } from './keys';
 import { register as sign } from './sign';
@@ -34,4 +35,4 @@ import { register as newStarter } from './new';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const commands: RegisterCommand[] = [demo, play, simulate, replay, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];
+export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];

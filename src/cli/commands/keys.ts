@@ -36,8 +36,14 @@ The public key is printed in the three forms the service accepts: an OpenSSH
 "ssh-ed25519" line, a PEM PUBLIC KEY block, and base64 of the raw 32 bytes.
 The config dir is $ARENA_CONFIG_DIR, else $XDG_CONFIG_HOME/arena, else ~/.config/arena.
 
+Use one key per arena server: a request's signature names no server, so a
+server that saw a signed request could replay it, within 5 minutes, to
+another server where the same public key is registered. Name each key for
+its server (below); a server refuses a public key another account registered.
+
 Examples:
   $ arena keys generate                              write ${DEFAULT_KEY_HELP}
+  $ arena keys generate --out ~/.config/arena/keys/arena.example.com.pem    one key per server
   $ arena keys generate --out bot-admin.pem --comment ada@laptop
   $ arena keys generate --out - > key.pem            private key to stdout, public key to stderr
   $ arena keys generate --json | jq -r .publicKey.raw`,
@@ -61,6 +67,8 @@ Examples:
           io.stdout.write(labelled(publicKey, opts.comment));
         }
         io.stderr.write(`wrote private key to ${out} (mode 0600); register the public key above, then \`arena login --key ${out} --key-id ID --url URL\`\n`);
+        const { ONE_KEY_PER_SERVER, perServerKeyPath } = await import('../one-key-per-server');
+        io.stderr.write(`${ONE_KEY_PER_SERVER}; e.g. arena keys generate --out ${perServerKeyPath(io.env)}\n`);
       } catch (err) {
         throw libraryCliError(err);
       }

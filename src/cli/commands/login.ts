@@ -84,6 +84,10 @@ is saved anyway.`,
         io.stderr.write(`saved ${path}\n`);
         if (check?.outcome === 'accepted') io.stderr.write(`checked: ${next.url} accepts key ${next.keyId}${check.handle ? `; you are @${visible(check.handle)}` : ''}\n`);
         if (check?.outcome === 'unknown') io.stderr.write(`warning: could not check the key with the server: ${visibleLines(check.reason)}\n`);
+        if (opts.url && next.keyFile) {
+          const { ONE_KEY_PER_SERVER, perServerKeyPath } = await import('../one-key-per-server');
+          io.stderr.write(`${ONE_KEY_PER_SERVER}: keep ${next.keyFile} for ${new URL(next.url!).host}; for another server, \`arena keys generate --out ${perServerKeyPath(io.env)}\`\n`);
+        }
         const missing = (['url', 'keyId', 'keyFile'] as const).filter((k) => !next[k]);
         if (missing.length) io.stderr.write(`still missing: ${missing.join(', ')}\n`);
       } catch (err) {

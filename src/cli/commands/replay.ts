@@ -20,6 +20,12 @@ interface ReplayOptions {
   json?: boolean;
   ids?: boolean;
   url?: string;
+  feed?: string;
+  seat?: string;
+  fromTurn?: string;
+  waitMs?: string;
+  deadlineMs?: string;
+  timeBank?: string;
 }
 
 export function register(program: Command, io: CliIO): void {
@@ -40,6 +46,12 @@ export function register(program: Command, io: CliIO): void {
     .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles')
     .option('--json', 'print the verified outcome and the state at --turn/--event as JSON, and exit')
     .option('--url <URL>', 'server to fetch a match id from (default: $ARENA_URL, then the login profile); no key needed')
+    .option('--feed <BOT_URL>', "send --seat's recorded requests, in order, to the bot running at BOT_URL and compare its answers with the recorded ones")
+    .option('--seat <S>', 'with --feed: the seat (0-based) whose requests to send')
+    .option('--from-turn <T>', 'with --feed: start at the first request of turn T (default 0, the setup)')
+    .option('--wait-ms <MS>', 'with --feed: how long to wait for each answer (default 30000; the frames keep their recorded deadlineMs)')
+    .option('--deadline-ms <MS>', "with --feed: the deadline the match was played with (default arena play's, 5000)")
+    .option('--time-bank <SECONDS>', "with --feed: the time bank the match was played with (default arena play's, 120)")
     .addHelpText(
       'after',
       `
@@ -66,6 +78,17 @@ A record is read only from a regular file, a pipe or stdin, of at most ${RECORD_
 ${RECORD_LIMITS.depth} levels, with no string over ${RECORD_LIMITS.stringChars / 1024} Ki characters; anything else is refused (exit 1).
 The header (status, placements, VP, seats) must agree with the replayed game.
 
+Regression test (--feed): arena replay REF --feed BOT_URL --seat S sends seat S's
+recorded requests (rebuilt byte for byte, see arena position) to a running bot,
+in order, on one WebSocket with a signed handshake as the runner makes it, and
+compares each answer with the recorded one (as the engine reads answers:
+unknown fields dropped). It prints the first decision where they differ (turn,
+kind, event, recorded answer, new answer) and the counts; exit 0 when every
+decision agrees, 1 otherwise. A decision struck for time or connection is not
+compared (the record has no answer for it); one struck as illegal agrees when
+the engine refuses the new answer with the same code. A bot that is
+deterministic given its input should agree with its own records.
+
 Examples:
   $ arena replay matches/                         newest match in matches/
   $ arena replay matches/m-0003.json --turn 40    open at turn 40
@@ -73,9 +96,15 @@ Examples:
   $ arena replay matches/m-0003.json --plain --ids --event 120   which vertex was that?
   $ arena replay matches/m-0003.json --json | jq .outcome
   $ gunzip -c m-0003.json.gz | arena replay - --turn end   a record from a pipe
-  $ arena replay m_Xy3AbCdEfGhIjKlM --url https://arena.example.com   a finished match on a server`,
+  $ arena replay m_Xy3AbCdEfGhIjKlM --url https://arena.example.com   a finished match on a server
+  $ arena replay runs/ --feed http://127.0.0.1:8080 --seat 1   does my bot still decide the same?
+  $ arena replay runs/m-0003.json --feed http://127.0.0.1:8080 --seat 2 --from-turn 40 --wait-ms 600000   under a debugger`,
     )
     .action(async (ref: string, opts: ReplayOptions) => {
+      if (opts.feed !== undefined) return feed(ref, opts, io);
+      for (const flag of ['seat', 'fromTurn', 'waitMs', 'deadlineMs', 'timeBank'] as const) {
+        if (opts[flag] !== undefined) throw usageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --feed`);
+      }
       if (!ref.trim()) throw usageError('REF is empty: give a match.json file, a directory of records, - for stdin, or a match id on the server');
       const width = parseWidth(opts.width);
       const ciSet = inCi(io.env);
@@ -129,6 +158,43 @@ Examples:
     // Ctrl-C is an interruption, as for every command (README: exit codes); the screen already says nothing more.
     if (exit.interrupted) throw new CliError('', EXIT.interrupted);
   }
+}
+
+/** `--feed`: a seat's recorded requests to a running bot, answers compared (src/arena/feed.ts). */
+async function feed(ref: string, opts: ReplayOptions, io: CliIO): Promise<void> {
+  if (opts.seat === undefined) throw usageError('--feed needs --seat S: whose requests to send');
+  const [{ loadRecordRef, rebuildFromRecord, whole }, { platformKeyOrFail }, { FeedConnectError, feedSeat, describeNew, describeRecorded }] = await Promise.all([
+    import('../record-ref'), import('./play'), import('../../arena/feed'),
+  ]);
+  const seat = whole('--seat', opts.seat, 0, 0, 3);
+  const fromTurn = whole('--from-turn', opts.fromTurn, 0, 0, 1000);
+  const waitMs = whole('--wait-ms', opts.waitMs, 30_000, 1, 3_600_000);
+  const url = opts.feed!.trim();
+  if (!/^(https?|wss?):\/\/[^\s]+$/i.test(url)) throw usageError('--feed needs a bot URL (http, https, ws or wss)');
+  const { record } = await loadRecordRef(ref, io, opts.url);
+  const rebuilt = await rebuildFromRecord(record, opts, { seat, keepGames: true });
+  const requests = rebuilt.requests.filter((r) => r.turn >= fromTurn);
+  if (requests.length === 0) throw new CliError(`seat ${seat} got no request${fromTurn ? ` from turn ${fromTurn} on` : ''} in this match`);
+  for (const note of rebuilt.notes) io.stderr.write(`arena: ${note}\n`);
+  io.stderr.write(`arena: sending seat ${seat}'s ${requests.length} recorded request${requests.length === 1 ? '' : 's'} of ${record.id}${fromTurn ? ` from turn ${fromTurn}` : ''} to the bot\n`);
+  const key = await platformKeyOrFail(io);
+  const report = await feedSeat(requests, { url, matchId: record.id, platformKey: key.privateKey, waitMs }).catch((err: unknown) => {
+    // A bot that cannot be reached is not a difference of decisions.
+    if (err instanceof FeedConnectError) throw new CliError(`${err.message}; is the bot running? check it with: arena bot check <url>`);
+    throw err;
+  });
+  const first = report.firstDifference;
+  const lines: string[] = [];
+  if (first) {
+    const r = first.request;
+    lines.push(`first difference: turn ${r.turn}, ${r.kind}, decision ${r.id} (event ${r.event})${first.why ? `: ${first.why}` : ''}`);
+    lines.push(`  recorded: ${describeRecorded(r.answer)}`);
+    lines.push(`  new:      ${describeNew(first.answer)}`);
+  }
+  const skipped = report.skipped ? `, ${report.skipped} not compared (struck for time or connection)` : '';
+  lines.push(`${report.decisions} decision${report.decisions === 1 ? '' : 's'}: ${report.agreed} agree, ${report.differed} differ${skipped}`);
+  io.stdout.write(lines.join('\n') + '\n');
+  if (report.differed > 0) throw new CliError('', EXIT.failure);
 }
 
 /** The controlling terminal as a key stream, or null without one (then the replay prints --plain). */

@@ -20,10 +20,22 @@ interface ServeFlags {
   tick: string;
   matchTimeout?: string;
   maxMatches?: string;
+  sameOwner: 'allow' | 'avoid' | 'forbid';
   trustProxy?: boolean;
+  maxConnections?: string;
+  maxConnectionsPerAddress?: string;
+  maxLiveStreams?: string;
+  init?: boolean;
 }
 
 export const DEFAULT_PORT = 8080;
+
+/** The start-up line's words for --same-owner. */
+const SAME_OWNER_LINE = {
+  allow: 'bots of one owner may share a table, rated (--same-owner allow)',
+  avoid: 'bots of one owner are spread over tables; a table with two of them is unrated (--same-owner avoid)',
+  forbid: 'bots of one owner never share a table; they wait instead (--same-owner forbid)',
+} as const;
 export const DEFAULT_HOST = '127.0.0.1';
 
 /** Tests of the signal handling may pass their own; the command uses the process. */
@@ -38,6 +50,7 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
       'run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time. Create the first user and key with `arena admin` before starting.',
     )
     .option('--data <DIR>', 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)')
+    .option('--init', 'start a new, empty store even though the data directory holds match records or a journal but no store.json (otherwise refused: restore it from `arena admin backup` instead)')
     .option('--host <HOST>', 'address to listen on; put a TLS proxy in front for the internet', DEFAULT_HOST)
     .option('--port <PORT>', 'port to listen on; 0 picks a free one (the start-up line names it)', String(DEFAULT_PORT))
     .option('--base-url <URL>', 'public address users and bots reach the service at, for sign-in links and the same-origin check (default: http://HOST:PORT)')
@@ -47,12 +60,24 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .option('--trust-proxy', 'the server is behind a reverse proxy (nginx, Caddy) on this host or the private network: rate limits count each client by the address the proxy appends to X-Forwarded-For, not the proxy\'s own')
     .option('--tick <SECONDS>', 'matchmaking: every this many seconds, seat every idle active bot in tables of 4 (and 3); 0 turns matchmaking off', '30')
     .option('--max-matches <N>', 'matches running at once, at most: each holds a socket per seat, and the process has only so many; past it the seats are shared among owners, longest-waiting bots first (default: 100)')
+    .option('--max-connections <N>', 'connections open at once for requests (live streams aside): past it a new connection is answered 429 and closed (default: half of the open-file limit left after 4 sockets per match and 256 files, at most 10000; the start-up line says)')
+    .option('--max-connections-per-address <N>', 'of those, from one client address (IPv6: its /64); the socket\'s own address, so behind a proxy it caps the proxy (default: an eighth of --max-connections, 8 to 256; with --trust-proxy, all of them)')
+    .option('--max-live-streams <N>', 'live match streams (GET /matches/{id}/live) open at once, apart from --max-connections; one address may hold 32 (default: a quarter of what --max-connections is half of)')
+    .addOption(
+      new Option('--same-owner <RULE>', 'bots of one owner at one table: avoid = spread owners over tables, and a table that still has two of one owner is played unrated; forbid = such a table is not formed (those bots wait); allow = seat by rating alone and rate every table')
+        .choices(['allow', 'avoid', 'forbid'])
+        .default('avoid'),
+    )
     .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, 10 minutes; lower it for tests)')
     .addHelpText(
       'after',
       `
 Start-up lines on stderr name the data directory, the mode, the platform
 public key and the address, the last as "listening on http://HOST:PORT".
+A client must send a request's headers within 10 s and the whole request
+within 30 s; an idle keep-alive connection is closed after 5 s.
+Signed requests stamped before the server started are refused (401, sign
+again): the replay memory does not survive a restart (docs/operating.md).
 SIGINT or SIGTERM stops accepting, finishes in-flight requests, aborts and
 records running matches, flushes the store and exits 0; a second signal
 exits at once. \`arena admin backup DIR\` copies the store while it runs.
@@ -78,6 +103,11 @@ Examples:
       const tickSeconds = parseSeconds('--tick', flags.tick, 0);
       const matchTimeoutMs = flags.matchTimeout === undefined ? undefined : parseSeconds('--match-timeout', flags.matchTimeout, 1) * 1000;
       const maxMatches = flags.maxMatches === undefined ? undefined : parseMaxMatches(flags.maxMatches);
+      const connectionLimits = {
+        ...(flags.maxConnections === undefined ? {} : { maxConnections: parseCap('--max-connections', flags.maxConnections) }),
+        ...(flags.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: parseCap('--max-connections-per-address', flags.maxConnectionsPerAddress) }),
+        ...(flags.maxLiveStreams === undefined ? {} : { maxLiveStreams: parseCap('--max-live-streams', flags.maxLiveStreams) }),
+      };
       if (!flags.host.trim()) throw usageError('--host needs an address, e.g. 127.0.0.1 or 0.0.0.0');
       const baseUrl = flags.baseUrl === undefined ? undefined : parseBaseUrl(flags.baseUrl);
       const smtpUrl = flags.smtp ?? (io.env.ARENA_SMTP_URL?.trim() || undefined);
@@ -89,7 +119,7 @@ Examples:
 
       let store: Awaited<ReturnType<typeof openFileStore>>;
       try {
-        store = await openFileStore(dir);
+        store = await openFileStore(dir, { init: flags.init === true });
       } catch (err) {
         if (err instanceof StoreLocked) {
           throw new CliError(`the data directory ${dir} is in use by another arena process${err.pid ? ` (pid ${err.pid})` : ''}; stop it first, or give another --data`, EXIT.failure);
@@ -99,7 +129,7 @@ Examples:
 
       let server: Awaited<ReturnType<typeof startServer>>;
       try {
-        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, trustProxy: flags.trustProxy === true });
+        server = await startServer({ store, dataDir: dir, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits });
       } catch (err) {
         await store.close().catch(() => {});
         const e = err as NodeJS.ErrnoException;
@@ -121,7 +151,9 @@ Examples:
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
-      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s` : 'matchmaking off (--tick 0): no matches start');
+      say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s; ${SAME_OWNER_LINE[flags.sameOwner]}` : 'matchmaking off (--tick 0): no matches start');
+      const caps = server.connectionLimits;
+      say(`connections: at most ${caps.maxConnections} for requests, ${caps.maxConnectionsPerAddress} from one address, and ${caps.maxLiveStreams} live streams (--max-connections, --max-connections-per-address, --max-live-streams)`);
       say(`listening on ${server.url}`);
 
       await untilSignal(signals, say);
@@ -159,6 +191,13 @@ function parseSeconds(flag: string, text: string, min: number): number {
 function parseMaxMatches(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < 1 || n > 10_000) throw usageError(`--max-matches must be a whole number from 1 to 10000, got "${text}"`);
+  return n;
+}
+
+/** A connection cap: a whole number from 1 to 1,000,000. */
+function parseCap(flag: string, text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 1_000_000) throw usageError(`${flag} must be a whole number from 1 to 1000000, got "${text}"`);
   return n;
 }
 

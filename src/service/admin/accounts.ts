@@ -73,7 +73,14 @@ export async function addKey(store: Store, input: AddKeyInput): Promise<KeyRecor
     throw err;
   }
   const user = await findUser(store, input.user);
-  return store.addKey({ userId: user.id, name, publicKey: formatPublicKey(raw, 'raw'), scopes });
+  try {
+    return await store.addKey({ userId: user.id, name, publicKey: formatPublicKey(raw, 'raw'), scopes });
+  } catch (err) {
+    if (err instanceof StoreConflict && err.what === 'public_key') {
+      throw new AdminError('another account in this data directory registered this public key; generate a key for this server (arena keys generate --out FILE) and add that one');
+    }
+    throw err;
+  }
 }
 
 /** Scope names, each one of the six, no repeats; order kept. */

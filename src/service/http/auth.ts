@@ -2,6 +2,9 @@
 // key id, 5-minute window, exact body bytes; a revoked key fails at once; a
 // signature seen before is a replay) or a dashboard session cookie (every
 // scope; writes must come from our own origin). Then the route's scope.
+// A signed request takes its key's rate-limit token before its signature is
+// verified or remembered: a key over its limit costs no Ed25519 check and no
+// replay-store entry, and its 429'd request may be sent again as it was.
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
@@ -13,7 +16,7 @@ import type { AppEnv, Caller } from './env';
 import { ApiError, rateLimited } from './errors';
 import { requestHeader, responseHeader } from './node-io';
 import { RateLimiter } from './rate-limit';
-import { ReplayCache, replayKey } from './replay-cache';
+import { ReplayCache, replayKey, type ReplayGuard } from './replay-cache';
 
 export const SESSION_COOKIE = 'arena_session';
 const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
@@ -42,12 +45,13 @@ export async function rawBody(c: Context<AppEnv>): Promise<Uint8Array> {
 }
 
 export class Authenticator {
-  private readonly replays = new ReplayCache(REQUEST_WINDOW_MS);
+  private readonly replays: ReplayGuard;
   private readonly keyLimiter: RateLimiter;
   /** Failed signed requests per client address: each costs a signature check before any key's limit applies. */
   private readonly failures: RateLimiter;
 
   constructor(private readonly deps: AppDeps) {
+    this.replays = deps.replayGuard ?? new ReplayCache(REQUEST_WINDOW_MS);
     this.keyLimiter = new RateLimiter(deps.rateLimits.key, deps.now);
     this.failures = new RateLimiter(deps.rateLimits.authFailures ?? DEFAULT_RATE_LIMITS.authFailures, deps.now);
   }
@@ -75,8 +79,11 @@ export class Authenticator {
         this.deps.metrics.authFailure('missing_scope');
         throw new ApiError('forbidden', `key ${caller.keyId} lacks the scope ${scope}; scopes are fixed at creation, so add a key with it`);
       }
-      const wait = this.keyLimiter.take(caller.keyId ?? `user:${caller.userId}`);
-      if (wait > 0) throw rateLimited(this.deps.metrics, `too many requests; retry in ${wait} s`, wait);
+      // A signed request took its key's token before its signature was checked (signed()).
+      if (caller.via === 'session') {
+        const wait = this.keyLimiter.take(`user:${caller.userId}`);
+        if (wait > 0) throw rateLimited(this.deps.metrics, `too many requests; retry in ${wait} s`, wait);
+      }
       await next();
     };
   }
@@ -99,29 +106,48 @@ export class Authenticator {
 
   private async signed(c: Context<AppEnv>): Promise<Caller> {
     const { store, metrics } = this.deps;
-    const now = this.deps.now();
     const headers = { 'x-svc-key': requestHeader(c, 'x-svc-key'), 'x-svc-timestamp': requestHeader(c, 'x-svc-timestamp'), 'x-svc-signature': requestHeader(c, 'x-svc-signature') };
     const keyId = headers['x-svc-key'] ?? '';
     const rec = keyId && keyId.length <= 64 ? await store.getKey(keyId) : null;
     const body = await rawBody(c);
-    const result = verifyRequest({
-      method: c.req.method,
-      path: signedPath(c),
-      body,
-      headers,
-      lookupKey: () => (rec ? { publicKey: Buffer.from(rec.publicKey, 'base64'), revoked: rec.revokedAt !== null } : undefined),
-      now,
-    });
-    if (!result.ok) {
-      metrics.authFailure(result.code);
-      throw new ApiError('unauthenticated', result.reason);
+    const now = this.deps.now();
+    // The token first (only for a key that exists: an unknown id gets no bucket). It is given
+    // back if the request then fails, so forged requests under someone's key id cost that key nothing.
+    if (rec) {
+      const wait = this.keyLimiter.take(rec.id);
+      if (wait > 0) throw rateLimited(metrics, `too many requests; retry in ${wait} s`, wait);
     }
-    const seen = this.replays.check(replayKey(headers['x-svc-signature']!), result.timestamp, now);
-    if (seen === 'replay') {
-      metrics.authFailure('replayed_signature');
-      throw new ApiError('unauthenticated', 'this signature was already used: a replayed request; sign every request afresh');
+    let accepted = false;
+    try {
+      const result = verifyRequest({
+        method: c.req.method,
+        path: signedPath(c),
+        body,
+        headers,
+        lookupKey: () => (rec ? { publicKey: Buffer.from(rec.publicKey, 'base64'), revoked: rec.revokedAt !== null } : undefined),
+        now,
+      });
+      if (!result.ok) {
+        metrics.authFailure(result.code);
+        throw new ApiError('unauthenticated', result.reason);
+      }
+      const since = this.deps.signedSince;
+      if (since !== undefined && result.timestamp < since) {
+        metrics.authFailure('signed_before_start');
+        throw new ApiError('unauthenticated', `x-svc-timestamp is from before the server last started (${new Date(since).toISOString()}), so this signature cannot be checked for replay; sign the request again now (if you just did, your clock is behind the server's)`);
+      }
+      // The in-memory cache answers at once: awaiting only a promise spares the common case a microtask.
+      const answer = this.replays.check(replayKey(headers['x-svc-signature']!), result.timestamp, now);
+      const seen = typeof answer === 'string' ? answer : await answer;
+      if (seen === 'replay') {
+        metrics.authFailure('replayed_signature');
+        throw new ApiError('unauthenticated', 'this signature was already used: a replayed request; sign every request afresh');
+      }
+      if (seen === 'full') throw rateLimited(metrics, 'the service is taking more signed requests than it can remember for replay protection; retry in 1 s', 1);
+      accepted = true;
+    } finally {
+      if (!accepted && rec) this.keyLimiter.refund(rec.id);
     }
-    if (seen === 'full') throw rateLimited(metrics, 'the service is taking more signed requests than it can remember for replay protection; retry in 1 s', 1);
     store.touchKey(rec!.id, new Date(now).toISOString());
     return { userId: rec!.userId, via: 'key', keyId: rec!.id, scopes: new Set(rec!.scopes) };
   }

@@ -1,6 +1,7 @@
 // Everything the HTTP app needs, injected: tests swap the resolver, the clock,
 // the mailer and the limits, never the store or the signatures.
 import type { KeyObject } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { AddressPolicy } from '../../probe/address-policy';
 import type { deployCheck } from '../../probe/deploy-check';
 import type { LiveHub } from '../live/hub';
@@ -8,6 +9,7 @@ import type { Store } from '../store/types';
 import type { Mailer } from './mail';
 import type { ServiceMetrics } from './metrics';
 import type { RateLimit } from './rate-limit';
+import type { ReplayGuard } from './replay-cache';
 
 /** One structured log line; the server prints it as JSON or pretty text. Never pass secrets or bot URLs. */
 export type ServiceLog = (fields: Record<string, unknown>) => void;
@@ -31,15 +33,25 @@ export interface AppDeps {
   hub: LiveHub;
   /**
    * key: per key; address: per client address on routes without credentials; authFailures: failed signed
-   * requests per address; signInMails: sign-in links one client address may ask for; deployChecks: the
+   * requests per address; signInMails: sign-in links one client address may ask for; signInMailsPerAddress:
+   * sign-in links mailed to one e-mail address, whoever asks; deployChecks: the
    * checks (outgoing connections to a bot's URL) one account may have the server run; keyCreations: keys
    * one account may add (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit };
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
   liveStreamsPerAddress?: number;
+  /** The connection caps (connection-limit.ts): a request that becomes a live stream moves to the live streams' budget; false when it is full. */
+  connections?: { toLive(socket: Socket): boolean };
+  /** Replay protection for signed requests (default: a ReplayCache in this process's memory). */
+  replayGuard?: ReplayGuard;
+  /**
+   * Signed requests stamped before this (ms) are refused: the server's start, when the replay guard
+   * forgets everything at a restart (the in-memory one), so nothing signed before it can be replayed after it.
+   */
+  signedSince?: number;
   now: () => number;
 }
 
@@ -50,6 +62,8 @@ export const DEFAULT_RATE_LIMITS = {
   authFailures: { perSecond: 2, burst: 100 },
   // Each one is a mail to someone and a write of the store: a few in a row (a typo, a retry), then one a minute.
   signInMails: { perSecond: 1 / 60, burst: 10 },
+  // Whoever asks, one inbox gets a few links in a row, then one a minute: a stranger can delay a sign-in by a minute, never stop it.
+  signInMailsPerAddress: { perSecond: 1 / 60, burst: 3 },
   // Each one connects to a URL the account chose: enough to fix a bot by trial, too few to aim the server at someone.
   deployChecks: { perSecond: 1 / 5, burst: 20 },
   // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking cannot fill the store.

@@ -9,6 +9,8 @@ export interface ServiceMetrics extends SchedulerMetrics {
   request(route: string, method: string, status: number): void;
   authFailure(reason: string): void;
   rateLimited(): void;
+  /** A connection refused at a cap: 'server' (--max-connections) or 'address' (--max-connections-per-address). */
+  connectionRefused(reason: string): void;
   storeWrite(op: string, seconds: number): void;
   setLiveViewers(n: number): void;
 }
@@ -18,6 +20,7 @@ export function createMetrics(): ServiceMetrics {
   const requests = new Counter({ name: 'arena_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const authFailures = new Counter({ name: 'arena_auth_failures_total', help: 'Failed authentications by reason', labelNames: ['reason'], registers: [registry] });
   const limited = new Counter({ name: 'arena_rate_limited_total', help: 'Requests refused with 429', registers: [registry] });
+  const refusedConnections = new Counter({ name: 'arena_connections_refused_total', help: 'Connections answered 429 and closed at a cap, by cap', labelNames: ['cap'], registers: [registry] });
   const storeWrites = new Histogram({ name: 'arena_store_write_seconds', help: 'Store write latency', labelNames: ['op'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers: [registry] });
   const running = new Gauge({ name: 'arena_matches_running', help: 'Matches running now', registers: [registry] });
   const ended = new Counter({ name: 'arena_matches_total', help: 'Matches ended, by status', labelNames: ['status'], registers: [registry] });
@@ -30,6 +33,7 @@ export function createMetrics(): ServiceMetrics {
     request: (route, method, status) => requests.inc({ route, method, status: String(status) }),
     authFailure: (reason) => authFailures.inc({ reason }),
     rateLimited: () => limited.inc(),
+    connectionRefused: (cap) => refusedConnections.inc({ cap }),
     storeWrite: (op, seconds) => storeWrites.observe({ op }, seconds),
     setLiveViewers: (n) => viewers.set(n),
     matchStarted: () => running.inc(),

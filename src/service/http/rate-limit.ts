@@ -31,6 +31,12 @@ export class RateLimiter {
     return this.secondsTo(b);
   }
 
+  /** Gives back a token taken for a request that then did nothing (never above the burst). */
+  refund(key: string): void {
+    const b = this.buckets.get(key);
+    if (b) b.tokens = Math.min(this.limit.burst, b.tokens + 1);
+  }
+
   /** 0 when `key` has a token now (none is spent), else the seconds until it has one. */
   wait(key: string): number {
     const now = this.now();

@@ -21,6 +21,16 @@ const ID_BYTES = 16;
 export type ReplayCheck = 'first' | 'replay' | 'full';
 
 /**
+ * What the authenticator asks of replay protection: has this signature been
+ * seen (and if not, remember it). ReplayCache answers from this process's
+ * memory; a store shared by several processes (Postgres) answers from the
+ * store, so a signature used on one process is a replay on every other.
+ */
+export interface ReplayGuard {
+  check(key: string, timestamp: number, now: number): ReplayCheck | Promise<ReplayCheck>;
+}
+
+/**
  * The identity of a (verified) signature: its bytes, not its text, so
  * re-encoding it (padding dropped, spaces) is still the same signature; and
  * not its key id, because the signed message does not name the key: a
@@ -33,7 +43,7 @@ export function replayKey(signature: string): string {
   return bytes && bytes.length >= ID_BYTES ? Buffer.from(bytes.buffer, bytes.byteOffset, ID_BYTES).toString('latin1') : text;
 }
 
-export class ReplayCache {
+export class ReplayCache implements ReplayGuard {
   private readonly spans = new Map<number, Set<string>>();
   private count = 0;
   private expireAt = 0;

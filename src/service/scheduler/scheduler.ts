@@ -1,6 +1,9 @@
 // The match plane of `serve`: on every tick, seat every idle active bot
 // (tables.ts), play each table over the runner against the bots' registered
 // URLs, rate completed matches, and stream public events to live viewers.
+// A table with two bots of one owner (possible under --same-owner avoid when
+// the pool leaves no choice) is played but not rated, and its record says
+// `rated: false`: one owner's bots could otherwise feed one of them rating.
 // A match never throws out of here: whatever happens, it ends recorded as
 // completed or aborted, and a slow or hostile bot delays only its own table.
 import type { KeyObject } from 'node:crypto';
@@ -13,7 +16,7 @@ import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../
 import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
-import { formTables, TABLE_SIZE } from './tables';
+import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
 
 export type ServiceLog = (fields: Record<string, unknown>) => void;
 
@@ -39,6 +42,8 @@ export interface SchedulerOptions {
    * shared among owners (longestWaiting); the rest wait for a later tick.
    */
   maxMatches?: number;
+  /** Two bots of one owner at a table: allowed and rated, avoided (unrated when it happens), or never formed (default DEFAULT_SAME_OWNER). */
+  sameOwner?: SameOwnerRule;
   deadlineMs?: number;
   timeBankMs?: number;
   log: ServiceLog;
@@ -139,15 +144,16 @@ export class Scheduler {
     const seats = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - this.running.size) * TABLE_SIZE;
     const byId = new Map(this.longestWaiting(bots.filter((b) => !busy.has(b.id)), seats).map((b) => [b.id, b]));
     const shown = new Map(ratings.map((r) => [r.botId, displayRating(r)]));
-    const tables = formTables([...byId.values()].map((b) => ({ botId: b.id, rating: shown.get(b.id) ?? displayRating(initialRating()) })));
-    for (const table of tables) for (const id of table) this.seatedAt.set(id, tick);
+    const rule = this.opts.sameOwner ?? DEFAULT_SAME_OWNER;
+    const tables = formTables([...byId.values()].map((b) => ({ botId: b.id, rating: shown.get(b.id) ?? displayRating(initialRating()), ownerId: b.ownerId })), rule);
+    for (const table of tables) for (const id of table.botIds) this.seatedAt.set(id, tick);
     // Only active bots keep a place in the queue (removed ones would pile up).
     const active = new Set(bots.map((b) => b.id));
     for (const id of this.seatedAt.keys()) if (!active.has(id)) this.seatedAt.delete(id);
     // Every table starts now; their running records are written meanwhile (the
     // store writes one at a time, so waiting for each before the next would
     // start the last of 200 tables seconds late).
-    const begun = this.stopping ? [] : tables.map((table) => this.startMatch(table.map((id) => byId.get(id)!)));
+    const begun = this.stopping ? [] : tables.map((table) => this.startMatch(table.botIds.map((id) => byId.get(id)!), !(table.sameOwner && rule !== 'allow')));
     const stored = await Promise.all(begun.map(async ({ matchId, stored }) => ((await stored) ? matchId : null)));
     return stored.filter((id): id is string => id !== null);
   }
@@ -185,12 +191,12 @@ export class Scheduler {
    * says whether that write worked (if not, the match is aborted). The
    * result of a match is written only after its running record.
    */
-  private startMatch(bots: BotRecord[]): { matchId: string; stored: Promise<boolean> } {
+  private startMatch(bots: BotRecord[], rated: boolean): { matchId: string; stored: Promise<boolean> } {
     const matchId = this.opts.newMatchId ? this.opts.newMatchId() : newId('m');
     const controller = new AbortController();
     const running: Running = { controller, botIds: bots.map((b) => b.id), done: Promise.resolve() };
     this.running.set(matchId, running);
-    const begun = this.beginMatch(matchId, bots);
+    const begun = this.beginMatch(matchId, bots, rated);
     const stored = this.opts.store.putMatch(begun.running).then(
       () => {
         this.opts.log({ event: 'match.start', matchId, bots: begun.running.players.map((p) => p.botId) });
@@ -209,7 +215,7 @@ export class Scheduler {
     return { matchId, stored };
   }
 
-  private beginMatch(matchId: string, bots: BotRecord[]): Begun {
+  private beginMatch(matchId: string, bots: BotRecord[], rated: boolean): Begun {
     // 128 fresh random bits per match, never derived from another match's seed.
     const seed = (this.opts.newSeed ?? newTournamentSeed)();
     const startedAt = new Date().toISOString();
@@ -219,6 +225,8 @@ export class Scheduler {
       id: matchId, game: GAME, status: 'running', players, startedAt, endedAt: null,
       // Stored, never served while running (the routes withhold seed and replay).
       seed, replay: [], rulesVersion: RULES_VERSION, seatCount: bots.length, vp: null,
+      // Absent means rated: only the exception is written.
+      ...(rated ? {} : { rated: false }),
     };
     // The channel before the record: a viewer who finds the match in the store must find its stream too.
     const channel = this.opts.hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
@@ -251,10 +259,11 @@ export class Scheduler {
     }
     const endedAt = new Date().toISOString();
     const wasStored = await stored;
+    const unrated = running.rated === false ? { rated: false } : {};
     if (wasStored && result && result.match.status === 'completed' && result.outcome) {
       let record: MatchRecord | null = null;
       try {
-        record = await this.rateAndStore(result.match);
+        record = await this.rateAndStore({ ...result.match, ...unrated });
       } catch (err) {
         log({ event: 'match.error', matchId, error: `cannot record the result: ${err instanceof Error ? err.message : String(err)}` });
       }
@@ -265,13 +274,14 @@ export class Scheduler {
           event: 'match.end', matchId, reason: result.outcome.reason,
           placements: record.players.map((p) => ({ botId: p.botId, placement: p.placement })),
           durationMs: Date.parse(record.endedAt ?? endedAt) - Date.parse(startedAt),
+          ...unrated,
         });
         return;
       }
       begun.abortReason = 'its result could not be recorded';
     }
     const aborted: MatchRecord = result
-      ? { ...result.match, status: 'aborted', players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) }
+      ? { ...result.match, ...unrated, status: 'aborted', players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) }
       : { ...running, status: 'aborted', endedAt };
     try {
       if (wasStored) await store.putMatch(aborted);
@@ -284,9 +294,14 @@ export class Scheduler {
     }
   }
 
-  /** Rates a completed match (openskill Weng-Lin, ranks = placements) and stores match and ratings in one step. */
+  /** Rates a completed match (openskill Weng-Lin, ranks = placements) and stores match and ratings in one step; an unrated one changes no rating. */
   private async rateAndStore(match: MatchRecord): Promise<MatchRecord> {
     const { store } = this.opts;
+    if (match.rated === false) {
+      const record: MatchRecord = { ...match, players: match.players.map((p) => ({ ...p, ratingDelta: null })) };
+      await store.completeMatch(record, []);
+      return record;
+    }
     const before = await Promise.all(match.players.map(async (p) => (await store.getRating(p.botId, GAME)) ?? { botId: p.botId, game: GAME, ...initialRating(), gamesPlayed: 0 }));
     const rated = rate(before.map((r) => ({ id: r.botId, mu: r.mu, sigma: r.sigma })), match.players.map((p) => p.placement ?? match.players.length));
     const ratings: RatingRecord[] = rated.map((r, i) => ({ botId: r.id, game: GAME, mu: r.mu, sigma: r.sigma, gamesPlayed: before[i].gamesPlayed + 1 }));

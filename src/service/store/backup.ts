@@ -2,12 +2,17 @@
 // not (so `arena admin backup` needs no lock). The copy opens as a store, and
 // holds the platform key, so a server restored from it keeps its identity.
 //
-// What can change under a reader: store.json (replaced whole), the match log
-// (appended), and the files of matches still running (replaced whole); files
-// of completed and aborted matches never change again. So the reader takes
-// store.json, then the log, then the running matches' files, then store.json
-// again: if the document did not change and every running file is at the
-// version the log names, those reads are one moment of the store. A
+// What can change under a reader: store.json (replaced whole by compaction),
+// the journal (appended; rotated and its old files removed by compaction),
+// the match log (appended), and the files of matches still running (replaced
+// whole); files of completed and aborted matches never change again. So the
+// reader takes store.json and the journal (the complete lines), then the log,
+// then the running matches' files, then store.json again: if the snapshot did
+// not change, the journal replayed onto it without a gap, and every running
+// file is at the version the log names, those reads are one moment of the
+// store. The copy's store.json is that snapshot with the journal applied (a
+// compacted document), so a backup has no journal and its format is as it
+// was before the journal. A
 // completion whose ratings had not reached store.json yet is re-applied when
 // the copy opens, as after a crash. Otherwise it tries again. The final
 // files are copied afterwards, at leisure.
@@ -15,14 +20,18 @@ import { copyFile, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { join, resolve } from 'node:path';
 import { fsyncDir } from './atomic-write';
 import { DOC_FILE, emptyDoc, parseDoc } from './doc';
+import { listJournals, replayJournals } from './journal';
 import { LOG_FILE, MATCH_DIR, matchFile, parseEnvelope, parseLine } from './match-files';
 import { isTerminal } from './match-index';
 import { makeDir } from '../../fs/make-dir';
 import { PLATFORM_KEY_FILE } from '../../config/platform-key';
 
 export interface BackupOptions {
-  /** Runs the consistent read inside the store's write queue (an in-process backup): one attempt suffices. */
-  hold?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Runs the consistent read inside the store's write queue (an in-process
+   * backup), passing the document in memory as store.json's text: one attempt suffices.
+   */
+  hold?: <T>(fn: (docText: string) => Promise<T>) => Promise<T>;
   /** Attempts before giving up on a store that never stops changing. */
   attempts?: number;
 }
@@ -39,7 +48,7 @@ export async function backupDataDir(src: string, out: string, opts: BackupOption
   const from = resolve(src);
   const to = resolve(out);
   if (from === to) throw new Error('the backup directory must not be the data directory');
-  if (!(await exists(join(from, DOC_FILE))) && !(await exists(join(from, MATCH_DIR)))) {
+  if (!(await exists(join(from, DOC_FILE))) && !(await exists(join(from, MATCH_DIR))) && (await listJournals(from)).length === 0) {
     throw new Error(`${from} holds no arena store`);
   }
   const created = await ensureEmpty(to);
@@ -59,7 +68,7 @@ export async function backupDataDir(src: string, out: string, opts: BackupOption
 async function copyStore(from: string, to: string, opts: BackupOptions): Promise<void> {
   let snap: Snapshot | null = null;
   if (opts.hold) {
-    snap = await opts.hold(() => readSnapshot(from));
+    snap = await opts.hold((docText) => readSnapshot(from, docText));
     if (!snap) throw new Error('the store changed while it was held for a backup');
   } else {
     const attempts = opts.attempts ?? 200;
@@ -110,12 +119,22 @@ async function copyStore(from: string, to: string, opts: BackupOptions): Promise
 }
 
 /** One consistent read of the mutable parts, or null if something changed meanwhile. */
-async function readSnapshot(root: string): Promise<Snapshot | null> {
+async function readSnapshot(root: string, held?: string): Promise<Snapshot | null> {
   const docPath = join(root, DOC_FILE);
   const matches = join(root, MATCH_DIR);
-  const docRaw = await readText(docPath);
-  const docText = docRaw ?? JSON.stringify(emptyDoc());
-  parseDoc(docText, docPath);
+  const docRaw = held === undefined ? await readText(docPath) : null;
+  let docText = held ?? '';
+  if (held === undefined) {
+    const doc = docRaw === null ? emptyDoc() : parseDoc(docRaw, docPath);
+    try {
+      await replayJournals(root, doc, false);
+    } catch (err) {
+      // Compaction moved on between reading store.json and its journal: try again.
+      if (held === undefined && (await readText(docPath)) !== docRaw) return null;
+      throw err;
+    }
+    docText = JSON.stringify(doc);
+  }
   const whole = (await readBytes(join(matches, LOG_FILE))) ?? Buffer.alloc(0);
   let end = whole.lastIndexOf(0x0a) + 1; // a torn last append is not part of any moment
   let lines = parseLog(whole, end, root);
@@ -139,7 +158,7 @@ async function readSnapshot(root: string): Promise<Snapshot | null> {
     if (text === null || parseEnvelope(text, matchFile(matches, id)).v !== v) return null;
     volatile.set(id, text);
   }
-  if ((await readText(docPath)) !== docRaw) return null;
+  if (held === undefined && (await readText(docPath)) !== docRaw) return null;
   const final = [...lines.latest].filter(([id, e]) => isTerminal(e.status) && !volatile.has(id)).map(([id]) => id);
   return { docText, log: whole.subarray(0, end), volatile, final };
 }

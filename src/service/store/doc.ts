@@ -1,9 +1,12 @@
-// The store's main document (store.json): the small records, read and written
-// whole through lowdb. Matches are not in it (match-log.ts), so its size
-// follows users and bots, never the number of matches played.
+// The store's main document (store.json): the small records. The file is a
+// snapshot; changes since it was written are in the journal (journal.ts), and
+// the full document lives in memory. Matches are not in it (match-log.ts), so
+// its size follows users and bots, never the number of matches played.
+//
+// lowdb is gone from here: it reads and writes a document whole, which is the
+// cost the journal removes. What is left (one strict parse, one durable
+// replace with a crash hook between its steps) is a few lines of our own.
 import { readFile } from 'node:fs/promises';
-import { Low, type Adapter } from 'lowdb';
-import { writeFileAtomic } from './atomic-write';
 import type { BotRecord, KeyRecord, RatingRecord, SessionRecord, SignInTokenRecord, UserRecord } from './types';
 
 export const DOC_FILE = 'store.json';
@@ -11,7 +14,7 @@ const FORMAT = 1;
 
 export interface StoreDoc {
   format: typeof FORMAT;
-  /** Incremented by every write: a lock-free backup uses it to see that it read one version. */
+  /** Incremented by every write (a journal entry is one write). */
   rev: number;
   users: Record<string, UserRecord>;
   keys: Record<string, KeyRecord>;
@@ -25,10 +28,19 @@ export interface StoreDoc {
    * this document (-1: none). Completions after it are re-applied at open.
    */
   ratingsThrough: number;
+  /**
+   * The last journal entry this snapshot includes (0: none; absent in
+   * documents written before the journal). Entries up to it are skipped when
+   * the journal is replayed, so replaying after a crash is idempotent.
+   */
+  journalSeq?: number;
 }
 
+export const COLLECTIONS = ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens'] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
 export function emptyDoc(): StoreDoc {
-  return { format: FORMAT, rev: 0, users: {}, keys: {}, bots: {}, ratings: {}, sessions: {}, signInTokens: {}, ratingsThrough: -1 };
+  return { format: FORMAT, rev: 0, users: {}, keys: {}, bots: {}, ratings: {}, sessions: {}, signInTokens: {}, ratingsThrough: -1, journalSeq: 0 };
 }
 
 export function ratingKey(game: string, botId: string): string {
@@ -44,40 +56,23 @@ export function parseDoc(text: string, file: string): StoreDoc {
     throw new Error(`${file} is not valid JSON (${(err as Error).message}); restore it from a backup`);
   }
   const d = doc as Partial<StoreDoc> | null;
-  const maps = ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens'] as const;
   if (!d || typeof d !== 'object' || d.format !== FORMAT || typeof d.rev !== 'number' || typeof d.ratingsThrough !== 'number'
-    || maps.some((k) => !d[k] || typeof d[k] !== 'object')) {
+    || (d.journalSeq !== undefined && !Number.isSafeInteger(d.journalSeq))
+    || COLLECTIONS.some((k) => !d[k] || typeof d[k] !== 'object')) {
     throw new Error(`${file} is not an arena store document (format ${FORMAT}); restore it from a backup`);
   }
+  d.journalSeq ??= 0;
   return d as StoreDoc;
 }
 
-/**
- * lowdb adapter with durable atomic writes (lowdb's own JSONFile renames
- * without fsync) and a strict parse. The presets are avoided on purpose: they
- * switch to memory under NODE_ENV=test, and the store must always hit the disk.
- */
-export class AtomicJsonDoc implements Adapter<StoreDoc> {
-  constructor(readonly file: string) {}
-
-  async read(): Promise<StoreDoc | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
-    return parseDoc(text, this.file);
+/** store.json, or null if there is none. */
+export async function readDoc(file: string): Promise<StoreDoc | null> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
   }
-
-  write(doc: StoreDoc): Promise<void> {
-    return writeFileAtomic(this.file, JSON.stringify(doc));
-  }
-}
-
-export async function openDoc(file: string): Promise<Low<StoreDoc>> {
-  const db = new Low<StoreDoc>(new AtomicJsonDoc(file), emptyDoc());
-  await db.read();
-  return db;
+  return parseDoc(text, file);
 }

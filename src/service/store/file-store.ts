@@ -1,27 +1,35 @@
 // The Store on files in the data directory:
 //   lock                    the writer's pid (lock.ts)
-//   store.json              users, keys, bots, ratings, sessions, sign-in links (lowdb, doc.ts)
+//   store.json              snapshot of users, keys, bots, ratings, sessions, sign-in links (doc.ts)
+//   journal.<gen>.jsonl     the writes since that snapshot, one line each (journal.ts)
 //   matches/index.log       one line per match write (match-log.ts)
 //   matches/<id>.json       one file per match
 // All writes go through one queue, so they reach the disk in the order they
-// were made and each sees the previous one's result.
+// were made and each sees the previous one's result. The document is held in
+// memory; a write appends what it changed to the journal (fsynced) and only
+// then changes the document in memory, so it costs the size of the change.
+// When the journal outgrows the snapshot (and a floor), compaction writes a
+// new snapshot in the background (see compact()).
 //
 // completeMatch touches two files and must look atomic. Its match file also
-// carries the seats' new ratings (after-values), and store.json remembers the
+// carries the seats' new ratings (after-values), and the document remembers the
 // log offset of the last completion it applied (`ratingsThrough`). The order
-// is: log line, match file, store.json. A crash before the match file lands
-// leaves the old state (the log's unfinished last line is cut at open); a
-// crash after it leaves a completion past `ratingsThrough`, and open re-applies
-// its ratings. Setting after-values is idempotent, so re-applying is safe.
-import { rm } from 'node:fs/promises';
+// is: log line, match file, journal line (ratings + ratingsThrough). A crash
+// before the match file lands leaves the old state (the log's unfinished last
+// line is cut at open); a crash after it leaves a completion past
+// `ratingsThrough`, and open re-applies its ratings. Setting after-values is
+// idempotent, so re-applying is safe.
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { makeDir } from '../../fs/make-dir';
-import type { Low } from 'lowdb';
-import { tempPathFor } from './atomic-write';
+import { fsyncDir, tempPathFor, writeFileAtomic } from './atomic-write';
 import { backupDataDir } from './backup';
-import { DOC_FILE, openDoc, ratingKey, type StoreDoc } from './doc';
+import { DOC_FILE, emptyDoc, ratingKey, readDoc, type StoreDoc } from './doc';
+import { Draft } from './draft';
 import { isSafeId, newId } from './ids';
+import { applyEntry, journalFile, JournalWriter, listJournals, replayJournals, type Entry } from './journal';
 import { acquireLock, type DirLock } from './lock';
+import { LOG_FILE, MATCH_DIR } from './match-files';
 import { isTerminal } from './match-index';
 import { LogBroken, MatchLog, type PendingCompletion } from './match-log';
 import {
@@ -40,22 +48,74 @@ import {
   type UserRecord,
 } from './types';
 
+/** The steps of a compaction, in order; a crash test kills the process at each. */
+export const COMPACT_STEPS = ['rotated', 'snapshot-synced', 'snapshot-renamed', 'dir-synced', 'journals-removed'] as const;
+export type CompactStep = (typeof COMPACT_STEPS)[number];
+
 export interface FileStoreOptions {
   /** The clock for createdAt/revokedAt/removedAt and for pruning expired links and sessions. */
   now?: () => Date;
+  /** Start a new, empty store even though the directory holds match files or a journal but no store.json. */
+  init?: boolean;
+  /** Compact once the journal passes this many bytes (or the snapshot's size, if larger). Default 8 MiB. */
+  compactBytes?: number;
+  /** Called after each step of a compaction (crash tests kill the process here). */
+  onCompactStep?: (step: CompactStep) => void | Promise<void>;
 }
 
-/** Opens (creating on first start) the store in `dir`; fails with StoreLocked if another process holds it. */
+const COMPACT_BYTES = 8 * 1024 * 1024;
+/** Expired links and sessions are dropped at most this often (a scan of them all). */
+const PRUNE_EVERY_MS = 60_000;
+
+/** store.json is missing but the directory holds a store's other files: starting would silently lose every account. */
+export class StoreMissing extends Error {
+  constructor(readonly dir: string, readonly found: string[]) {
+    super(`${join(dir, DOC_FILE)} is missing, but ${dir} holds ${found.join(' and ')}: the accounts, keys and bots would be lost. `
+      + 'Restore the data directory from a copy made by `arena admin backup DIR` (stop the server, replace the directory with the copy), '
+      + 'or start a new, empty store here with `arena serve --init`');
+    this.name = 'StoreMissing';
+  }
+}
+
+/** What in `root` says a store was here (for when store.json is missing). */
+export async function storeLeftovers(root: string): Promise<{ found: string[]; journals: number[] }> {
+  const found: string[] = [];
+  const log = await stat(join(root, MATCH_DIR, LOG_FILE)).catch(() => null);
+  const files = log && log.size > 0 ? [] : await readdir(join(root, MATCH_DIR)).catch(() => [] as string[]);
+  if ((log && log.size > 0) || files.some((f) => f.endsWith('.json'))) found.push(`${MATCH_DIR}/ (match records)`);
+  const journals = await listJournals(root);
+  if (journals.length) found.push(`a journal (${journals.map((g) => `journal.${g}.jsonl`).join(', ')})`);
+  return { found, journals };
+}
+
+/**
+ * Opens (creating on first start) the store in `dir`; fails with StoreLocked
+ * if another process holds it, and with StoreMissing if store.json is gone but
+ * the rest of a store is there (unless `init`).
+ */
 export async function openFileStore(dir: string, opts: FileStoreOptions = {}): Promise<FileStore> {
   const root = resolve(dir);
   await makeDir(root, 0o700);
   const lock = await acquireLock(root);
+  let journal: JournalWriter | null = null;
   try {
     const docPath = join(root, DOC_FILE);
     await rm(tempPathFor(docPath), { force: true });
-    const db = await openDoc(docPath);
-    const { log, pending } = await MatchLog.open(root, db.data.ratingsThrough);
-    const store = new FileStore(root, db, log, lock, opts.now ?? (() => new Date()));
+    let doc = await readDoc(docPath);
+    if (!doc) {
+      const left = await storeLeftovers(root);
+      if (left.found.length && !opts.init) throw new StoreMissing(root, left.found);
+      // --init: a journal without its snapshot cannot be replayed; keep it aside, never delete data.
+      for (const g of left.journals) await rename(journalFile(root, g), `${journalFile(root, g)}.orphaned`);
+      doc = emptyDoc();
+      // Written before anything else, so a store that exists always has its store.json.
+      await writeFileAtomic(docPath, JSON.stringify(doc));
+    }
+    const snapshotBytes = (await stat(docPath)).size;
+    const replayed = await replayJournals(root, doc, true);
+    journal = await JournalWriter.open(root, replayed.gen ?? 1, replayed.size);
+    const { log, pending } = await MatchLog.open(root, doc.ratingsThrough);
+    const store = new FileStore(root, { data: doc }, log, journal, lock, opts, replayed.bytes, snapshotBytes);
     try {
       await store.redoRatings(pending);
     } catch (err) {
@@ -64,6 +124,7 @@ export async function openFileStore(dir: string, opts: FileStoreOptions = {}): P
     }
     return store;
   } catch (err) {
+    await journal?.close().catch(() => {});
     await lock.release().catch(() => {});
     throw err;
   }
@@ -113,48 +174,105 @@ export class FileStore implements Store {
   private closed = false;
   private closing: Promise<void> | null = null;
   private broken: Error | null = null;
-  /** keyId -> lastUsedAt not yet in store.json. */
+  /** keyId -> lastUsedAt not yet in the journal: written with the next write, never one of its own. */
   private readonly touches = new Map<string, string>();
+  /** Lower-cased e-mail and handle -> user id, so creating an account does not scan them all. */
+  private readonly byEmail = new Map<string, string>();
+  private readonly byHandle = new Map<string, string>();
+  private readonly now: () => Date;
+  private lastPrune = -Infinity;
+  private compaction: Promise<void> | null = null;
+  private compactAt: number;
+  /** Lets the next queued write start (see exclusive). */
+  private release: () => void = () => {};
 
   /** @internal use openFileStore */
   constructor(
     readonly dir: string,
-    private readonly db: Low<StoreDoc>,
+    private readonly db: { data: StoreDoc },
     private readonly log: MatchLog,
+    private readonly journal: JournalWriter,
     private readonly lock: DirLock,
-    private readonly now: () => Date,
-  ) {}
+    private readonly opts: FileStoreOptions,
+    /** Bytes in all journal files. */
+    private journalBytes: number,
+    snapshotBytes: number,
+  ) {
+    this.now = opts.now ?? (() => new Date());
+    this.compactAt = Math.max(opts.compactBytes ?? COMPACT_BYTES, snapshotBytes);
+    for (const u of Object.values(db.data.users)) this.indexUser(u, true);
+  }
+
+  private indexUser(u: UserRecord, add: boolean): void {
+    const e = lower(u.email);
+    if (add) {
+      this.byEmail.set(e, u.id);
+      if (u.name) this.byHandle.set(u.name, u.id);
+    } else {
+      if (this.byEmail.get(e) === u.id) this.byEmail.delete(e);
+      if (u.name && this.byHandle.get(u.name) === u.id) this.byHandle.delete(u.name);
+    }
+  }
 
   // ---- the write path ----
 
-  /** Runs fn after every write queued before it; a failing fn does not stop the queue. */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs fn after every write queued before it; a failing fn does not stop the
+   * queue. The next write may start before fn settles if fn calls release()
+   * (commit does, once its change is in memory and its line is on its way).
+   */
+  private exclusive<T>(fn: () => Promise<T>, evenIfBroken = false): Promise<T> {
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
     const run = this.queue.then(() => {
+      this.release = release;
       if (this.closed) throw new Error('the store is closed');
-      if (this.broken) throw new Error(`the store stopped writing after an earlier failure: ${this.broken.message}`);
+      if (this.broken && !evenIfBroken) throw new Error(`the store stopped writing after an earlier failure: ${this.broken.message}`);
       return fn();
     });
-    this.queue = run.catch(() => {});
+    this.queue = Promise.race([run.then(() => {}, () => {}), released]);
+    run.then(release, release);
     return run;
   }
 
   /**
-   * Changes store.json: fn edits a copy (and may throw to change nothing); the
-   * copy, with pending key touches, becomes the document once it is on disk.
+   * One write: fn edits a draft of the document (and may throw to change
+   * nothing); what it changed, with pending key touches, becomes one journal
+   * line. The document in memory changes at once, so the next write (which
+   * may start now: `early`) sees it; this resolves once the line is durable,
+   * and lines are durable in order, so a write never outlives one it saw.
+   * Reads may see a change a moment before it is durable; a crash then loses
+   * only writes that were never acknowledged. If an append fails, memory is
+   * ahead of the disk: the store stops writing until it is reopened.
    */
-  private async commit<T>(fn: (d: StoreDoc) => T): Promise<T> {
-    const draft = structuredClone(this.db.data);
-    const result = fn(draft);
+  private async commit<T>(fn: (d: StoreDoc) => T, early = true): Promise<T> {
+    const live = this.db.data;
+    const draft = new Draft(live);
+    const result = fn(draft.doc);
     const flushed = new Map(this.touches);
     for (const [id, at] of flushed) {
-      const key = own(draft.keys, id);
+      const key = own(draft.doc.keys, id);
       if (key && (!key.lastUsedAt || Date.parse(at) > Date.parse(key.lastUsedAt))) key.lastUsedAt = at;
     }
-    this.prune(draft);
-    draft.rev++;
-    await this.db.adapter.write(draft);
-    this.db.data = draft;
+    this.prune(draft.doc);
+    const entry: Entry = { s: (live.journalSeq ?? 0) + 1, o: draft.ops() };
+    if (draft.doc.ratingsThrough !== live.ratingsThrough) entry.rt = draft.doc.ratingsThrough;
+    if (entry.o.length === 0 && entry.rt === undefined) return result;
+    const line = `${JSON.stringify(entry)}\n`;
+    const durable = this.journal.append(line);
+    durable.catch((err: Error) => {
+      this.broken ??= err;
+    });
+    this.journalBytes += Buffer.byteLength(line);
+    for (const [coll, id] of entry.o) if (coll === 'users' && Object.hasOwn(live.users, id)) this.indexUser(live.users[id], false);
+    applyEntry(live, entry);
+    for (const [coll, id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
     for (const [id, at] of flushed) if (this.touches.get(id) === at) this.touches.delete(id);
+    if (!this.compaction && this.journalBytes >= this.compactAt) await this.startCompaction();
+    if (early) this.release();
+    await durable;
     return result;
   }
 
@@ -162,11 +280,78 @@ export class FileStore implements Store {
     return this.exclusive(() => this.commit(fn));
   }
 
-  /** Expired sign-in links and sessions are of no use: drop them on the way. */
+  /** Expired sign-in links and sessions are of no use: drop them on the way, now and then (it scans them all). */
   private prune(d: StoreDoc): void {
     const now = this.now().getTime();
-    for (const [h, t] of Object.entries(d.signInTokens)) if (Date.parse(t.expiresAt) <= now) delete d.signInTokens[h];
-    for (const [h, s] of Object.entries(d.sessions)) if (Date.parse(s.expiresAt) <= now) delete d.sessions[h];
+    if (Math.abs(now - this.lastPrune) < PRUNE_EVERY_MS) return;
+    this.lastPrune = now;
+    const live = this.db.data;
+    for (const [h, t] of Object.entries(live.signInTokens)) if (Date.parse(t.expiresAt) <= now) delete d.signInTokens[h];
+    for (const [h, s] of Object.entries(live.sessions)) if (Date.parse(s.expiresAt) <= now) delete d.sessions[h];
+  }
+
+  // ---- compaction ----
+
+  private async step(name: CompactStep): Promise<void> {
+    await this.opts.onCompactStep?.(name);
+  }
+
+  /**
+   * Inside the queue: freezes the document as text and moves appends to a new
+   * journal file, then writes the snapshot in the background. Every step is
+   * crash-safe: until the rename, store.json is the old snapshot and both
+   * journal files replay onto it; after it, the new snapshot names the last
+   * line it includes (journalSeq) and replay skips those lines in the old
+   * file, which is removed last.
+   */
+  private async startCompaction(): Promise<void> {
+    const text = JSON.stringify(this.db.data);
+    const covered = this.journalBytes;
+    let oldGen: number;
+    try {
+      oldGen = await this.journal.rotate();
+    } catch {
+      // The write that got here is in the journal all the same; compaction waits (an append failure has stopped the store already).
+      this.compactAt = this.journalBytes * 2;
+      return;
+    }
+    await this.step('rotated');
+    this.compaction = this.writeSnapshot(text, oldGen)
+      .then(() => {
+        this.journalBytes -= covered;
+        this.compactAt = Math.max(this.opts.compactBytes ?? COMPACT_BYTES, Buffer.byteLength(text));
+      }, () => {
+        // Left as it was (the old snapshot and the journal hold everything): try again after as much again.
+        this.compactAt = this.journalBytes * 2;
+      })
+      .finally(() => {
+        this.compaction = null;
+      });
+  }
+
+  private async writeSnapshot(text: string, oldGen: number): Promise<void> {
+    const docPath = join(this.dir, DOC_FILE);
+    const tmp = tempPathFor(docPath);
+    const fh = await open(tmp, 'w', 0o600);
+    try {
+      await fh.writeFile(text);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await this.step('snapshot-synced');
+    await rename(tmp, docPath);
+    await this.step('snapshot-renamed');
+    await fsyncDir(this.dir);
+    await this.step('dir-synced');
+    for (const g of await listJournals(this.dir)) if (g <= oldGen) await rm(journalFile(this.dir, g), { force: true });
+    await fsyncDir(this.dir);
+    await this.step('journals-removed');
+  }
+
+  /** @internal Waits for a compaction under way (tests). */
+  async settled(): Promise<void> {
+    await this.compaction;
   }
 
   private stamp(): string {
@@ -178,7 +363,7 @@ export class FileStore implements Store {
     return this.db.data;
   }
 
-  /** @internal Re-applies completions the document missed (a crash between match file and store.json). */
+  /** @internal Re-applies completions the document missed (a crash between match file and journal line). */
   async redoRatings(pending: PendingCompletion[]): Promise<void> {
     if (pending.length === 0) return;
     const envs: { id: string; off: number; ratings: RatingRecord[] }[] = [];
@@ -202,9 +387,8 @@ export class FileStore implements Store {
     if (!email) return Promise.reject(new TypeError('email is required'));
     const name = input.name ?? '';
     return this.mutate((d) => {
-      const users = Object.values(d.users);
-      if (users.some((u) => lower(u.email) === lower(email))) throw new StoreConflict('email', `a user with the e-mail ${email} exists`);
-      if (name && users.some((u) => u.name === name)) throw new StoreConflict('handle', `the handle ${name} is taken`);
+      if (this.byEmail.has(lower(email))) throw new StoreConflict('email', `a user with the e-mail ${email} exists`);
+      if (name && this.byHandle.has(name)) throw new StoreConflict('handle', `the handle ${name} is taken`);
       const user: UserRecord = { id: newId('u'), name, email, createdAt: this.stamp() };
       d.users[user.id] = user;
       return copy(user);
@@ -217,8 +401,8 @@ export class FileStore implements Store {
   }
 
   async getUserByEmail(email: string): Promise<UserRecord | null> {
-    const want = lower(String(email));
-    const u = Object.values(this.data.users).find((x) => lower(x.email) === want);
+    const id = this.byEmail.get(lower(String(email)));
+    const u = id === undefined ? undefined : own(this.data.users, id);
     return u ? copy(u) : null;
   }
 
@@ -226,7 +410,8 @@ export class FileStore implements Store {
     return this.mutate((d) => {
       const user = own(d.users, userId);
       if (!user) throw new StoreNotFound('user', userId);
-      if (Object.values(d.users).some((u) => u.id !== userId && u.name === handle)) throw new StoreConflict('handle', `the handle ${handle} is taken`);
+      const holder = this.byHandle.get(handle);
+      if (holder !== undefined && holder !== userId) throw new StoreConflict('handle', `the handle ${handle} is taken`);
       user.name = handle;
       return copy(user);
     });
@@ -241,6 +426,10 @@ export class FileStore implements Store {
   addKey(input: Omit<KeyRecord, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>): Promise<KeyRecord> {
     return this.mutate((d) => {
       if (!own(d.users, input.userId)) throw new StoreNotFound('user', input.userId);
+      // A signature names no server or account: one public key, one account (revoked keys included).
+      if (Object.values(d.keys).some((k) => k.publicKey === input.publicKey && k.userId !== input.userId)) {
+        throw new StoreConflict('public_key', 'another account registered this public key');
+      }
       const key: KeyRecord = {
         id: newId('k'), name: input.name, publicKey: input.publicKey, scopes: [...input.scopes],
         createdAt: this.stamp(), lastUsedAt: null, revokedAt: null, userId: input.userId,
@@ -341,28 +530,36 @@ export class FileStore implements Store {
 
   // ---- sign-in links and sessions ----
 
-  addSignInToken(rec: SignInTokenRecord, maxOpen?: number): Promise<{ added: true } | { added: false; firstExpiresAt: string }> {
+  addSignInToken(rec: SignInTokenRecord, maxOpen?: number): Promise<{ added: true; replaced: number }> {
     try {
       checkHash(rec.tokenHash);
     } catch (err) {
       return Promise.reject(err);
     }
-    // Inside the queue: concurrent requests for one address cannot both pass the count.
-    return this.exclusive(async () => {
+    // One commit: concurrent requests for one address never leave more than maxOpen open.
+    return this.mutate((d) => {
+      if (own(d.signInTokens, rec.tokenHash)) throw new StoreConflict('token', 'this sign-in token exists');
+      let replaced = 0;
       if (maxOpen !== undefined) {
         const at = Date.parse(rec.createdAt);
-        const open = Object.values(this.data.signInTokens)
+        const open = Object.values(d.signInTokens)
           .filter((t) => t.email === rec.email && !t.usedAt && Date.parse(t.expiresAt) > at)
-          .map((t) => t.expiresAt)
-          .sort();
-        if (open.length >= maxOpen) return { added: false as const, firstExpiresAt: open[0] };
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+        // A stranger's request must not spend the owner's allowance: the oldest links give way instead.
+        for (const t of open.slice(0, Math.max(0, open.length - Math.max(1, maxOpen) + 1))) {
+          delete d.signInTokens[t.tokenHash];
+          replaced++;
+        }
       }
-      return this.commit((d) => {
-        if (own(d.signInTokens, rec.tokenHash)) throw new StoreConflict('token', 'this sign-in token exists');
-        d.signInTokens[rec.tokenHash] = { tokenHash: rec.tokenHash, email: rec.email, createdAt: rec.createdAt, expiresAt: rec.expiresAt, usedAt: rec.usedAt ?? null };
-        return { added: true as const };
-      });
+      d.signInTokens[rec.tokenHash] = { tokenHash: rec.tokenHash, email: rec.email, createdAt: rec.createdAt, expiresAt: rec.expiresAt, usedAt: rec.usedAt ?? null };
+      return { added: true as const, replaced };
     });
+  }
+
+  async getSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null> {
+    const t = own(this.data.signInTokens, tokenHash);
+    if (!t || t.usedAt || Date.parse(t.expiresAt) <= Date.parse(now)) return null;
+    return copy(t);
   }
 
   consumeSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null> {
@@ -449,7 +646,7 @@ export class FileStore implements Store {
           d.ratingsThrough = off;
         });
       } catch (err) {
-        // The match is final on disk but its ratings are not in store.json:
+        // The match is final on disk but its ratings are not in the journal:
         // only a reopen (which re-applies them) makes the two agree again.
         this.broken = err as Error;
         throw err;
@@ -500,23 +697,28 @@ export class FileStore implements Store {
 
   async backup(dir: string): Promise<void> {
     if (this.closed) throw new Error('the store is closed');
-    // Holding the queue while the copy's consistent part is read: no retries needed.
+    // Holding the queue while the consistent part is read: no retries needed.
+    // The copy's store.json is the document in memory (a compacted snapshot),
+    // so a backup is one file plus matches/, as before the journal.
     await backupDataDir(this.dir, dir, { hold: (fn) => this.exclusive(async () => {
-      if (this.touches.size > 0) await this.commit(() => {});
-      return fn();
+      if (this.touches.size > 0) await this.commit(() => {}, false);
+      await this.journal.drain();
+      return fn(JSON.stringify(this.db.data));
     }) });
   }
 
   close(): Promise<void> {
     this.closing ??= this.exclusive(async () => {
       try {
-        if (this.touches.size > 0 && !this.broken) await this.commit(() => {});
+        if (this.touches.size > 0 && !this.broken) await this.commit(() => {}, false);
       } finally {
         this.closed = true;
+        await this.compaction;
+        await this.journal.close().catch(() => {});
         await this.log.close().catch(() => {});
         await this.lock.release();
       }
-    });
+    }, true); // a store that stopped writing must still let go of its files and lock
     return this.closing;
   }
 }

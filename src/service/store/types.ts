@@ -1,5 +1,5 @@
 // The service's storage contract. Routes and the scheduler talk to this
-// interface only; the file store (lowdb + one file per match) implements it,
+// interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
 // and a contract suite in test/service/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
 import type { ApiKeyMeta, Bot, MatchRecord, User } from '../../protocol';
@@ -129,7 +129,10 @@ export interface Store {
   listUsers(): Promise<UserRecord[]>;
 
   // API keys
-  /** Throws StoreNotFound('user') for an unknown userId. */
+  /**
+   * Throws StoreNotFound('user') for an unknown userId, StoreConflict('public_key') when another account holds a key
+   * (revoked or not) with the same publicKey (check and add are one atomic step). The same account may repeat one.
+   */
   addKey(input: Omit<KeyRecord, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>): Promise<KeyRecord>;
   /** lastUsedAt includes touches not yet flushed. */
   getKey(id: string): Promise<KeyRecord | null>;
@@ -157,10 +160,14 @@ export interface Store {
   // Sessions and sign-in links
   /**
    * Throws StoreConflict('token') for a hash already stored. Expired links and sessions are pruned on later writes.
-   * With `maxOpen`: when the address already has that many links unused and unexpired at rec.createdAt, nothing is
-   * stored and the answer says when the first of them expires.
+   * With `maxOpen`: when the address already has that many links unused and unexpired at rec.createdAt, the oldest
+   * of them (by createdAt) are invalidated so that the new one is stored and at most maxOpen stay open, all in one
+   * atomic step; `replaced` counts the links invalidated. A request never fails for a full address: whoever asks
+   * for a stranger's link cannot spend that person's allowance (the mail rates bound how often it can happen).
    */
-  addSignInToken(rec: SignInTokenRecord, maxOpen?: number): Promise<{ added: true } | { added: false; firstExpiresAt: string }>;
+  addSignInToken(rec: SignInTokenRecord, maxOpen?: number): Promise<{ added: true; replaced: number }>;
+  /** The link, or null when unknown, used or expired at `now`; changes nothing (the confirm page reads it). */
+  getSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null>;
   /** Marks it used and returns it, or null when unknown, used or expired. Single use. */
   consumeSignInToken(tokenHash: string, now: string): Promise<SignInTokenRecord | null>;
   /** Throws StoreConflict('session') for a hash already stored. */

@@ -45,6 +45,9 @@ export function MatchPage({ id, event }: { id: string; event: number | null }) {
       <PageTitle>{title}</PageTitle>
       <p>
         <span className={`status ${match.status}`}>{match.status}</span>{' '}
+        {match.rated === false ? (
+          <><span className="status unrated" data-testid="unrated" title="Two bots of one owner sat at this table: it changed no rating">unrated</span>{' '}</>
+        ) : null}
         <span className="muted">started {formatTime(match.startedAt)}{match.endedAt ? `, ended ${formatTime(match.endedAt)}` : ''}</span>
       </p>
       {match.status === 'running' ? (

@@ -53,6 +53,8 @@ export interface HarnessOptions {
   now?: () => number;
   /** Public base URL (default: the listening address). */
   baseUrl?: string;
+  /** Replay protection (default: the in-memory cache). */
+  replayGuard?: AppDeps['replayGuard'];
 }
 
 export interface Harness {
@@ -112,6 +114,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     hub: new LiveHub(),
     rateLimits: opts.rateLimits ?? { key: { ...DEFAULT_RATE_LIMITS.key }, address: { ...DEFAULT_RATE_LIMITS.address } },
     trustProxy: opts.trustProxy,
+    replayGuard: opts.replayGuard,
     now: opts.now ?? Date.now,
   };
   const app = createApp(deps);

@@ -34,7 +34,8 @@ export async function startService(opts: Partial<Pick<ServerOptions, 'tickSecond
   const store = await openFileStore(dataDir);
   const log: string[] = [];
   const server = await startServer({
-    store, dataDir, host: '127.0.0.1', port: 0, dev: true, smtpUrl: mail.url,
+    // Browser tests register one owner's bots: rated together, as --same-owner allow.
+    store, dataDir, host: '127.0.0.1', port: 0, dev: true, smtpUrl: mail.url, sameOwner: 'allow',
     tickSeconds: opts.tickSeconds ?? 0, matchTimeoutMs: opts.matchTimeoutMs, deadlineMs: opts.deadlineMs, liveStreamsPerAddress: opts.liveStreamsPerAddress,
     logOut: { write: (s: string) => log.push(s) },
   });
@@ -58,5 +59,8 @@ export async function signIn(page: Page, svc: Service, email: string): Promise<v
   const link = linkIn(await svc.mail.next(email));
   if (!link.startsWith(`${svc.url}/`)) throw new Error(`the sign-in link ${link} does not point at ${svc.url}`);
   await page.goto(link);
+  // The link opens a page naming the address; signing in takes a click (login CSRF).
+  await page.getByTestId('sign-in-email').filter({ hasText: email.toLowerCase() }).waitFor();
+  await page.getByRole('button', { name: /^(Sign in|Switch to) / }).click();
   await page.getByTestId('me').waitFor();
 }

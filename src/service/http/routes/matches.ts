@@ -12,6 +12,7 @@ import { LeaderboardRowSchema, MatchStatusSchema, MatchSummarySchema, type Leade
 import { writeOrDrop } from '../../live/backlog';
 import { publicMatchEvent, SNAPSHOT_RECENT_EVENTS } from '../../live/hub';
 import { parseLastEventId, sseMessage, SSE_KEEPALIVE } from '../../live/sse';
+import { FinishedLiveCache, type FinishedLive } from '../../live/finished-cache';
 import { StreamSlots } from '../../live/stream-limit';
 import { InvalidCursor, type StoredMatch } from '../../store/types';
 import type { AppDeps } from '../deps';
@@ -39,12 +40,35 @@ function finalView(m: StoredMatch) {
   return r.ok || last ? publicView(last!) : null;
 }
 
+/** Strikes per seat at the end of the stored replay. */
+function strikesOf(m: StoredMatch): number[] {
+  const strikes = m.players.map(() => 0);
+  for (const ev of m.replay) if (ev.kind === 'timeout') strikes[ev.seat] = ev.data.strikes;
+  return strikes;
+}
+
+/** The /live answers of a finished match (status completed or aborted): built once, then cached. */
+function finishedLive(m: StoredMatch): FinishedLive {
+  const { seed: _s, replay: _r, ...header } = publicMatch(m);
+  const final = finalView(m);
+  const lastSeq = m.replay.length - 1;
+  const end = sseMessage('end', { id: m.id, status: m.status, players: m.players, endedAt: m.endedAt });
+  const strikes = strikesOf(m);
+  const recent = m.replay.slice(-SNAPSHOT_RECENT_EVENTS).map(publicMatchEvent);
+  return {
+    snapshot: sseMessage('snapshot', { match: header, seq: lastSeq, view: final, recent, strikes }) + end,
+    tail: (final ? sseMessage('view', { seq: lastSeq, view: final }) : '') + end,
+    lastSeq,
+  };
+}
+
 /** One message for every way a page size can be wrong (not a number, a fraction, out of range). */
 const LIMIT_ERROR = 'must be a whole number from 1 to 100';
 
 export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>): void {
   const { store } = deps;
   const streams = new StreamSlots(deps.liveStreamsPerAddress);
+  const finished = new FinishedLiveCache();
 
   app.openapi(
     createRoute({
@@ -125,7 +149,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         'then `event` (id = seq, data = PublicMatchEvent) per replay event and `view` {seq, view} after each batch;',
         'then `end` {id, status, players, endedAt}. Reconnect with Last-Event-ID to resume without gaps or repeats, also after the match ended.',
         'A finished match answers with its final state and `end`. Only public information: card counts, never hands, dev card identities, the seed or an illegal answer\'s rejection details.',
-        'One client address may hold a limited number of streams of running matches open at once (32 by default); past it the answer is 429 rate_limited.',
+        'One client address may hold a limited number of streams of running matches open at once (32 by default), and the server a limited number in all (serve --max-live-streams); past either the answer is 429 rate_limited.',
       ].join(' '),
       middleware: [limit] as const,
       request: { params: IdParam },
@@ -136,24 +160,28 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
       const headers = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
       const channel = deps.hub.get(id);
       if (!channel) {
+        // A finished match: its answers are cached (finishedLive), a replay of the game each is too dear.
+        const lastEventId = parseLastEventId(c.req.header('last-event-id'));
+        let done = finished.get(id);
+        if (done && (lastEventId === null || lastEventId >= done.lastSeq)) {
+          return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, headers);
+        }
         const m = await store.getMatch(id);
         if (!m) throw new ApiError('not_found', `no match ${id}`);
-        const { seed: _s, replay: _r, ...header } = publicMatch(m);
-        const final = m.status === 'running' ? null : finalView(m);
-        const end = sseMessage('end', { id: m.id, status: m.status, players: m.players, endedAt: m.endedAt });
+        if (m.status === 'running') {
+          // In the store but not live (the hub has not opened it): what anyone may see of it, then end.
+          const { seed: _s, replay: _r, ...header } = publicMatch(m);
+          const end = sseMessage('end', { id: m.id, status: m.status, players: m.players, endedAt: m.endedAt });
+          return c.body(sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: null, recent: [], strikes: strikesOf(m) }) + end, 200, headers);
+        }
+        if (!done) finished.set(id, (done = finishedLive(m)));
         // A viewer that lost the stream while the match ended resumes from its last event, as from a running one.
-        const lastEventId = m.status === 'running' ? null : parseLastEventId(c.req.header('last-event-id'));
-        if (lastEventId !== null && lastEventId < m.replay.length) {
+        if (lastEventId !== null && lastEventId < done.lastSeq) {
           let body = '';
           for (let seq = lastEventId + 1; seq < m.replay.length; seq++) body += sseMessage('event', publicMatchEvent(m.replay[seq]), seq);
-          if (final) body += sseMessage('view', { seq: m.replay.length - 1, view: final });
-          return c.body(body + end, 200, headers);
+          return c.body(body + done.tail, 200, headers);
         }
-        const strikes = m.players.map(() => 0);
-        for (const ev of m.replay) if (ev.kind === 'timeout') strikes[ev.seat] = ev.data.strikes;
-        const recent = m.status === 'running' ? [] : m.replay.slice(-SNAPSHOT_RECENT_EVENTS).map(publicMatchEvent);
-        const body = sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: final, recent, strikes }) + end;
-        return c.body(body, 200, headers);
+        return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, headers);
       }
       // The stream is written straight to the socket's response (@hono/node-server always gives
       // one): hono's stream() goes through web streams, which cost more than the rest of a
@@ -163,7 +191,13 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
       const address = clientKey(c, deps.trustProxy);
       if (!streams.take(address)) throw rateLimited(deps.metrics, 'too many live streams open from this address; close one, then retry', 5);
-      outgoing.writeHead(200, headers);
+      // The connection leaves the request connections' budget for the live streams' (connection-limit.ts).
+      if (outgoing.socket && deps.connections && !deps.connections.toLive(outgoing.socket)) {
+        streams.release(address);
+        throw rateLimited(deps.metrics, 'the server holds as many live streams as it may (serve --max-live-streams); retry later', 5);
+      }
+      // Closed after the stream: the connection was counted as a live stream, not as a request connection.
+      outgoing.writeHead(200, { ...headers, Connection: 'close' });
       let closed = false;
       const finish = () => {
         if (closed) return;
