@@ -43,6 +43,8 @@ export const DecisionEntrySchema = z
     kind: DecisionKindSchema,
     seq: z.number().int().min(0).describe("The seq of the first replay event the decision's answer (or its default) led to."),
     ms: z.number().int().min(0).describe('Time the decision took (ms): frame sent to answer, strike or timeout; built-in seats: thinking time.'),
+    timeBankMs: z.number().int().min(0).optional().describe("The frame's timeBankMs, as sent (WebSocket seats that were sent a frame)."),
+    lastRttMs: z.number().int().min(0).optional().describe("The frame's lastRttMs, as sent (absent when the frame had none)."),
     debug: z.union([z.string(), z.record(z.string(), z.unknown())]).optional()
       .describe("The bot's notes (DecisionResponse.debug), up to 2048 bytes. Local records only: a public record has none."),
     debugTruncated: z.literal(true).optional().describe('The note was longer: `debug` is its first 2048 bytes as text.'),

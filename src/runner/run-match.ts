@@ -41,6 +41,9 @@ interface Seat {
   onAnswer: ((answer: SeatAnswer) => void) | null;
   /** WebSocket seats: the round trip of the previous answer (whole ms), sent as lastRttMs; undefined before the first or after no answer. */
   lastRttMs: number | undefined;
+  /** The timeBankMs and lastRttMs of the frame asked now, for the record (-1 / undefined: no frame sent). */
+  sentBankMs: number;
+  sentRttMs: number | undefined;
 }
 
 export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
@@ -149,6 +152,7 @@ function playRounds(m: MatchState): Promise<void> {
         // The time bank: a frame never allows more than the bank has left; an empty bank is late at once.
         const deadlineMs = Math.min(m.deadlineMs, Math.floor(seat.bankLeftMs));
         if (deadlineMs < 1) {
+          seat.sentBankMs = -1;
           round.answers[i] = { ok: false, reason: 'late', detail: 'time bank empty: no thinking time left this match', spentMs: 0 };
           continue;
         }
@@ -164,7 +168,9 @@ function playRounds(m: MatchState): Promise<void> {
           r.answers[seat.slot] = answer;
           if (--r.waiting === 0) answered(r);
         };
-        const frame = m.frames.encode(id, m.matchId, d.seat, d.kind, deadlineMs, m.g, Math.floor(seat.bankLeftMs), seat.lastRttMs);
+        seat.sentBankMs = Math.floor(seat.bankLeftMs);
+        seat.sentRttMs = seat.lastRttMs;
+        const frame = m.frames.encode(id, m.matchId, d.seat, d.kind, deadlineMs, m.g, seat.sentBankMs, seat.sentRttMs);
         seat.ws!.askThen(id, frame, deadlineMs, seat.onAnswer);
       }
       round.waiting--;
@@ -178,7 +184,7 @@ function playRounds(m: MatchState): Promise<void> {
         if (answer) {
           const seat = m.seats[d.seat];
           spendTime(seat, answer);
-          const entry = decisionEntry(round.firstId + i, d, answer, gameEvents(m.g).length);
+          const entry = decisionEntry(round.firstId + i, d, answer, gameEvents(m.g).length, seat);
           applyAnswer(m, seat, d, answer, round.firstId + i);
           m.decisions.push(entry);
         } else playDefault(m.g, d.seat);
@@ -225,10 +231,10 @@ function playRounds(m: MatchState): Promise<void> {
 function makeSeat(opts: RunMatchOptions, entrant: MatchEntrant, seat: number, timeBankMs: number): Seat {
   const stats = emptySeatStats(seat, entrant.botId, entrant.botName);
   if (entrant.source.type === 'builtin') {
-    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`), bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null, lastRttMs: undefined };
+    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`), bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null, lastRttMs: undefined, sentBankMs: -1, sentRttMs: undefined };
   }
   const ws = new WsSeat({ url: entrant.source.url, matchId: opts.matchId, platformKey: opts.platformKey, gate: opts.gate });
-  return { stats, ws, builtin: null, bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null, lastRttMs: undefined };
+  return { stats, ws, builtin: null, bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null, lastRttMs: undefined, sentBankMs: -1, sentRttMs: undefined };
 }
 
 /** Charges a decision's time to the seat: recorded for every seat, taken from the bank of socket seats. */
@@ -243,11 +249,19 @@ function spendTime(seat: Seat, answer: SeatAnswer): void {
   }
 }
 
-/** The record's entry for one decision; `seq` is the number of events before its answer is applied. */
-function decisionEntry(id: number, d: PendingDecision, answer: SeatAnswer, seq: number): DecisionEntry {
-  const ms = Math.round(answer.ok ? answer.latencyMs : answer.spentMs);
+/**
+ * The record's entry for one decision; `seq` is the number of events before
+ * its answer is applied. A socket seat's entry keeps the frame's timing fields
+ * as sent, so the frame can be rebuilt byte for byte (src/arena/recorded-requests.ts).
+ */
+function decisionEntry(id: number, d: PendingDecision, answer: SeatAnswer, seq: number, seat: Seat): DecisionEntry {
+  const entry: DecisionEntry = { id, seat: d.seat, kind: d.kind, seq, ms: Math.round(answer.ok ? answer.latencyMs : answer.spentMs) };
+  if (seat.ws && seat.sentBankMs >= 0) {
+    entry.timeBankMs = seat.sentBankMs;
+    if (seat.sentRttMs !== undefined) entry.lastRttMs = seat.sentRttMs;
+  }
   const note = answer.ok && answer.debug !== undefined ? boundDebugNote(answer.debug) : undefined;
-  return note ? { id, seat: d.seat, kind: d.kind, seq, ms, ...note } : { id, seat: d.seat, kind: d.kind, seq, ms };
+  return note ? { ...entry, ...note } : entry;
 }
 
 function askBuiltin(bot: BuiltinBot, g: Game, seat: number): SeatAnswer {

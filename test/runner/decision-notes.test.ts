@@ -95,6 +95,11 @@ describe('decision notes and timing', () => {
         expect(frames[i].lastRttMs).toEqual(expect.any(Number));
       }
     }
+    // The record keeps each frame's timing fields as sent (so the frame can be rebuilt exactly).
+    const byId = new Map(result.match.decisions!.map((d) => [d.id, d]));
+    for (const b of [noter, ...others]) {
+      for (const f of b.frames) expect({ timeBankMs: byId.get(f.id)!.timeBankMs, lastRttMs: byId.get(f.id)!.lastRttMs }).toEqual({ timeBankMs: f.timeBankMs, lastRttMs: f.lastRttMs });
+    }
     // The bank left is what the record's decisions say was spent (rounding aside).
     const seat = result.seats.find((s) => s.botId === 'b0')!.seat;
     const spent = result.match.decisions!.filter((d) => d.seat === seat).slice(0, -1).reduce((n, d) => n + d.ms, 0);
