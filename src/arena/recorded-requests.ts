@@ -8,10 +8,12 @@
 // resigned seats take ids too), from the state before any of its answers.
 //
 // What a record does not keep: the deadline and time bank the match was run
-// with, and the bank left at each decision (only each seat's total thinking
-// time, `timeUsedMs`). A frame's deadlineMs is min(deadline, bank left); it is
+// with. A frame's deadlineMs is min(deadline, bank left). Records with
+// `decisions` keep each frame's timeBankMs and lastRttMs as sent, so those
+// frames are exact. Older records keep only each seat's total thinking time
+// (`timeUsedMs`): their frames have no timing fields, and deadlineMs is
 // exact when the seat's total time used leaves at least a deadline in the
-// bank (then the bank never went below it), and `deadlineExact` says so.
+// bank (then the bank never went below it); `deadlineExact` says so.
 import { cloneGame, isOver, newGame, pendingDecisions, stepReplay, type Game } from '../../engine';
 import type { DecisionKind, RecordedEvent, StrikeReason } from '../../engine/types';
 import type { MatchRecord } from '../protocol';
@@ -75,7 +77,11 @@ export function rebuildRequests(record: MatchRecord, opts: RebuildOptions): Rebu
   });
 
   const used = record.timeUsedMs;
-  const deadlineExact = Array.from({ length: n }, (_, s) => used !== undefined && used[s] + opts.deadlineMs <= opts.timeBankMs - 1);
+  // The timing fields each frame was sent with, by decision id (records with decisions).
+  const sent = new Map<number, { timeBankMs: number; lastRttMs?: number }>();
+  for (const d of record.decisions ?? []) if (d.timeBankMs !== undefined) sent.set(d.id, { timeBankMs: d.timeBankMs, lastRttMs: d.lastRttMs });
+  const timed = record.decisions !== undefined;
+  const deadlineExact = Array.from({ length: n }, (_, s) => timed || (used !== undefined && used[s] + opts.deadlineMs <= opts.timeBankMs - 1));
   const notes: string[] = [];
   const writer = new SeatFrameWriter();
   const requests: RecordedRequest[] = [];
@@ -99,7 +105,9 @@ export function rebuildRequests(record: MatchRecord, opts: RebuildOptions): Rebu
       const id = nextId + i;
       const wanted = opts.seat === undefined || opts.seat === d.seat;
       // A resigned seat is sent nothing (its id is still taken).
-      const frame = wanted && !resigned[d.seat] ? Buffer.from(writer.encode(id, record.id, d.seat, d.kind, opts.deadlineMs, g)) : Buffer.alloc(0);
+      const t = sent.get(id);
+      const deadlineMs = t ? Math.min(opts.deadlineMs, t.timeBankMs) : opts.deadlineMs;
+      const frame = wanted && !resigned[d.seat] ? Buffer.from(writer.encode(id, record.id, d.seat, d.kind, deadlineMs, g, t?.timeBankMs, t?.lastRttMs)) : Buffer.alloc(0);
       const req: RecordedRequest = { id, seat: d.seat, kind: d.kind, turn: g.turn, event: 0, frame, answer: resigned[d.seat] ? { type: 'resigned' } : { type: 'action', action: null } };
       if (wanted && opts.keepGames && !resigned[d.seat]) req.game = cloneGame(g);
       round!.set(d.seat, req);
@@ -138,7 +146,7 @@ export function rebuildRequests(record: MatchRecord, opts: RebuildOptions): Rebu
   });
   if (!result.ok) throw new RecordReplayError(`the record does not replay: ${result.message}`);
 
-  if (used === undefined) notes.push('the record has no timeUsedMs (an older record): deadlineMs assumes the time bank never ran below the deadline');
+  if (used === undefined && !timed) notes.push('the record has no timeUsedMs (an older record): deadlineMs assumes the time bank never ran below the deadline');
   deadlineExact.forEach((exact, s) => {
     if (!exact && used !== undefined && (opts.seat === undefined || opts.seat === s)) {
       notes.push(`seat ${s} used ${used[s]} ms of its ${opts.timeBankMs} ms bank: late in the match its bank may have been under the ${opts.deadlineMs} ms deadline, and the record keeps no per-decision time, so deadlineMs may be higher than sent`);

@@ -28,6 +28,8 @@ export interface SeatResult {
   strikes: StrikeCounts;
   resigned: boolean;
   latenciesMs: readonly number[];
+  /** The seat's slowest decision (ms, answered or struck); absent counts as 0. */
+  slowestMs?: number;
 }
 
 export interface GameResult {
@@ -58,6 +60,8 @@ export interface BotTally {
   latenciesMs: number[];
   /** How many latencies were seen in total. */
   latencyCount: number;
+  /** The slowest single decision over all games (ms). */
+  slowestMs: number;
 }
 
 export class Tallies {
@@ -66,7 +70,7 @@ export class Tallies {
 
   constructor(botIds: readonly string[], private readonly sampleCap = LATENCY_SAMPLE_CAP) {
     for (const botId of botIds) {
-      this.byBot.set(botId, { botId, games: 0, aborted: 0, wins: 0, placementSum: 0, vpSum: 0, strikes: noStrikes(), resigned: 0, latenciesMs: [], latencyCount: 0 });
+      this.byBot.set(botId, { botId, games: 0, aborted: 0, wins: 0, placementSum: 0, vpSum: 0, strikes: noStrikes(), resigned: 0, latenciesMs: [], latencyCount: 0, slowestMs: 0 });
     }
   }
 
@@ -89,6 +93,7 @@ export class Tallies {
       for (const r of STRIKE_REASONS) t.strikes[r] += s.strikes[r];
       if (s.resigned) t.resigned++;
       for (const ms of s.latenciesMs) this.sample(t, ms);
+      if ((s.slowestMs ?? 0) > t.slowestMs) t.slowestMs = s.slowestMs!;
       if (game.status === 'aborted' || s.placement === null) {
         t.aborted++;
         continue;

@@ -35,6 +35,8 @@ export interface SummaryBot {
    * were late. Null when the bot was asked nothing.
    */
   latencyMs: { p50: number; p95: number; late: number } | null;
+  /** The bot's slowest single decision over all games (ms, answered or struck); null when it was asked nothing. */
+  slowestMs: number | null;
 }
 
 export interface SummaryMatchPlayer {
@@ -115,6 +117,7 @@ export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratin
       strikes: { ...t.strikes },
       resigned: t.resigned,
       latencyMs: p50 === null || p95 === null ? null : { p50: ms(p50), p95: ms(p95), late: t.strikes.late },
+      slowestMs: p50 === null ? null : ms(t.slowestMs),
     };
   });
   return rows.sort((a, b) => b.rating - a.rating || b.wins - a.wins || a.name.localeCompare(b.name));

@@ -270,6 +270,7 @@ function gameResult(index: number, result: MatchResult, durationMs: number): Gam
       strikes: { ...noStrikes(), ...s.strikes },
       resigned: s.resigned,
       latenciesMs: s.latenciesMs,
+      slowestMs: s.slowestMs,
     })),
   };
 }

@@ -29,6 +29,9 @@ export function protocolExamples(): ProtocolExample[] {
       seat: pos.seat,
       kind,
       deadlineMs: 5000,
+      // Mid-match values: the bank left and the previous answer's round trip.
+      timeBankMs: 117_480,
+      lastRttMs: 14,
       view: seatView(pos.game, pos.seat),
     };
     const action = createBuiltinBot('greedy', `${pos.seed}/answer`).decide(pos.game, pos.seat);

@@ -3,9 +3,9 @@
 // so they are exact (z.strictObject).
 import { z } from 'zod';
 import { StampedGameEventSchema } from './events';
-import { MatchPlayerSchema, MatchStatusSchema, recordExtraShape, seedShape, summaryShape } from './match-header';
+import { DecisionEntrySchema, MatchPlayerSchema, MatchStatusSchema, recordExtraShape, seedShape, summaryShape } from './match-header';
 
-export { MatchPlayerSchema, MatchStatusSchema };
+export { DecisionEntrySchema, MatchPlayerSchema, MatchStatusSchema };
 
 /**
  * One replay event: the spec's MatchEvent (seq, at, kind, seat?, data?), with
@@ -43,4 +43,5 @@ export type MatchPlayer = z.infer<typeof MatchPlayerSchema>;
 export type MatchSummary = z.infer<typeof MatchSummarySchema>;
 export type Match = z.infer<typeof MatchSchema>;
 export type MatchRecord = z.infer<typeof MatchRecordSchema>;
+export type DecisionEntry = z.infer<typeof DecisionEntrySchema>;
 export type LeaderboardRow = z.infer<typeof LeaderboardRowSchema>;

@@ -12,7 +12,8 @@ import type { GameEvent, RejectionCode } from '../../engine/types';
 import { DecisionResponseSchema, describeIssues } from '../protocol';
 
 export type FrameVerdict =
-  | { type: 'answer'; id: number; action: unknown }
+  /** `debug`: the bot's notes as sent (unchecked; src/runner/debug-note.ts bounds them), when the frame has any. */
+  | { type: 'answer'; id: number; action: unknown; debug?: unknown }
   /** The frame is not a usable answer: strike the pending decision (if any). */
   | { type: 'malformed'; detail: string }
   /** An answer to a decision already settled (timed out, struck or answered): ignored, no strike. */
@@ -38,14 +39,15 @@ export function classifyFrame(
   }
   let id: number;
   let action: unknown;
+  let debug: unknown;
   if (isPlainResponse(json)) {
-    ({ id, action } = json);
+    ({ id, action, debug } = json);
   } else {
     const parsed = DecisionResponseSchema.safeParse(json);
     if (!parsed.success) return { type: 'malformed', detail: `not a DecisionResponse (${describeIssues(parsed.error)})` };
-    ({ id, action } = parsed.data);
+    ({ id, action, debug } = parsed.data);
   }
-  if (id === pendingId) return { type: 'answer', id, action };
+  if (id === pendingId) return debug === undefined ? { type: 'answer', id, action } : { type: 'answer', id, action, debug };
   if (isPast(id)) return { type: 'stale', id };
   return { type: 'malformed', detail: `answer for unknown decision id ${id}${pendingId === null ? '' : ` (expected ${pendingId})`}` };
 }
@@ -60,7 +62,7 @@ function preview(text: string): string {
  * the schema passes with the same id and action; test/runner/answer-frame.test.ts).
  * Anything else goes to the schema, which has the last word and the error message.
  */
-function isPlainResponse(json: unknown): json is { id: number; action: unknown } {
+function isPlainResponse(json: unknown): json is { id: number; action: unknown; debug?: unknown } {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
   const id = (json as { id?: unknown }).id;
   return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 && Object.prototype.hasOwnProperty.call(json, 'action');

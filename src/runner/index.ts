@@ -3,3 +3,4 @@ export { runMatch, ANSWER_PREVIEW_BYTES, DEFAULT_DEADLINE_MS, DEFAULT_TIME_BANK_
 export { openBotSocket, FRAME_CEILING_BYTES, type AddressGate, type CheckedAddress, type ConnectFailure, type OpenBotSocketOptions, type OpenBotSocketResult } from './connect';
 export { toWebSocketUrl } from './ws-url';
 export type { SeatSource, MatchEntrant, RunMatchOptions, SeatStats, StrikeRecord, MatchResult } from './types';
+export { boundDebugNote, withoutNotes, DEBUG_NOTE_BYTES, type DebugNote } from './debug-note';

@@ -8,8 +8,9 @@ import {
   type BuiltinBot, type Game, type StrikeDetail,
 } from '../../engine';
 import type { Outcome, PendingDecision } from '../../engine/types';
-import type { MatchRecord, StrikeReason } from '../protocol';
+import type { DecisionEntry, MatchRecord, StrikeReason } from '../protocol';
 import { judgeAction } from './answer-frame';
+import { boundDebugNote } from './debug-note';
 import { EventLog } from './event-log';
 import { SeatFrameWriter } from './seat-frame';
 import { emptySeatStats, totalStrikes } from './seat-stats';
@@ -38,6 +39,11 @@ interface Seat {
   slot: number;
   /** WebSocket seats: one answer callback for the whole match, not a closure per decision. */
   onAnswer: ((answer: SeatAnswer) => void) | null;
+  /** WebSocket seats: the round trip of the previous answer (whole ms), sent as lastRttMs; undefined before the first or after no answer. */
+  lastRttMs: number | undefined;
+  /** The timeBankMs and lastRttMs of the frame asked now, for the record (-1 / undefined: no frame sent). */
+  sentBankMs: number;
+  sentRttMs: number | undefined;
 }
 
 export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
@@ -53,10 +59,11 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   const stop = new StopSignal(opts.wallClockMs ?? DEFAULT_WALL_CLOCK_MS, opts.signal);
   const closing: Promise<void>[] = [];
   const frames = new SeatFrameWriter();
+  const decisions: DecisionEntry[] = [];
   for (const s of seats) s.ws?.preconnect(deadlineMs);
   try {
     log.flush(gameEvents(g));
-    await playRounds({ g, seats, log, stop, frames, closing, matchId: opts.matchId, deadlineMs, onStrike: opts.onStrike });
+    await playRounds({ g, seats, log, stop, frames, closing, decisions, matchId: opts.matchId, deadlineMs, onStrike: opts.onStrike });
     if (!isOver(g)) {
       abortGame(g);
       log.flush(gameEvents(g));
@@ -73,7 +80,7 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   }
 
   const result = gameOutcome(g);
-  const match = buildRecord(opts, seatCount, seats, result, startedAt, log);
+  const match = buildRecord(opts, seatCount, seats, result, startedAt, log, decisions);
   // The replay holds what it needs of the events; the game goes now, and should not keep them alive.
   releaseEvents(g);
   return {
@@ -90,6 +97,8 @@ interface MatchState {
   stop: StopSignal;
   frames: SeatFrameWriter;
   closing: Promise<void>[];
+  /** The record's per-decision entries, appended as decisions are applied. */
+  decisions: DecisionEntry[];
   matchId: string;
   deadlineMs: number;
   onStrike?: (strike: StrikeRecord) => void;
@@ -143,6 +152,7 @@ function playRounds(m: MatchState): Promise<void> {
         // The time bank: a frame never allows more than the bank has left; an empty bank is late at once.
         const deadlineMs = Math.min(m.deadlineMs, Math.floor(seat.bankLeftMs));
         if (deadlineMs < 1) {
+          seat.sentBankMs = -1;
           round.answers[i] = { ok: false, reason: 'late', detail: 'time bank empty: no thinking time left this match', spentMs: 0 };
           continue;
         }
@@ -158,7 +168,10 @@ function playRounds(m: MatchState): Promise<void> {
           r.answers[seat.slot] = answer;
           if (--r.waiting === 0) answered(r);
         };
-        seat.ws!.askThen(id, m.frames.encode(id, m.matchId, d.seat, d.kind, deadlineMs, m.g), deadlineMs, seat.onAnswer);
+        seat.sentBankMs = Math.floor(seat.bankLeftMs);
+        seat.sentRttMs = seat.lastRttMs;
+        const frame = m.frames.encode(id, m.matchId, d.seat, d.kind, deadlineMs, m.g, seat.sentBankMs, seat.sentRttMs);
+        seat.ws!.askThen(id, frame, deadlineMs, seat.onAnswer);
       }
       round.waiting--;
       return round;
@@ -168,9 +181,13 @@ function playRounds(m: MatchState): Promise<void> {
       for (let i = 0; i < round.pending.length; i++) {
         const d = round.pending[i];
         const answer = round.answers[i];
-        if (answer) spendTime(m.seats[d.seat], answer);
-        if (answer) applyAnswer(m, m.seats[d.seat], d, answer, round.firstId + i);
-        else playDefault(m.g, d.seat);
+        if (answer) {
+          const seat = m.seats[d.seat];
+          spendTime(seat, answer);
+          const entry = decisionEntry(round.firstId + i, d, answer, gameEvents(m.g).length, seat);
+          applyAnswer(m, seat, d, answer, round.firstId + i);
+          m.decisions.push(entry);
+        } else playDefault(m.g, d.seat);
       }
       m.log.flush(gameEvents(m.g));
     };
@@ -214,17 +231,37 @@ function playRounds(m: MatchState): Promise<void> {
 function makeSeat(opts: RunMatchOptions, entrant: MatchEntrant, seat: number, timeBankMs: number): Seat {
   const stats = emptySeatStats(seat, entrant.botId, entrant.botName);
   if (entrant.source.type === 'builtin') {
-    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`), bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null };
+    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`), bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null, lastRttMs: undefined, sentBankMs: -1, sentRttMs: undefined };
   }
   const ws = new WsSeat({ url: entrant.source.url, matchId: opts.matchId, platformKey: opts.platformKey, gate: opts.gate });
-  return { stats, ws, builtin: null, bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null };
+  return { stats, ws, builtin: null, bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null, lastRttMs: undefined, sentBankMs: -1, sentRttMs: undefined };
 }
 
 /** Charges a decision's time to the seat: recorded for every seat, taken from the bank of socket seats. */
 function spendTime(seat: Seat, answer: SeatAnswer): void {
   const spent = answer.ok ? answer.latencyMs : answer.spentMs;
   seat.stats.timeUsedMs += spent;
-  if (seat.ws) seat.bankLeftMs = Math.max(0, seat.bankLeftMs - spent);
+  if (spent > seat.stats.slowestMs) seat.stats.slowestMs = spent;
+  if (seat.ws) {
+    seat.bankLeftMs = Math.max(0, seat.bankLeftMs - spent);
+    // A frame that arrived (an answer, or one struck as malformed/illegal/oversize) has a round trip; a timeout or drop has none.
+    seat.lastRttMs = answer.ok || answer.frame ? Math.round(spent) : undefined;
+  }
+}
+
+/**
+ * The record's entry for one decision; `seq` is the number of events before
+ * its answer is applied. A socket seat's entry keeps the frame's timing fields
+ * as sent, so the frame can be rebuilt byte for byte (src/arena/recorded-requests.ts).
+ */
+function decisionEntry(id: number, d: PendingDecision, answer: SeatAnswer, seq: number, seat: Seat): DecisionEntry {
+  const entry: DecisionEntry = { id, seat: d.seat, kind: d.kind, seq, ms: Math.round(answer.ok ? answer.latencyMs : answer.spentMs) };
+  if (seat.ws && seat.sentBankMs >= 0) {
+    entry.timeBankMs = seat.sentBankMs;
+    if (seat.sentRttMs !== undefined) entry.lastRttMs = seat.sentRttMs;
+  }
+  const note = answer.ok && answer.debug !== undefined ? boundDebugNote(answer.debug) : undefined;
+  return note ? { ...entry, ...note } : entry;
 }
 
 function askBuiltin(bot: BuiltinBot, g: Game, seat: number): SeatAnswer {
@@ -276,6 +313,7 @@ function playDefault(g: Game, seat: number): void {
 
 function buildRecord(
   opts: RunMatchOptions, seatCount: 3 | 4, seats: Seat[], result: Outcome | null, startedAt: string, log: EventLog,
+  decisions: DecisionEntry[],
 ): MatchRecord {
   return {
     id: opts.matchId,
@@ -296,6 +334,7 @@ function buildRecord(
     seatCount,
     vp: result ? result.vp : null,
     timeUsedMs: seats.map((s) => Math.round(s.stats.timeUsedMs)),
+    decisions,
   };
 }
 

@@ -1,6 +1,6 @@
 // Encodes a seat's DecisionRequest frame straight from the game state, with
 // no PioneersView in between: the bytes are exactly
-// JSON.stringify({ id, matchId, game, seat, kind, deadlineMs, view: seatView(g, seat) })
+// JSON.stringify({ id, matchId, game, seat, kind, deadlineMs, timeBankMs?, lastRttMs?, view: seatView(g, seat) })
 // (same keys, order and values; test/runner/seat-frame.test.ts checks every
 // decision of whole games). Building the view cost more than encoding it
 // (~40 small objects and arrays a decision, and their GC); this reads the
@@ -33,16 +33,16 @@ export class SeatFrameWriter {
   private readonly talk = new TalkBytes();
 
   /** The frame as text (tests, logs). */
-  write(id: number, matchId: string, seat: number, kind: DecisionRequest['kind'], deadlineMs: number, g: Game): string {
-    return this.encode(id, matchId, seat, kind, deadlineMs, g).toString('utf8');
+  write(id: number, matchId: string, seat: number, kind: DecisionRequest['kind'], deadlineMs: number, g: Game, timeBankMs?: number, lastRttMs?: number): string {
+    return this.encode(id, matchId, seat, kind, deadlineMs, g, timeBankMs, lastRttMs).toString('utf8');
   }
 
   /**
    * The frame as UTF-8 bytes, the caller's own (nothing writes to them
    * again: it may wait for a connection or sit in a socket's queue). Positional arguments: no header
-   * object per decision.
+   * object per decision. `timeBankMs` and `lastRttMs` (whole ms) are left out when undefined.
    */
-  encode(id: number, matchId: string, seat: number, kind: DecisionRequest['kind'], deadlineMs: number, g: Game): Buffer {
+  encode(id: number, matchId: string, seat: number, kind: DecisionRequest['kind'], deadlineMs: number, g: Game, timeBankMs?: number, lastRttMs?: number): Buffer {
     // seatView's own check, so a bad seat fails the same way.
     if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
     if (g !== this.game) this.follow(g);
@@ -56,6 +56,14 @@ export class SeatFrameWriter {
     p = this.strings.write(p, kind);
     p = ascii(p, ',"deadlineMs":');
     p = num(p, deadlineMs);
+    if (timeBankMs !== undefined) {
+      p = ascii(p, ',"timeBankMs":');
+      p = num(p, timeBankMs);
+    }
+    if (lastRttMs !== undefined) {
+      p = ascii(p, ',"lastRttMs":');
+      p = num(p, lastRttMs);
+    }
     p = this.view(ascii(p, ',"view":'), g, seat);
     buf[p++] = 0x7d; // }
     return takeFrame(p);

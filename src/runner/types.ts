@@ -100,6 +100,8 @@ export interface SeatStats {
   timeUsedMs: number;
   /** Frames the seat sent that answered no pending decision. */
   unrequestedFrames: number;
+  /** The seat's slowest decision (ms, answer or strike; 0 if none). */
+  slowestMs: number;
 }
 
 export interface MatchResult {

@@ -27,7 +27,7 @@ import { FRAME_CEILING_BYTES, openBotSocket, type AddressGate } from './connect'
 /** Why a decision got no usable answer: the strike to charge, what happened, and the time it took from the frame's send (0 if never sent). */
 export type SeatFailure = { ok: false; reason: StrikeReason; detail: string; spentMs: number; frame?: Buffer };
 /** `frame` is the bot's frame as received (a reference, no copy), kept for the strike report should the action be illegal. */
-export type SeatAnswer = { ok: true; action: unknown; latencyMs: number; frame?: Buffer } | SeatFailure;
+export type SeatAnswer = { ok: true; action: unknown; latencyMs: number; frame?: Buffer; debug?: unknown } | SeatFailure;
 type Opened = { ok: true; socket: WebSocket } | SeatFailure;
 
 export interface WsSeatOptions {
@@ -308,7 +308,7 @@ export class WsSeat {
       if (id !== null && id !== p.id && this.settled.has(id)) return this.unrequestedFrame(socket, `answering settled decision ${id}`);
     }
     const verdict = classifyFrame(data, isBinary, p.id, this.isSettled);
-    if (verdict.type === 'answer') this.settle({ ok: true, action: verdict.action, latencyMs: performance.now() - p.sentAt, frame: data });
+    if (verdict.type === 'answer') this.settle({ ok: true, action: verdict.action, latencyMs: performance.now() - p.sentAt, frame: data, debug: verdict.debug });
     else if (verdict.type === 'malformed') this.settle(fail('malformed', verdict.detail, data));
     else this.unrequestedFrame(socket, `answering settled decision ${verdict.id}`);
   }

@@ -6,7 +6,7 @@ import type { TournamentSummary } from '../arena/summary';
 
 export function formatTable(summary: TournamentSummary): string {
   // One column per strike reason (a count, '-' for none), then resignations: why a bot was struck shows at a glance.
-  const header = ['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', ...STRIKE_REASONS, 'resigned', 'latency p50/p95'];
+  const header = ['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', ...STRIKE_REASONS, 'resigned', 'latency p50/p95', 'slowest'];
   const rows = summary.bots.map((b) => [
     b.name,
     String(b.games),
@@ -18,6 +18,7 @@ export function formatTable(summary: TournamentSummary): string {
     ...STRIKE_REASONS.map((r) => count(b.strikes[r])),
     count(b.resigned),
     b.latencyMs === null ? '-' : latencyText(b.latencyMs, summary.deadlineMs),
+    b.slowestMs === null ? '-' : `${fmtMs(b.slowestMs)} ms`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   // The bot name left-aligned, numbers right-aligned.

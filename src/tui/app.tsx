@@ -70,6 +70,7 @@ export function ReplayApp({ timeline, initialIndex = 0, showIds = false, colour 
     footer: footerFor(state, timeline, { strikes: hasStrikes, width: size.width }),
     overlay: state.mode === 'help' ? helpOverlay() : undefined,
     showIds: state.showIds,
+    showNotes: state.showNotes,
   });
   return (
     <Box flexDirection="column">

@@ -20,6 +20,8 @@ export interface ViewerState {
   note: string | null;
   /** Board labels vertices and hexes with their ids. */
   showIds: boolean;
+  /** The acting bot's notes show under the event (records with notes). */
+  showNotes: boolean;
   quit: boolean;
   /** Quit by Ctrl-C: the command exits 130, as an interrupted run does. */
   interrupted: boolean;
@@ -41,7 +43,7 @@ export interface KeyFlags {
 }
 
 export function initialState(index = 0, showIds = false): ViewerState {
-  return { index, playing: false, speed: DEFAULT_SPEED, mode: 'normal', typed: '', note: null, showIds, quit: false, interrupted: false };
+  return { index, playing: false, speed: DEFAULT_SPEED, mode: 'normal', typed: '', note: null, showIds, showNotes: true, quit: false, interrupted: false };
 }
 
 export function eventsPerSecond(s: ViewerState): number {
@@ -146,6 +148,7 @@ export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFl
   if (input === 's') return { ...base, mode: 'seat', playing: false };
   if (input === '?') return { ...base, mode: 'help', playing: false };
   if (input === 'i') return { ...base, showIds: !s.showIds };
+  if (input === 'd') return { ...base, showNotes: !s.showNotes, note: s.showNotes ? "bots' notes hidden (d shows them)" : "bots' notes shown (d hides them)" };
   if (input === 'n') return jumpToStrike(t, base, 1);
   if (input === 'N') return jumpToStrike(t, base, -1);
   return base;

@@ -5,9 +5,15 @@
 // data the replay only echoes, and any record that fails, go through the full
 // schema, so a bad record gets the message a full check gives.
 import { confirmReplayedRecord, loadRecord, parseRecordHeader, type RecordSource } from './load';
+import type { MatchRecord } from '../protocol/match';
 import { buildTimeline, type Timeline, type TimelineOptions } from './timeline';
 
 export async function openTimeline(ref: string, sources: readonly RecordSource[], opts: TimelineOptions = {}): Promise<Timeline> {
+  return (await openVerifiedRecord(ref, sources, opts)).timeline;
+}
+
+/** The record and its timeline, verified alike (`arena replay --web` serves the record). */
+export async function openVerifiedRecord(ref: string, sources: readonly RecordSource[], opts: TimelineOptions = {}): Promise<{ record: MatchRecord; timeline: Timeline }> {
   const { record, origin } = await loadRecord(ref, sources, parseRecordHeader);
   let timeline: Timeline;
   try {
@@ -17,5 +23,5 @@ export async function openTimeline(ref: string, sources: readonly RecordSource[]
     throw err;
   }
   await confirmReplayedRecord(record, origin, true);
-  return timeline;
+  return { record, timeline };
 }

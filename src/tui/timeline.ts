@@ -5,7 +5,7 @@ import { newGame, gameEvents, RULES_VERSION, type Game } from '../../engine/game
 import { checkHeaderResult, checkHeaderSeats, stepReplay } from '../../engine/replay';
 import { publicView, seatSecrets } from '../../engine/view';
 import type { BoardView, DevCardName, Outcome, PublicView, ResourceCounts } from '../../engine/types';
-import type { MatchEvent, MatchRecord } from '../protocol/match';
+import type { DecisionEntry, MatchEvent, MatchRecord } from '../protocol/match';
 
 /** What one seat holds; the replay is public, so this is the truth, not counts. */
 export interface SeatFrame {
@@ -40,6 +40,8 @@ export interface Timeline {
   turnOf: readonly number[];
   lastTurn: number;
   outcome: Outcome | null;
+  /** The record's per-decision entries (time, bot notes), when it has them (older records do not). */
+  decisions?: readonly DecisionEntry[];
 }
 
 export class ReplayVerifyError extends Error {
@@ -117,6 +119,7 @@ export function buildTimeline(record: MatchRecord, opts: TimelineOptions = {}): 
   return {
     matchId: record.id, seed, seatCount, status: record.status, names, board, events, frames,
     turnOf, lastTurn: turn, outcome: result.outcome,
+    ...(record.decisions ? { decisions: record.decisions } : {}),
   };
 }
 

@@ -73,8 +73,15 @@ describe('rebuildRequests', () => {
     expect(requestAt(requests, record.replay.length + 5, wsSeat)).toBeNull();
   });
 
-  it('says a deadline is not exact when the seat may have run its bank below it', () => {
-    const tight = rebuildRequests(record, { deadlineMs: 5000, timeBankMs: 5000, seat: wsSeat });
+  it('frames carry timeBankMs and lastRttMs as sent, from the record\'s decisions, whatever bank the caller assumes', () => {
+    const frames = rebuildRequests(record, { deadlineMs: 5000, timeBankMs: 1, seat: wsSeat }).requests.map((r) => r.frame.toString('utf8'));
+    expect(frames).toEqual(received);
+    expect(JSON.parse(frames[1])).toMatchObject({ timeBankMs: expect.any(Number), lastRttMs: expect.any(Number) });
+  });
+
+  it('says a deadline is not exact when the seat may have run its bank below it (a record without decisions)', () => {
+    // An older record, without per-decision timing.
+    const tight = rebuildRequests({ ...record, decisions: undefined }, { deadlineMs: 5000, timeBankMs: 5000, seat: wsSeat });
     expect(tight.deadlineExact[wsSeat]).toBe(false);
     expect(tight.notes.join('\n')).toMatch(new RegExp(`seat ${wsSeat} used \\d+ ms of its 5000 ms bank`));
   });

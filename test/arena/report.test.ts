@@ -39,6 +39,7 @@ describe('tallies and the summary', () => {
     // Five decisions asked: answered in 3, 5 and 7 ms, and two late (counted as the 5000 ms deadline).
     expect(bob.latencyMs).toEqual({ p50: 7, p95: 5000, late: 2 });
     expect(rows[0].latencyMs).toBeNull();
+    expect(rows[0].slowestMs).toBeNull();
   });
 
   it('percentile is nearest-rank', () => {
@@ -62,18 +63,20 @@ describe('tallies and the summary', () => {
 
   it('the table shows every column users rely on', () => {
     const t = new Tallies(bots.map((b) => b.id));
-    t.add(game(0, 'completed', [1, 2, 3], [{}, { strikes: { ...noStrikes(), late: 2 }, resigned: true, latenciesMs: [12, 40] }]));
+    t.add(game(0, 'completed', [1, 2, 3], [{}, { strikes: { ...noStrikes(), late: 2 }, resigned: true, latenciesMs: [12, 40], slowestMs: 5000 }]));
     const ratings = new RatingBook(bots.map((b) => b.id));
     const summary = { bots: summarizeBots(bots, t, ratings, 5000), deadlineMs: 5000, games: 1, gamesPlanned: 2, aborted: 1, interrupted: true, seed: 'x' } as TournamentSummary;
     const text = formatTable(summary);
     const [group, header, ...rest] = text.split('\n');
     expect(group.trim()).toMatch(/^─+ strikes ─+$/);
-    expect(header).toMatch(/^bot\s+games\s+wins\s+avg place\s+avg VP\s+rating\s+sigma\s+late\s+malformed\s+oversize\s+dropped\s+illegal\s+resigned\s+latency p50\/p95$/);
+    expect(header).toMatch(/^bot\s+games\s+wins\s+avg place\s+avg VP\s+rating\s+sigma\s+late\s+malformed\s+oversize\s+dropped\s+illegal\s+resigned\s+latency p50\/p95\s+slowest$/);
     const bob = rest.find((l) => l.startsWith('bob'))!;
     // late 2, no other strike, resigned once.
     expect(bob).toMatch(/\s2\s+-\s+-\s+-\s+-\s+1\s/);
     // Four decisions: 12 and 40 ms answers and two late ones, so p95 is late.
     expect(bob).toContain('40 ms / late');
+    // The slowest decision (here a late one, charged the full deadline).
+    expect(bob).toMatch(/ 5000 ms$/);
     expect(text).toContain('1 of 2 games completed, 1 aborted, interrupted, seed x');
     expect(text).toMatch(/no answer within 5000 ms/);
     const onTime = new Tallies(bots.map((b) => b.id));

@@ -116,7 +116,7 @@ describe('strikes in a tournament', () => {
 
     const lines = formatTable(summary).split('\n');
     const header = lines[1].split(/\s{2,}/);
-    expect(header).toEqual(['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', 'late', 'malformed', 'oversize', 'dropped', 'illegal', 'resigned', 'latency p50/p95']);
+    expect(header).toEqual(['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', 'late', 'malformed', 'oversize', 'dropped', 'illegal', 'resigned', 'latency p50/p95', 'slowest']);
     // "strikes" stands over the five reason columns.
     expect(lines[0].indexOf('─')).toBe(lines[1].indexOf('late'));
     expect(lines[0].lastIndexOf('─')).toBe(lines[1].indexOf('illegal') + 'illegal'.length - 1);

@@ -14,7 +14,7 @@ const env = { ARENA_CONFIG_DIR: join(home, 'config') };
 const out = join(home, 'runs');
 let heuristic: RunningBot;
 let starter: RunningBot;
-let record: { id: string; players: Array<{ seat: number; botName: string }>; replay: Array<{ kind: string; seat?: number; data: { action?: unknown } }> };
+let record: { id: string; players: Array<{ seat: number; botName: string }>; replay: Array<{ kind: string; seat?: number; data: { action?: unknown } }>; decisions?: Array<{ id: number; timeBankMs?: number; lastRttMs?: number }> };
 let seat: number;
 
 beforeAll(async () => {
@@ -42,8 +42,11 @@ describe('arena position', () => {
     expect(r.stdout.endsWith('\n')).toBe(true);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     const frame = JSON.parse(r.stdout);
-    expect(Object.keys(frame)).toEqual(['id', 'matchId', 'game', 'seat', 'kind', 'deadlineMs', 'view']);
+    expect(Object.keys(frame)).toEqual(['id', 'matchId', 'game', 'seat', 'kind', 'deadlineMs', 'timeBankMs', 'lastRttMs', 'view']);
     expect(frame).toMatchObject({ matchId: record.id, game: 'pioneers', seat, deadlineMs: 5000 });
+    // The time bank and round trip as the record's decisions say they were sent.
+    const sent = record.decisions!.find((d) => d.id === frame.id)!;
+    expect([frame.timeBankMs, frame.lastRttMs]).toEqual([sent.timeBankMs, sent.lastRttMs]);
     expect(frame.view.seat).toBe(seat);
     // Byte for byte what JSON.stringify writes (the runner's frames are exactly that).
     expect(r.stdout.trim()).toBe(JSON.stringify(frame));

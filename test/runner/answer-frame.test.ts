@@ -13,6 +13,7 @@ describe('classifyFrame', () => {
   const frameLike = fc.oneof(
     fc.record({ id: idLike, action: fc.jsonValue() }, { requiredKeys: [] }),
     fc.record({ id: idLike, action: fc.jsonValue(), extra: fc.jsonValue() }, { requiredKeys: ['extra'] }),
+    fc.record({ id: idLike, action: fc.jsonValue(), debug: fc.jsonValue() }, { requiredKeys: ['debug'] }),
     fc.jsonValue(),
   );
 
@@ -26,13 +27,20 @@ describe('classifyFrame', () => {
           expect(verdict.type).toBe('malformed');
           if (verdict.type === 'malformed') expect(verdict.detail).toMatch(/^not a DecisionResponse/);
         } else if (schema.data.id === pendingId) {
-          expect(verdict).toEqual({ type: 'answer', id: pendingId, action: schema.data.action });
+          const want = schema.data.debug === undefined ? {} : { debug: schema.data.debug };
+          expect(verdict).toEqual({ type: 'answer', id: pendingId, action: schema.data.action, ...want });
         } else {
           expect(verdict.type).toBe('malformed');
         }
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('carries a note of any type as sent (bounded later, never a strike)', () => {
+    expect(classifyFrame('{"id":4,"action":{},"debug":"why"}', false, 4, () => false)).toEqual({ type: 'answer', id: 4, action: {}, debug: 'why' });
+    expect(classifyFrame('{"id":4,"action":{},"debug":[1]}', false, 4, () => false)).toEqual({ type: 'answer', id: 4, action: {}, debug: [1] });
+    expect(classifyFrame('{"id":4,"action":{}}', false, 4, () => false)).toEqual({ type: 'answer', id: 4, action: {} });
   });
 
   it('an answer for a past decision is stale, an unknown id malformed, binary and non-JSON malformed', () => {

@@ -127,6 +127,15 @@ describe('SeatFrameWriter', () => {
     expect(() => writer.encode(1, 'x', -1, 'setup', 5, a)).toThrow(RangeError);
   });
 
+  it('puts timeBankMs and lastRttMs after deadlineMs when given, as JSON.stringify would', () => {
+    const writer = new SeatFrameWriter();
+    const g = newGame('seat-frame/bank', 4);
+    const head = { id: 7, matchId: 'm', game: 'pioneers', seat: 1, kind: 'setup', deadlineMs: 500 };
+    expect(writer.write(7, 'm', 1, 'setup', 500, g, 119_000)).toBe(JSON.stringify({ ...head, timeBankMs: 119_000, view: seatView(g, 1) }));
+    expect(writer.write(7, 'm', 1, 'setup', 500, g, 0, 12)).toBe(JSON.stringify({ ...head, timeBankMs: 0, lastRttMs: 12, view: seatView(g, 1) }));
+    expect(writer.write(7, 'm', 1, 'setup', 500, g)).toBe(JSON.stringify({ ...head, view: seatView(g, 1) }));
+  });
+
   it('follows pieces placed and taken back between frames (roadworks places a road for a moment)', () => {
     const writer = new SeatFrameWriter();
     const g = newGame('seat-frame/z', 4);

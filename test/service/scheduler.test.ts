@@ -12,7 +12,7 @@ import { Scheduler } from '../../src/service/scheduler/scheduler';
 import { openTestStore } from '../support/test-store';
 import type { SameOwnerRule } from '../../src/service/scheduler/tables';
 import type { Store } from '../../src/service/store/types';
-import { illegalBot, lateBot, wellBehaved } from '../support/policies';
+import { illegalBot, lateBot, legalPlayer, wellBehaved } from '../support/policies';
 import { startTestBot, type TestBot } from '../support/test-bot';
 
 const platformKey = generateKeyPair().privateKey;
@@ -21,12 +21,19 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
+/** Plays legally and sends a note with every answer. */
+function notingBot(note: string) {
+  const play = legalPlayer();
+  return (ctx: { request: { id: number; view: Parameters<ReturnType<typeof legalPlayer>>[0]; kind: Parameters<ReturnType<typeof legalPlayer>>[1]; matchId: string }; socket: { send(t: string): void } }) =>
+    ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId), debug: note }));
+}
+
 /**
  * `owners` accounts own the bots in turn (bot i is owner i % owners'). Tests
  * about other things seat one owner's bots with --same-owner allow; 'default'
  * leaves the option out.
  */
-async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; owners?: number; sameOwner?: SameOwnerRule | 'default'; slowMs?: number } = {}) {
+async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; owners?: number; sameOwner?: SameOwnerRule | 'default'; slowMs?: number; noting?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
   const store: Store = await openTestStore(dir);
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +42,7 @@ async function setup(botCount: number, opts: { illegal?: number; maxMatches?: nu
   for (let i = 0; i < (opts.owners ?? 1); i++) users.push(await store.createUser({ email: `owner${i || ''}@example.com`, name: `owner${i || ''}` }));
   const bots: Array<{ id: string; server: TestBot; ownerId: string }> = [];
   for (let i = 0; i < botCount; i++) {
-    const behaviour = i < (opts.illegal ?? 0) ? illegalBot(2) : opts.slowMs ? lateBot(opts.slowMs) : wellBehaved();
+    const behaviour = i < (opts.noting ?? 0) ? notingBot('secret-plan') : i < (opts.illegal ?? 0) ? illegalBot(2) : opts.slowMs ? lateBot(opts.slowMs) : wellBehaved();
     const server = await startTestBot({ behaviour });
     cleanup.push(() => server.close());
     const ownerId = users[i % users.length].id;
@@ -181,6 +188,19 @@ describe('scheduler', () => {
     const m = (await store.getMatch(id))!;
     expect(m.status).toBe('completed');
     expect(m.replay.filter((e) => e.kind === 'timeout').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a bot's notes never reach the stored (public) record; its decisions' times do", async () => {
+    const { store, scheduler, dir } = await setup(4, { noting: 1 });
+    const [id] = await scheduler.tick();
+    await waitIdle(scheduler);
+    const m = (await store.getMatch(id))!;
+    expect(m.status).toBe('completed');
+    expect(m.decisions!.length).toBeGreaterThan(100);
+    expect(m.decisions!.every((d) => d.debug === undefined && d.debugTruncated === undefined)).toBe(true);
+    const { execFileSync } = await import('node:child_process');
+    // Nothing in the data directory holds the note.
+    expect(() => execFileSync('grep', ['-r', '-l', 'secret-plan', dir])).toThrow();
   });
 
   it('stop aborts running matches with no rating change; recover aborts what a dead process left running', async () => {

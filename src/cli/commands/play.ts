@@ -11,6 +11,7 @@ import { KeyError } from '../../keys/errors';
 import { CliError, EXIT, usageError } from '../errors';
 import { arenaCommand, shellWord } from '../invocation';
 import type { CliIO } from '../io';
+import type { LocalGames } from '../../web-local/server';
 
 interface PlayFlags {
   games?: string;
@@ -25,6 +26,8 @@ interface PlayFlags {
   printPlatformKey?: boolean;
   duplicate?: boolean;
   untilDecided?: boolean;
+  web?: boolean;
+  port?: string;
 }
 
 export function register(program: Command, io: CliIO): void {
@@ -44,6 +47,8 @@ export function register(program: Command, io: CliIO): void {
     .option('-o, --out <DIR>', 'write each match as DIR/<matchId>.json (a MatchRecord, one replay event per line) and the summary as DIR/summary.json')
     .option('--json', 'print the summary as one JSON document on stdout (progress stays on stderr)')
     .option('-v, --verbose', 'print each strike as it happens (stderr): game, turn, seat, decision, reason, why, and the first 200 bytes of the answer')
+    .option('--web', 'serve the games in the browser on 127.0.0.1 (port printed): the list, a live board for games in play, the replay with each decision\'s time and bot notes; keeps serving after the games until Ctrl-C')
+    .option('--port <N>', 'with --web: the port (default 0: a free one)')
     .option('--print-platform-key', "print the local arena's platform public key (base64, 32 raw bytes) and exit")
     .addHelpText('after', `
 Before the first game every URL bot must pass the deploy check: GET <url>/ping
@@ -97,14 +102,15 @@ verify handshakes need its public half: arena play --print-platform-key.
   bots: [{name, source, games, aborted, wins, winRate, winRateCi95: [low, high] | null,
           avgPlacement, avgPlacementCi95: [low, high] | null, avgVp, rating,
           mu, sigma, strikes: {late, malformed, oversize, dropped, illegal},
-          resigned, latencyMs: {p50, p95, late} | null}],   (best rating first)
+          resigned, latencyMs: {p50, p95, late} | null, slowestMs}],   (best rating first)
   matches: [{id, game, seed, status, ended: win|cap|aborted, turns,
              players: [{bot, seat, placement, vp, ratingDelta,
                         strikes?: {late, ...}}]}],   (strikes: only when struck)
   headToHead: [{a, b, games, aAbove, ci95: [low, high] | null}],   (every pair, bots in the order given)
   verdict: {a, b, test, decided, better, games, aAbove, ci95, text} | null}   (--until-decided)
 latencyMs covers every decision asked: a late one (no answer in time) counts
-as the full deadline, and late says how many there were.
+as the full deadline, and late says how many there were. slowestMs (the table's
+"slowest") is the bot's slowest single decision.
 
 Progress: one line per finished game, numbered like its match id and file
 (game 3 is m-...-0003), saying who won or that the turn cap ended it.
@@ -148,9 +154,13 @@ Examples:
         if (err instanceof ArenaInputError) throw usageError(err.message);
         throw err;
       }
+      const port = flags.web ? (await import('../local-web')).parsePort(flags.port) : null;
       // Only once the usage is right: a usage error leaves nothing behind, not even a new key.
       const key = await platformKeyOrFail(io);
-      const summary = await playTournament(plan, key, io, { json: flags.json === true, verbose: flags.verbose === true });
+      const web = port === null ? null : await (await import('../local-web')).startLocalWebSession(io, port);
+      const summary = await playTournament(plan, key, io, { json: flags.json === true, verbose: flags.verbose === true, web: web?.games });
+      if (web && !summary.interrupted) await web.serveUntilStopped();
+      else await web?.web.close();
       // The interruption was already reported; exit 130 without another message.
       if (summary.interrupted) throw new CliError('', EXIT.interrupted);
     });
@@ -169,7 +179,7 @@ export async function platformKeyOrFail(io: CliIO): Promise<PlatformKey> {
 }
 
 /** Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the result. */
-export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO, out: { json: boolean; verbose?: boolean }): Promise<TournamentSummary> {
+export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO, out: { json: boolean; verbose?: boolean; web?: LocalGames }): Promise<TournamentSummary> {
   const { ResultWriteError, runTournament } = await import('../../arena/tournament');
   const { createPlayProgress } = await import('../../term/play-progress');
   const { formatTable } = await import('../../term/tournament-table');
@@ -205,6 +215,8 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
       onStrike: out.verbose ? (s) => progress.note(strikeReport(s)) : undefined,
       // Live turn counts only matter on a terminal; skip the per-event callback otherwise.
       onMatchEvent: io.stderr.isTTY ? (id, e) => progress.matchEvent(id, e) : undefined,
+      // --web: every game listed and streamed live as it plays.
+      playMatch: out.web ? out.web.wrap((await import('../../runner/index')).runMatch) : undefined,
     }).catch((err: unknown) => {
       if (!(err instanceof ResultWriteError)) throw err;
       writeError = err;

@@ -44,12 +44,14 @@ Which request: event N is usually an "action" event (arena replay shows its
 number in the header): the request it answered. With --seat S, any event: the
 first request of seat S answered at that event or after it.
 
-What a record does not keep: the deadline and time bank the match ran with
-(give --deadline-ms and --time-bank if they were not arena play's defaults),
-and the time bank left at each decision (a frame's deadlineMs is the smaller
-of the deadline and the bank left). When the seat's total thinking time in the
-record leaves at least one deadline in the bank, the bank never fell below the
-deadline and the frame is exact; otherwise arena says so. Built-in bots are
+What a record does not keep: the deadline the match ran with (give
+--deadline-ms if it was not arena play's default). Records with decisions
+(arena play's) keep each frame's timeBankMs and lastRttMs as sent, so the frame
+is exact (deadlineMs is the smaller of the deadline and that bank). Older
+records keep no per-decision time: give --time-bank if it was not the default;
+when the seat's total thinking time leaves at least one deadline in the bank,
+the bank never fell below the deadline and the frame is exact; otherwise arena
+says so. Built-in bots are
 asked in-process: for their seats this is the frame a socket bot would have got.
 
 Examples:

@@ -26,6 +26,8 @@ interface ReplayOptions {
   waitMs?: string;
   deadlineMs?: string;
   timeBank?: string;
+  web?: boolean;
+  port?: string;
 }
 
 export function register(program: Command, io: CliIO): void {
@@ -46,6 +48,8 @@ export function register(program: Command, io: CliIO): void {
     .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles')
     .option('--json', 'print the verified outcome and the state at --turn/--event as JSON, and exit')
     .option('--url <URL>', 'server to fetch a match id from (default: $ARENA_URL, then the login profile); no key needed')
+    .option('--web', 'show the replay in the browser instead (the dashboard\'s match page with the scrubber, each decision\'s time and the bots\' notes) on 127.0.0.1, until Ctrl-C')
+    .option('--port <N>', 'with --web: the port (default 0: a free one)')
     .option('--feed <BOT_URL>', "send --seat's recorded requests, in order, to the bot running at BOT_URL and compare its answers with the recorded ones")
     .option('--seat <S>', 'with --feed: the seat (0-based) whose requests to send')
     .option('--from-turn <T>', 'with --feed: start at the first request of turn T (default 0, the setup)')
@@ -57,7 +61,9 @@ export function register(program: Command, io: CliIO): void {
       `
 Keys: space play/pause · ←/→ one event · ↑/↓ one turn · [ ] slower/faster · g jump to a turn
       s jump to a seat's next action · n/N next/previous strike · Home/End first/last event
-      i ids · ? help · q quit
+      i ids · d bots' notes · ? help · q quit
+Under the event: the acting seat's decision, its time (ms) and the bot's own note (debug), for
+records that carry decisions (arena play's); --plain prints the note in full after the screen.
 A strike's line says why: the reason (late, malformed, oversize, dropped, illegal), the decision
 and, for an illegal answer, the engine's rejection code and message.
 
@@ -104,6 +110,7 @@ Examples:
         if (opts[flag] !== undefined) throw usageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --feed`);
       }
       if (!ref.trim()) throw usageError('REF is empty: give a match.json file, a directory of records, - for stdin, or a match id on the server');
+      if (opts.web) return replayWeb(ref, opts, io);
       const width = parseWidth(opts.width);
       const ciSet = inCi(io.env);
       // A record piped into stdin (`-`) leaves the keys to the terminal itself, as `less` does.
@@ -215,14 +222,28 @@ function parseWidth(text: string | undefined): number | undefined {
   return Number(text);
 }
 
+/** `--web`: the record's replay in the browser (the dashboard's match page), until Ctrl-C. */
+async function replayWeb(ref: string, opts: ReplayOptions, io: CliIO): Promise<void> {
+  const { parsePort, startLocalWebSession } = await import('../local-web');
+  const port = parsePort(opts.port);
+  const { record } = await loadVerified(ref, io, opts.url, 'lazy');
+  const session = await startLocalWebSession(io, port, `/match/${encodeURIComponent(record.id)}`);
+  session.games.add(record);
+  await session.serveUntilStopped();
+}
+
 async function loadTimeline(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy'): Promise<Timeline> {
-  const [{ RecordLoadError, fileSource, directorySource, remoteSource, stdinSource }, { ReplayVerifyError }, { openTimeline }] = await Promise.all([
+  return (await loadVerified(ref, io, url, frames)).timeline;
+}
+
+async function loadVerified(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy') {
+  const [{ RecordLoadError, fileSource, directorySource, remoteSource, stdinSource }, { ReplayVerifyError }, { openVerifiedRecord }] = await Promise.all([
     import('../../tui/load'), import('../../tui/timeline'), import('../../tui/open-timeline'),
   ]);
   // A match id goes to the server; its URL is looked up only when a reference gets that far.
   const sources = [stdinSource(io.stdin as AsyncIterable<Uint8Array> & { isTTY?: boolean }), fileSource, directorySource, remoteSource(() => configuredServer(io, url))];
   try {
-    return await openTimeline(ref, sources, { frames });
+    return await openVerifiedRecord(ref, sources, { frames });
   } catch (err) {
     if (err instanceof RecordLoadError && err.code === 'needs_server') throw noServerError(err.message);
     if (err instanceof RecordLoadError || err instanceof ReplayVerifyError) throw new CliError(err.message);

@@ -13,7 +13,7 @@ import type { PublicView } from '../../../engine/types';
 import { displayRating, initialRating, rate } from '../../arena/ratings';
 import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchEvent, MatchRecord } from '../../protocol/index';
-import { runMatch, type MatchEntrant, type MatchResult } from '../../runner/index';
+import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../../runner/index';
 import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
@@ -253,6 +253,8 @@ export class Scheduler {
           channel.publish(events, view);
         },
       });
+      // Bots' notes are for their owners: the stored (public) record has none.
+      result = { ...result, match: withoutNotes(result.match) };
     } catch (err) {
       log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
     }

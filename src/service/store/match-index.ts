@@ -25,7 +25,8 @@ export interface LogLine {
 }
 
 export function summaryOf(match: StoredMatch): StoredMatchSummary {
-  const { seed: _seed, replay: _replay, ...summary } = match;
+  // Decisions are per-decision data like the replay: not kept in the index.
+  const { seed: _seed, replay: _replay, decisions: _decisions, ...summary } = match;
   return summary;
 }
 

@@ -48,7 +48,7 @@ export interface SignInTokenRecord {
 export type StoredMatch = MatchRecord;
 
 /** A stored match without its seed and replay: what a page of a listing carries (the API's MatchSummary plus record fields). */
-export type StoredMatchSummary = Omit<StoredMatch, 'seed' | 'replay'>;
+export type StoredMatchSummary = Omit<StoredMatch, 'seed' | 'replay' | 'decisions'>;
 
 export interface MatchQuery {
   game?: 'pioneers';

@@ -2,6 +2,7 @@
 // footer. Chooses the board scale and arrangement from the terminal size;
 // the Ink app and `--plain` both draw exactly these lines.
 import { shorten } from '../../term/width';
+import { decisionLabel, decisionsAt, noteText } from '../decision-notes';
 import type { Timeline } from '../timeline';
 import { boardSize, renderBoard, type BoardScale } from './board';
 import { countsText, describeEvent } from './events';
@@ -21,6 +22,8 @@ export interface ScreenOptions {
   overlay?: Line[];
   /** Label vertices and hexes with their ids. */
   showIds?: boolean;
+  /** Show the acting bot's notes beside its decision's time (default true; key d). */
+  showNotes?: boolean;
 }
 
 const MIN_SIDE = 30;
@@ -76,6 +79,20 @@ function currentEventLine(t: Timeline, index: number): Line {
   return [span('▶ ', { bold: true }), ...describeEvent(ev, { names: shownNames(t) })];
 }
 
+/**
+ * Under the event: the acting seat's decision (time taken) and, unless hidden,
+ * the bot's note. Only for records that carry decisions; one line, cut to width.
+ */
+function decisionLine(t: Timeline, index: number, showNotes: boolean): Line {
+  const ds = decisionsAt(t, index);
+  if (ds.length === 0) return [];
+  const d = ds[ds.length - 1];
+  const line: Line = [span('  '), span(decisionLabel(d), { color: seatColour(d.seat) })];
+  const note = noteText(d);
+  if (note !== null) line.push(showNotes ? span(`  note: ${note}`, { dim: true }) : span('  (note hidden: d)', { dim: true }));
+  return line;
+}
+
 /** The line between panels and log: a rule, or the offer on the table while one is open. */
 function divider(t: Timeline, index: number, width: number): Line {
   const offer = t.frames[index].openTrade;
@@ -97,7 +114,10 @@ export function composeScreen(t: Timeline, index: number, opts: ScreenOptions): 
   } else {
     // The current event in full: the log beside the board may have cut it short.
     out.push(truncate(currentEventLine(t, index), width));
-    out.push(...composeBody(t, index, width, bodyHeight - 1, opts.showIds ?? false));
+    // Records with decisions keep a line for the decision under the event (blank when none), so the board does not jump.
+    const decisionRow = t.decisions && t.decisions.length > 0 ? 1 : 0;
+    if (decisionRow) out.push(truncate(decisionLine(t, index, opts.showNotes ?? true), width));
+    out.push(...composeBody(t, index, width, bodyHeight - 1 - decisionRow, opts.showIds ?? false));
   }
   if (footer) out.push(truncate(footer, width));
   return out;
@@ -138,6 +158,7 @@ export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['n N', 'next / previous strike; the line under the header says why'],
   ['Home End', 'first / last event'],
   ['i', 'show / hide vertex and hex ids on the board'],
+  ['d', "show / hide the bot's notes (debug) under the event"],
   ['q', 'quit'],
 ];
 

@@ -4,6 +4,8 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { PublicView, RecordedEvent } from '../../../engine/index';
 import type { Match, MatchPlayer } from '../../protocol/index';
+import { decisionsAt } from '../../protocol/decision-lookup';
+import type { DecisionEntry } from '../../protocol/match-header-types';
 import { getMatch, liveUrl } from '../api';
 import { Board } from '../components/board';
 import { EventLog } from '../components/event-log';
@@ -193,6 +195,7 @@ function ReplayMatch({ match, event }: { match: Match & { seed: string }; event:
           <p className="error" role="alert">The engine does not reproduce this record ({cursor.error}); the positions after that point may be wrong.</p>
         )}
         <Scrubber matchId={match.id} index={index} count={count} turns={cursor.turns} onChange={change} />
+        <DecisionNote decisions={decisionsAt((match as { decisions?: DecisionEntry[] }).decisions, events, index)} names={names} />
         <Board view={view} names={names} />
         <SeatPanels view={view} players={match.players} strikes={strikes} final={index === count - 1} />
       </div>
@@ -206,6 +209,25 @@ function ReplayMatch({ match, event }: { match: Match & { seed: string }; event:
         <h2>Events</h2>
         {showLog ? <EventLog events={events} current={index} ctx={{ names, board: view.board }} /> : <p aria-busy="true">Loading the log…</p>}
       </div>
+    </div>
+  );
+}
+
+/**
+ * The decision behind the current event, from a record with decisions (local
+ * `arena play --web` records; a server's public records carry times, never
+ * notes): its time and the bot's own note.
+ */
+function DecisionNote({ decisions, names }: { decisions: DecisionEntry[]; names: string[] }) {
+  const d = decisions[decisions.length - 1];
+  if (!d) return null;
+  const note = d.debug === undefined ? null : typeof d.debug === 'string' ? d.debug : JSON.stringify(d.debug);
+  return (
+    <div className="decision" data-testid="decision">
+      <span className="muted">{names[d.seat] ?? `seat ${d.seat}`} · {d.kind} · <span data-testid="decision-ms">{d.ms} ms</span></span>
+      {note !== null && (
+        <pre className="note" data-testid="decision-note">{note}{d.debugTruncated ? ' …(cut at 2048 bytes)' : ''}</pre>
+      )}
     </div>
   );
 }
