@@ -2,7 +2,7 @@
 // most every FRAME_MS however fast the match runs (a frame costs Ink tens of
 // milliseconds of text measuring; five a second keep a watcher's CPU low and
 // are as fast as anyone reads a log). Keys: q quits, i toggles
-// ids, Ctrl-C quits as an interruption. At `end` it stays on the final
+// ids, l jumps to live when a paced session is behind, Ctrl-C quits as an interruption. At `end` it stays on the final
 // position until the user quits.
 import React, { useEffect, useState } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
@@ -60,6 +60,7 @@ export function LiveApp({ session, showIds: initialIds = false, colour = true, w
     if (key.ctrl && input === 'c') setQuit({ interrupted: true });
     else if (input === 'q' || key.escape) setQuit({ interrupted: false });
     else if (input === 'i') setShowIds((x) => !x);
+    else if (input === 'l') session.jumpToLive();
   });
 
   useEffect(() => {

@@ -39,6 +39,7 @@ export function liveHeader(s: LiveState): Line {
     if (v.dice) out.push(span(` · dice ${v.dice[0]}+${v.dice[1]}=${v.dice[0] + v.dice[1]}`));
   }
   out.push(span(` · event ${s.lastSeq + 1}`));
+  if (s.behind > 0) out.push(span(` · ${s.behind} event${s.behind === 1 ? '' : 's'} behind live`, { color: 'yellow', bold: true }));
   if (s.missed > 0) out.push(span(` · ${s.missed} events missed`, { color: 'red', bold: true }));
   out.push(span(` · match ${s.matchId}`, { dim: true }));
   return out;
@@ -148,6 +149,7 @@ export function composeLiveScreen(s: LiveState, opts: LiveScreenOptions): Line[]
 
 export function liveFooter(s: LiveState): Line {
   const keys: Line = [span('q', { bold: true }), span(' quit  '), span('i', { bold: true }), span(' ids')];
+  if (s.behind > 0) keys.push(span('  '), span('l', { bold: true }), span(' jump to live'));
   if (s.ended) return [span(`match ${s.ended.status}; this is the final position.  `, { bold: true }), ...keys, span(`   arena replay ${s.matchId} steps through it`, { dim: true })];
   return keys;
 }
