@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run-cli';
 import { startArena, type Arena } from '../serve-matches/support';
 import { wellBehaved } from '../support/policies';
 import { REPO_ROOT } from './helpers';
@@ -47,6 +48,18 @@ async function screenWhere(name: string, ok: (s: string) => boolean, what: strin
 }
 
 describe('a paced server and a paced watch', () => {
+  it('bad --speed and --min-turn-ms are usage errors that say what is wanted', async () => {
+    for (const speed of ['-1', 'fast', '1e9']) {
+      const r = await runCli(['watch', 'm_abc', '--speed', speed, '--url', arena.url], { env: {} });
+      expect(r.code, speed).toBe(2);
+      expect(r.stderr).toContain('--speed must be a number of events a second');
+    }
+    const r = await runCli(['serve', '--min-turn-ms', '1.5', '--data', join(dir, 'never')], { env: {} });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--min-turn-ms must be a whole number of milliseconds');
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+  });
+
   it('serve --min-turn-ms: a scheduled match takes at least turns x MS', async () => {
     const [id] = await arena.tick();
     await arena.idle();
