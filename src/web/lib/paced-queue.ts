@@ -21,9 +21,10 @@ export class PacedQueue {
   ) {}
 
   push(step: PacedStep): void {
+    const before = this.behind;
     this.steps.push(step);
     if (step.event) this.behind++;
-    this.drain(false);
+    this.drain(false, before);
   }
 
   /** Shows every waiting step now. */
@@ -37,9 +38,8 @@ export class PacedQueue {
     this.steps.length = 0;
   }
 
-  private drain(all: boolean): void {
+  private drain(all: boolean, before = this.behind): void {
     const interval = this.perSecond > 0 ? 1000 / this.perSecond : 0;
-    const before = this.behind;
     let i = 0;
     for (; i < this.steps.length; i++) {
       const step = this.steps[i];

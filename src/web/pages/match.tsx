@@ -122,10 +122,13 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
       es.addEventListener('snapshot', (e) => {
         const s = parse(e as MessageEvent) as Snapshot | null;
         if (!s) return;
-        setPlayers(s.match.players);
-        if (s.view) setView(s.view);
-        append(s.recent ?? []);
         setState('live');
+        // In order with the events before it (a reconnect's snapshot must not overtake those still waiting).
+        queue.push({ event: false, show: () => {
+          setPlayers(s.match.players);
+          if (s.view) setView(s.view);
+          append(s.recent ?? []);
+        } });
       });
       es.addEventListener('event', (e) => {
         const ev = parse(e as MessageEvent) as EventLike | null;
