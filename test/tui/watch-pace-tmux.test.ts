@@ -85,6 +85,12 @@ describe('a paced server and a paced watch', () => {
     await arena.idle();
     const still = await screenWhere(name, (s) => behind.test(s), 'still behind once the match ended');
     expect(still).not.toContain('ENDED');
+    // ? lists the keys, l among them; any key goes back.
+    tmux('send-keys', '-t', name, '?');
+    const help = await screenWhere(name, (s) => s.includes('arena watch: keys'), 'the help');
+    expect(help).toMatch(/l\s+jump to live/);
+    tmux('send-keys', '-t', name, 'x');
+    await screenWhere(name, (s) => behind.test(s), 'the viewer again after the help');
     tmux('send-keys', '-t', name, 'l');
     const live = await screenWhere(name, (s) => s.includes('ENDED'), 'ENDED after l');
     expect(live).not.toMatch(behind);

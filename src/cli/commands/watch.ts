@@ -34,7 +34,7 @@ export function register(program: Command, io: CliIO): void {
     .addHelpText(
       'after',
       `
-Keys: q quit · i ids · l jump to live (when behind) · Ctrl-C quit (exit 130)
+Keys: q quit · i ids · l jump to live (when behind) · ? help · Ctrl-C quit (exit 130)
 
 Panels: VP is public VP (hidden VP cards are not counted until the end);
 cards and dev are how many each seat holds; strikes count late, malformed,
