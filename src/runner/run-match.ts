@@ -3,7 +3,7 @@
 // together), applies the answers in seat order, strikes what a bot got wrong,
 // and streams the engine's events. A bot can only cost itself strikes.
 import {
-  abortGame, BUILTIN_BOTS, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
+  abortGame, BUILTIN_BOTS, currentTurn, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
   pendingDecisions, publicView, recordStrike, releaseEvents, resignSeat, RULES_VERSION, seatOrder, submit,
   type BuiltinBot, type Game, type StrikeDetail,
 } from '../../engine';
@@ -63,7 +63,7 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   for (const s of seats) s.ws?.preconnect(deadlineMs);
   try {
     log.flush(gameEvents(g));
-    await playRounds({ g, seats, log, stop, frames, closing, decisions, matchId: opts.matchId, deadlineMs, onStrike: opts.onStrike });
+    await playRounds({ g, seats, log, stop, frames, closing, decisions, matchId: opts.matchId, deadlineMs, minTurnMs: opts.minTurnMs ?? 0, onStrike: opts.onStrike });
     if (!isOver(g)) {
       abortGame(g);
       log.flush(gameEvents(g));
@@ -101,6 +101,7 @@ interface MatchState {
   decisions: DecisionEntry[];
   matchId: string;
   deadlineMs: number;
+  minTurnMs: number;
   onStrike?: (strike: StrikeRecord) => void;
 }
 
@@ -124,9 +125,14 @@ function playRounds(m: MatchState): Promise<void> {
     let nextId = 1;
     let syncRounds = 0;
     let finished = false;
+    // Pacing (minTurnMs): the turn being played and when it began; the pause before the next turn's events.
+    let turn = currentTurn(m.g);
+    let turnBegan = performance.now();
+    let pause: NodeJS.Timeout | null = null;
     const finish = (err?: unknown) => {
       if (finished) return;
       finished = true;
+      if (pause) clearTimeout(pause);
       m.stop.onStop = null;
       if (err === undefined) resolve();
       else reject(err);
@@ -177,7 +183,8 @@ function playRounds(m: MatchState): Promise<void> {
       return round;
     };
 
-    const apply = (round: Round): void => {
+    /** Applies a round's answers; true when its events wait for the turn's minimum (pacing), and run() with them. */
+    const apply = (round: Round): boolean => {
       for (let i = 0; i < round.pending.length; i++) {
         const d = round.pending[i];
         const answer = round.answers[i];
@@ -189,17 +196,57 @@ function playRounds(m: MatchState): Promise<void> {
           m.decisions.push(entry);
         } else playDefault(m.g, d.seat);
       }
+      if (m.minTurnMs > 0 && paced()) return true;
       m.log.flush(gameEvents(m.g));
+      return false;
     };
 
-    /** Plays rounds until one has to wait for sockets (or the match is done). */
+    /**
+     * minTurnMs: when the round started a new turn (the engine rolls for it at
+     * once) before the last turn's minimum is up, holds the round's events
+     * back until it is, so spectators see each turn's roll at least minTurnMs
+     * after the one before; then plays on. True when it holds them.
+     */
+    const paced = (): boolean => {
+      const t = currentTurn(m.g);
+      if (t === turn) return false;
+      const now = performance.now();
+      const waitMs = turnBegan + m.minTurnMs - now;
+      turn = t;
+      turnBegan = Math.max(now, turnBegan + m.minTurnMs);
+      if (waitMs <= 0) return false;
+      m.stop.extend(waitMs);
+      const resume = () => {
+        // A timer may fire a millisecond early: wait again until the minimum has truly passed.
+        const left = turnBegan - performance.now();
+        if (left > 0) {
+          pause = setTimeout(resume, Math.ceil(left));
+          return;
+        }
+        pause = null;
+        syncRounds = 0;
+        // The turn begins when spectators see it (a late timer must not shorten the next one).
+        turnBegan = performance.now();
+        try {
+          m.log.flush(gameEvents(m.g));
+        } catch (err) {
+          finish(err);
+          return;
+        }
+        run();
+      };
+      pause = setTimeout(resume, Math.ceil(waitMs));
+      return true;
+    };
+
+    /** Plays rounds until one has to wait for sockets or pacing (or the match is done). */
     const run = (): void => {
       try {
         while (!finished) {
           if (isOver(m.g) || m.stop.reason) return finish();
           const round = send();
           if (round.waiting > 0) return; // continues in answered()
-          apply(round);
+          if (apply(round)) return; // continues after the pause
           if (++syncRounds % YIELD_EVERY_ROUNDS === 0) {
             // Let the wall clock and Ctrl-C fire.
             setImmediate(run);
@@ -216,7 +263,7 @@ function playRounds(m: MatchState): Promise<void> {
       if (finished) return;
       syncRounds = 0;
       try {
-        apply(round);
+        if (apply(round)) return;
       } catch (err) {
         finish(err);
         return;
@@ -346,6 +393,7 @@ function checkOptions(opts: RunMatchOptions): void {
   for (const [name, v] of [['deadlineMs', opts.deadlineMs], ['wallClockMs', opts.wallClockMs], ['timeBankMs', opts.timeBankMs]] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new RangeError(`runMatch: ${name} must be a positive integer, got ${v}`);
   }
+  if (opts.minTurnMs !== undefined && (!Number.isInteger(opts.minTurnMs) || opts.minTurnMs < 0)) throw new RangeError(`runMatch: minTurnMs must be a non-negative integer, got ${opts.minTurnMs}`);
   for (const e of opts.entrants) {
     if (e.source.type === 'builtin' && !(BUILTIN_BOTS as readonly string[]).includes(e.source.bot)) {
       throw new RangeError(`runMatch: unknown built-in bot "${String(e.source.bot)}"`);

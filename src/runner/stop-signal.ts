@@ -9,15 +9,27 @@ export class StopSignal {
   onStop: (() => void) | null = null;
   private timer: NodeJS.Timeout;
   private readonly detach: () => void;
+  private readonly fire: (reason: StopReason) => void;
+  /** When the wall clock runs out (performance.now() time). */
+  private endsAt: number;
 
   constructor(wallClockMs: number, signal?: AbortSignal) {
-    const fire = (reason: StopReason) => {
+    this.fire = (reason: StopReason) => {
       if (this.reason) return;
       this.reason = reason;
       this.onStop?.();
     };
-    this.timer = setTimeout(() => fire('wall-clock'), wallClockMs);
-    this.detach = signal ? onAbort(signal, () => fire('signal')) : () => {};
+    this.endsAt = performance.now() + wallClockMs;
+    this.timer = setTimeout(() => this.fire('wall-clock'), wallClockMs);
+    this.detach = signal ? onAbort(signal, () => this.fire('signal')) : () => {};
+  }
+
+  /** Moves the wall clock's end later by `ms`: time the arena itself spent waiting (pacing) is not the match's. */
+  extend(ms: number): void {
+    if (this.reason || ms <= 0) return;
+    this.endsAt += ms;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fire('wall-clock'), Math.max(0, this.endsAt - performance.now()));
   }
 
   dispose(): void {

@@ -30,8 +30,15 @@ export interface RunMatchOptions {
    * bank empty every decision is `late` at once. Built-in seats are not timed.
    */
   timeBankMs?: number;
-  /** Default 600_000; then the match is aborted. */
+  /** Default 600_000; then the match is aborted. The arena's own waits (minTurnMs) do not count. */
   wallClockMs?: number;
+  /**
+   * Pacing for spectators (arena serve --min-turn-ms): each game turn (setup
+   * counts as turn 0) takes at least this much wall time; the runner waits
+   * before the next turn's first decision. The wait is the arena's: no
+   * deadline, time bank or wall clock is charged for it. Default 0 (none).
+   */
+  minTurnMs?: number;
   /** Abort (e.g. Ctrl-C): the match ends with status 'aborted'. */
   signal?: AbortSignal;
   /**

@@ -18,6 +18,40 @@ import { binaryAssetNames, readPackageAsset } from '../docs/package-files';
 /** The page paths of the dashboard's router (src/web/router.tsx); none collides with an API path. */
 export const DASHBOARD_PATHS = ['/', '/sign-in', '/account', '/account/bots', '/account/keys', '/match/:id', '/bot/:id'] as const;
 
+/**
+ * API paths that are also pages (the router shows the page for each): a
+ * browser that opens one (its Accept prefers text/html to JSON) gets the
+ * dashboard, so a link works whichever form was shared. API clients (JSON,
+ * `*\/*`, no Accept) get the API's answer as before.
+ */
+export const API_PAGE_PATHS = ['/leaderboard', '/matches', '/matches/:id', '/bots', '/bots/:id', '/keys', '/me'] as const;
+
+/** The q a media range list gives `type` (its most specific matching range; 1 for no Accept at all is the caller's business). */
+function qualityOf(accept: string, type: string): number {
+  const [major] = type.split('/');
+  let best = -1;
+  let q = 0;
+  for (const part of accept.split(',')) {
+    const [range, ...params] = part.trim().toLowerCase().split(';');
+    const r = range.trim();
+    const rank = r === type ? 3 : r === `${major}/*` ? 2 : r === '*/*' ? 1 : 0;
+    if (rank === 0 || rank < best) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    const valid = Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+    // Of equally specific ranges (a repeat), the higher q.
+    q = rank > best ? valid : Math.max(q, valid);
+    best = rank;
+  }
+  return best < 0 ? 0 : q;
+}
+
+/** True when an Accept header prefers an HTML page to JSON (a browser's navigation); a tie or no header is JSON. */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return qualityOf(accept, 'text/html') > qualityOf(accept, 'application/json');
+}
+
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
@@ -132,9 +166,9 @@ export interface DashboardOptions {
 }
 
 /**
- * Adds the dashboard's routes to the service's app. Call it after the API
- * routes: the page paths are distinct from every API path, so order only
- * matters for a route added later that reuses one.
+ * Adds the dashboard's routes to the service's app. Call it before the API
+ * routes: its page paths are distinct from every API path, and its check of
+ * API_PAGE_PATHS (the page for a browser) must run before their handlers.
  */
 export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions = {}): void {
   const dir = opts.dir ?? defaultWebDir();
@@ -171,6 +205,20 @@ export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions 
     if (c.req.header('if-none-match') === l.indexEtag) return c.body(null, 304, headers);
     return c.body(new Uint8Array(l.index), 200, headers);
   };
+  // The API paths that are pages: the page for a browser, the API for everyone else, and caches told
+  // the answer depends on Accept. Registered before the API's routes (app.ts), so it runs first.
+  for (const path of API_PAGE_PATHS) {
+    app.use(path, async (c, next) => {
+      if ((c.req.method === 'GET' || c.req.method === 'HEAD') && prefersHtml(c.req.header('accept'))) {
+        const res = page(c);
+        res.headers.append('vary', 'accept');
+        if (path === '/matches/:id') res.headers.append('link', `</matches/${encodeURIComponent(c.req.param('id') ?? '')}>; rel=preload; as=fetch; crossorigin=anonymous`);
+        return res;
+      }
+      await next();
+      if (c.req.method === 'GET' || c.req.method === 'HEAD') c.res.headers.append('vary', 'accept');
+    });
+  }
   for (const path of DASHBOARD_PATHS) {
     if (path === '/match/:id') {
       // The match page needs the match record first: a preload hint starts that request while the

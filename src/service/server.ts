@@ -50,6 +50,8 @@ export interface ServerOptions {
   sameOwner?: SameOwnerRule;
   deadlineMs?: number;
   timeBankMs?: number;
+  /** Each turn of a match takes at least this long, for spectators (default 0: as fast as the bots answer). */
+  minTurnMs?: number;
   rateLimits?: AppDeps['rateLimits'];
   /** Behind a reverse proxy: count clients by its X-Forwarded-For (see clientAddress). */
   trustProxy?: boolean;
@@ -118,7 +120,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     tickMs: (opts.tickSeconds ?? DEFAULT_TICK_SECONDS) * 1000,
     matchTimeoutMs: opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS,
     maxMatches: opts.maxMatches, sameOwner: opts.sameOwner,
-    deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, log, metrics,
+    deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, minTurnMs: opts.minTurnMs, log, metrics,
     newSeed: opts.newSeed, newMatchId: opts.newMatchId,
   });
   if (opts.recoverMatches !== false) await scheduler.recover();

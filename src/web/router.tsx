@@ -38,17 +38,22 @@ export function parseRoute(pathname: string, search: string): Route {
     const next = q.get('next');
     return { page: 'signin', next: next && next.startsWith('/') && !next.startsWith('//') ? next : null, linkExpired: q.get('link') === 'expired' };
   }
+  // The API's own paths, opened in a browser (the server sends this page for them: src/service/dashboard.ts API_PAGE_PATHS).
+  if (pathname === '/leaderboard' || pathname === '/matches') return { page: 'home' };
+  if (pathname === '/me') return { page: 'account' };
+  if (pathname === '/bots') return { page: 'bots' };
+  if (pathname === '/keys') return { page: 'keys' };
   if (pathname === '/account') return { page: 'account' };
   if (pathname === '/account/bots') return { page: 'bots' };
   if (pathname === '/account/keys') return { page: 'keys' };
-  let m = /^\/match\/([^/]+)$/.exec(pathname);
+  let m = /^\/match(?:es)?\/([^/]+)$/.exec(pathname);
   if (m) {
     const id = decode(m[1]);
     const ev = q.get('event');
     const event = ev !== null && /^\d{1,7}$/.test(ev) ? Number(ev) : null;
     return id ? { page: 'match', id, event } : { page: 'notfound' };
   }
-  m = /^\/bot\/([^/]+)$/.exec(pathname);
+  m = /^\/bots?\/([^/]+)$/.exec(pathname);
   if (m) {
     const id = decode(m[1]);
     return id ? { page: 'bot', id } : { page: 'notfound' };

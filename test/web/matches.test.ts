@@ -72,6 +72,19 @@ async function holdStream(id: string): Promise<AbortController> {
   return abort;
 }
 
+/** Until the live page shows event `seq`, pressing Jump to live whenever it is behind (it shows a few events a second). */
+async function catchUp(p: Page, seq: number): Promise<void> {
+  const end = Date.now() + 30_000;
+  const at = p.locator(`[role="log"][data-last-seq="${seq}"]`);
+  while ((await at.count()) === 0) {
+    if (Date.now() > end) throw new Error(`the live page never showed event ${seq}`);
+    const jump = p.getByRole('button', { name: 'Jump to live' });
+    if (await jump.count()) await jump.click().catch(() => {});
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(await p.getByTestId('behind').count()).toBe(0);
+}
+
 const boardCounts = (p: Page) =>
   p.evaluate<{ towns: number; cities: number; roads: number; bandit: string | null; turn: string | null }>(`(() => ({
     towns: document.querySelectorAll('svg.board [data-town]').length,
@@ -133,11 +146,14 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     const before = Number(await log.getAttribute('data-count'));
 
     // Let the setup (6 placements) and some turns through, then hold: the page must follow and settle.
+    // They come faster than the page shows them (a few a second): it says how far behind live it is,
+    // and Jump to live catches up.
     gate.allow(60);
+    await page.getByTestId('behind').filter({ hasText: /^\d+ events? behind live$/ }).waitFor();
     await until('60 decisions', async () => gate.count >= 60);
-    await page.locator('svg.board [data-town]').nth(5).waitFor();
     const snap = await liveSnapshot(matchId);
-    await page.locator(`[role="log"][data-last-seq="${snap.seq}"]`).waitFor();
+    await catchUp(page, snap.seq);
+    await page.locator('svg.board [data-town]').nth(5).waitFor();
     expect(Number(await log.getAttribute('data-count'))).toBeGreaterThan(before + 20);
     expectBoardIs(await boardCounts(page), snap.view, 'the live board equals the server\'s public view');
     for (let s = 0; s < snap.view.seatCount; s++) {
@@ -151,6 +167,9 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     await screenshot(page, 'match-live');
 
     gate.open();
+    await until('the match to end', async () => (await getJson<Match>(`/matches/${matchId}`)).status !== 'running');
+    const jump = page.getByRole('button', { name: 'Jump to live' });
+    if (await jump.count()) await jump.click();
     await page.getByRole('group', { name: 'Replay controls' }).waitFor({ timeout: 60_000 });
     const match = await getJson<Match>(`/matches/${matchId}`);
     expect(match.status).toBe('completed');

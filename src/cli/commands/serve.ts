@@ -24,6 +24,7 @@ interface ServeFlags {
   tick: string;
   matchTimeout?: string;
   maxMatches?: string;
+  minTurnMs?: string;
   sameOwner: 'allow' | 'avoid' | 'forbid';
   trustProxy?: boolean;
   maxConnections?: string;
@@ -75,6 +76,7 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
         .default('avoid'),
     )
     .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, 10 minutes; lower it for tests)')
+    .option('--min-turn-ms <MS>', 'pace matches for spectators (a showcase server): each turn takes at least this many milliseconds of wall time; the arena waits before the next turn, charging no bot\'s deadline or time bank and not counting toward --match-timeout (default: 0, as fast as the bots answer)')
     .addHelpText(
       'after',
       `
@@ -112,6 +114,7 @@ Examples:
       const tickSeconds = parseSeconds('--tick', flags.tick, 0);
       const matchTimeoutMs = flags.matchTimeout === undefined ? undefined : parseSeconds('--match-timeout', flags.matchTimeout, 1) * 1000;
       const maxMatches = flags.maxMatches === undefined ? undefined : parseMaxMatches(flags.maxMatches);
+      const minTurnMs = flags.minTurnMs === undefined ? undefined : parseMinTurnMs(flags.minTurnMs);
       const connectionLimits = {
         ...(flags.maxConnections === undefined ? {} : { maxConnections: parseCap('--max-connections', flags.maxConnections) }),
         ...(flags.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: parseCap('--max-connections-per-address', flags.maxConnectionsPerAddress) }),
@@ -175,7 +178,7 @@ Examples:
         const follower = lease !== null && !lease.held;
         // On a database only the matchmaker may take running matches for a dead process's (--tick 0 runs none).
         const recoverMatches = choice.kind === 'file' || lease?.held === true;
-        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, replayGuard, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}) });
+        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, replayGuard, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, minTurnMs, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}) });
       } catch (err) {
         await lease?.release();
         replayGuard?.close();
@@ -201,6 +204,7 @@ Examples:
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
       if (lease && !lease.held) say(`matchmaking: another server on this database runs it (one matchmaker per database); this one serves the API`);
       else say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s; ${SAME_OWNER_LINE[flags.sameOwner]}` : 'matchmaking off (--tick 0): no matches start');
+      if (minTurnMs) say(`matches are paced for spectators: each turn takes at least ${minTurnMs} ms (--min-turn-ms)`);
       const caps = server.connectionLimits;
       say(`connections: at most ${caps.maxConnections} for requests, ${caps.maxConnectionsPerAddress} from one address, and ${caps.maxLiveStreams} live streams (--max-connections, --max-connections-per-address, --max-live-streams)`);
       say(`listening on ${server.url}`);
@@ -236,6 +240,13 @@ function untilSignal(signals: SignalSource, say: (line: string) => void): Promis
 function parseSeconds(flag: string, text: string, min: number): number {
   const n = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text) || n < min || n > 86_400) throw usageError(`${flag} must be a number of seconds from ${min} to 86400, got "${text}"`);
+  return n;
+}
+
+/** Milliseconds a turn takes at least: 0 (no pacing) to a minute. */
+function parseMinTurnMs(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 60_000) throw usageError(`--min-turn-ms must be a whole number of milliseconds from 0 to 60000, got "${text}"`);
   return n;
 }
 

@@ -12,8 +12,12 @@ import { inCi } from './replay';
 interface WatchFlags {
   plain?: boolean;
   ids?: boolean;
+  speed?: string;
   url?: string;
 }
+
+/** Events a second the viewer shows by default: a few, as fast as anyone follows a log. */
+export const DEFAULT_SPEED = 5;
 
 export function register(program: Command, io: CliIO): void {
   urlOption(
@@ -24,12 +28,13 @@ export function register(program: Command, io: CliIO): void {
       .description('follow a running match on the arena server as it is played: the board, one panel per seat and the event log, from the public live stream (card and dev card counts, never hands; no seed). If the connection drops, it reconnects and resumes where it left off. When the match ends the final position stays on screen until you quit. A finished match shows its final position.')
       .argument('<MATCH-ID>', 'the match, e.g. from `arena matches list --status running`')
       .option('--plain', 'print one line per event (and one for the end) instead of the viewer, for pipes and logs; exits when the match ends')
-      .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles'),
+      .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles')
+      .option('--speed <EVENTS_PER_SECOND>', `the viewer shows at most this many events a second: a match played faster (quick bots finish in under a second) is replayed at this pace, "N events behind live" in the header, and key l jumps to live; 0 shows events as they come (default: ${DEFAULT_SPEED}; --plain is never paced)`),
   )
     .addHelpText(
       'after',
       `
-Keys: q quit · i ids · Ctrl-C quit (exit 130)
+Keys: q quit · i ids · l jump to live (when behind) · ? help · Ctrl-C quit (exit 130)
 
 Panels: VP is public VP (hidden VP cards are not counted until the end);
 cards and dev are how many each seat holds; strikes count late, malformed,
@@ -46,6 +51,8 @@ ${PUBLIC_HELP}`,
     )
     .action(async (id: string, flags: WatchFlags) => {
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw usageError(`MATCH-ID looks like m_Xy3AbCdEfGhIjKlM, got "${id}"`);
+      const speed = flags.speed === undefined ? DEFAULT_SPEED : Number(flags.speed);
+      if (!/^\d+(\.\d+)?$/.test(flags.speed ?? '0') || speed > 10_000) throw usageError(`--speed must be a number of events a second from 0 to 10000 (0: as they come), got "${flags.speed}"`);
       const { LiveSession } = await import('../../tui/live/session');
       const { followLive, LiveStreamError } = await import('../../client/live');
       const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
@@ -89,7 +96,7 @@ ${PUBLIC_HELP}`,
         await getMatch({ baseUrl }, id);
         const { runLiveViewer } = await import('../../tui/live/run');
         const { colourWanted } = await import('../../tui/run');
-        const session = new LiveSession({ baseUrl, matchId: id, follow: followLive });
+        const session = new LiveSession({ baseUrl, matchId: id, follow: followLive, eventsPerSecond: speed });
         const exit = await runLiveViewer(session, {
           colour: colourWanted(io.env), showIds: flags.ids,
           stdin: io.stdin as NodeJS.ReadStream, stdout: io.stdout as NodeJS.WriteStream,

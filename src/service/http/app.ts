@@ -74,6 +74,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const auth = new Authenticator(deps);
   const limit = addressLimit(deps);
   registerProtocolComponents(app);
+  // The web dashboard (dist/web): index.html at / and the page paths, hashed assets under /assets/,
+  // and the page at API paths a browser opens (content negotiation): so before the API routes.
+  mountDashboard(app);
   let doc: object | null = null;
   metaRoutes(app, deps, limit, () => (doc ??= openApiDocument(app, deps.baseUrl)));
   accountRoutes(app, deps, auth);
@@ -81,7 +84,5 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   botRoutes(app, deps, auth);
   signInRoutes(app, deps, limit);
   matchRoutes(app, deps, limit);
-  // The web dashboard (dist/web): index.html at / and the page paths, hashed assets under /assets/.
-  mountDashboard(app);
   return app;
 }

@@ -47,6 +47,8 @@ export interface SchedulerOptions {
   sameOwner?: SameOwnerRule;
   deadlineMs?: number;
   timeBankMs?: number;
+  /** Pacing for spectators (serve --min-turn-ms): each turn of a match takes at least this long (RunMatchOptions.minTurnMs). */
+  minTurnMs?: number;
   log: ServiceLog;
   metrics?: SchedulerMetrics;
   /** Tests may fix these; production uses 128 random bits per seed. */
@@ -245,7 +247,7 @@ export class Scheduler {
       result = await runMatch({
         matchId, seed, entrants, platformKey: this.opts.platformKey,
         deadlineMs: this.opts.deadlineMs, timeBankMs: this.opts.timeBankMs,
-        wallClockMs: this.opts.matchTimeoutMs, signal, gate: this.opts.gate,
+        wallClockMs: this.opts.matchTimeoutMs, minTurnMs: this.opts.minTurnMs, signal, gate: this.opts.gate,
         onEvent: (ev) => batch.push(ev),
         onFlush: (view: () => PublicView) => {
           const events = batch;

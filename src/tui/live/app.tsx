@@ -2,14 +2,14 @@
 // most every FRAME_MS however fast the match runs (a frame costs Ink tens of
 // milliseconds of text measuring; five a second keep a watcher's CPU low and
 // are as fast as anyone reads a log). Keys: q quits, i toggles
-// ids, Ctrl-C quits as an interruption. At `end` it stays on the final
+// ids, l jumps to live when a paced session is behind, ? shows the keys, Ctrl-C quits as an interruption. At `end` it stays on the final
 // position until the user quits.
 import React, { useEffect, useState } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
 import { useTerminalSize, type OnQuit } from '../full-screen';
 import { span, type Line } from '../render/style';
 import { lineToAnsi } from './ansi';
-import { composeLiveScreen, liveFooter } from './screen';
+import { composeLiveScreen, liveFooter, liveHelp } from './screen';
 import type { LiveSession } from './session';
 
 export const FRAME_MS = 200;
@@ -55,11 +55,15 @@ export function LiveApp({ session, showIds: initialIds = false, colour = true, w
   const { live, error } = useSessionState(session);
   const [showIds, setShowIds] = useState(initialIds);
   const [quit, setQuit] = useState<{ interrupted: boolean } | null>(null);
+  const [help, setHelp] = useState(false);
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') setQuit({ interrupted: true });
+    else if (help) setHelp(false); // any key closes the help
+    else if (input === '?') setHelp(true);
     else if (input === 'q' || key.escape) setQuit({ interrupted: false });
     else if (input === 'i') setShowIds((x) => !x);
+    else if (input === 'l') session.jumpToLive();
   });
 
   useEffect(() => {
@@ -71,7 +75,7 @@ export function LiveApp({ session, showIds: initialIds = false, colour = true, w
 
   const footer: Line = error ? [span(`stopped following: ${error.message}  `, { color: 'red', bold: true }), span('q', { bold: true }), span(' quit')] : liveFooter(live);
   // One row short of the terminal: Ink clears the whole screen when output fills it.
-  const lines = composeLiveScreen(live, { width: size.width, height: Math.max(8, size.height - 1), footer, showIds });
+  const lines = help ? liveHelp() : composeLiveScreen(live, { width: size.width, height: Math.max(8, size.height - 1), footer, showIds });
   return (
     <Box flexDirection="column">
       {lines.map((line, i) => (

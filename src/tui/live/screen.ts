@@ -39,6 +39,7 @@ export function liveHeader(s: LiveState): Line {
     if (v.dice) out.push(span(` · dice ${v.dice[0]}+${v.dice[1]}=${v.dice[0] + v.dice[1]}`));
   }
   out.push(span(` · event ${s.lastSeq + 1}`));
+  if (s.behind > 0) out.push(span(` · ${s.behind} event${s.behind === 1 ? '' : 's'} behind live`, { color: 'yellow', bold: true }));
   if (s.missed > 0) out.push(span(` · ${s.missed} events missed`, { color: 'red', bold: true }));
   out.push(span(` · match ${s.matchId}`, { dim: true }));
   return out;
@@ -146,8 +147,28 @@ export function composeLiveScreen(s: LiveState, opts: LiveScreenOptions): Line[]
   return out;
 }
 
+/** The help overlay (key ?): every key of the live viewer. */
+export function liveHelp(): Line[] {
+  const key = (k: string, what: string): Line => [span(`  ${k.padEnd(8)}`, { bold: true }), span(what)];
+  return [
+    [span('arena watch: keys', { bold: true })],
+    [],
+    key('q Esc', 'quit'),
+    key('i', 'show or hide the vertex and hex ids the log uses'),
+    key('l', 'jump to live: show every event received at once (when "N events behind live")'),
+    key('?', 'this help'),
+    key('Ctrl-C', 'quit (exit 130)'),
+    [],
+    [span('A match faster than --speed events a second (default 5) is shown at that pace;', { dim: true })],
+    [span('the header says how many events behind live the screen is.', { dim: true })],
+    [],
+    [span('any key closes this help', { dim: true })],
+  ];
+}
+
 export function liveFooter(s: LiveState): Line {
-  const keys: Line = [span('q', { bold: true }), span(' quit  '), span('i', { bold: true }), span(' ids')];
+  const keys: Line = [span('q', { bold: true }), span(' quit  '), span('i', { bold: true }), span(' ids  '), span('?', { bold: true }), span(' help')];
+  if (s.behind > 0) keys.push(span('  '), span('l', { bold: true }), span(' jump to live'));
   if (s.ended) return [span(`match ${s.ended.status}; this is the final position.  `, { bold: true }), ...keys, span(`   arena replay ${s.matchId} steps through it`, { dim: true })];
   return keys;
 }

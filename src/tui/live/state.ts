@@ -40,12 +40,14 @@ export interface LiveState {
    */
   finalVp: number[] | null;
   connection: LiveConnection;
+  /** Events received but not shown yet: a paced viewer (LiveSession eventsPerSecond) is this far behind live. */
+  behind: number;
 }
 
 export function initialLiveState(matchId: string): LiveState {
   return {
     matchId, match: null, names: [], view: null, viewSeq: -1, lastSeq: -1, turn: 0, log: [], strikes: [], missed: 0, ended: null, finalVp: null,
-    connection: { state: 'connecting', attempt: 1 },
+    connection: { state: 'connecting', attempt: 1 }, behind: 0,
   };
 }
 

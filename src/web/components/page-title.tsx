@@ -9,7 +9,7 @@ export function PageTitle({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
   const text = typeof children === 'string' ? children : Array.isArray(children) ? children.join('') : '';
   useEffect(() => {
-    document.title = text ? `${text} · Bot Arena` : 'Bot Arena';
+    document.title = text ? `${text} — Bot Arena` : 'Bot Arena';
   }, [text]);
   useEffect(() => {
     if (firstPage) {

@@ -20,16 +20,18 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * Timestamps are opaque strings in the contract; show them as local
- * "YYYY-MM-DD HH:MM" when they parse. Written out by hand: the first
+ * "YYYY-MM-DD HH:MM" (":SS" too with `seconds`, for matches that last
+ * seconds) when they parse. Written out by hand: the first
  * Intl/toLocaleString call loads locale data, which costs a cold page
  * a tenth of a second.
  */
-export function formatTime(s: string | null | undefined): string {
+export function formatTime(s: string | null | undefined, opts: { seconds?: boolean } = {}): string {
   if (!s) return '–';
   const t = Date.parse(s);
   if (Number.isNaN(t)) return s;
   const d = new Date(t);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const hm = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return opts.seconds ? `${hm}:${pad(d.getSeconds())}` : hm;
 }
 
 export function formatAgo(s: string | null | undefined, now = Date.now()): string {

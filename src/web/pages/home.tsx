@@ -48,6 +48,11 @@ export function HomePage() {
           </div>
         )}
         {!board.data && !board.error && <p aria-busy="true">Loading…</p>}
+        <p className="muted rating-note" data-testid="rating-explained">
+          Rating = mu − 3 sigma: the bot's estimated skill (mu) less three times the uncertainty of that estimate (sigma).
+          It is a conservative figure, a level the bot is very likely above: a new bot starts at 0 and climbs as its games
+          pin its skill down, so a few lucky wins do not put it on top.
+        </p>
       </section>
       <div className="grid2">
         <section aria-labelledby="run-h" className="card">

@@ -14,6 +14,7 @@ import { Scrubber } from '../components/scrubber';
 import { SeatPanels } from '../components/seats';
 import { strikesOf, type EventLike } from '../lib/describe';
 import { formatTime } from '../lib/format';
+import { PacedQueue } from '../lib/paced-queue';
 import { ReplayCursor } from '../lib/replay';
 import { useData } from '../lib/use-data';
 import { Link, paths } from '../router';
@@ -25,6 +26,12 @@ function namesOf(players: readonly MatchPlayer[]): string[] {
   return names;
 }
 
+/** The page's name: its bots in seat order ("A vs B vs C"), not the match id. */
+export function matchTitle(players: readonly MatchPlayer[]): string {
+  const names = namesOf(players).filter(Boolean);
+  return names.length ? names.join(' vs ') : 'Match';
+}
+
 export function MatchPage({ id, event }: { id: string; event: number | null }) {
   const { data: match, error, reload } = useData(async (signal) => {
     const m = await getMatch(id, signal);
@@ -34,14 +41,14 @@ export function MatchPage({ id, event }: { id: string; event: number | null }) {
   if (error) {
     return (
       <>
-        <PageTitle>Match {id}</PageTitle>
+        <PageTitle>Match</PageTitle>
         <p className="error" role="alert">{error}</p>
         <p><Link href={paths.home()}>Back to the leaderboard</Link></p>
       </>
     );
   }
-  if (!match) return <><PageTitle>Match {id}</PageTitle><p aria-busy="true">Loading the match…</p></>;
-  const title = `Match ${match.id}`;
+  if (!match) return <><PageTitle>Match</PageTitle><p aria-busy="true">Loading the match…</p></>;
+  const title = matchTitle(match.players);
   return (
     <>
       <PageTitle>{title}</PageTitle>
@@ -50,7 +57,7 @@ export function MatchPage({ id, event }: { id: string; event: number | null }) {
         {match.rated === false ? (
           <><span className="status unrated" data-testid="unrated" title="Two bots of one owner sat at this table: it changed no rating">unrated</span>{' '}</>
         ) : null}
-        <span className="muted">started {formatTime(match.startedAt)}{match.endedAt ? `, ended ${formatTime(match.endedAt)}` : ''}</span>
+        <span className="muted" data-testid="match-times">started {formatTime(match.startedAt, { seconds: true })}{match.endedAt ? `, ended ${formatTime(match.endedAt, { seconds: true })}` : ''}</span>
       </p>
       {match.status === 'running' ? (
         <LiveMatch match={match} onEnd={reload} />
@@ -75,14 +82,20 @@ interface Snapshot {
 
 /** How long the page waits before opening a live stream the server refused (an HTTP error). */
 const LIVE_RETRY_MS = 3000;
+/** A match faster than this (quick bots play one in under a second) is shown at this pace, as `arena watch` does. */
+export const LIVE_EVENTS_PER_SECOND = 5;
 
 function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
   const [players, setPlayers] = useState<MatchPlayer[]>(match.players);
   const [view, setView] = useState<PublicView | null>(null);
   const [events, setEvents] = useState<EventLike[]>([]);
   const [state, setState] = useState<'connecting' | 'live' | 'reconnecting' | 'ended'>('connecting');
+  const [behind, setBehind] = useState(0);
+  const [pacer, setPacer] = useState<PacedQueue | null>(null);
 
   useEffect(() => {
+    const queue = new PacedQueue(LIVE_EVENTS_PER_SECOND, setBehind);
+    setPacer(queue);
     const parse = (e: MessageEvent) => {
       try {
         return JSON.parse(e.data as string);
@@ -111,25 +124,31 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
       es.addEventListener('snapshot', (e) => {
         const s = parse(e as MessageEvent) as Snapshot | null;
         if (!s) return;
-        setPlayers(s.match.players);
-        if (s.view) setView(s.view);
-        append(s.recent ?? []);
         setState('live');
+        // In order with the events before it (a reconnect's snapshot must not overtake those still waiting).
+        queue.push({ event: false, show: () => {
+          setPlayers(s.match.players);
+          if (s.view) setView(s.view);
+          append(s.recent ?? []);
+        } });
       });
       es.addEventListener('event', (e) => {
         const ev = parse(e as MessageEvent) as EventLike | null;
-        if (ev) append([ev]);
+        if (ev) queue.push({ event: true, show: () => append([ev]) });
       });
       es.addEventListener('view', (e) => {
         const v = parse(e as MessageEvent) as { view: PublicView } | null;
-        if (v?.view) setView(v.view);
+        if (v?.view) queue.push({ event: false, show: () => setView(v.view) });
       });
       es.addEventListener('end', () => {
         // The server closes the stream; without close() EventSource would reconnect.
         done = true;
         es.close();
-        setState('ended');
-        onEnd();
+        // The end is shown (and the replay loaded) once the events before it have been.
+        queue.push({ event: false, show: () => {
+          setState('ended');
+          onEnd();
+        } });
       });
     };
     connect();
@@ -137,6 +156,7 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
       done = true;
       clearTimeout(retry);
       es.close();
+      queue.dispose();
     };
   }, [match.id, onEnd]);
 
@@ -148,6 +168,12 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
         <p role="status" data-testid="live-state">
           {state === 'live' ? '● Live' : state === 'connecting' ? 'Connecting to the live stream…' : state === 'reconnecting' ? 'Connection lost; reconnecting…' : 'The match has ended; loading its replay…'}
           {view ? ` · turn ${view.turn}${view.dice ? ` · rolled ${view.dice[0]}+${view.dice[1]}` : ''}` : ''}
+          {behind > 0 ? (
+            <>
+              {' · '}<span className="behind" data-testid="behind">{behind} event{behind === 1 ? '' : 's'} behind live</span>{' '}
+              <button type="button" onClick={() => pacer?.jump()}>Jump to live</button>
+            </>
+          ) : null}
         </p>
         {view ? <Board view={view} names={names} /> : <p>Waiting for the first move…</p>}
         {view && <SeatPanels view={view} players={players} strikes={strikes} final={false} />}
