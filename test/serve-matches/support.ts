@@ -1,11 +1,12 @@
 // A real arena service in this process for the match-plane tests: the file
-// store on a temp directory, startServer in dev mode (loopback bots allowed)
+// store on a temp directory (or a fresh Postgres database when the vitest
+// project "postgres" runs them), startServer in dev mode (loopback bots allowed)
 // with matchmaking driven by the test (tick 0, then scheduler.tick()), real
 // WebSocket test bots on 127.0.0.1, and every log line captured.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openFileStore } from '../../src/service/store/index';
+import { openTestStore } from '../support/test-store';
 import type { Store } from '../../src/service/store/types';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/service/server';
 import { startTestBot, type Behaviour, type TestBot } from '../support/test-bot';
@@ -28,7 +29,7 @@ export interface Arena {
 
 export async function startArena(behaviours: Behaviour[], opts: Partial<ServerOptions> = {}): Promise<Arena> {
   const dir = mkdtempSync(join(tmpdir(), 'arena-serve-matches-'));
-  const store = await openFileStore(join(dir, 'data'));
+  const store = await openTestStore(dir);
   const owner = await store.createUser({ email: 'owner@example.com', name: 'owner' });
   const bots: Arena['bots'] = [];
   for (const [i, behaviour] of behaviours.entries()) {
