@@ -38,12 +38,8 @@ export function verifyHandshake(
   const got = requiredHeaders(headers, ['x-svc-match', 'x-svc-timestamp', 'x-svc-signature']);
   if (!got.ok) return got;
   const [matchId, ts, sig] = got.values;
-  const timestamp = parseTimestamp(ts);
-  if (timestamp === undefined) return { ok: false, reason: 'x-svc-timestamp is not unix milliseconds (digits only)' };
-  const skew = timestamp - now;
-  if (Math.abs(skew) > windowMs) {
-    return { ok: false, reason: `x-svc-timestamp is ${Math.abs(skew)} ms ${skew < 0 ? 'old' : 'in the future'}; allowed skew is ${windowMs} ms` };
-  }
+  const late = skewProblem(ts, now, windowMs);
+  if (late) return { ok: false, reason: late };
   const signature = decodeBase64(sig);
   if (!signature || signature.length !== 64) return { ok: false, reason: 'x-svc-signature is not base64 of a 64-byte Ed25519 signature' };
   const key = toKeyObject(publicKey);
@@ -161,12 +157,8 @@ export function verifyBoundHandshake(
   }
   if (audience !== own) return { ok: false, reason: 'x-svc-audience is not this bot\'s public URL: the handshake was meant for another bot' };
   if (!NONCE_PATTERN.test(nonce)) return { ok: false, reason: 'x-svc-nonce is not 16 bytes of base64url (22 characters)' };
-  const timestamp = parseTimestamp(ts);
-  if (timestamp === undefined) return { ok: false, reason: 'x-svc-timestamp is not unix milliseconds (digits only)' };
-  const skew = timestamp - now;
-  if (Math.abs(skew) > windowMs) {
-    return { ok: false, reason: `x-svc-timestamp is ${Math.abs(skew)} ms ${skew < 0 ? 'old' : 'in the future'}; allowed skew is ${windowMs} ms` };
-  }
+  const late = skewProblem(ts, now, windowMs);
+  if (late) return { ok: false, reason: late };
   const signature = decodeBase64(sig);
   if (!signature || signature.length !== 64) return { ok: false, reason: 'x-svc-audience-signature is not base64 of a 64-byte Ed25519 signature' };
   const key = toKeyObject(publicKey);
@@ -174,7 +166,8 @@ export function verifyBoundHandshake(
   if (!verify(null, boundHandshakeMessage(ts, matchId, nonce, audience), key, signature)) {
     return { ok: false, reason: 'x-svc-audience-signature does not verify for this match id, timestamp, nonce and audience with the platform key' };
   }
-  const admitted = nonceMemory.admit(nonce, now, timestamp);
+  // skewProblem passed, so the timestamp parses.
+  const admitted = nonceMemory.admit(nonce, now, parseTimestamp(ts)!);
   if (admitted === 'replayed') return { ok: false, reason: 'x-svc-nonce was seen before: a replayed handshake' };
   if (admitted === 'full') return { ok: false, reason: 'too many handshakes in the last 30 s to remember their nonces' };
   return { ok: true, matchId };
@@ -183,4 +176,13 @@ export function verifyBoundHandshake(
 function toKeyObject(key: Uint8Array | KeyObject): KeyObject | undefined {
   if (key instanceof Uint8Array) return key.length === 32 ? cachedPublicKey(key) : undefined;
   return key;
+}
+
+/** Why x-svc-timestamp is refused (not a time, or outside the window), or null when it is fine. */
+function skewProblem(ts: string, now: number, windowMs: number): string | null {
+  const timestamp = parseTimestamp(ts);
+  if (timestamp === undefined) return 'x-svc-timestamp is not unix milliseconds (digits only)';
+  const skew = timestamp - now;
+  if (Math.abs(skew) > windowMs) return `x-svc-timestamp is ${Math.abs(skew)} ms ${skew < 0 ? 'old' : 'in the future'}; allowed skew is ${windowMs} ms`;
+  return null;
 }
