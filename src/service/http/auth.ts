@@ -98,16 +98,15 @@ export class Authenticator {
    * An address whose signed requests keep failing waits (429) before its next
    * one is checked, so bad signatures cannot buy unlimited CPU.
    */
-  private async guardedSigned(c: Context<AppEnv>): Promise<Caller> {
+  private guardedSigned(c: Context<AppEnv>): Promise<Caller> {
     const address = clientKey(c, this.deps.trustProxy);
     const wait = this.failures.wait(address);
-    if (wait > 0) throw rateLimited(this.deps.metrics, `too many failed signed requests from this address; retry in ${wait} s`, wait);
-    try {
-      return await this.signed(c);
-    } catch (err) {
+    if (wait > 0) return Promise.reject(rateLimited(this.deps.metrics, `too many failed signed requests from this address; retry in ${wait} s`, wait));
+    // Not an async function: one promise less per signed request.
+    return this.signed(c).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 'unauthenticated') this.failures.take(address);
       throw err;
-    }
+    });
   }
 
   private async signed(c: Context<AppEnv>): Promise<Caller> {
