@@ -1,17 +1,19 @@
-// Strict base64: Buffer.from(s, 'base64') silently skips junk, which would let
-// a mangled key or signature decode to something; here junk is an error.
-const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
+// Strict base64: Buffer.from(s, 'base64') silently skips junk (and reads the
+// URL-safe alphabet too), which would let a mangled key or signature decode to
+// something; here junk is an error.
 
-/** Decodes standard base64 (padding optional) or returns undefined if the text is not base64. */
+const PADDING = /=+$/;
+
+/**
+ * Decodes standard base64 (padding optional) or returns undefined if the text is not base64.
+ * Accepted are exactly the canonical encodings of some bytes, padded or not: whatever
+ * Buffer.from skipped or read leniently (junk, `-` `_`, misplaced or extra `=`, non-zero
+ * trailing bits such as "AB==" for "AA==") makes the re-encoding differ, so two texts never mean one key.
+ */
 export function decodeBase64(text: string): Uint8Array | undefined {
-  if (!B64.test(text)) return undefined;
-  const unpadded = text.replace(/=+$/, '');
-  if (unpadded.length % 4 === 1) return undefined;
-  const padded = unpadded + '='.repeat((4 - (unpadded.length % 4)) % 4);
-  if (text.length !== unpadded.length && text !== padded) return undefined;
-  const bytes = Buffer.from(padded, 'base64');
-  // Non-canonical trailing bits (e.g. "AB==" vs "AA==") would make two texts mean one key.
-  if (bytes.toString('base64') !== padded) return undefined;
+  const bytes = Buffer.from(text, 'base64');
+  const canonical = bytes.toString('base64');
+  if (text !== canonical && text !== canonical.replace(PADDING, '')) return undefined;
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 

@@ -21,12 +21,15 @@ export function privateKeyFromSeed(seed: Uint8Array): KeyObject {
 const cache = new Map<string, KeyObject>();
 const CACHE_LIMIT = 1024;
 
-/** publicKeyFromRaw with a bounded cache keyed by the key bytes. */
-export function cachedPublicKey(raw: Uint8Array): KeyObject {
-  const id = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
+/**
+ * publicKeyFromRaw with a bounded cache keyed by the key bytes, given as bytes
+ * or as their base64 (how stores keep them: no decoding on a hit).
+ */
+export function cachedPublicKey(raw: Uint8Array | string): KeyObject {
+  const id = typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
   let key = cache.get(id);
   if (!key) {
-    key = publicKeyFromRaw(raw);
+    key = publicKeyFromRaw(typeof raw === 'string' ? Buffer.from(raw, 'base64') : raw);
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
     cache.set(id, key);
   }

@@ -124,6 +124,29 @@ describe('security suite: refused requests change nothing', () => {
     expect(await h.snapshot()).toEqual(afterFirst);
   });
 
+  it('signed requests that arrive together each get their own answer: a replay among them is caught, a forgery fails alone', async () => {
+    // The server checks the signatures of the requests it read in one event-loop turn back to
+    // back (turn-batch.ts); sent at once, these are likely to share a turn, and whether or not
+    // they do, every request must get the answer it would get alone.
+    const now = Date.now();
+    const mine = (res: Res) => (res.json?.bots as Array<{ id: string }> | undefined)?.map((b) => b.id).sort();
+    const a1 = signHeaders(alice, 'GET', '/bots', undefined, now - 3);
+    const a2 = signHeaders(alice, 'GET', '/bots', undefined, now - 2);
+    const b1 = signHeaders(bob, 'GET', '/bots', undefined, now - 1);
+    const forged = signHeaders({ id: bob.id, privateKey: generateKeyPair().privateKey }, 'GET', '/bots', undefined, now);
+    const b1Unpadded = { ...b1, 'x-svc-signature': b1['x-svc-signature'].replace(/=+$/, '') };
+    const [r1, r1Again, r2, s1, s1Again, sForged] = await Promise.all([a1, a1, a2, b1, b1Unpadded, forged].map((headers) => h.send('GET', '/bots', { headers })));
+    expect(mine(r2)).toEqual([aliceBot, aliceBot2].sort());
+    refused(sForged, 401, 'unauthenticated', /signature/);
+    for (const [pair, bots] of [[[r1, r1Again], [aliceBot, aliceBot2].sort()], [[s1, s1Again], [bobBot]]] as const) {
+      const ok = pair.filter((r) => r.status === 200);
+      expect(ok, pair.map((r) => r.text).join(' | ')).toHaveLength(1);
+      expect(mine(ok[0])).toEqual(bots);
+      refused(pair.find((r) => r !== ok[0])!, 401, 'unauthenticated', /already used|replay/);
+    }
+    await unchanged();
+  });
+
   it('a replay under another key id holding the same public key is still a replay', async () => {
     // The signed message does not name the key: the same key pair registered twice (say, a
     // read-only and a full key) verifies one captured request under either id.
@@ -297,8 +320,10 @@ describe('security suite: refused requests change nothing', () => {
 
   it('a body that is not sent as JSON: 400 saying so', async () => {
     const body = JSON.stringify({ handle: 'alice_ct' });
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', undefined]) {
-      const headers: Record<string, string> = signHeaders(alice, 'POST', '/me/handle', body);
+    // One millisecond apart: the same request signed twice in one millisecond is one signature, a replay.
+    const now = Date.now();
+    for (const [i, type] of ['text/plain', 'application/x-www-form-urlencoded', undefined].entries()) {
+      const headers: Record<string, string> = signHeaders(alice, 'POST', '/me/handle', body, now + i);
       if (type) headers['content-type'] = type;
       refused(await h.send('POST', '/me/handle', { headers, body }), 400, 'invalid_request', /Content-Type: application\/json/);
     }

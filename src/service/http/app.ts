@@ -17,7 +17,7 @@ import { botRoutes } from './routes/bots';
 import { keyRoutes } from './routes/keys';
 import { matchRoutes } from './routes/matches';
 import { metaRoutes } from './routes/meta';
-import { requestHeader, responseHeader } from './node-io';
+import { readHeadersFromNode, requestHeader, responseHeader } from './node-io';
 import { signInRoutes } from './routes/signin';
 import { mountDashboard } from '../dashboard';
 
@@ -33,6 +33,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   let proxyNoted = deps.trustProxy === true;
   // One log line and one metric per request (no-store on what credentials unlocked: Authenticator.caller).
   app.use('*', async (c, next) => {
+    readHeadersFromNode(c);
     if (!proxyNoted && requestHeader(c, 'x-forwarded-for') !== undefined) {
       proxyNoted = true;
       deps.log({ event: 'proxy.untrusted', note: 'requests carry X-Forwarded-For, so a proxy is in front: without --trust-proxy every client behind it shares its address and rate limits' });

@@ -31,3 +31,29 @@ export function responseHeader(c: Context, name: string, value: string): void {
   if (outgoing && typeof outgoing.setHeader === 'function') outgoing.setHeader(name, value);
   else c.header(name, value);
 }
+
+/**
+ * Makes c.req.header(name) read Node's raw header list. @hono/node-server
+ * builds a web Headers of every request header on the first read, and the
+ * route validators (zod-openapi) read Content-Type on every request with a
+ * query, path or body schema: that copy cost a signed GET /bots more than its
+ * route's own work. The answer is Headers.get's: every value sent under the
+ * name (any case), joined with ", ". header() with no name stays hono's.
+ */
+export function readHeadersFromNode(c: Context): void {
+  const raw = bindings(c)?.incoming?.rawHeaders;
+  if (!Array.isArray(raw)) return;
+  const req = c.req as { header: (name?: string) => unknown };
+  const all = req.header.bind(req);
+  req.header = (name?: string) => (name ? rawHeader(raw, name) : all());
+}
+
+function rawHeader(raw: string[], name: string): string | undefined {
+  const want = name.toLowerCase();
+  let value: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = raw[i];
+    if (key.length === want.length && key.toLowerCase() === want) value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+  }
+  return value;
+}

@@ -20,7 +20,20 @@ export function timedStore(store: Store, metrics: ServiceMetrics): Store {
       }
     };
   }
+  // Reads run on the store itself (bound once per method): called through the
+  // proxy, each of their own property reads (this.data, ...) would go through
+  // the get trap again, which cost a signed request more than its key lookup.
+  const bound = new Map<PropertyKey, { value: unknown; fn: unknown }>();
   return new Proxy(store, {
-    get: (target, prop, receiver) => (prop in timed ? timed[prop as keyof Store] : Reflect.get(target, prop, receiver)),
+    get: (target, prop, receiver) => {
+      if (prop in timed) return timed[prop as keyof Store];
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function' || prop === 'constructor') return value;
+      const hit = bound.get(prop);
+      if (hit && hit.value === value) return hit.fn;
+      const fn = (value as (...args: unknown[]) => unknown).bind(target);
+      bound.set(prop, { value, fn });
+      return fn;
+    },
   });
 }

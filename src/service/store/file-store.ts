@@ -145,7 +145,9 @@ function copy<T>(rec: T): T {
   if (typeof rec !== 'object' || rec === null) return rec;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(rec)) {
-    const v = copy((rec as Record<string, unknown>)[k]);
+    const field = (rec as Record<string, unknown>)[k];
+    // Most fields are strings, numbers or null: no call for them (listBots copies every bot).
+    const v = typeof field === 'object' && field !== null ? copy(field) : field;
     // A key named __proto__ is data here, not the prototype.
     if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
     else out[k] = v;
