@@ -25,7 +25,8 @@ await new Promise((resolve) => process.stdin.once('data', resolve));
 process.stdin.pause();
 const crashAt = process.env.ARENA_CRASH_AT_STEP as CompactStep | undefined;
 // A database URL: the Postgres store (the crash test's postgres project).
-const store = /^postgres(ql)?:\/\//.test(dir) ? await openPgStore(dir) : await openFileStore(dir, {
+// Named sessions, so the parent can wait for a killed child's last statement to end (see the test).
+const store = /^postgres(ql)?:\/\//.test(dir) ? await openPgStore(withAppName(dir)) : await openFileStore(dir, {
   compactBytes: Number(process.env.ARENA_CRASH_COMPACT_BYTES ?? 16 * 1024),
   onCompactStep: (step) => {
     if (step !== crashAt) return;
@@ -34,6 +35,12 @@ const store = /^postgres(ql)?:\/\//.test(dir) ? await openPgStore(dir) : await o
   },
 });
 say({ t: 'open', pid: process.pid });
+
+function withAppName(url: string): string {
+  const u = new URL(url);
+  u.searchParams.set('application_name', `arena-crash-${process.pid}`);
+  return u.href;
+}
 
 const users = (await store.listUsers()).map((u) => u.id);
 const keys = (await Promise.all(users.map((u) => store.listKeys(u)))).flat().map((k) => k.id);

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupDataDir } from '../../src/service/store/backup';
 import { COMPACT_STEPS, openFileStore } from '../../src/service/store/file-store';
-import { openPgStore } from '../../src/service/store/pg-store';
+import { openPgStore, type PgStore } from '../../src/service/store/pg-store';
 import { sharedPostgres } from '../support/postgres';
 import { TEST_STORE } from '../support/test-store';
 import type { Store, StoredMatch } from '../../src/service/store/types';
@@ -103,6 +103,15 @@ function spawnWriter(dir: string, env: Record<string, string> = {}): Writer {
   };
 }
 
+async function predecessorGone(store: PgStore, pid: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [`arena-crash-${pid}`]);
+    if (rows[0].n === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the killed child's database sessions (pid ${pid}) did not end in 10 s`);
+}
+
 async function allMatches(store: Store): Promise<StoredMatch[]> {
   const out: StoredMatch[] = [];
   let cursor: string | null = null;
@@ -189,6 +198,10 @@ describe(`${TEST_STORE} store under kill -9`, () => {
 
       const store = TEST_STORE === 'postgres' ? await openPgStore(dir) : await openFileStore(dir);
       try {
+        // A killed client's statement runs on in its server session until that session sees the socket gone (one
+        // blocked on a lock waits for it), so it may still commit: wait until the child's sessions have ended, as a
+        // restarted server's writes come after its predecessor's (docs/operating.md, PostgreSQL).
+        if (TEST_STORE === 'postgres') await predecessorGone(store as PgStore, writer.child.pid!);
         await expectLedger(store, ledger);
         // The reopened store takes writes.
         await store.createUser({ email: `parent-${round}@example.com` });
