@@ -17,6 +17,7 @@ import { botRoutes } from './routes/bots';
 import { keyRoutes } from './routes/keys';
 import { matchRoutes } from './routes/matches';
 import { metaRoutes } from './routes/meta';
+import { opponentRoutes } from './routes/opponents';
 import { requestHeader, responseHeader } from './node-io';
 import { signInRoutes } from './routes/signin';
 import { mountDashboard } from '../dashboard';
@@ -84,5 +85,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   botRoutes(app, deps, auth);
   signInRoutes(app, deps, limit);
   matchRoutes(app, deps, limit);
+  opponentRoutes(app, deps, limit);
   return app;
 }
