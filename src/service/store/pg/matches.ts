@@ -104,6 +104,31 @@ export async function listRatings(db: Db, game: 'pioneers'): Promise<RatingRecor
  * completed matches' summaries, read by the database, one round trip.
  */
 export async function headToHead(db: Db, botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
+  // A bot's completed matches only grow and never change, so their count says whether a kept answer still holds:
+  // counting reads the rows the index finds but parses no JSON (5,000 matches: about a tenth of the aggregate's time).
+  const n = await db.query<{ n: string }>(`SELECT count(*) AS n FROM arena_matches WHERE bot_ids @> ARRAY[$1]::text[] AND status = 'completed' AND game = $2`, [botId, game]);
+  const key = `${game}\n${botId}`;
+  const count = Number(n.rows[0].n);
+  let h2hMemo = memos.get(db);
+  if (!h2hMemo) memos.set(db, (h2hMemo = new Map()));
+  const kept = h2hMemo.get(key);
+  if (kept && kept.count === count) {
+    h2hMemo.delete(key);
+    h2hMemo.set(key, kept);
+    return kept.rows.map((row) => ({ ...row }));
+  }
+  const rows = await aggregate(db, botId, game);
+  h2hMemo.delete(key);
+  h2hMemo.set(key, { count, rows });
+  if (h2hMemo.size > H2H_MEMO_BOTS) h2hMemo.delete(h2hMemo.keys().next().value!);
+  return rows.map((row) => ({ ...row }));
+}
+
+/** Answers kept per bot, per store (the database stays the truth: the count checks each use). */
+const H2H_MEMO_BOTS = 256;
+const memos = new WeakMap<Db, Map<string, { count: number; rows: HeadToHeadRow[] }>>();
+
+async function aggregate(db: Db, botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
   const r = await db.query<{ opponent_id: string; games: string; above: string; mine: string; theirs: string }>(
     `WITH seats AS (
        SELECT m.id, p->>'botId' AS bot_id, min((p->>'placement')::int) AS place
