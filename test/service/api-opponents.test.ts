@@ -112,6 +112,14 @@ describe('head-to-head over the API', () => {
     expect((await h.send('GET', `/bots/${lone.id}/opponents`)).json).toEqual({ botId: lone.id, opponents: [], next: null });
   });
 
+  it('openapi.json describes the route and the vs filter', async () => {
+    const doc = (await h.send('GET', '/openapi.json')).json;
+    const route = doc.paths['/bots/{id}/opponents'].get;
+    expect(route.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['cursor', 'game', 'id', 'limit', 'order', 'sort']);
+    expect(route.security ?? []).toEqual([]);
+    expect(doc.paths['/matches'].get.parameters.map((p: { name: string }) => p.name)).toContain('vs');
+  });
+
   it('GET /matches?botId=A&vs=B lists the matches both played, aborted ones included', async () => {
     const r = await h.send('GET', `/matches?botId=${ids.alpha}&vs=${ids.bravo}&limit=2`);
     expect(r.status).toBe(200);
