@@ -2,7 +2,7 @@
 // match, the leaderboard. Every answer is checked against the protocol's zod
 // schema; an error body becomes an ApiError with the server's words.
 import { z } from 'zod';
-import { ErrorBodySchema } from '../protocol/api';
+import { ErrorBodySchema, OpponentPageSchema, type OpponentPage } from '../protocol/api';
 import { LeaderboardRowSchema, MatchRecordSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord, type MatchStatus, type MatchSummary } from '../protocol/match';
 import { ApiError } from './api-error';
 import { ClientError, unreachable } from './errors';
@@ -13,6 +13,8 @@ export const LeaderboardSchema = z.strictObject({ game: z.literal('pioneers'), r
 
 export interface MatchListQuery {
   botId?: string;
+  /** Only matches this bot also played (with botId: both played). */
+  vs?: string;
   status?: MatchStatus;
   /** 1..100 per page (the server's bound). */
   limit?: number;
@@ -65,6 +67,7 @@ export function listMatches(t: PublicTarget, q: MatchListQuery = {}): Promise<{ 
   const params = new URLSearchParams({ game: 'pioneers' });
   if (q.status) params.set('status', MatchStatusSchema.parse(q.status));
   if (q.botId) params.set('botId', q.botId);
+  if (q.vs) params.set('vs', q.vs);
   if (q.limit !== undefined) params.set('limit', String(q.limit));
   if (q.cursor) params.set('cursor', q.cursor);
   return getPublic(t, `/matches?${params}`, MatchPageSchema);
@@ -100,4 +103,25 @@ export function errorOf(status: number, text: string): ApiError {
   const body = ErrorBodySchema.safeParse(parsed);
   if (body.success) return new ApiError(status, body.data.error.code, body.data.error.message);
   return new ApiError(status, 'http_error', `the server answered HTTP ${status}`);
+}
+
+export interface OpponentQuery {
+  sort?: 'games' | 'above' | 'name';
+  order?: 'asc' | 'desc';
+}
+
+/** Up to `limit` opponents of a bot (GET /bots/{id}/opponents), following `next` across pages. */
+export async function listOpponentsUpTo(t: PublicTarget, botId: string, q: OpponentQuery, limit: number): Promise<OpponentPage> {
+  const opponents: OpponentPage['opponents'] = [];
+  let next: string | null = null;
+  do {
+    const params = new URLSearchParams({ game: 'pioneers', limit: String(Math.min(100, limit - opponents.length)) });
+    if (q.sort) params.set('sort', q.sort);
+    if (q.order) params.set('order', q.order);
+    if (next) params.set('cursor', next);
+    const page: OpponentPage = await getPublic(t, `/bots/${encodeURIComponent(botId)}/opponents?${params}`, OpponentPageSchema);
+    opponents.push(...page.opponents);
+    next = page.opponents.length === 0 ? null : page.next;
+  } while (next && opponents.length < limit);
+  return { botId, opponents, next };
 }

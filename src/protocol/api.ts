@@ -120,6 +120,28 @@ export const ErrorBodySchema = z
   .strictObject({ error: z.strictObject({ code: ErrorCodeSchema, message: z.string() }) })
   .describe('Every error response.');
 
+// Head-to-head (GET /bots/{id}/opponents): public, like the leaderboard's columns; never a bot's URL.
+export const OPPONENT_SORTS = ['games', 'above', 'name'] as const;
+export const OpponentRowSchema = z
+  .strictObject({
+    botId: z.string(),
+    name: z.string().describe("The opponent's current name."),
+    owner: z.string().describe("Its owner's public handle (empty until one is picked)."),
+    games: z.number().int().min(1).describe('Completed matches (rated or unrated) both played; aborted ones do not count.'),
+    above: z.number().int().min(0).describe('Of those, how many this bot finished strictly above the opponent (a tie counts for neither).'),
+    aboveShare: z.number().min(0).max(1).describe('above / games.'),
+    meanPlacement: z.number().describe("This bot's mean placement in those games (1 = first)."),
+    opponentMeanPlacement: z.number().describe("The opponent's mean placement in those games."),
+  })
+  .describe('One opponent a bot met: its record against it.');
+export const OpponentPageSchema = z.strictObject({
+  botId: z.string(),
+  opponents: z.array(OpponentRowSchema),
+  next: z.string().nullable().describe('Pass as cursor for the next page; null on the last.'),
+});
+
+export type OpponentRow = z.infer<typeof OpponentRowSchema>;
+export type OpponentPage = z.infer<typeof OpponentPageSchema>;
 export type Scope = z.infer<typeof ScopeSchema>;
 export type User = z.infer<typeof UserSchema>;
 export type ApiKeyMeta = z.infer<typeof ApiKeyMetaSchema>;

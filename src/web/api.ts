@@ -5,7 +5,7 @@
 // same-origin check reads. Errors come back as ApiError with the API's
 // {"error":{"code","message"}} body.
 import type {
-  ApiKeyMeta, Bot, BotCheckMessage, LeaderboardRow, Match, MatchStatus, MatchSummary, Scope, User,
+  ApiKeyMeta, Bot, BotCheckMessage, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
 } from '../protocol/index';
 
 export class ApiError extends Error {
@@ -109,6 +109,12 @@ export function listMatches(q: MatchQuery, signal?: AbortSignal) {
   if (q.cursor) p.set('cursor', q.cursor);
   // Match lists change every tick: always ask the server.
   return api<{ matches: MatchSummary[]; next: string | null }>('GET', `/matches?${p}`, { signal });
+}
+export type OpponentSort = 'games' | 'above' | 'name';
+/** GET /bots/{id}/opponents: head-to-head, public; changes with each match, so always asked. */
+export function listOpponents(botId: string, q: { sort: OpponentSort; order: 'asc' | 'desc'; limit: number }, signal?: AbortSignal) {
+  const p = new URLSearchParams({ game: 'pioneers', sort: q.sort, order: q.order, limit: String(q.limit) });
+  return api<OpponentPage>('GET', `/bots/${encodeURIComponent(botId)}/opponents?${p}`, { signal });
 }
 // Public, and cache mode `default` so the page can use the response its HTML preloaded (dashboard.ts).
 export const getMatch = (id: string, signal?: AbortSignal) => api<Match>('GET', `/matches/${encodeURIComponent(id)}`, { publicData: true, signal });

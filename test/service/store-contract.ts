@@ -28,6 +28,7 @@ const PUBKEY = Buffer.alloc(32, 7).toString('base64');
 const PUBKEY2 = Buffer.alloc(32, 8).toString('base64');
 const HOUR = 3600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
+const round = (x: number) => Math.round(x * 1e9) / 1e9;
 const hash = (s: string) => Buffer.from(s.padEnd(16, '.')).toString('hex');
 
 export function storeContract(name: string, makeStore: () => Promise<StoreHandle>): void {
@@ -493,6 +494,65 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         const finSum = (await store.listMatchSummaries({ limit: 10, status: 'completed' })).matches;
         expect(finSum).toHaveLength(1);
         expect(finSum[0]).toMatchObject({ id: fin.id, status: 'completed', players: fin.players, endedAt: fin.endedAt, vp: fin.vp });
+      });
+
+      it('filters by opponent (vs): matches both bots played, with cursors inside the filter', async () => {
+        const [a, b, c, d] = await bots(4);
+        const together: string[] = [];
+        for (let i = 0; i < 9; i++) {
+          const seats = i % 3 === 0 ? [a, c, d] : i % 3 === 1 ? [a, b, c] : [b, c, d];
+          const m = runningMatch(seats);
+          await store.putMatch(m);
+          if (seats.includes(a) && seats.includes(b)) together.push(m.id);
+        }
+        const all = async (q: Parameters<Store['listMatchSummaries']>[0]) => {
+          const out: string[] = [];
+          let cursor: string | null = null;
+          do {
+            const page = await store.listMatchSummaries({ ...q, cursor });
+            out.push(...page.matches.map((m) => m.id));
+            cursor = page.next;
+          } while (cursor);
+          return out;
+        };
+        expect(together).toHaveLength(3);
+        expect(await all({ botId: a, vs: b, limit: 2 })).toEqual([...together].reverse());
+        expect(await all({ botId: b, vs: a, limit: 1 })).toEqual([...together].reverse());
+        expect(await all({ botId: a, vs: a, limit: 10 })).toHaveLength(6);
+        expect(await all({ vs: b, limit: 10 })).toHaveLength(6);
+        expect(await all({ botId: a, vs: 'b_nobody', limit: 10 })).toEqual([]);
+        expect((await store.listMatches({ botId: a, vs: b, limit: 100 })).matches.map((m) => m.id)).toEqual([...together].reverse());
+      });
+
+      it('head-to-head: per opponent over completed matches only, ties above neither', async () => {
+        const [a, b, c, d] = await bots(4);
+        const play = async (places: Array<[string, number]>, status: 'completed' | 'aborted' | 'running' = 'completed') => {
+          const m = runningMatch(places.map(([id]) => id));
+          if (status === 'running') return store.putMatch(m);
+          if (status === 'aborted') return store.putMatch(aborted(m));
+          const done = { ...completed(m), players: completed(m).players.map((p, i) => ({ ...p, placement: places[i][1] })) };
+          await store.completeMatch(done, ratingsFor(done));
+        };
+        await play([[a, 1], [b, 2], [c, 3]]);
+        await play([[b, 1], [a, 2], [c, 3], [d, 4]]);
+        await play([[c, 1], [a, 2], [b, 2]]); // a tie with b
+        await play([[a, 1], [b, 2], [d, 3]], 'aborted');
+        await play([[a, 1], [b, 2], [d, 3]], 'running');
+        await play([[b, 1], [c, 2], [d, 3]]); // without a
+        const rows = (await store.headToHead(a, 'pioneers')).sort((x, y) => x.opponentId.localeCompare(y.opponentId));
+        const want = [
+          { opponentId: b, games: 3, above: 1, meanPlacement: 5 / 3, opponentMeanPlacement: 5 / 3 },
+          { opponentId: c, games: 3, above: 2, meanPlacement: 5 / 3, opponentMeanPlacement: 7 / 3 },
+          { opponentId: d, games: 1, above: 1, meanPlacement: 2, opponentMeanPlacement: 4 },
+        ].sort((x, y) => x.opponentId.localeCompare(y.opponentId));
+        expect(rows.map((r) => ({ ...r, meanPlacement: round(r.meanPlacement), opponentMeanPlacement: round(r.opponentMeanPlacement) })))
+          .toEqual(want.map((r) => ({ ...r, meanPlacement: round(r.meanPlacement), opponentMeanPlacement: round(r.opponentMeanPlacement) })));
+        // Asked again after another match: the new match is counted once.
+        await play([[d, 1], [a, 2], [c, 3]]);
+        const again = await store.headToHead(a, 'pioneers');
+        expect(again.find((r) => r.opponentId === d)).toMatchObject({ games: 2, above: 1 });
+        expect(again.find((r) => r.opponentId === b)).toMatchObject({ games: 3, above: 1 });
+        expect(await store.headToHead('b_nobody', 'pioneers')).toEqual([]);
       });
 
       it('rejects cursors it never gave and limits outside 1..100', async () => {

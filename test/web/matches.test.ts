@@ -9,7 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { request } from 'undici';
 import { availableParallelism, loadavg } from 'node:os';
 import type { RunningBot } from '../../examples/starter-bot/server';
-import type { Bot, LeaderboardRow, Match, MatchSummary } from '../../src/protocol/index';
+import type { Bot, LeaderboardRow, Match, MatchSummary, OpponentPage } from '../../src/protocol/index';
 import { formatDelta, formatRating } from '../../src/web/lib/format';
 import { eventOfTurn, ReplayCursor } from '../../src/web/lib/replay';
 import type { PublicView, RecordedEvent } from '../../engine/index';
@@ -286,6 +286,19 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
       expect(c).toEqual([oldestFirst[i].id, formatDelta(p.ratingDelta!), formatRating(sum)]);
     });
     expect(formatRating(sum)).toBe(formatRating(row.rating));
+    // Head-to-head from the real matches: all three bots sat at every table, so each opponent has every game.
+    const h2h = await getJson<OpponentPage>(`/bots/${bot.id}/opponents`);
+    expect(h2h.opponents.map((o) => o.games)).toEqual([completed.length, completed.length]);
+    const opponentRows = (list: OpponentPage['opponents']) => list.map((o) => [o.name, `@${o.owner}`, String(o.games), `${o.above} (${Math.round(o.aboveShare * 100)}%)`, o.meanPlacement.toFixed(2), o.opponentMeanPlacement.toFixed(2)]);
+    const h2hTable = page.getByTestId('opponents');
+    await h2hTable.waitFor();
+    expect(await cellTexts(h2hTable.locator('tbody tr'))).toEqual(opponentRows(h2h.opponents));
+    // A column's button sorts by it (the server sorts), a second click reverses.
+    const byName = await getJson<OpponentPage>(`/bots/${bot.id}/opponents?sort=name&order=desc`);
+    await h2hTable.getByRole('button', { name: /Opponent/ }).click();
+    await h2hTable.getByRole('button', { name: /Opponent/ }).click();
+    await expect.poll(() => h2hTable.locator('th[aria-sort="descending"]').count()).toBe(1);
+    await expect.poll(() => cellTexts(h2hTable.locator('tbody tr'))).toEqual(opponentRows(byName.opponents));
     expect(await page.content()).not.toContain(botServers[0].url);
     expect(await page.content()).not.toContain(String(botServers[0].port));
     expect(await unnamedControls(page)).toEqual([]);

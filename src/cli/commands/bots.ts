@@ -2,13 +2,16 @@
 // on the arena server (not to be confused with `arena bot check`, the local
 // conformance check for bot authors).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ApiTarget } from '../../client/api';
 import { formatFields } from '../../term/fields';
-import type { Bot } from '../../protocol/api';
+import type { Bot, OpponentRow } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
 import { checkName, emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
+
+/** Rows `bots show --opponents` prints at most (10 pages of the API). */
+export const MAX_OPPONENTS = 1000;
 
 const BOT_ARG = ['<BOT>', 'the bot: its id, or its name if no other bot of yours has that name'] as const;
 
@@ -63,16 +66,43 @@ ${SERVER_HELP}`,
       if (!flags.json && list.length === 0) io.stderr.write('you have no bots yet; register one with `arena bots register NAME URL`\n');
     });
 
-  serverOptions(bots.command('show').description('show one of your bots').argument(...BOT_ARG), 'print the Bot as JSON')
+  serverOptions(
+    bots
+      .command('show')
+      .description('show one of your bots')
+      .argument(...BOT_ARG)
+      .option('--opponents', 'show its record against each opponent instead: games together, how often it placed above, mean placements')
+      .addOption(new Option('--sort <KEY>', 'with --opponents: games (most first), above (best share first) or name').choices(['games', 'above', 'name']))
+      .option('--reverse', 'with --opponents: the other order'),
+    'print the Bot as JSON (with --opponents: {"botId", "opponents": OpponentRow[], "next"})',
+  )
     .addHelpText(
       'after',
       `
+With --opponents: one row per bot it met in completed matches (rated or not;
+aborted ones do not count): GAMES together, ABOVE = how many of those it
+finished strictly above that bot (a tie counts for neither) and the share,
+MEAN = its mean placement there, THEIRS = the opponent's. Up to ${MAX_OPPONENTS} rows.
+The same numbers are public: GET /bots/ID/opponents.
+
 Examples:
   $ arena bots show greedy
   $ arena bots show b_Xy3AbCdEfGhIjKlM --json
+  $ arena bots show greedy --opponents --sort above
+  $ arena matches list --bot b_Xy3AbCdEfGhIjKlM --vs b_Ab3CdEfGhIjKlMnO   their matches together
 ${SERVER_HELP}`,
     )
-    .action(async (ref: string, flags: ServerFlags) => {
+    .action(async (ref: string, flags: ServerFlags & { opponents?: boolean; sort?: 'games' | 'above' | 'name'; reverse?: boolean }) => {
+      if (!flags.opponents && (flags.sort !== undefined || flags.reverse)) throw usageError('--sort and --reverse go with --opponents');
+      if (flags.opponents) {
+        const sort = flags.sort ?? 'games';
+        const order = (sort === 'name') !== Boolean(flags.reverse) ? 'asc' : 'desc';
+        const page = await withBot(io, flags, ref, async (t, id) => (await import('../../client/public')).listOpponentsUpTo({ baseUrl: t.baseUrl }, id, { sort, order }, MAX_OPPONENTS));
+        await emit(io, flags.json, page, () => opponentTable(page.opponents));
+        if (!flags.json && page.opponents.length === 0) io.stderr.write('no completed matches yet, so no opponents\n');
+        if (!flags.json && page.next) io.stderr.write(`more opponents exist than the ${MAX_OPPONENTS} shown; GET /bots/${page.botId}/opponents pages through them all\n`);
+        return;
+      }
       const bot = await withBot(io, flags, ref, async (t, id) => (await import('../../client/owner')).getBot(t, id));
       await emit(io, flags.json, bot, () => botText(bot));
     });
@@ -161,4 +191,15 @@ function botText(b: Bot): string {
 async function botTable(list: Bot[]): Promise<string> {
   const { formatTable } = await import('../../term/table');
   return formatTable(['ID', 'NAME', 'STATUS', 'GAME', 'URL', 'CREATED'], list.map((b) => [b.id, b.name, b.status, b.game, b.url, b.createdAt]));
+}
+
+/** Placements to two decimals; a share as a whole percent. */
+export function opponentRows(list: OpponentRow[]): string[][] {
+  return list.map((o) => [o.name, o.owner || '-', o.botId, String(o.games), `${o.above} (${Math.round(o.aboveShare * 100)}%)`, o.meanPlacement.toFixed(2), o.opponentMeanPlacement.toFixed(2)]);
+}
+
+async function opponentTable(list: OpponentRow[]): Promise<string> {
+  if (list.length === 0) return '';
+  const { formatTable } = await import('../../term/table');
+  return formatTable(['OPPONENT', 'OWNER', 'ID', 'GAMES', 'ABOVE', 'MEAN', 'THEIRS'], opponentRows(list));
 }

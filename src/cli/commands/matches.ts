@@ -10,6 +10,7 @@ import { formatFields } from '../../term/fields';
 
 interface ListFlags {
   bot?: string;
+  vs?: string;
   status?: 'running' | 'completed' | 'aborted';
   limit: string;
   json?: boolean;
@@ -31,6 +32,7 @@ export function register(program: Command, io: CliIO): void {
       .command('list')
       .description('list matches, newest first')
       .option('--bot <ID>', 'only matches this bot played (its id, as `arena bots list` or the leaderboard shows)')
+      .option('--vs <ID>', 'only matches this bot played too: with --bot, the matches the two played together')
       .addOption(new Option('--status <STATUS>', 'only matches in this state').choices(['running', 'completed', 'aborted']))
       .option('--limit <N>', `how many matches at most (1-${MAX_LIST})`, '20')
       .option('--json', 'print {"matches": MatchSummary[], "next": cursor or null} as JSON'),
@@ -45,19 +47,21 @@ Examples:
   $ arena matches list
   $ arena matches list --status running
   $ arena matches list --bot b_Xy3AbCdEfGhIjKlM --limit 100 --json | jq '.matches[].id'
+  $ arena matches list --bot b_Xy3AbCdEfGhIjKlM --vs b_Ab3CdEfGhIjKlMnO   the two bots' matches together
 ${PUBLIC_HELP}`,
     )
     .action(async (flags: ListFlags) => {
       const limit = parseLimit(flags.limit);
       if (flags.bot !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(flags.bot)) throw usageError(`--bot takes a bot id such as b_Xy3AbCdEfGhIjKlM, got "${flags.bot}"`);
+      if (flags.vs !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(flags.vs)) throw usageError(`--vs takes a bot id such as b_Xy3AbCdEfGhIjKlM, got "${flags.vs}"`);
       const { listMatchesUpTo } = await import('../../client/public');
-      const page = await withPublic(io, flags.url, (baseUrl) => listMatchesUpTo({ baseUrl }, { botId: flags.bot, status: flags.status }, limit));
+      const page = await withPublic(io, flags.url, (baseUrl) => listMatchesUpTo({ baseUrl }, { botId: flags.bot, vs: flags.vs, status: flags.status }, limit));
       if (flags.json) {
         io.stdout.write(JSON.stringify(page) + '\n');
         return;
       }
       if (page.matches.length === 0) {
-        io.stderr.write('no matches yet' + (flags.bot || flags.status ? ' with these filters' : '') + '\n');
+        io.stderr.write('no matches yet' + (flags.bot || flags.vs || flags.status ? ' with these filters' : '') + '\n');
         return;
       }
       const { formatTable } = await import('../../term/table');

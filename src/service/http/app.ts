@@ -20,6 +20,7 @@ import { metaRoutes } from './routes/meta';
 import { readHeadersFromNode, requestHeader, responseHeader } from './node-io';
 import { signInRoutes } from './routes/signin';
 import { mountDashboard } from '../dashboard';
+import { opponentRoutes } from './routes/opponents';
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -85,5 +86,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   botRoutes(app, deps, auth);
   signInRoutes(app, deps, limit);
   matchRoutes(app, deps, limit);
+  opponentRoutes(app, deps, limit);
   return app;
 }

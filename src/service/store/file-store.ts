@@ -26,6 +26,7 @@ import { fsyncDir, tempPathFor, writeFileAtomic } from './atomic-write';
 import { backupDataDir } from './backup';
 import { DOC_FILE, emptyDoc, ratingKey, readDoc, type StoreDoc } from './doc';
 import { Draft } from './draft';
+import { HeadToHeadMemo } from './head-to-head';
 import { isSafeId, newId } from './ids';
 import { applyEntry, journalFile, JournalWriter, listJournals, replayJournals, type Entry } from './journal';
 import { acquireLock, type DirLock } from './lock';
@@ -37,6 +38,7 @@ import {
   StoreNotFound,
   type BotRecord,
   type KeyRecord,
+  type HeadToHeadRow,
   type MatchPage,
   type MatchQuery,
   type MatchSummaryPage,
@@ -185,6 +187,8 @@ export class FileStore implements Store {
   private lastPrune = -Infinity;
   private compaction: Promise<void> | null = null;
   private compactAt: number;
+  /** Store.headToHead's tallies (head-to-head.ts), made at the first call. */
+  private h2h: HeadToHeadMemo | null = null;
   /** Lets the next queued write start (see exclusive). */
   private release: () => void = () => {};
 
@@ -693,6 +697,12 @@ export class FileStore implements Store {
     if (this.closed) throw new Error('the store is closed');
     const { entries, next } = this.log.index.query(query);
     return { matches: await Promise.all(entries.map((e) => this.log.summary(e))), next };
+  }
+
+  headToHead(botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    this.h2h ??= new HeadToHeadMemo((id) => this.log.index.ofBot(id), (e) => this.log.summary(e));
+    return this.h2h.rows(botId, game);
   }
 
   // ---- backup and close ----

@@ -88,7 +88,9 @@ export class MatchIndex {
   query(q: MatchQuery): { entries: IndexEntry[]; next: string | null } {
     if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100) throw new RangeError(`limit must be 1..100, got ${q.limit}`);
     const before = q.cursor ? decodeCursor(q.cursor) : Number.MAX_SAFE_INTEGER;
-    const list = q.botId !== undefined ? (this.byBot.get(q.botId) ?? []) : this.entries;
+    // With vs, the bot's list is walked and the other bot looked for in each entry's few seats.
+    const bot = q.botId ?? q.vs;
+    const list = bot !== undefined ? (this.byBot.get(bot) ?? []) : this.entries;
     // Both lists are in seq order: start at the last entry older than the cursor.
     let i = lastBelow(list, before);
     const out: IndexEntry[] = [];
@@ -97,6 +99,7 @@ export class MatchIndex {
       const e = list[i];
       if (q.game !== undefined && e.game !== q.game) continue;
       if (q.status !== undefined && e.status !== q.status) continue;
+      if (q.vs !== undefined && !e.bots.includes(q.vs)) continue;
       if (out.length === q.limit) {
         more = true;
         break;
@@ -104,6 +107,11 @@ export class MatchIndex {
       out.push(e);
     }
     return { entries: out, next: more ? encodeCursor(out[out.length - 1].seq) : null };
+  }
+
+  /** The bot's matches, oldest first (the index's own list: read it, never change it). */
+  ofBot(botId: string): readonly IndexEntry[] {
+    return this.byBot.get(botId) ?? [];
   }
 
   private addToBots(entry: IndexEntry): void {

@@ -20,6 +20,7 @@ import {
   StoreNotFound,
   type BotRecord,
   type KeyRecord,
+  type HeadToHeadRow,
   type MatchPage,
   type MatchQuery,
   type MatchSummaryPage,
@@ -376,6 +377,11 @@ export class PgStore implements Store {
   async listMatchSummaries(query: MatchQuery): Promise<MatchSummaryPage> {
     this.live();
     return matches.listMatchSummaries(this.db, query);
+  }
+
+  async headToHead(botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
+    this.live();
+    return matches.headToHead(this.db, String(botId), game);
   }
 
   async ping(): Promise<void> {

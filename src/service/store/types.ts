@@ -54,6 +54,8 @@ export interface MatchQuery {
   game?: 'pioneers';
   status?: MatchRecord['status'];
   botId?: string;
+  /** Only matches this bot also played (with botId: matches both played). */
+  vs?: string;
   /** 1..100 */
   limit: number;
   /** Opaque, from a previous page's `next`. */
@@ -68,6 +70,19 @@ export interface MatchPage {
 export interface MatchSummaryPage {
   matches: StoredMatchSummary[];
   next: string | null;
+}
+
+/**
+ * One opponent of a bot over its completed matches (rated or not; aborted ones
+ * have no placements): games together, how often the bot placed strictly
+ * above it (ties count for neither), and each side's mean placement there.
+ */
+export interface HeadToHeadRow {
+  opponentId: string;
+  games: number;
+  above: number;
+  meanPlacement: number;
+  opponentMeanPlacement: number;
 }
 
 /** Thrown by the store when a uniqueness rule (handle, e-mail, ids) would break. */
@@ -211,6 +226,12 @@ export interface Store {
   listMatches(query: MatchQuery): Promise<MatchPage>;
   /** The same rows and cursors as listMatches, without seed and replay: cheap, for API pages. */
   listMatchSummaries(query: MatchQuery): Promise<MatchSummaryPage>;
+  /**
+   * Every opponent `botId` met in its completed matches of the game, any order
+   * (the route sorts and pages). One aggregate over the bot's matches: no
+   * match file or replay is read.
+   */
+  headToHead(botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]>;
 
   /** A consistent copy of the whole store into an empty or new directory. */
   backup(dir: string): Promise<void>;

@@ -1,10 +1,11 @@
-// A bot's public page: name, owner, rating history and recent matches. It is
+// A bot's public page: name, owner, rating history, opponents and recent matches. It is
 // built from public data only (leaderboard and match records), so it can
 // never show the bot's URL: no public response carries one.
 import type { LeaderboardRow, MatchSummary } from '../../protocol/index';
 import { getLeaderboard, listMatches } from '../api';
 import { PageTitle } from '../components/page-title';
 import { MatchList } from '../components/match-list';
+import { OpponentsTable } from '../components/opponents-table';
 import { RatingChart } from '../components/rating-chart';
 import { formatRating } from '../lib/format';
 import { ratingHistory } from '../lib/rating-history';
@@ -73,6 +74,10 @@ export function BotPage({ id }: { id: string }) {
           <MatchList matches={running} empty="" botId={id} />
         </section>
       )}
+      <section aria-labelledby="opponents-h">
+        <h2 id="opponents-h">Opponents</h2>
+        <OpponentsTable botId={id} />
+      </section>
       <section aria-labelledby="recent-h">
         <h2 id="recent-h">Recent matches</h2>
         <MatchList matches={matches.filter((m) => m.status !== 'running').slice(0, 20)} empty="No finished matches yet." botId={id} />

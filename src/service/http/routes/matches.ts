@@ -79,6 +79,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
           game: GameSchema.optional(),
           status: MatchStatusSchema.optional(),
           botId: z.string().max(64).optional(),
+          vs: z.string().max(64).optional().describe('Only matches this bot also played: with botId, the matches both played.'),
           limit: z.coerce.number({ error: LIMIT_ERROR }).int({ error: LIMIT_ERROR }).min(1, { error: LIMIT_ERROR }).max(100, { error: LIMIT_ERROR }).default(20),
           cursor: z.string().max(200).optional(),
         }),
@@ -88,7 +89,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
     async (c) => {
       const q = c.req.valid('query');
       try {
-        const page = await store.listMatchSummaries({ game: q.game, status: q.status, botId: q.botId, limit: q.limit, cursor: q.cursor ?? null });
+        const page = await store.listMatchSummaries({ game: q.game, status: q.status, botId: q.botId, vs: q.vs, limit: q.limit, cursor: q.cursor ?? null });
         return c.json({ matches: page.matches.map(({ rulesVersion: _r, seatCount: _s, vp: _v, timeUsedMs: _t, ...summary }) => summary), next: page.next }, 200);
       } catch (err) {
         if (err instanceof InvalidCursor) throw new ApiError('invalid_request', 'cursor: not a cursor this server gave out; start again without it');

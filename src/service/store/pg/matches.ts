@@ -5,7 +5,7 @@
 // store's cursor encoding, so a cursor means the same on either store).
 import { isSafeId } from '../ids';
 import { decodeCursor, encodeCursor, summaryOf } from '../match-index';
-import { StoreConflict, type MatchPage, type MatchQuery, type MatchSummaryPage, type RatingRecord, type StoredMatch, type StoredMatchSummary } from '../types';
+import { StoreConflict, type MatchPage, type MatchQuery, type HeadToHeadRow, type MatchSummaryPage, type RatingRecord, type StoredMatch, type StoredMatchSummary } from '../types';
 import type { Db, Sql } from './db';
 import { RATING_COLS, ratingOf } from './rows';
 
@@ -66,6 +66,7 @@ async function page(db: Db, q: MatchQuery, column: 'record' | 'summary'): Promis
   if (q.game !== undefined) where.push(`game = $${params.push(q.game)}`);
   if (q.status !== undefined) where.push(`status = $${params.push(q.status)}`);
   if (q.botId !== undefined) where.push(`bot_ids @> ARRAY[$${params.push(String(q.botId))}]::text[]`);
+  if (q.vs !== undefined) where.push(`bot_ids @> ARRAY[$${params.push(String(q.vs))}]::text[]`);
   params.push(q.limit + 1);
   const r = await db.query<{ seq: string; body: string }>(
     `SELECT seq, ${column} AS body FROM arena_matches WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
@@ -94,4 +95,56 @@ export async function getRating(db: Db, botId: string, game: 'pioneers'): Promis
 export async function listRatings(db: Db, game: 'pioneers'): Promise<RatingRecord[]> {
   const r = await db.query(`SELECT ${RATING_COLS} FROM arena_ratings WHERE game = $1 ORDER BY seq`, [game]);
   return r.rows.map(ratingOf);
+}
+
+/**
+ * Store.headToHead in one statement: the bot's completed matches (the bot_ids
+ * GIN index finds them), their seats from the summary, each seat's best place
+ * per bot (as head-to-head.ts), then one row per opponent. Cost: the bot's
+ * completed matches' summaries, read by the database, one round trip.
+ */
+export async function headToHead(db: Db, botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
+  // A bot's completed matches only grow and never change, so their count says whether a kept answer still holds:
+  // counting reads the rows the index finds but parses no JSON (5,000 matches: about a tenth of the aggregate's time).
+  const n = await db.query<{ n: string }>(`SELECT count(*) AS n FROM arena_matches WHERE bot_ids @> ARRAY[$1]::text[] AND status = 'completed' AND game = $2`, [botId, game]);
+  const key = `${game}\n${botId}`;
+  const count = Number(n.rows[0].n);
+  let h2hMemo = memos.get(db);
+  if (!h2hMemo) memos.set(db, (h2hMemo = new Map()));
+  const kept = h2hMemo.get(key);
+  if (kept && kept.count === count) {
+    h2hMemo.delete(key);
+    h2hMemo.set(key, kept);
+    return kept.rows.map((row) => ({ ...row }));
+  }
+  const rows = await aggregate(db, botId, game);
+  h2hMemo.delete(key);
+  h2hMemo.set(key, { count, rows });
+  if (h2hMemo.size > H2H_MEMO_BOTS) h2hMemo.delete(h2hMemo.keys().next().value!);
+  return rows.map((row) => ({ ...row }));
+}
+
+/** Answers kept per bot, per store (the database stays the truth: the count checks each use). */
+const H2H_MEMO_BOTS = 256;
+const memos = new WeakMap<Db, Map<string, { count: number; rows: HeadToHeadRow[] }>>();
+
+async function aggregate(db: Db, botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
+  const r = await db.query<{ opponent_id: string; games: string; above: string; mine: string; theirs: string }>(
+    `WITH seats AS (
+       SELECT m.id, p->>'botId' AS bot_id, min((p->>'placement')::int) AS place
+       FROM arena_matches m, jsonb_array_elements(m.summary::jsonb->'players') p
+       WHERE m.bot_ids @> ARRAY[$1]::text[] AND m.status = 'completed' AND m.game = $2 AND p->>'placement' IS NOT NULL
+       GROUP BY m.id, p->>'botId'
+     ), me AS (SELECT id, place FROM seats WHERE bot_id = $1)
+     SELECT o.bot_id AS opponent_id, count(*) AS games, count(*) FILTER (WHERE me.place < o.place) AS above,
+            sum(me.place) AS mine, sum(o.place) AS theirs
+     FROM seats o JOIN me ON me.id = o.id
+     WHERE o.bot_id <> $1
+     GROUP BY o.bot_id`,
+    [botId, game],
+  );
+  return r.rows.map((x) => {
+    const games = Number(x.games);
+    return { opponentId: x.opponent_id, games, above: Number(x.above), meanPlacement: Number(x.mine) / games, opponentMeanPlacement: Number(x.theirs) / games };
+  });
 }
