@@ -19,6 +19,10 @@ export interface BenchSuite {
   /** Name of the row the ratios are computed against. */
   baseline: string;
   rows: BenchRow[];
+  /** The suite's verdict in one line, printed above its rows. */
+  headline?: string;
+  /** The verdict's figures, for the JSON document. */
+  verdict?: Record<string, number | string | number[]>;
   notes?: string[];
 }
 
@@ -43,6 +47,7 @@ export function withRatios(suite: BenchSuite): BenchSuite {
 
 export function formatSuite(suite: BenchSuite): string {
   const lines = [`## ${suite.suite} (baseline: ${suite.baseline})`];
+  if (suite.headline) lines.push(suite.headline);
   const w = Math.max(...suite.rows.map((r) => r.name.length), 4);
   for (const r of suite.rows) {
     const extra = r.extra ? '  ' + Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' ') : '';
