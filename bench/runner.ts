@@ -16,7 +16,7 @@ import { sendText } from '../src/runner/client-frame';
 import { openBotSocket } from '../src/runner/connect';
 import { SeatFrameWriter } from '../src/runner/seat-frame';
 import { legalPlayer } from '../test/support/policies';
-import { median, watchGc, type BenchSuite } from './harness';
+import { median, threadTimes, threadTimesSince, watchGc, type BenchSuite, type ThreadTimes } from './harness';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 3000);
 const SEEDS = 8;
@@ -143,7 +143,7 @@ function playInProcess(seed: string, policy: Policy, timing?: Timing, record?: s
  * from its 'message' handler. No promise or timer per round trip: the cheapest loop ws allows, so
  * the runner is measured against the socket alone. Same ws options as the runner (no compression).
  */
-async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner' = 'ws'): Promise<{ us: number; trips: number; cpuUs: number }> {
+async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner' = 'ws'): Promise<{ us: number; trips: number; threads: ThreadTimes | null }> {
   const reply = JSON.stringify({ id: 1, action: { type: 'end_turn' } });
   const server = await listen((ws) => ws.send(reply));
   let client: WebSocket;
@@ -159,7 +159,7 @@ async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner'
   const frame = Buffer.from(JSON.stringify({ pad: 'x'.repeat(Math.max(0, size - 10)) }));
   const send = framing === 'ws' ? () => client.send(frame, { binary: false }) : () => sendText(client, frame);
   let n = 0;
-  const cpu0 = process.cpuUsage();
+  const threads0 = threadTimes();
   const start = performance.now();
   let end = start;
   await new Promise<void>((resolve) => {
@@ -171,10 +171,10 @@ async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner'
     send();
   });
   const us = ((end - start) * 1000) / n;
-  const cpu = process.cpuUsage(cpu0);
+  const threads = threadTimesSince(threads0, threadTimes());
   client.close();
   await server.close();
-  return { us, trips: n, cpuUs: (cpu.user + cpu.system) / n };
+  return { us, trips: n, threads };
 }
 
 /**
@@ -185,7 +185,7 @@ async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner'
 async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typeof runMatch>[0]['platformKey'], matchIdFor?: (seed: string, n: number) => string, botMs?: () => number) {
   const rate: Rate = { games: 0, decisions: 0, ms: 0 };
   let steadyMs = 0, steadyDecisions = 0, strikes = 0;
-  const cpu0 = process.cpuUsage();
+  const threads0 = threadTimes();
   const t0 = performance.now();
   while (performance.now() - t0 < ms) {
     const seed = `${SEED_PREFIX}${rate.games % SEEDS}`;
@@ -210,10 +210,9 @@ async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typ
     rate.games++;
   }
   rate.ms = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  // CPU (this process, all threads) per decision, connect and close included, like totalUs.
-  const cpuUs = (cpu.user + cpu.system) / rate.decisions;
-  return { rate, totalUs: (rate.ms * 1000) / rate.decisions, steadyUs: (steadyMs * 1000) / steadyDecisions, cpuUs, strikes };
+  // Thread times over whole matches (connect and close included, like totalUs).
+  const threads = threadTimesSince(threads0, threadTimes());
+  return { rate, totalUs: (rate.ms * 1000) / rate.decisions, steadyUs: (steadyMs * 1000) / steadyDecisions, threads, strikes };
 }
 
 const perSec = (x: Rate) => ({ games: x.games, 'decisions/s': Math.round((x.decisions * 1000) / x.ms) });
@@ -271,7 +270,16 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
   const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0, policyMs: 0, policyDecisions: 0 };
   const rounds = {
     echoUs: [] as number[], nearFreeUs: [] as number[], policyUs: [] as number[],
-    echoCpuUs: [] as number[], echoGcUs: [] as number[], nearFreeTotalUs: [] as number[], nearFreeCpuUs: [] as number[], nearFreeGcUs: [] as number[],
+    echoGcUs: [] as number[], nearFreeTotalUs: [] as number[], nearFreeGcUs: [] as number[],
+    // Per trip / per decision, in us: the main thread's CPU, its time runnable but not running, the other threads' CPU.
+    echoMainCpuUs: [] as number[], echoMainWaitUs: [] as number[], echoOtherCpuUs: [] as number[],
+    nearFreeMainCpuUs: [] as number[], nearFreeMainWaitUs: [] as number[], nearFreeOtherCpuUs: [] as number[],
+  };
+  const perEach = (t: ThreadTimes | null, n: number, into: number[][]) => {
+    if (!t) return;
+    into[0].push(t.mainCpuNs / 1000 / n);
+    into[1].push(t.mainWaitNs / 1000 / n);
+    into[2].push(t.otherCpuNs / 1000 / n);
   };
   for (let runNo = 0; runNo < runs; runNo++) {
     // Fresh bots each run.
@@ -286,7 +294,7 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
       const echoGcMs = (await gcWatch.totalMs()) - gc0;
       gc.echoMs += echoGcMs;
       gc.trips += echo.trips;
-      rounds.echoCpuUs.push(echo.cpuUs);
+      perEach(echo.threads, echo.trips, [rounds.echoMainCpuUs, rounds.echoMainWaitUs, rounds.echoOtherCpuUs]);
       rounds.echoGcUs.push((echoGcMs * 1000) / echo.trips);
       ownFramingEchoUs = Math.min(ownFramingEchoUs, (await echoRoundTrips(avgFrame, MIN_MS / ROUNDS, 'runner')).us);
       gc0 = await gcWatch.totalMs();
@@ -295,7 +303,7 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
       gc.runnerMs += runnerGcMs;
       gc.decisions += r.rate.decisions;
       rounds.nearFreeTotalUs.push(r.totalUs);
-      rounds.nearFreeCpuUs.push(r.cpuUs);
+      perEach(r.threads, r.rate.decisions, [rounds.nearFreeMainCpuUs, rounds.nearFreeMainWaitUs, rounds.nearFreeOtherCpuUs]);
       rounds.nearFreeGcUs.push((runnerGcMs * 1000) / r.rate.decisions);
       if (r.strikes) throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
       totalUs = Math.min(totalUs, r.totalUs);
@@ -335,12 +343,16 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
     roundEchoUs: rounds.echoUs,
     roundNearFreeUs: rounds.nearFreeUs,
     roundPolicyUs: rounds.policyUs,
-    // CPU (all threads) and GC pauses per trip / per decision; the runner's CPU is over whole matches, so its wall twin is roundNearFreeTotalUs.
-    roundEchoCpuUs: rounds.echoCpuUs,
+    // GC pauses and thread times (Linux) per trip / per decision; the runner's are over whole matches, so its wall twin is roundNearFreeTotalUs.
     roundEchoGcUs: rounds.echoGcUs,
     roundNearFreeTotalUs: rounds.nearFreeTotalUs,
-    roundNearFreeCpuUs: rounds.nearFreeCpuUs,
     roundNearFreeGcUs: rounds.nearFreeGcUs,
+    roundEchoMainCpuUs: rounds.echoMainCpuUs,
+    roundEchoMainWaitUs: rounds.echoMainWaitUs,
+    roundEchoOtherCpuUs: rounds.echoOtherCpuUs,
+    roundNearFreeMainCpuUs: rounds.nearFreeMainCpuUs,
+    roundNearFreeMainWaitUs: rounds.nearFreeMainWaitUs,
+    roundNearFreeOtherCpuUs: rounds.nearFreeOtherCpuUs,
   };
   const spread = (lo: number, hi: number) => `runs x${lo.toFixed(2)}-x${hi.toFixed(2)}`;
   gcWatch.stop();
