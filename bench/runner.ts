@@ -2,7 +2,8 @@
 // match played in-process with the same policy, and (2) the arena's time per
 // decision vs a bare WebSocket request/answer round trip of the same frame
 // size, measured in the same run (interleaved, best of several rounds, since
-// the machine is shared), with where the time goes.
+// the machine is shared), with where the time goes. The verdict is the median
+// of every round's own ratio, pooled over several runs of rounds (--runs N).
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import {
