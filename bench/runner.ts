@@ -28,7 +28,7 @@ const ROUNDS = 5;
 /** Runs of ROUNDS interleaved rounds each, pooled for the verdict (`npm run bench -- runner --runs N`, or BENCH_RUNS). */
 const DEFAULT_RUNS = 3;
 /**
- * A fixed CPU cost every bot and echo server pays per frame before answering (BENCH_BOT_SPIN_US, default 0):
+ * A fixed busy wait every bot and echo server does per frame before answering (BENCH_BOT_SPIN_US, default 0):
  * it lengthens the round trip without touching the runner, to see whether the runner's own cost per decision
  * stays constant in microseconds as the round trip grows (bench/README.md, runner).
  */
