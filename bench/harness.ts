@@ -1,5 +1,6 @@
 // Shared shape for `npm run bench`: every suite measures its cases and a
 // baseline in the same run and reports ratios against that baseline.
+import { readdirSync, readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 
 export interface BenchRow {
@@ -19,6 +20,10 @@ export interface BenchSuite {
   /** Name of the row the ratios are computed against. */
   baseline: string;
   rows: BenchRow[];
+  /** The suite's verdict in one line, printed above its rows. */
+  headline?: string;
+  /** The verdict's figures, for the JSON document. */
+  verdict?: Record<string, number | string | number[]>;
   notes?: string[];
 }
 
@@ -43,6 +48,7 @@ export function withRatios(suite: BenchSuite): BenchSuite {
 
 export function formatSuite(suite: BenchSuite): string {
   const lines = [`## ${suite.suite} (baseline: ${suite.baseline})`];
+  if (suite.headline) lines.push(suite.headline);
   const w = Math.max(...suite.rows.map((r) => r.name.length), 4);
   for (const r of suite.rows) {
     const extra = r.extra ? '  ' + Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' ') : '';
@@ -94,4 +100,35 @@ export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** CPU and run-queue time of this process's threads, in ns (Linux schedstat); the main thread apart from the others (V8's GC and compiler helpers, libuv's pool). */
+export interface ThreadTimes { mainCpuNs: number; mainWaitNs: number; otherCpuNs: number }
+
+/** This process's thread times now, or null where /proc/self/task/<tid>/schedstat is not readable (not Linux). */
+export function threadTimes(): ThreadTimes | null {
+  try {
+    const t: ThreadTimes = { mainCpuNs: 0, mainWaitNs: 0, otherCpuNs: 0 };
+    for (const tid of readdirSync('/proc/self/task')) {
+      let line: string;
+      try {
+        line = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8');
+      } catch {
+        continue; // the thread ended meanwhile
+      }
+      const [cpu, wait] = line.split(' ').map(Number);
+      if (Number(tid) === process.pid) {
+        t.mainCpuNs = cpu;
+        t.mainWaitNs = wait;
+      } else t.otherCpuNs += cpu;
+    }
+    return t;
+  } catch {
+    return null;
+  }
+}
+
+/** b - a, field by field (null if either is). */
+export function threadTimesSince(a: ThreadTimes | null, b: ThreadTimes | null): ThreadTimes | null {
+  return a && b ? { mainCpuNs: b.mainCpuNs - a.mainCpuNs, mainWaitNs: b.mainWaitNs - a.mainWaitNs, otherCpuNs: b.otherCpuNs - a.otherCpuNs } : null;
 }

@@ -1,11 +1,14 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...]   (suites: engine, keys, runner, search, serve, serve-matches, simulate, startup, tournament-memory)
+// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, search, serve, serve-matches, simulate, startup, tournament-memory)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
-const suites: Record<string, () => Promise<BenchSuite[]>> = {
+/** Options a suite may read (only `runner` does). */
+interface BenchOptions { runs?: number }
+
+const suites: Record<string, (o: BenchOptions) => Promise<BenchSuite[]>> = {
   engine: async () => (await import('./engine')).run(),
   keys: async () => (await import('./keys')).run(),
-  runner: async () => (await import('./runner')).run(),
+  runner: async (o) => (await import('./runner')).run(o),
   serve: async () => (await import('./serve')).run(),
   'serve-matches': async () => (await import('./serve-matches')).run(),
   search: async () => (await import('./search')).run(),
@@ -15,10 +18,24 @@ const suites: Record<string, () => Promise<BenchSuite[]>> = {
 };
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  process.stdout.write(`Usage: npm run bench [-- suite...]\n\nRuns every suite, or the ones named, and prints a table per suite (ratios to a\nbaseline measured in the same run), then one JSON document of all of them.\n\nSuites: ${Object.keys(suites).join(', ')}\n`);
+  process.stdout.write(`Usage: npm run bench [-- suite...] [--runs N]\n\nRuns every suite, or the ones named, and prints a table per suite (ratios to a\nbaseline measured in the same run), then one JSON document of all of them.\n\n--runs N  runner: runs of interleaved rounds pooled for its verdict (default 3; or BENCH_RUNS)\n\nSuites: ${Object.keys(suites).join(', ')}\n`);
   process.exit(0);
 }
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+const options: BenchOptions = {};
+const wanted: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  const a = args[i];
+  const runs = a === '--runs' ? (args[++i] ?? '') : a.startsWith('--runs=') ? a.slice('--runs='.length) : undefined;
+  if (runs !== undefined) {
+    const n = Number(runs);
+    if (!Number.isInteger(n) || n < 1) {
+      process.stderr.write(`bench: --runs takes a positive integer, got "${runs}"\n`);
+      process.exit(2);
+    }
+    options.runs = n;
+  } else if (!a.startsWith('-')) wanted.push(a);
+}
 const names = wanted.length ? wanted : Object.keys(suites);
 const results: BenchSuite[] = [];
 for (const name of names) {
@@ -28,7 +45,7 @@ for (const name of names) {
     process.exit(2);
   }
   process.stderr.write(`bench: running ${name}...\n`);
-  for (const s of await load()) {
+  for (const s of await load(options)) {
     const suite = withRatios(s);
     results.push(suite);
     process.stdout.write(formatSuite(suite) + '\n\n');

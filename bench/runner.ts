@@ -2,7 +2,8 @@
 // match played in-process with the same policy, and (2) the arena's time per
 // decision vs a bare WebSocket request/answer round trip of the same frame
 // size, measured in the same run (interleaved, best of several rounds, since
-// the machine is shared), with where the time goes.
+// the machine is shared), with where the time goes. The verdict is the median
+// of every round's own ratio, pooled over several runs of rounds (--runs N).
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import {
@@ -16,7 +17,7 @@ import { sendText } from '../src/runner/client-frame';
 import { openBotSocket } from '../src/runner/connect';
 import { SeatFrameWriter } from '../src/runner/seat-frame';
 import { legalPlayer } from '../test/support/policies';
-import { median, watchGc, type BenchSuite } from './harness';
+import { median, threadTimes, threadTimesSince, watchGc, type BenchSuite, type ThreadTimes } from './harness';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 3000);
 const SEEDS = 8;
@@ -24,6 +25,14 @@ const SEED_PREFIX = 'bench-runner/';
 /** What follows the id in a request frame, up to the match id's first character. */
 const MATCH_ID_KEY = ',"matchId":"';
 const ROUNDS = 5;
+/** Runs of ROUNDS interleaved rounds each, pooled for the verdict (`npm run bench -- runner --runs N`, or BENCH_RUNS). */
+const DEFAULT_RUNS = 3;
+/**
+ * A fixed busy wait every bot and echo server does per frame before answering (BENCH_BOT_SPIN_US, default 0):
+ * it lengthens the round trip without touching the runner, to see whether the runner's own cost per decision
+ * stays constant in microseconds as the round trip grows (bench/README.md, runner).
+ */
+const BOT_SPIN_US = Number(process.env.BENCH_BOT_SPIN_US ?? 0);
 type Policy = (view: PioneersView, kind: DecisionKind, matchId: string) => AnyAction;
 type Timing = { frameMs: number; viewMs: number; jsonMs: number; parseMs: number; submitMs: number };
 type Rate = { games: number; decisions: number; ms: number };
@@ -31,8 +40,19 @@ type Rate = { games: number; decisions: number; ms: number };
 async function listen(onMessage: (ws: WebSocket, data: Buffer) => void) {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
   await new Promise<void>((r) => wss.once('listening', () => r()));
-  wss.on('connection', (ws) => ws.on('message', (data: Buffer) => onMessage(ws, data)));
+  const handler = BOT_SPIN_US > 0
+    ? (ws: WebSocket, data: Buffer) => {
+      spin(BOT_SPIN_US);
+      onMessage(ws, data);
+    }
+    : onMessage;
+  wss.on('connection', (ws) => ws.on('message', (data: Buffer) => handler(ws, data)));
   return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => wss.close(() => r())) };
+}
+
+function spin(us: number): void {
+  const until = performance.now() + us / 1000;
+  while (performance.now() < until);
 }
 
 /**
@@ -124,7 +144,7 @@ function playInProcess(seed: string, policy: Policy, timing?: Timing, record?: s
  * from its 'message' handler. No promise or timer per round trip: the cheapest loop ws allows, so
  * the runner is measured against the socket alone. Same ws options as the runner (no compression).
  */
-async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner' = 'ws'): Promise<{ us: number; trips: number }> {
+async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner' = 'ws'): Promise<{ us: number; trips: number; threads: ThreadTimes | null }> {
   const reply = JSON.stringify({ id: 1, action: { type: 'end_turn' } });
   const server = await listen((ws) => ws.send(reply));
   let client: WebSocket;
@@ -140,6 +160,7 @@ async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner'
   const frame = Buffer.from(JSON.stringify({ pad: 'x'.repeat(Math.max(0, size - 10)) }));
   const send = framing === 'ws' ? () => client.send(frame, { binary: false }) : () => sendText(client, frame);
   let n = 0;
+  const threads0 = threadTimes();
   const start = performance.now();
   let end = start;
   await new Promise<void>((resolve) => {
@@ -151,9 +172,10 @@ async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner'
     send();
   });
   const us = ((end - start) * 1000) / n;
+  const threads = threadTimesSince(threads0, threadTimes());
   client.close();
   await server.close();
-  return { us, trips: n };
+  return { us, trips: n, threads };
 }
 
 /**
@@ -164,6 +186,7 @@ async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner'
 async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typeof runMatch>[0]['platformKey'], matchIdFor?: (seed: string, n: number) => string, botMs?: () => number) {
   const rate: Rate = { games: 0, decisions: 0, ms: 0 };
   let steadyMs = 0, steadyDecisions = 0, strikes = 0;
+  const threads0 = threadTimes();
   const t0 = performance.now();
   while (performance.now() - t0 < ms) {
     const seed = `${SEED_PREFIX}${rate.games % SEEDS}`;
@@ -188,12 +211,16 @@ async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typ
     rate.games++;
   }
   rate.ms = performance.now() - t0;
-  return { rate, totalUs: (rate.ms * 1000) / rate.decisions, steadyUs: (steadyMs * 1000) / steadyDecisions, strikes };
+  // Thread times over whole matches (connect and close included, like totalUs).
+  const threads = threadTimesSince(threads0, threadTimes());
+  return { rate, totalUs: (rate.ms * 1000) / rate.decisions, steadyUs: (steadyMs * 1000) / steadyDecisions, threads, strikes };
 }
 
 const perSec = (x: Rate) => ({ games: x.games, 'decisions/s': Math.round((x.decisions * 1000) / x.ms) });
 
-export async function run(): Promise<BenchSuite[]> {
+export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
+  const runs = opts.runs ?? Number(process.env.BENCH_RUNS ?? DEFAULT_RUNS);
+  if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`bench runner: runs must be a positive integer, got ${runs}`);
   const { privateKey } = generateKeyPair();
   const gcWatch = watchGc();
 
@@ -228,44 +255,107 @@ export async function run(): Promise<BenchSuite[]> {
   const avgFrame = Math.round(policyBots.reduce((n, b) => n + b.stats.bytes, 0) / frames);
   await Promise.all(policyBots.map((b) => b.close()));
 
-  // (2) Per decision: near-free bots vs bare echo, interleaved rounds, best of each.
+  // (2) Per decision: near-free bots vs bare echo, interleaved rounds (echo, runner, echo, runner, ...), `runs` runs of
+  // ROUNDS each; best of each row, and the verdict: the median of every round's own ratio, pooled over the runs.
   const recorded = Array.from({ length: SEEDS }, (_, i) => {
     const rec: string[] = [];
     playInProcess(`${SEED_PREFIX}${i}`, legalPlayer(), undefined, rec);
     return rec;
   });
-  const replayBots = await Promise.all([0, 1, 2, 3].map(() => startReplayBot(recorded)));
-  const steadyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
-  const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
   let echoUs = Infinity, ownFramingEchoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, policySteadyUs = Infinity, replayGames = 0;
   // Each round's own ratios (runner rows against the echo of the same round): their median does not hang on one lucky or unlucky echo round.
   const roundRatios = { nearFree: [] as number[], policy: [] as number[] };
+  // Per run: the median of its rounds' ratios (the spread of the verdict), and its echo and runner medians in us.
+  const perRun: Array<{ nearFree: number; policy: number; echoUs: number; nearFreeUs: number; policyUs: number }> = [];
   // GC pauses on this thread (runner, bots and ws alike), per round trip and per decision of the near-free rounds.
   const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0, policyMs: 0, policyDecisions: 0 };
-  for (let round = 0; round < ROUNDS; round++) {
-    let gc0 = await gcWatch.totalMs();
-    const echo = await echoRoundTrips(avgFrame, MIN_MS / ROUNDS);
-    echoUs = Math.min(echoUs, echo.us);
-    gc.echoMs += (await gcWatch.totalMs()) - gc0;
-    gc.trips += echo.trips;
-    ownFramingEchoUs = Math.min(ownFramingEchoUs, (await echoRoundTrips(avgFrame, MIN_MS / ROUNDS, 'runner')).us);
-    gc0 = await gcWatch.totalMs();
-    const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
-    gc.runnerMs += (await gcWatch.totalMs()) - gc0;
-    gc.decisions += r.rate.decisions;
-    if (r.strikes) throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
-    totalUs = Math.min(totalUs, r.totalUs);
-    steadyUs = Math.min(steadyUs, r.steadyUs);
-    replayGames += r.rate.games;
-    gc0 = await gcWatch.totalMs();
-    const p = await wsMatches(steadyBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, undefined, steadyBotMs);
-    gc.policyMs += (await gcWatch.totalMs()) - gc0;
-    gc.policyDecisions += p.rate.decisions;
-    policySteadyUs = Math.min(policySteadyUs, p.steadyUs);
-    roundRatios.nearFree.push(r.steadyUs / echo.us);
-    roundRatios.policy.push(p.steadyUs / echo.us);
+  const rounds = {
+    echoUs: [] as number[], nearFreeUs: [] as number[], policyUs: [] as number[],
+    echoGcUs: [] as number[], nearFreeTotalUs: [] as number[], nearFreeGcUs: [] as number[],
+    // Per trip / per decision, in us: the main thread's CPU, its time runnable but not running, the other threads' CPU.
+    echoMainCpuUs: [] as number[], echoMainWaitUs: [] as number[], echoOtherCpuUs: [] as number[],
+    nearFreeMainCpuUs: [] as number[], nearFreeMainWaitUs: [] as number[], nearFreeOtherCpuUs: [] as number[],
+  };
+  const perEach = (t: ThreadTimes | null, n: number, into: number[][]) => {
+    if (!t) return;
+    into[0].push(t.mainCpuNs / 1000 / n);
+    into[1].push(t.mainWaitNs / 1000 / n);
+    into[2].push(t.otherCpuNs / 1000 / n);
+  };
+  for (let runNo = 0; runNo < runs; runNo++) {
+    // Fresh bots each run.
+    const replayBots = await Promise.all([0, 1, 2, 3].map(() => startReplayBot(recorded)));
+    const steadyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
+    const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
+    const thisRun = { nearFree: [] as number[], policy: [] as number[], echoUs: [] as number[], nearFreeUs: [] as number[], policyUs: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      let gc0 = await gcWatch.totalMs();
+      const echo = await echoRoundTrips(avgFrame, MIN_MS / ROUNDS);
+      echoUs = Math.min(echoUs, echo.us);
+      const echoGcMs = (await gcWatch.totalMs()) - gc0;
+      gc.echoMs += echoGcMs;
+      gc.trips += echo.trips;
+      perEach(echo.threads, echo.trips, [rounds.echoMainCpuUs, rounds.echoMainWaitUs, rounds.echoOtherCpuUs]);
+      rounds.echoGcUs.push((echoGcMs * 1000) / echo.trips);
+      ownFramingEchoUs = Math.min(ownFramingEchoUs, (await echoRoundTrips(avgFrame, MIN_MS / ROUNDS, 'runner')).us);
+      gc0 = await gcWatch.totalMs();
+      const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
+      const runnerGcMs = (await gcWatch.totalMs()) - gc0;
+      gc.runnerMs += runnerGcMs;
+      gc.decisions += r.rate.decisions;
+      rounds.nearFreeTotalUs.push(r.totalUs);
+      perEach(r.threads, r.rate.decisions, [rounds.nearFreeMainCpuUs, rounds.nearFreeMainWaitUs, rounds.nearFreeOtherCpuUs]);
+      rounds.nearFreeGcUs.push((runnerGcMs * 1000) / r.rate.decisions);
+      if (r.strikes) throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
+      totalUs = Math.min(totalUs, r.totalUs);
+      steadyUs = Math.min(steadyUs, r.steadyUs);
+      replayGames += r.rate.games;
+      gc0 = await gcWatch.totalMs();
+      const p = await wsMatches(steadyBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, undefined, steadyBotMs);
+      gc.policyMs += (await gcWatch.totalMs()) - gc0;
+      gc.policyDecisions += p.rate.decisions;
+      policySteadyUs = Math.min(policySteadyUs, p.steadyUs);
+      roundRatios.nearFree.push(r.steadyUs / echo.us);
+      roundRatios.policy.push(p.steadyUs / echo.us);
+      thisRun.nearFree.push(r.steadyUs / echo.us);
+      thisRun.policy.push(p.steadyUs / echo.us);
+      thisRun.echoUs.push(echo.us);
+      thisRun.nearFreeUs.push(r.steadyUs);
+      thisRun.policyUs.push(p.steadyUs);
+    }
+    rounds.echoUs.push(...thisRun.echoUs);
+    rounds.nearFreeUs.push(...thisRun.nearFreeUs);
+    rounds.policyUs.push(...thisRun.policyUs);
+    perRun.push({ nearFree: median(thisRun.nearFree), policy: median(thisRun.policy), echoUs: median(thisRun.echoUs), nearFreeUs: median(thisRun.nearFreeUs), policyUs: median(thisRun.policyUs) });
+    await Promise.all([...replayBots, ...steadyBots].map((b) => b.close()));
   }
-  await Promise.all([...replayBots, ...steadyBots].map((b) => b.close()));
+  const verdict = {
+    runs,
+    roundsPerRun: ROUNDS,
+    nearFree: median(roundRatios.nearFree),
+    nearFreeRunMin: Math.min(...perRun.map((x) => x.nearFree)),
+    nearFreeRunMax: Math.max(...perRun.map((x) => x.nearFree)),
+    policy: median(roundRatios.policy),
+    policyRunMin: Math.min(...perRun.map((x) => x.policy)),
+    policyRunMax: Math.max(...perRun.map((x) => x.policy)),
+    echoUs: median(perRun.map((x) => x.echoUs)),
+    botSpinUs: BOT_SPIN_US,
+    // Every round's figures in run order, to see how the runner's excess moves with the echo's time.
+    roundEchoUs: rounds.echoUs,
+    roundNearFreeUs: rounds.nearFreeUs,
+    roundPolicyUs: rounds.policyUs,
+    // GC pauses and thread times (Linux) per trip / per decision; the runner's are over whole matches, so its wall twin is roundNearFreeTotalUs.
+    roundEchoGcUs: rounds.echoGcUs,
+    roundNearFreeTotalUs: rounds.nearFreeTotalUs,
+    roundNearFreeGcUs: rounds.nearFreeGcUs,
+    roundEchoMainCpuUs: rounds.echoMainCpuUs,
+    roundEchoMainWaitUs: rounds.echoMainWaitUs,
+    roundEchoOtherCpuUs: rounds.echoOtherCpuUs,
+    roundNearFreeMainCpuUs: rounds.nearFreeMainCpuUs,
+    roundNearFreeMainWaitUs: rounds.nearFreeMainWaitUs,
+    roundNearFreeOtherCpuUs: rounds.nearFreeOtherCpuUs,
+  };
+  const spread = (lo: number, hi: number) => `runs x${lo.toFixed(2)}-x${hi.toFixed(2)}`;
   gcWatch.stop();
 
   // Each row: the best of ROUNDS passes over the same games (one pass is ~50 ms, easily hit by a neighbour).
@@ -297,6 +387,8 @@ export async function run(): Promise<BenchSuite[]> {
     {
       suite: 'runner: time per decision vs a bare WebSocket round trip',
       baseline: 'bare ws round trip',
+      headline: `verdict (median of ${runs}x${ROUNDS} interleaved rounds, each round's runner steady state / its echo): near-free bots x${verdict.nearFree.toFixed(2)} (${spread(verdict.nearFreeRunMin, verdict.nearFreeRunMax)}), policy bots x${verdict.policy.toFixed(2)} (${spread(verdict.policyRunMin, verdict.policyRunMax)}); echo ${verdict.echoUs.toFixed(1)} us${BOT_SPIN_US ? `, bots spin ${BOT_SPIN_US} us a frame` : ''}; goal x1.3 (x1.4 policy)`,
+      verdict,
       rows: [
         { name: 'bare ws round trip', value: echoUs, unit: 'us', extra: { requestBytes: avgFrame } },
         { name: '  (bare round trip, frames masked as the runner does)', value: ownFramingEchoUs, unit: 'us' },
@@ -314,13 +406,13 @@ export async function run(): Promise<BenchSuite[]> {
         { name: '  GC pauses, runner with policy bots (per decision)', value: (gc.policyMs * 1000) / gc.policyDecisions, unit: 'us' },
       ],
       notes: [
-        `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)} (best against best). Median of the rounds' own ratios: x${median(roundRatios.nearFree).toFixed(2)} and x${median(roundRatios.policy).toFixed(2)} (rounds: ${roundRatios.nearFree.map((x) => x.toFixed(2)).join(', ')}; policy ${roundRatios.policy.map((x) => x.toFixed(2)).join(', ')}).`,
+        `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)} (best against best). The verdict is the median of the rounds' own ratios, pooled over the runs (rounds: ${roundRatios.nearFree.map((x) => x.toFixed(2)).join(', ')}; policy ${roundRatios.policy.map((x) => x.toFixed(2)).join(', ')}). Per run, median echo / near-free / policy steady us: ${perRun.map((x) => `${x.echoUs.toFixed(1)}/${x.nearFreeUs.toFixed(1)}/${x.policyUs.toFixed(1)}`).join(', ')}.`,
         'Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server\'s does in the baseline. The garbage the bots make is not left out: V8 runs most scavenges as tasks between message handlers, not inside them, so their pauses land in the runner\'s time (the policy GC row, against the near-free one). The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.',
         'Near-free bots answer from answers recorded in-process, so nearly all of their time is the socket itself, like the echo server.',
         'The bare round trip: same frame size, a Buffer sent as a text frame with ws.send, same ws options, next frame sent from the message handler (no promise or timer per trip).',
         `The runner frames and masks its requests itself, four bytes at a time, and writes each in one call (src/runner/client-frame.ts); ws.send masks byte by byte in JavaScript on Node 20 and copies through option objects. The indented round-trip row is the bare echo sent that way: against it the runner's steady state is x${(steadyUs / ownFramingEchoUs).toFixed(2)}, policy bots x${(policySteadyUs / ownFramingEchoUs).toFixed(2)}; that difference is the runner's own work per decision.`,
         'Breakdown rows are measured in-process on the same games (submit is engine work); the runner encodes each request from the game state (seat-frame.ts); the "plain way" rows build the view with seatView and encode it with JSON.stringify, on the same decisions. Of the rest, GC is the largest part: the GC rows are this thread\'s pauses (PerformanceObserver) over the same interleaved rounds, whole matches for the runner. They are mostly scavenges copying what a match keeps to its end: the engine\'s events (the replay), whose data objects outlive every young generation; with events off the runner\'s pauses fall to about the echo\'s. A finished match empties the engine\'s log (releaseEvents) once its replay is built: a dead log array already in the old generation would keep its young events alive through every scavenge until a full GC. A bigger or smaller young generation (--max-semi-space-size 4 or 64) makes it worse, not better. The runner\'s own loop without sockets costs under 2 us a decision, bot and engine included (the built-in row above).',
-        `Best of ${ROUNDS} interleaved rounds for the echo and near-free rows, best of ${ROUNDS} passes for each breakdown row (the machine is shared).`,
+        `Best of ${runs}x${ROUNDS} interleaved rounds for the echo and near-free rows, best of ${ROUNDS} passes for each breakdown row (the machine is shared).`,
       ],
     },
   ];
