@@ -3,11 +3,14 @@
 // (code, message, decision, the answer's first bytes) and the notes its bot
 // sent; another owner and an anonymous client get refused with nothing of
 // either; the public record and /matches/{id} carry no notes and no answers.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getMatchNotes, listBotStrikes } from '../../src/client/owner';
 import { sendSigned } from '../../src/client/signed-request';
 import type { ApiTarget } from '../../src/client/api';
-import { generateKeyPair, publicKeyRaw } from '../../src/keys/index';
+import { generateKeyPair, privateKeyToPem, publicKeyRaw } from '../../src/keys/index';
+import { runCli } from '../cli/run-cli';
 import { garbageBot, illegalBot, legalPlayer, wellBehaved } from '../support/policies';
 import type { Behaviour } from '../support/test-bot';
 import { startArena, type Arena } from './support';
@@ -34,6 +37,13 @@ async function keyFor(email: string): Promise<ApiTarget> {
   const pair = generateKeyPair();
   const key = await arena.store.addKey({ userId: user.id, name: 'k', publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'), scopes: ['bots.read'] });
   return { baseUrl: arena.url, keyId: key.id, privateKey: pair.privateKey };
+}
+
+/** `arena ARGS` signed with the target's key (flags from the environment, as a user's shell would give them). */
+function cliAs(t: ApiTarget, args: string[]) {
+  const file = join(arena.dir, `${t.keyId}.pem`);
+  writeFileSync(file, privateKeyToPem(t.privateKey), { mode: 0o600 });
+  return runCli(args, { env: { HOME: arena.dir, ARENA_CONFIG_DIR: join(arena.dir, 'config'), ARENA_URL: arena.url, ARENA_KEY_ID: t.keyId, ARENA_KEY_FILE: file } });
 }
 
 async function signedGet(t: ApiTarget, path: string): Promise<{ status: number; text: string }> {
@@ -124,5 +134,33 @@ describe("the owner's view of their bots' matches", () => {
     // The strike's reason class is still public, as before.
     expect(text).toContain('"malformed"');
     expect(arena.logText()).not.toContain(SECRET);
+  });
+
+  it('openapi.json describes both routes', async () => {
+    const doc = (await (await fetch(`${arena.url}/openapi.json`)).json()) as { paths: Record<string, { get?: { security?: unknown[] } }> };
+    for (const path of ['/bots/{id}/strikes', '/bots/{id}/matches/{matchId}/notes']) expect(doc.paths[path]?.get?.security, path).toHaveLength(2);
+  });
+
+  it('`arena bots strikes BOT` prints the log by name, and --json the page; another owner is refused', async () => {
+    const page = await listBotStrikes(owner, illegal);
+    const text = await cliAs(owner, ['bots', 'strikes', 'bot0']);
+    expect(text.code, text.stderr).toBe(0);
+    const first = page.strikes[0];
+    expect(text.stdout).toContain(`${first.at} ${matchId}, `);
+    expect(text.stdout).toContain(`illegal on a ${first.kind} decision ${first.decisionId} (strike 2 of 3)`);
+    expect(text.stdout).toContain(`  why: ${first.code}: ${first.message}`);
+    expect(text.stdout).toContain(`  answer (${first.answerBytes} bytes): ${first.answer}`);
+    const json = await cliAs(owner, ['bots', 'strikes', illegal, '--json', '--limit', '1']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(await listBotStrikes(owner, illegal, { limit: 1 }));
+    expect(json.stderr).toBe('');
+    const none = await cliAs(owner, ['bots', 'strikes', 'bot3']);
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toContain('bot3 has no strikes');
+    const refused = await cliAs(stranger, ['bots', 'strikes', illegal]);
+    expect(refused.code).toBe(4); // EXIT.auth: refused by the server's owner rule
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('belongs to another account');
+    expect((await cliAs(owner, ['bots', 'strikes', 'bot0', '--limit', '0'])).code).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-// `arena bots register|list|show|update|pause|resume|remove`: the owner's bots
+// `arena bots register|list|show|update|pause|resume|remove|strikes`: the owner's bots
 // on the arena server (not to be confused with `arena bot check`, the local
 // conformance check for bot authors).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
@@ -9,6 +9,7 @@ import type { Bot } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
 import { checkName, emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
+import { registerStrikes } from './bots-strikes';
 
 const BOT_ARG = ['<BOT>', 'the bot: its id, or its name if no other bot of yours has that name'] as const;
 
@@ -139,6 +140,8 @@ ${SERVER_HELP}`,
       await emit(io, flags.json, { removed: id }, () => '');
       if (!flags.json) io.stderr.write(`removed ${ref === id ? id : `${ref} (${id})`}\n`);
     });
+
+  registerStrikes(bots, io, BOT_ARG);
 }
 
 /** Resolves BOT (id or name) on the server, then runs fn with its id. */
