@@ -167,3 +167,30 @@ export async function readPrivateForBackup(matchesDir: string, matchIds: Set<str
   }
   return { files, log: Buffer.concat(kept) };
 }
+
+/**
+ * Every private record of a data directory, for an export: those with strikes in the
+ * strike log's order (so the copy's logs keep their order), then the rest.
+ */
+export async function readAllPrivate(matchesDir: string): Promise<{ matchId: string; botId: string; data: OwnerMatchData }[]> {
+  const dir = join(matchesDir, PRIVATE_DIR);
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const order = new Map<string, number>();
+  const log = await readFile(join(dir, STRIKES_LOG), 'utf8').catch(() => '');
+  for (const text of log.split('\n').slice(0, -1)) {
+    const line = JSON.parse(text) as StrikeLine;
+    const name = privateFileName(line.s.matchId, line.b);
+    if (!order.has(name)) order.set(name, order.size);
+  }
+  names.sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity) || (a < b ? -1 : a > b ? 1 : 0));
+  return Promise.all(names.map(async (name) => {
+    const [matchId, botId] = name.slice(0, -'.json'.length).split('.');
+    return { matchId, botId, data: JSON.parse(await readFile(join(dir, name), 'utf8')) as OwnerMatchData };
+  }));
+}

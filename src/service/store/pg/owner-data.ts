@@ -3,22 +3,26 @@
 import type { BotStrike, BotStrikePage } from '../../../protocol';
 import { isSafeId } from '../ids';
 import { InvalidCursor, StoreNotFound, type OwnerMatchData, type StrikeQuery } from '../types';
-import type { Db } from './db';
+import type { Db, Sql } from './db';
 
 export async function putOwnerMatchData(db: Db, matchId: string, botId: string, data: OwnerMatchData): Promise<void> {
   await db.tx(async (sql) => {
     const m = await sql('SELECT bot_ids FROM arena_matches WHERE id = $1', [String(matchId)]);
     if (m.rowCount === 0) throw new StoreNotFound('match', String(matchId));
     if (!(m.rows[0].bot_ids as string[]).includes(botId)) throw new TypeError(`bot ${botId} is not seated in ${matchId}`);
-    // First write wins: a repeat (a retry) adds no strikes twice.
-    const r = await sql('INSERT INTO arena_owner_match_data (match_id, bot_id, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [matchId, botId, JSON.stringify(data)]);
-    if (r.rowCount === 0 || data.strikes.length === 0) return;
-    const strikes = data.strikes.map((s) => JSON.stringify({ ...s, matchId, at: data.endedAt } satisfies BotStrike));
-    await sql(
-      'INSERT INTO arena_bot_strikes (bot_id, match_id, strike) SELECT $1, $2, s FROM unnest($3::text[]) WITH ORDINALITY AS t(s, n) ORDER BY n',
-      [botId, matchId, strikes],
-    );
+    await insertOwnerMatchData(sql, matchId, botId, data);
   });
+}
+
+/** The record and its strike lines (inside a transaction); first write wins: a repeat (a retry) adds no strikes twice. */
+export async function insertOwnerMatchData(sql: Sql, matchId: string, botId: string, data: OwnerMatchData): Promise<void> {
+  const r = await sql('INSERT INTO arena_owner_match_data (match_id, bot_id, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [matchId, botId, JSON.stringify(data)]);
+  if (r.rowCount === 0 || data.strikes.length === 0) return;
+  const strikes = data.strikes.map((s) => JSON.stringify({ ...s, matchId, at: data.endedAt } satisfies BotStrike));
+  await sql(
+    'INSERT INTO arena_bot_strikes (bot_id, match_id, strike) SELECT $1, $2, s FROM unnest($3::text[]) WITH ORDINALITY AS t(s, n) ORDER BY n',
+    [botId, matchId, strikes],
+  );
 }
 
 export async function getOwnerMatchData(db: Db, matchId: string, botId: string): Promise<OwnerMatchData | null> {

@@ -4,6 +4,8 @@
 // strike for the bot's strike log, whose seq orders "newest first" and the cursors.
 export default `
 CREATE TABLE arena_owner_match_data (
+  -- the order records were kept: an export keeps each bot's strike log in order
+  seq bigserial UNIQUE,
   match_id text NOT NULL REFERENCES arena_matches (id),
   bot_id text NOT NULL,
   data text NOT NULL,
