@@ -21,7 +21,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('register and manage your bots on the arena server')
     .description(
-      'your bots on the arena server: register a URL, list and inspect them, rename or move them, pause and resume matchmaking, remove them. Registering and every URL change run the server\'s URL check and deploy check (GET <url>/ping answers pong, then a signed WebSocket upgrade). Scopes: bots.read to list and show, bots.write for the rest.',
+      'your bots on the arena server: register a URL, list and inspect them, rename or move them, pause and resume matchmaking, remove them. Registering and every URL change run the server\'s URL check and deploy check (GET <url>/ping answers pong, then a signed WebSocket upgrade). Scopes: bots.read to list and show bots and read their strike logs, bots.write for the rest.',
     );
 
   serverOptions(
