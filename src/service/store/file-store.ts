@@ -705,7 +705,8 @@ export class FileStore implements Store {
     return this.exclusive(async () => {
       const entry = isSafeId(matchId) ? this.log.index.get(matchId) : undefined;
       if (!entry) throw new StoreNotFound('match', matchId);
-      if (!entry.bots.includes(botId)) throw new TypeError(`bot ${botId} is not seated in ${matchId}`);
+      // The pair names a file: a bot id must be a safe one (ids.ts) as well as seated.
+      if (!entry.bots.includes(botId) || !isSafeId(botId)) throw new TypeError(`bot ${botId} is not seated in ${matchId}`);
       if (await this.owner.get(matchId, botId)) return; // first write wins
       await this.owner.ready();
       await this.owner.put(matchId, botId, data);
@@ -722,7 +723,7 @@ export class FileStore implements Store {
     if (this.closed) throw new Error('the store is closed');
     if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError(`limit must be 1..100, got ${query.limit}`);
     // The index is built once, in the write queue, so no append can slip between its scan and its use.
-    await this.exclusive(() => this.owner.ready(), true);
+    if (!this.owner.isReady) await this.exclusive(() => this.owner.ready(), true);
     return this.owner.list(botId, query);
   }
 

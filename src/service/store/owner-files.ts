@@ -43,6 +43,10 @@ export class OwnerFiles {
     return join(this.dir, STRIKES_LOG);
   }
 
+  get isReady(): boolean {
+    return this.index !== null;
+  }
+
   /** Reads the log into the index, cutting a torn last line. Call inside the write queue. */
   async ready(): Promise<void> {
     if (this.index) return;
