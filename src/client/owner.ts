@@ -3,6 +3,7 @@
 // The CLI's `arena me`, `arena keys add|list|revoke` and `arena bots` are thin
 // layers over these.
 import { ApiKeyMetaSchema, BotListSchema, BotSchema, KeyListSchema, UserSchema, type ApiKeyMeta, type Bot, type Scope, type User } from '../protocol/api';
+import { BotStrikePageSchema, MatchNotesSchema, type BotStrikePage, type MatchNotes } from '../protocol/owner';
 import { callJson, callRaw, type ApiTarget } from './api';
 import { ClientError } from './errors';
 
@@ -59,6 +60,20 @@ export function resumeBot(t: ApiTarget, id: string): Promise<Bot> {
 /** DELETE answers 204 with no body. */
 export async function removeBot(t: ApiTarget, id: string): Promise<void> {
   await callRaw(t, 'DELETE', `/bots/${seg(id)}`);
+}
+
+/** One page of the bot's strike log, newest first (the owner's only). */
+export function listBotStrikes(t: ApiTarget, id: string, page: { limit?: number; cursor?: string | null } = {}): Promise<BotStrikePage> {
+  const q = new URLSearchParams();
+  if (page.limit !== undefined) q.set('limit', String(page.limit));
+  if (page.cursor) q.set('cursor', page.cursor);
+  const qs = q.toString();
+  return callJson(t, 'GET', `/bots/${seg(id)}/strikes${qs ? `?${qs}` : ''}`, BotStrikePageSchema);
+}
+
+/** The bot's notes and strikes in one finished match (the owner's only). */
+export function getMatchNotes(t: ApiTarget, botId: string, matchId: string): Promise<MatchNotes> {
+  return callJson(t, 'GET', `/bots/${seg(botId)}/matches/${seg(matchId)}/notes`, MatchNotesSchema);
 }
 
 /**

@@ -9,3 +9,4 @@ export * from './events';
 export * from './api';
 export * from './names';
 export * from './bot-check';
+export * from './owner';

@@ -5,7 +5,7 @@
 // same-origin check reads. Errors come back as ApiError with the API's
 // {"error":{"code","message"}} body.
 import type {
-  ApiKeyMeta, Bot, BotCheckMessage, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
+  ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
 } from '../protocol/index';
 
 export class ApiError extends Error {
@@ -91,6 +91,8 @@ export const updateBot = (id: string, body: { name?: string; url?: string }) => 
 export const pauseBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/pause`);
 export const resumeBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/resume`);
 export const removeBot = (id: string) => api<void>('DELETE', `/bots/${encodeURIComponent(id)}`);
+/** The owner's strike log of the bot (403 or 404 for anyone else). */
+export const listBotStrikes = (id: string, signal?: AbortSignal) => api<BotStrikePage>('GET', `/bots/${encodeURIComponent(id)}/strikes?limit=50`, { signal });
 
 export const getLeaderboard = (signal?: AbortSignal) =>
   api<{ game: 'pioneers'; rows: LeaderboardRow[] }>('GET', '/leaderboard?game=pioneers', { publicData: true, signal });

@@ -418,6 +418,36 @@ describe('file store on disk', () => {
       expect(await contents(copy)).toEqual(want);
     });
 
+    it("carries the owners' private data of the matches it copies; a torn strike line is cut at reopen", async () => {
+      const s = await openStore();
+      const u = await s.createUser({ email: 'priv@example.com' });
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await s.addBot({ ownerId: u.id, name: `p${i}`, game: 'pioneers', url: `wss://p${i}.example/` })).id);
+      const m = runningMatch(ids);
+      await s.putMatch(m);
+      await s.putMatch(aborted(m));
+      const strike = { decisionId: 4, kind: 'turn' as const, turn: 2, seat: 0, reason: 'malformed' as const, message: 'not JSON', answer: '{"x', answerBytes: 3, strikes: 1 };
+      const data = { endedAt: '2026-11-27T10:00:00.000Z', notes: [{ id: 2, seat: 0, kind: 'turn' as const, seq: 3, ms: 1, debug: 'why' }], strikes: [strike] };
+      await s.putOwnerMatchData(m.id, ids[0], data);
+      const out = join(root, 'backup');
+      await s.backup(out);
+      await closeStore(s);
+      // A crash mid-append leaves a torn line: reopening cuts it, and later appends stay readable.
+      await appendFile(join(dir, 'matches', 'private', 'strikes.log'), '{"b":"torn');
+      for (const at of [out, dir]) {
+        const copy = await openStore(at);
+        expect(await copy.getOwnerMatchData(m.id, ids[0])).toEqual(data);
+        expect((await copy.listBotStrikes(ids[0], { limit: 10 })).strikes).toEqual([{ ...strike, matchId: m.id, at: data.endedAt }]);
+        await closeStore(copy);
+      }
+      const again = await openStore(dir);
+      const m2 = runningMatch(ids);
+      await again.putMatch(m2);
+      await again.putMatch(aborted(m2));
+      await again.putOwnerMatchData(m2.id, ids[0], { ...data, strikes: [{ ...strike, decisionId: 9 }] });
+      expect((await again.listBotStrikes(ids[0], { limit: 10 })).strikes.map((k) => k.decisionId)).toEqual([9, 4]);
+    });
+
     it('copies a stopped store, and refuses a non-empty target', async () => {
       const s = await openStore();
       await seed(s);

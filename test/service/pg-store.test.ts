@@ -30,11 +30,11 @@ describe('Postgres store', () => {
     const url = await cluster().createDatabase();
     const err = await openPgStore(url, { migrate: false }).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(MigrationsPending);
-    expect((err as Error).message).toMatch(/version 0, this arena needs 1; pending: 0001-initial/);
+    expect((err as Error).message).toMatch(/version 0, this arena needs 2; pending: 0001-initial, 0002-owner-data/);
     // It changed nothing.
     expect((await sql(url, `SELECT to_regclass('arena_users')::text AS t`)).rows[0].t).toBeNull();
     const s = await openPgStore(url);
-    expect(s.applied.map((m) => m.version)).toEqual([1]);
+    expect(s.applied.map((m) => m.version)).toEqual([1, 2]);
     await s.close();
     const again = await openPgStore(url, { migrate: false });
     expect(again.applied).toEqual([]);
@@ -56,7 +56,7 @@ describe('Postgres store', () => {
     const url = await cluster().createDatabase();
     const [a, b] = await Promise.all([openPgStore(url), openPgStore(url)]);
     try {
-      expect([a.applied.length, b.applied.length].sort()).toEqual([0, 1]);
+      expect([a.applied.length, b.applied.length].sort()).toEqual([0, SCHEMA_VERSION]);
       const u = await a.createUser({ email: 'ann@example.com', name: 'ann' });
       expect(await b.getUser(u.id)).toEqual(u);
       const bots = [];

@@ -199,8 +199,17 @@ describe('scheduler', () => {
     expect(m.decisions!.length).toBeGreaterThan(100);
     expect(m.decisions!.every((d) => d.debug === undefined && d.debugTruncated === undefined)).toBe(true);
     const { execFileSync } = await import('node:child_process');
-    // Nothing in the data directory holds the note.
-    expect(() => execFileSync('grep', ['-r', '-l', 'secret-plan', dir])).toThrow();
+    // Only the owner's private data holds the note (matches/private/ of a file store; nothing on disk for Postgres).
+    let found = '';
+    try {
+      found = execFileSync('grep', ['-r', '-l', 'secret-plan', dir]).toString();
+    } catch {
+      // grep exits 1 when nothing matches
+    }
+    expect(found.split('\n').filter(Boolean).every((f) => f.includes('/matches/private/'))).toBe(true);
+    const kept = await Promise.all(m.players.map((p) => store.getOwnerMatchData(id, p.botId)));
+    const noted = kept.filter((d) => d?.notes.some((n) => JSON.stringify(n.debug).includes('secret-plan')));
+    expect(noted).toHaveLength(1);
   });
 
   it('stop aborts running matches with no rating change; recover aborts what a dead process left running', async () => {

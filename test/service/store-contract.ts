@@ -2,7 +2,8 @@
 // implementation. Call storeContract from an implementation's test file with
 // a factory that opens a fresh, empty store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidCursor, StoreConflict, StoreNotFound, type Store, type StoredMatch, type UserRecord } from '../../src/service/store/types';
+import { InvalidCursor, StoreConflict, StoreNotFound, type OwnerMatchData, type Store, type StoredMatch, type UserRecord } from '../../src/service/store/types';
+import type { StrikeDetail } from '../../src/protocol';
 import { aborted, clockPasses, completed, matchId, ratingsFor, runningMatch } from './store-fixtures';
 
 export interface StoreHandle {
@@ -573,6 +574,77 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect(page.matches.filter((m) => m.status === 'completed')).toHaveLength(10);
         expect(page.matches.filter((m) => m.status === 'aborted')).toHaveLength(10);
         expect(matchId()).not.toBe(matchId());
+      });
+    });
+
+    describe("owners' private match data", () => {
+      async function finished(n = 3): Promise<{ ids: string[]; m: StoredMatch }> {
+        const a = await user();
+        const ids = [];
+        for (let i = 0; i < n; i++) ids.push((await store.addBot({ ownerId: a.id, name: `o${i}`, game: 'pioneers', url: `wss://o${i}.example/` })).id);
+        const m = runningMatch(ids);
+        await store.putMatch(m);
+        await store.completeMatch(completed(m), ratingsFor(m));
+        return { ids, m };
+      }
+      const strike = (decisionId: number, strikes = 1): StrikeDetail => ({
+        decisionId, kind: 'turn', turn: 7, seat: 0, reason: 'illegal', code: 'not_your_decision', message: 'not now', answer: '{"type":"decision_response"', answerBytes: 300, strikes,
+      });
+      const data = (strikes: StrikeDetail[], endedAt = '2026-11-27T10:00:00.000Z'): OwnerMatchData => ({
+        endedAt, strikes,
+        notes: [{ id: 3, seat: 0, kind: 'turn', seq: 5, ms: 12, debug: { plan: 'road', 'é': [1, 2] } }, { id: 9, seat: 0, kind: 'turn', seq: 11, ms: 3, debug: 'x'.repeat(2048), debugTruncated: true }],
+      });
+
+      it('keeps one record per match and bot, apart from the public record; first write wins', async () => {
+        const { ids, m } = await finished();
+        const d = data([strike(4), strike(6, 2)]);
+        await store.putOwnerMatchData(m.id, ids[0], d);
+        expect(await store.getOwnerMatchData(m.id, ids[0])).toEqual(d);
+        expect(await store.getOwnerMatchData(m.id, ids[1])).toBeNull();
+        expect(await store.getOwnerMatchData('m_nothing', ids[0])).toBeNull();
+        expect(await store.getOwnerMatchData('../etc', '__proto__')).toBeNull();
+        expect(JSON.stringify(await store.getMatch(m.id))).not.toContain('road');
+        // A repeat (a retry) changes nothing and adds no strike twice.
+        await store.putOwnerMatchData(m.id, ids[0], data([strike(1)]));
+        expect(await store.getOwnerMatchData(m.id, ids[0])).toEqual(d);
+        expect((await store.listBotStrikes(ids[0], { limit: 10 })).strikes).toHaveLength(2);
+      });
+
+      it('refuses an unknown match and a bot not seated, changing nothing', async () => {
+        const { ids, m } = await finished();
+        await notFound(store.putOwnerMatchData('m_unknown', ids[0], data([strike(1)])), 'match');
+        await expect(store.putOwnerMatchData(m.id, 'b_stranger', data([strike(1)]))).rejects.toThrow(TypeError);
+        expect(await store.getOwnerMatchData(m.id, 'b_stranger')).toBeNull();
+        expect(await store.listBotStrikes('b_stranger', { limit: 10 })).toEqual({ strikes: [], next: null });
+      });
+
+      it("pages a bot's strike log newest first, with its match and time; later writes shift no page", async () => {
+        const { ids, m } = await finished();
+        const { m: m2 } = await (async () => {
+          const m2 = runningMatch(ids);
+          await store.putMatch(m2);
+          await store.putMatch(aborted(m2));
+          return { m: m2 };
+        })();
+        await store.putOwnerMatchData(m.id, ids[0], data([strike(1), strike(2, 2), strike(3, 3)], '2026-11-27T10:00:00.000Z'));
+        await store.putOwnerMatchData(m.id, ids[1], data([strike(5)]));
+        await store.putOwnerMatchData(m2.id, ids[0], data([strike(8), strike(9, 2)], '2026-11-27T11:00:00.000Z'));
+        const p1 = await store.listBotStrikes(ids[0], { limit: 3 });
+        expect(p1.strikes.map((s) => [s.matchId, s.decisionId])).toEqual([[m2.id, 9], [m2.id, 8], [m.id, 3]]);
+        expect(p1.strikes[0]).toEqual({ ...strike(9, 2), matchId: m2.id, at: '2026-11-27T11:00:00.000Z' });
+        expect(p1.next).toMatch(URL_SAFE);
+        const m3 = runningMatch(ids);
+        await store.putMatch(m3);
+        await store.putMatch(aborted(m3));
+        await store.putOwnerMatchData(m3.id, ids[0], data([strike(20)]));
+        const p2 = await store.listBotStrikes(ids[0], { limit: 3, cursor: p1.next });
+        expect(p2.strikes.map((s) => s.decisionId)).toEqual([2, 1]);
+        expect(p2.next).toBeNull();
+        expect((await store.listBotStrikes(ids[0], { limit: 1 })).strikes[0].decisionId).toBe(20);
+        expect((await store.listBotStrikes(ids[1], { limit: 10 })).strikes.map((s) => s.decisionId)).toEqual([5]);
+        await expect(store.listBotStrikes(ids[0], { limit: 3, cursor: '!!' })).rejects.toBeInstanceOf(InvalidCursor);
+        await expect(store.listBotStrikes(ids[0], { limit: 0 })).rejects.toBeInstanceOf(RangeError);
+        await expect(store.listBotStrikes(ids[0], { limit: 101 })).rejects.toBeInstanceOf(RangeError);
       });
     });
   });

@@ -42,6 +42,11 @@ async function seedDataDir(dir: string): Promise<void> {
     await s.putMatch(m);
     if (i % 3 === 0) await s.completeMatch(completed(m), ratingsFor(m, i + 1));
     else if (i % 3 === 1) await s.putMatch(aborted(m));
+    // The owners' private data of final matches: notes and strikes of the first seat.
+    if (i % 3 !== 2) {
+      const strikes = Array.from({ length: i % 3 === 0 ? 2 : 0 }, (_, n) => ({ decisionId: 10 * i + n + 1, kind: 'turn' as const, turn: i, seat: 0, reason: 'illegal' as const, code: 'occupied' as const, message: `taken ${i} ü`, answer: `{"id":${i}`, answerBytes: 250, strikes: n + 1 }));
+      await s.putOwnerMatchData(m.id, m.players[0].botId, { endedAt: iso(now + i), notes: [{ id: i + 1, seat: 0, kind: 'turn', seq: 2, ms: 5, debug: { i, why: 'ü🎲' } }], strikes });
+    }
   }
   await s.addSession({ tokenHash: 'a'.repeat(64), userId: ann.id, createdAt: iso(now), expiresAt: iso(now + 3600_000) });
   await s.addSignInToken({ tokenHash: 'b'.repeat(64), email: 'bob@example.com', createdAt: iso(now), expiresAt: iso(now + 900_000), usedAt: null });
@@ -68,16 +73,22 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
       expect(await store.listMatches({ limit: 100 })).toEqual(await before.listMatches({ limit: 100 }));
       expect(await store.listRatings('pioneers')).toEqual(await before.listRatings('pioneers'));
       expect(await store.listUsers()).toEqual(await before.listUsers());
+      const botIds = (await Promise.all((await before.listUsers()).map((u) => before.listBots(u.id)))).flat().map((x) => x.id);
+      for (const id of botIds) expect(await store.listBotStrikes(id, { limit: 100 })).toEqual(await before.listBotStrikes(id, { limit: 100 }));
+
     } finally {
       await before.close();
     }
+    const kept = (await readDataDir(a)).ownerData;
+    expect(kept.length).toBe(5);
+    for (const o of kept) expect(await store.getOwnerMatchData(o.matchId, o.botId)).toEqual(o.data);
     expect(await exportStore(store, b)).toEqual(counts);
   } finally {
     await store.close();
   }
   const from = await readDataDir(a);
   const to = await readDataDir(b);
-  for (const kind of ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens', 'matches', 'platformKeyPem'] as const) {
+  for (const kind of ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens', 'matches', 'ownerData', 'platformKeyPem'] as const) {
     expect(JSON.stringify(to[kind]), kind).toBe(JSON.stringify(from[kind]));
   }
   expect(await readFile(join(b, 'platform-key.pem'), 'utf8')).toBe(await readFile(join(a, 'platform-key.pem'), 'utf8'));

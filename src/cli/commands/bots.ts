@@ -1,4 +1,4 @@
-// `arena bots register|list|show|update|pause|resume|remove`: the owner's bots
+// `arena bots register|list|show|update|pause|resume|remove|strikes`: the owner's bots
 // on the arena server (not to be confused with `arena bot check`, the local
 // conformance check for bot authors).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
@@ -9,6 +9,7 @@ import type { Bot, OpponentRow } from '../../protocol/api';
 import { usageError } from '../errors';
 import type { CliIO } from '../io';
 import { checkName, emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
+import { registerStrikes } from './bots-strikes';
 
 /** Rows `bots show --opponents` prints at most (10 pages of the API). */
 export const MAX_OPPONENTS = 1000;
@@ -23,7 +24,7 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('register and manage your bots on the arena server')
     .description(
-      'your bots on the arena server: register a URL, list and inspect them, rename or move them, pause and resume matchmaking, remove them. Registering and every URL change run the server\'s URL check and deploy check (GET <url>/ping answers pong, then a signed WebSocket upgrade). Scopes: bots.read to list and show, bots.write for the rest.',
+      'your bots on the arena server: register a URL, list and inspect them, rename or move them, pause and resume matchmaking, remove them. Registering and every URL change run the server\'s URL check and deploy check (GET <url>/ping answers pong, then a signed WebSocket upgrade). Scopes: bots.read to list and show bots and read their strike logs, bots.write for the rest.',
     );
 
   serverOptions(
@@ -169,6 +170,8 @@ ${SERVER_HELP}`,
       await emit(io, flags.json, { removed: id }, () => '');
       if (!flags.json) io.stderr.write(`removed ${ref === id ? id : `${ref} (${id})`}\n`);
     });
+
+  registerStrikes(bots, io, BOT_ARG);
 }
 
 /** Resolves BOT (id or name) on the server, then runs fn with its id. */

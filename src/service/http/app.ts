@@ -17,6 +17,7 @@ import { botRoutes } from './routes/bots';
 import { keyRoutes } from './routes/keys';
 import { matchRoutes } from './routes/matches';
 import { metaRoutes } from './routes/meta';
+import { ownerRoutes } from './routes/owner';
 import { readHeadersFromNode, requestHeader, responseHeader } from './node-io';
 import { signInRoutes } from './routes/signin';
 import { mountDashboard } from '../dashboard';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   accountRoutes(app, deps, auth);
   keyRoutes(app, deps, auth);
   botRoutes(app, deps, auth);
+  ownerRoutes(app, deps, auth);
   signInRoutes(app, deps, limit);
   matchRoutes(app, deps, limit);
   opponentRoutes(app, deps, limit);

@@ -17,6 +17,7 @@ import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../
 import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
+import { ownerDataOf } from './owner-data';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
 
 export type ServiceLog = (fields: Record<string, unknown>) => void;
@@ -243,6 +244,8 @@ export class Scheduler {
     const entrants: MatchEntrant[] = bots.map((b) => ({ botId: b.id, botName: b.name, source: { type: 'ws', url: b.url } }));
     let batch: MatchEvent[] = [];
     let result: MatchResult | null = null;
+    /** The result as the runner gave it, notes included: for the owners' private data only. */
+    let full: MatchResult | null = null;
     try {
       result = await runMatch({
         matchId, seed, entrants, platformKey: this.opts.platformKey,
@@ -255,6 +258,7 @@ export class Scheduler {
           channel.publish(events, view);
         },
       });
+      full = result;
       // Bots' notes are for their owners: the stored (public) record has none.
       result = { ...result, match: withoutNotes(result.match) };
     } catch (err) {
@@ -275,6 +279,7 @@ export class Scheduler {
         log({ event: 'match.error', matchId, error: `cannot record the result: ${err instanceof Error ? err.message : String(err)}` });
       }
       if (record) {
+        await this.keepOwnerData(matchId, full, record.endedAt ?? endedAt);
         hub.close(matchId, { status: 'completed', players: record.players, endedAt: record.endedAt ?? endedAt });
         this.opts.metrics?.matchEnded('completed', result);
         log({
@@ -293,6 +298,7 @@ export class Scheduler {
     try {
       if (wasStored) {
         await retryWhileUnavailable(() => store.putMatch(aborted), async () => ((await store.getMatch(matchId))?.status === 'aborted' ? undefined : null));
+        await this.keepOwnerData(matchId, full, aborted.endedAt ?? endedAt);
       }
     } finally {
       // Viewers, metrics and the log hear of the end even when the store failed.
@@ -300,6 +306,22 @@ export class Scheduler {
       this.opts.metrics?.matchEnded('aborted', result);
       const reason = begun.abortReason ?? (signal.aborted ? 'server stopping' : 'wall clock or error');
       log({ event: 'match.abort', matchId, reason, durationMs: Date.parse(endedAt) - Date.parse(startedAt) });
+    }
+  }
+
+  /**
+   * Each seated bot's notes and strikes, kept privately for its owner once the match is final.
+   * A failure is logged and loses only that data: the match and its ratings stand.
+   */
+  private async keepOwnerData(matchId: string, full: MatchResult | null, endedAt: string): Promise<void> {
+    if (!full) return;
+    for (const [botId, data] of ownerDataOf(full, endedAt)) {
+      try {
+        // First write wins, so a retry after a write that landed changes nothing.
+        await retryWhileUnavailable(() => this.opts.store.putOwnerMatchData(matchId, botId, data), async () => null);
+      } catch (err) {
+        this.opts.log({ event: 'match.error', matchId, error: `cannot keep a bot's private match data: ${err instanceof Error ? err.message : String(err)}` });
+      }
     }
   }
 

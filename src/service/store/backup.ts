@@ -23,6 +23,7 @@ import { DOC_FILE, emptyDoc, parseDoc } from './doc';
 import { listJournals, replayJournals } from './journal';
 import { LOG_FILE, MATCH_DIR, matchFile, parseEnvelope, parseLine } from './match-files';
 import { isTerminal } from './match-index';
+import { PRIVATE_DIR, readPrivateForBackup, STRIKES_LOG } from './owner-files';
 import { makeDir } from '../../fs/make-dir';
 import { PLATFORM_KEY_FILE } from '../../config/platform-key';
 
@@ -92,6 +93,20 @@ async function copyStore(from: string, to: string, opts: BackupOptions): Promise
     await copyFile(matchFile(join(from, MATCH_DIR), id), f);
     written.push(f);
   });
+  // The owners' private data of the matches copied (files never change once written).
+  const priv = await readPrivateForBackup(join(from, MATCH_DIR), new Set([...snap.volatile.keys(), ...snap.final]));
+  const outPrivate = join(outMatches, PRIVATE_DIR);
+  if (priv.files.length > 0 || priv.log.length > 0) {
+    await makeDir(outPrivate, 0o700);
+    await pool(priv.files, 16, async (name) => {
+      const f = join(outPrivate, name);
+      await copyFile(join(from, MATCH_DIR, PRIVATE_DIR, name), f);
+      written.push(f);
+    });
+    const strikesOut = join(outPrivate, STRIKES_LOG);
+    await writeFile(strikesOut, priv.log, { mode: 0o600 });
+    written.push(strikesOut);
+  }
   const logOut = join(outMatches, LOG_FILE);
   await writeFile(logOut, snap.log, { mode: 0o600 });
   const docOut = join(to, DOC_FILE);
@@ -114,6 +129,7 @@ async function copyStore(from: string, to: string, opts: BackupOptions): Promise
       await fh.close();
     }
   });
+  if (priv.files.length > 0 || priv.log.length > 0) await fsyncDir(outPrivate);
   await fsyncDir(outMatches);
   await fsyncDir(to);
 }

@@ -33,6 +33,8 @@ import { acquireLock, type DirLock } from './lock';
 import { LOG_FILE, MATCH_DIR } from './match-files';
 import { isTerminal } from './match-index';
 import { LogBroken, MatchLog, type PendingCompletion } from './match-log';
+import { OwnerFiles } from './owner-files';
+import type { BotStrikePage } from '../../protocol';
 import {
   StoreConflict,
   StoreNotFound,
@@ -42,11 +44,13 @@ import {
   type MatchPage,
   type MatchQuery,
   type MatchSummaryPage,
+  type OwnerMatchData,
   type RatingRecord,
   type SessionRecord,
   type SignInTokenRecord,
   type Store,
   type StoredMatch,
+  type StrikeQuery,
   type UserRecord,
 } from './types';
 
@@ -176,6 +180,7 @@ function checkMatch(match: StoredMatch): void {
 export class FileStore implements Store {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private readonly owner: OwnerFiles;
   private closing: Promise<void> | null = null;
   private broken: Error | null = null;
   /** keyId -> lastUsedAt not yet in the journal: written with the next write, never one of its own. */
@@ -205,6 +210,7 @@ export class FileStore implements Store {
     snapshotBytes: number,
   ) {
     this.now = opts.now ?? (() => new Date());
+    this.owner = new OwnerFiles(join(dir, MATCH_DIR));
     this.compactAt = Math.max(opts.compactBytes ?? COMPACT_BYTES, snapshotBytes);
     for (const u of Object.values(db.data.users)) this.indexUser(u, true);
   }
@@ -705,6 +711,34 @@ export class FileStore implements Store {
     return this.h2h.rows(botId, game);
   }
 
+  // ---- the owners' private match data (owner-files.ts) ----
+
+  putOwnerMatchData(matchId: string, botId: string, data: OwnerMatchData): Promise<void> {
+    return this.exclusive(async () => {
+      const entry = isSafeId(matchId) ? this.log.index.get(matchId) : undefined;
+      if (!entry) throw new StoreNotFound('match', matchId);
+      // The pair names a file: a bot id must be a safe one (ids.ts) as well as seated.
+      if (!entry.bots.includes(botId) || !isSafeId(botId)) throw new TypeError(`bot ${botId} is not seated in ${matchId}`);
+      if (await this.owner.get(matchId, botId)) return; // first write wins
+      await this.owner.ready();
+      await this.owner.put(matchId, botId, data);
+    });
+  }
+
+  async getOwnerMatchData(matchId: string, botId: string): Promise<OwnerMatchData | null> {
+    if (this.closed) throw new Error('the store is closed');
+    if (typeof matchId !== 'string' || typeof botId !== 'string') return null;
+    return this.owner.get(matchId, botId);
+  }
+
+  async listBotStrikes(botId: string, query: StrikeQuery): Promise<BotStrikePage> {
+    if (this.closed) throw new Error('the store is closed');
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError(`limit must be 1..100, got ${query.limit}`);
+    // The index is built once, in the write queue, so no append can slip between its scan and its use.
+    if (!this.owner.isReady) await this.exclusive(() => this.owner.ready(), true);
+    return this.owner.list(botId, query);
+  }
+
   // ---- backup and close ----
 
   async backup(dir: string): Promise<void> {
@@ -728,6 +762,7 @@ export class FileStore implements Store {
         await this.compaction;
         await this.journal.close().catch(() => {});
         await this.log.close().catch(() => {});
+        await this.owner.close().catch(() => {});
         await this.lock.release();
       }
     }, true); // a store that stopped writing must still let go of its files and lock

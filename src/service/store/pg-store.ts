@@ -12,6 +12,8 @@ import { newId } from './ids';
 import { describeTarget, isUniqueViolation, openPool } from './pg/connect';
 import { Db } from './pg/db';
 import * as matches from './pg/matches';
+import * as ownerData from './pg/owner-data';
+import type { BotStrikePage } from '../../protocol';
 import { MigrationsPending, migrate, pendingMigrations, type Migration } from './pg/migrations';
 import { BOT_COLS, botOf, KEY_COLS, keyOf, USER_COLS, userOf } from './pg/rows';
 import * as signIn from './pg/sign-in';
@@ -24,11 +26,13 @@ import {
   type MatchPage,
   type MatchQuery,
   type MatchSummaryPage,
+  type OwnerMatchData,
   type RatingRecord,
   type SessionRecord,
   type SignInTokenRecord,
   type Store,
   type StoredMatch,
+  type StrikeQuery,
   type UserRecord,
 } from './types';
 
@@ -382,6 +386,21 @@ export class PgStore implements Store {
   async headToHead(botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
     this.live();
     return matches.headToHead(this.db, String(botId), game);
+  }
+
+  async putOwnerMatchData(matchId: string, botId: string, data: OwnerMatchData): Promise<void> {
+    this.live();
+    await ownerData.putOwnerMatchData(this.db, matchId, botId, data);
+  }
+
+  async getOwnerMatchData(matchId: string, botId: string): Promise<OwnerMatchData | null> {
+    this.live();
+    return ownerData.getOwnerMatchData(this.db, matchId, botId);
+  }
+
+  async listBotStrikes(botId: string, query: StrikeQuery): Promise<BotStrikePage> {
+    this.live();
+    return ownerData.listBotStrikes(this.db, botId, query);
   }
 
   async ping(): Promise<void> {

@@ -2,7 +2,7 @@
 // interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
 // and a contract suite in test/service/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
-import type { ApiKeyMeta, Bot, MatchRecord, User } from '../../protocol';
+import type { ApiKeyMeta, Bot, BotStrikePage, DecisionNote, MatchRecord, StrikeDetail, User } from '../../protocol';
 
 export interface UserRecord extends User {
   createdAt: string;
@@ -83,6 +83,26 @@ export interface HeadToHeadRow {
   above: number;
   meanPlacement: number;
   opponentMeanPlacement: number;
+}
+
+/**
+ * What one seated bot's owner alone may see of a finished match, kept apart
+ * from the public record (which has no notes and no struck answers).
+ */
+export interface OwnerMatchData {
+  /** When the match ended (its record's endedAt): the strike log's time. */
+  endedAt: string;
+  /** The bot's decisions that carried a `debug` note, in order. */
+  notes: DecisionNote[];
+  /** The bot's strikes, in order, with the first bytes of what it sent. */
+  strikes: StrikeDetail[];
+}
+
+export interface StrikeQuery {
+  /** 1..100 */
+  limit: number;
+  /** Opaque, from a previous page's `next`. */
+  cursor?: string | null;
 }
 
 /** Thrown by the store when a uniqueness rule (handle, e-mail, ids) would break. */
@@ -232,6 +252,23 @@ export interface Store {
    * match file or replay is read.
    */
   headToHead(botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]>;
+
+  // The owners' private match data (one record per finished match and seated bot)
+  /**
+   * Keeps a finished match's private part for one of its seated bots, and adds its strikes to
+   * the bot's strike log. First write wins: a repeat for the same match and bot changes nothing
+   * (a retried write is safe). Throws StoreNotFound('match') for a match not stored, TypeError
+   * for a bot not seated in it.
+   */
+  putOwnerMatchData(matchId: string, botId: string, data: OwnerMatchData): Promise<void>;
+  /** Null when none was kept (unknown ids, a bot not seated, a match still running or stored before this existed). */
+  getOwnerMatchData(matchId: string, botId: string): Promise<OwnerMatchData | null>;
+  /**
+   * The bot's strike log, newest first (matches in the order their data was kept, a match's last
+   * strike first); later writes never shift later pages. Throws InvalidCursor, or RangeError for
+   * a limit outside 1..100.
+   */
+  listBotStrikes(botId: string, query: StrikeQuery): Promise<BotStrikePage>;
 
   /** A consistent copy of the whole store into an empty or new directory. */
   backup(dir: string): Promise<void>;

@@ -1,15 +1,18 @@
 // A bot's public page: name, owner, rating history, opponents and recent matches. It is
 // built from public data only (leaderboard and match records), so it can
-// never show the bot's URL: no public response carries one.
+// never show the bot's URL: no public response carries one. Its owner, signed
+// in, also sees the bot's strike log (StrikeLog: the server answers only them).
 import type { LeaderboardRow, MatchSummary } from '../../protocol/index';
 import { getLeaderboard, listMatches } from '../api';
 import { PageTitle } from '../components/page-title';
 import { MatchList } from '../components/match-list';
 import { OpponentsTable } from '../components/opponents-table';
 import { RatingChart } from '../components/rating-chart';
+import { StrikeLog } from '../components/strike-log';
 import { formatRating } from '../lib/format';
 import { ratingHistory } from '../lib/rating-history';
 import { useData } from '../lib/use-data';
+import { useSession } from '../session';
 
 /** At most this many pages of 100 matches are read for the chart. */
 const MAX_PAGES = 20;
@@ -40,6 +43,7 @@ async function loadBot(id: string, signal: AbortSignal): Promise<BotData> {
 
 export function BotPage({ id }: { id: string }) {
   const { data, error } = useData((signal) => loadBot(id, signal), [id], 30_000);
+  const { user } = useSession();
   if (error) return <><PageTitle>Bot</PageTitle><p className="error" role="alert">{error}</p></>;
   if (!data) return <><PageTitle>Bot</PageTitle><p aria-busy="true">Loading…</p></>;
   const { row, matches, complete } = data;
@@ -82,6 +86,7 @@ export function BotPage({ id }: { id: string }) {
         <h2 id="recent-h">Recent matches</h2>
         <MatchList matches={matches.filter((m) => m.status !== 'running').slice(0, 20)} empty="No finished matches yet." botId={id} />
       </section>
+      {user && <StrikeLog botId={id} />}
     </>
   );
 }

@@ -7,6 +7,7 @@
 // than this program is refused, never "migrated down".
 import type pg from 'pg';
 import initial from './sql/0001-initial';
+import ownerData from './sql/0002-owner-data';
 
 export interface Migration {
   version: number;
@@ -14,7 +15,10 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'owner-data', sql: ownerData },
+];
 
 /** The schema version this program needs (and writes). */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -10,7 +10,9 @@ import { writeFileAtomic } from '../atomic-write';
 import { DOC_FILE, emptyDoc, ratingKey, readDoc } from '../doc';
 import { replayJournals } from '../journal';
 import { openFileStore } from '../file-store';
+import { MATCH_DIR } from '../match-files';
 import { MatchLog } from '../match-log';
+import { OwnerFiles, readAllPrivate } from '../owner-files';
 import type { StoredMatch } from '../types';
 import type { ArenaRecords } from './records';
 
@@ -42,11 +44,12 @@ export async function readDataDir(dir: string): Promise<ArenaRecords> {
       if (!env) throw new Error(`match ${id} is in the match log of ${root} but its file is missing`);
       matches.push({ match: env.match, ratings: env.ratings ?? null });
     }
+    const ownerData = await readAllPrivate(join(root, MATCH_DIR));
     const keyFile = join(root, PLATFORM_KEY_FILE);
     return {
       users: Object.values(doc.users), keys: Object.values(doc.keys), bots: Object.values(doc.bots),
       ratings: Object.values(doc.ratings), sessions: Object.values(doc.sessions), signInTokens: Object.values(doc.signInTokens),
-      matches, platformKeyPem: existsSync(keyFile) ? await readFile(keyFile, 'utf8') : null,
+      matches, ownerData, platformKeyPem: existsSync(keyFile) ? await readFile(keyFile, 'utf8') : null,
     };
   } finally {
     await log.close();
@@ -74,6 +77,15 @@ export async function writeDataDir(dir: string, r: ArenaRecords): Promise<void> 
     }
   } finally {
     await log.close();
+  }
+  if (r.ownerData.length > 0) {
+    const owner = new OwnerFiles(join(root, MATCH_DIR));
+    try {
+      await owner.ready();
+      for (const { matchId, botId, data } of r.ownerData) await owner.put(matchId, botId, data);
+    } finally {
+      await owner.close();
+    }
   }
   // A whole snapshot and no journal: what the file store reads at open.
   await writeFileAtomic(join(root, DOC_FILE), JSON.stringify(doc));

@@ -3,6 +3,7 @@
 // servers), loaded in one transaction into an empty database.
 import type { Db, Sql } from '../pg/db';
 import { BOT_COLS, botOf, KEY_COLS, keyOf, RATING_COLS, ratingOf, SESSION_COLS, sessionOf, TOKEN_COLS, tokenOf, USER_COLS, userOf } from '../pg/rows';
+import { insertOwnerMatchData } from '../pg/owner-data';
 import type { ArenaRecords } from './records';
 
 export async function readPostgres(db: Db): Promise<ArenaRecords> {
@@ -13,6 +14,9 @@ export async function readPostgres(db: Db): Promise<ArenaRecords> {
       match: JSON.parse(m.record), ratings: m.ratings === null ? null : JSON.parse(m.ratings),
     }));
     const key = await rows('SELECT private_key_pem FROM arena_platform_key WHERE id = 1');
+    const ownerData = (await rows('SELECT match_id, bot_id, data FROM arena_owner_match_data ORDER BY seq')).map((o) => ({
+      matchId: o.match_id as string, botId: o.bot_id as string, data: JSON.parse(o.data),
+    }));
     return {
       users: (await rows(`SELECT ${USER_COLS} FROM arena_users ORDER BY seq`)).map(userOf),
       keys: (await rows(`SELECT ${KEY_COLS} FROM arena_keys ORDER BY seq`)).map(keyOf),
@@ -21,6 +25,7 @@ export async function readPostgres(db: Db): Promise<ArenaRecords> {
       sessions: (await rows(`SELECT ${SESSION_COLS} FROM arena_sessions ORDER BY seq`)).map(sessionOf),
       signInTokens: (await rows(`SELECT ${TOKEN_COLS} FROM arena_sign_in_tokens ORDER BY seq`)).map(tokenOf),
       matches,
+      ownerData,
       platformKeyPem: key[0]?.private_key_pem ?? null,
     };
   });
@@ -33,7 +38,7 @@ export class DatabaseNotEmpty extends Error {
   }
 }
 
-const TABLES = ['arena_users', 'arena_keys', 'arena_bots', 'arena_ratings', 'arena_sessions', 'arena_sign_in_tokens', 'arena_matches'];
+const TABLES = ['arena_users', 'arena_keys', 'arena_bots', 'arena_ratings', 'arena_sessions', 'arena_sign_in_tokens', 'arena_matches', 'arena_owner_match_data', 'arena_bot_strikes'];
 
 /** Loads the records into an empty, migrated database, all or nothing. */
 export async function loadPostgres(db: Db, r: ArenaRecords): Promise<void> {
@@ -53,6 +58,7 @@ export async function loadPostgres(db: Db, r: ArenaRecords): Promise<void> {
     await each(r.sessions, `INSERT INTO arena_sessions (${SESSION_COLS}) VALUES ($1, $2, $3, $4)`, (s) => [s.tokenHash, s.userId, s.createdAt, s.expiresAt]);
     await each(r.signInTokens, `INSERT INTO arena_sign_in_tokens (${TOKEN_COLS}) VALUES ($1, $2, $3, $4, $5)`, (t) => [t.tokenHash, t.email, t.createdAt, t.expiresAt, t.usedAt]);
     await loadMatches(sql, r.matches);
+    for (const { matchId, botId, data } of r.ownerData) await insertOwnerMatchData(sql, matchId, botId, data);
     if (r.platformKeyPem) {
       await sql(`INSERT INTO arena_platform_key (id, private_key_pem) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET private_key_pem = EXCLUDED.private_key_pem`, [r.platformKeyPem]);
     }
