@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { checkBotUrl, UrlRejected } from '../../../probe/address-policy';
 import { BotCreateBodySchema, BotListSchema, BotSchema, BotUpdateBodySchema, GameSchema } from '../../../protocol/api';
 import { BotCheckBodySchema, BotCheckMessageSchema, type BotCheckMessage, type BotCheckStep } from '../../../protocol/bot-check';
-import type { BotRecord } from '../../store/types';
 import type { Authenticator } from '../auth';
 import { allowanceText, DEFAULT_RATE_LIMITS, type AppDeps } from '../deps';
 import type { AppEnv } from '../env';
+import { ownBot as ownBotOf } from '../own-bot';
 import { ApiError, rateLimited } from '../errors';
 import { RateLimiter } from '../rate-limit';
 import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY, URL_ERRORS } from '../openapi-kit';
@@ -59,12 +59,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
     onStep('upgrade', 'passed');
   }
 
-  async function ownBot(id: string, userId: string): Promise<BotRecord> {
-    const bot = await store.getBot(id);
-    if (!bot || bot.removedAt !== null) throw new ApiError('not_found', `no bot ${id}`);
-    if (bot.ownerId !== userId) throw new ApiError('forbidden', `bot ${id} belongs to another account`);
-    return bot;
-  }
+  const ownBot = (id: string, userId: string) => ownBotOf(store, id, userId);
 
   app.openapi(
     createRoute({

@@ -5,10 +5,11 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import { BotStrikePageSchema, MatchNotesSchema } from '../../../protocol/index';
-import { InvalidCursor, type BotRecord } from '../../store/types';
+import { InvalidCursor } from '../../store/types';
 import type { Authenticator } from '../auth';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
+import { ownBot as ownBotOf } from '../own-bot';
 import { ApiError } from '../errors';
 import { AUTH_ERRORS, IdParam, json, NOT_FOUND, SECURITY } from '../openapi-kit';
 
@@ -17,12 +18,7 @@ const LIMIT_ERROR = 'must be a whole number from 1 to 100';
 export function ownerRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
   const { store } = deps;
 
-  async function ownBot(id: string, userId: string): Promise<BotRecord> {
-    const bot = await store.getBot(id);
-    if (!bot || bot.removedAt !== null) throw new ApiError('not_found', `no bot ${id}`);
-    if (bot.ownerId !== userId) throw new ApiError('forbidden', `bot ${id} belongs to another account`);
-    return bot;
-  }
+  const ownBot = (id: string, userId: string) => ownBotOf(store, id, userId);
 
   app.openapi(
     createRoute({
