@@ -188,6 +188,8 @@ export class FileStore implements Store {
   /** Lower-cased e-mail and handle -> user id, so creating an account does not scan them all. */
   private readonly byEmail = new Map<string, string>();
   private readonly byHandle = new Map<string, string>();
+  /** ownerId -> their bot ids, oldest first: listBots reads an owner's few, not every bot (bots never change owner). */
+  private readonly botsByOwner = new Map<string, string[]>();
   private readonly now: () => Date;
   private lastPrune = -Infinity;
   private compaction: Promise<void> | null = null;
@@ -213,6 +215,13 @@ export class FileStore implements Store {
     this.owner = new OwnerFiles(join(dir, MATCH_DIR));
     this.compactAt = Math.max(opts.compactBytes ?? COMPACT_BYTES, snapshotBytes);
     for (const u of Object.values(db.data.users)) this.indexUser(u, true);
+    for (const b of Object.values(db.data.bots)) this.indexBot(b);
+  }
+
+  private indexBot(b: BotRecord): void {
+    let ids = this.botsByOwner.get(b.ownerId);
+    if (!ids) this.botsByOwner.set(b.ownerId, (ids = []));
+    if (!ids.includes(b.id)) ids.push(b.id);
   }
 
   private indexUser(u: UserRecord, add: boolean): void {
@@ -281,6 +290,7 @@ export class FileStore implements Store {
     for (const [coll, id] of entry.o) if (coll === 'users' && Object.hasOwn(live.users, id)) this.indexUser(live.users[id], false);
     applyEntry(live, entry);
     for (const [coll, id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
+    for (const [coll, , rec] of entry.o) if (coll === 'bots' && rec) this.indexBot(rec as BotRecord);
     for (const [id, at] of flushed) if (this.touches.get(id) === at) this.touches.delete(id);
     if (!this.compaction && this.journalBytes >= this.compactAt) await this.startCompaction();
     if (early) this.release();
@@ -505,8 +515,10 @@ export class FileStore implements Store {
   }
 
   async listBots(ownerId: string, game?: 'pioneers'): Promise<BotRecord[]> {
-    return Object.values(this.data.bots)
-      .filter((b) => b.ownerId === ownerId && !b.removedAt && (game === undefined || b.game === game))
+    const bots = this.data.bots;
+    return (this.botsByOwner.get(ownerId) ?? [])
+      .map((id) => bots[id])
+      .filter((b) => b && b.ownerId === ownerId && !b.removedAt && (game === undefined || b.game === game))
       .map(copy);
   }
 
