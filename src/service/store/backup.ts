@@ -16,7 +16,7 @@
 // completion whose ratings had not reached store.json yet is re-applied when
 // the copy opens, as after a crash. Otherwise it tries again. The final
 // files are copied afterwards, at leisure.
-import { copyFile, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fsyncDir } from './atomic-write';
 import { DOC_FILE, emptyDoc, parseDoc } from './doc';
@@ -26,6 +26,7 @@ import { isTerminal } from './match-index';
 import { PRIVATE_DIR, readPrivateForBackup, STRIKES_LOG } from './owner-files';
 import { makeDir } from '../../fs/make-dir';
 import { PLATFORM_KEY_FILE } from '../../config/platform-key';
+import { readIfExists, readTextIfExists } from '../../fs/read-if-exists';
 
 export interface BackupOptions {
   /**
@@ -114,7 +115,7 @@ async function copyStore(from: string, to: string, opts: BackupOptions): Promise
   written.push(logOut, docOut);
   // The platform key too: a server restored from the copy signs handshakes with
   // the key bots already verify, not a new one. It never changes once made.
-  const key = await readBytes(join(from, PLATFORM_KEY_FILE));
+  const key = await readIfExists(join(from, PLATFORM_KEY_FILE));
   if (key) {
     const keyOut = join(to, PLATFORM_KEY_FILE);
     await writeFile(keyOut, key, { mode: 0o600 });
@@ -138,7 +139,7 @@ async function copyStore(from: string, to: string, opts: BackupOptions): Promise
 async function readSnapshot(root: string, held?: string): Promise<Snapshot | null> {
   const docPath = join(root, DOC_FILE);
   const matches = join(root, MATCH_DIR);
-  const docRaw = held === undefined ? await readText(docPath) : null;
+  const docRaw = held === undefined ? await readTextIfExists(docPath) : null;
   let docText = held ?? '';
   if (held === undefined) {
     const doc = docRaw === null ? emptyDoc() : parseDoc(docRaw, docPath);
@@ -146,19 +147,19 @@ async function readSnapshot(root: string, held?: string): Promise<Snapshot | nul
       await replayJournals(root, doc, false);
     } catch (err) {
       // Compaction moved on between reading store.json and its journal: try again.
-      if (held === undefined && (await readText(docPath)) !== docRaw) return null;
+      if (held === undefined && (await readTextIfExists(docPath)) !== docRaw) return null;
       throw err;
     }
     docText = JSON.stringify(doc);
   }
-  const whole = (await readBytes(join(matches, LOG_FILE))) ?? Buffer.alloc(0);
+  const whole = (await readIfExists(join(matches, LOG_FILE))) ?? Buffer.alloc(0);
   let end = whole.lastIndexOf(0x0a) + 1; // a torn last append is not part of any moment
   let lines = parseLog(whole, end, root);
   const volatile = new Map<string, string>();
 
   if (lines.last) {
     const { id, v, off } = lines.last;
-    const text = await readText(matchFile(matches, id));
+    const text = await readTextIfExists(matchFile(matches, id));
     const fileV = text === null ? 0 : parseEnvelope(text, matchFile(matches, id)).v;
     if (fileV === v - 1) {
       // That write had announced itself but not landed: it is not in this moment.
@@ -170,11 +171,11 @@ async function readSnapshot(root: string, held?: string): Promise<Snapshot | nul
   }
   for (const [id, { v, status }] of lines.latest) {
     if (isTerminal(status) && id !== lines.last?.id) continue;
-    const text = await readText(matchFile(matches, id));
+    const text = await readTextIfExists(matchFile(matches, id));
     if (text === null || parseEnvelope(text, matchFile(matches, id)).v !== v) return null;
     volatile.set(id, text);
   }
-  if (held === undefined && (await readText(docPath)) !== docRaw) return null;
+  if (held === undefined && (await readTextIfExists(docPath)) !== docRaw) return null;
   const final = [...lines.latest].filter(([id, e]) => isTerminal(e.status) && !volatile.has(id)).map(([id]) => id);
   return { docText, log: whole.subarray(0, end), volatile, final };
 }
@@ -198,23 +199,6 @@ function parseLog(buf: Buffer, end: number, root: string): Parsed {
   return { latest, last };
 }
 
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
-
-async function readBytes(file: string): Promise<Buffer | null> {
-  try {
-    return await readFile(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -6,8 +6,8 @@
 // lowdb is gone from here: it reads and writes a document whole, which is the
 // cost the journal removes. What is left (one strict parse, one durable
 // replace with a crash hook between its steps) is a few lines of our own.
-import { readFile } from 'node:fs/promises';
 import type { BotRecord, KeyRecord, RatingRecord, SessionRecord, SignInTokenRecord, UserRecord } from './types';
+import { readTextIfExists } from '../../fs/read-if-exists';
 
 export const DOC_FILE = 'store.json';
 const FORMAT = 1;
@@ -67,12 +67,6 @@ export function parseDoc(text: string, file: string): StoreDoc {
 
 /** store.json, or null if there is none. */
 export async function readDoc(file: string): Promise<StoreDoc | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  return parseDoc(text, file);
+  const text = await readTextIfExists(file);
+  return text === null ? null : parseDoc(text, file);
 }

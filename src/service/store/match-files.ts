@@ -2,10 +2,11 @@
 // once completed, the ratings it set) and an append-only log (matches/index.log)
 // with one line per match write: the match's summary and its write count.
 // Writing a match costs one line and one file, whatever the number stored.
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LogLine } from './match-index';
 import type { RatingRecord, StoredMatch } from './types';
+import { readTextIfExists } from '../../fs/read-if-exists';
 
 export const MATCH_DIR = 'matches';
 export const LOG_FILE = 'index.log';
@@ -38,14 +39,8 @@ export function parseEnvelope(text: string, file: string): MatchEnvelope {
 /** The match file's envelope, or null when there is none. */
 export async function readEnvelope(matchesDir: string, id: string): Promise<MatchEnvelope | null> {
   const file = matchFile(matchesDir, id);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  return parseEnvelope(text, file);
+  const text = await readTextIfExists(file);
+  return text === null ? null : parseEnvelope(text, file);
 }
 
 export function parseLine(text: string, where: string): LogLine {

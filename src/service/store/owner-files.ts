@@ -12,6 +12,7 @@ import { writeFileAtomic } from './atomic-write';
 import { isSafeId } from './ids';
 import { openForScan, scanLines } from './match-files';
 import { InvalidCursor, type OwnerMatchData, type StrikeQuery } from './types';
+import { readTextIfExists } from '../../fs/read-if-exists';
 
 export const PRIVATE_DIR = 'private';
 export const STRIKES_LOG = 'strikes.log';
@@ -97,12 +98,8 @@ export class OwnerFiles {
 
   async get(matchId: string, botId: string): Promise<OwnerMatchData | null> {
     if (!isSafeId(matchId) || !isSafeId(botId)) return null;
-    try {
-      return JSON.parse(await readFile(join(this.dir, privateFileName(matchId, botId)), 'utf8')) as OwnerMatchData;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+    const text = await readTextIfExists(join(this.dir, privateFileName(matchId, botId)));
+    return text === null ? null : (JSON.parse(text) as OwnerMatchData);
   }
 
   /** Call after ready(). Cursors count lines from the oldest: a later append never shifts them. */
