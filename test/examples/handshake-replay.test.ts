@@ -4,7 +4,7 @@
 // key, their own public URL); the arena plays a real match against them; a
 // recording bot seated at the same table and a recording proxy in front of
 // the starter capture real handshakes, which are then replayed.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
@@ -13,19 +13,12 @@ import WebSocket from 'ws';
 import { generateKeyPair, publicKeyRaw, signBoundHandshake, signHandshake, verifyHandshake } from '../../src/keys/index';
 import { runMatch } from '../../src/runner/index';
 import { answer, startTestBot, type TestBot } from '../support/test-bot';
+import { findPython } from '../support/python';
 
 const root = resolve(__dirname, '../..');
 const platform = generateKeyPair().privateKey;
 const platformPublic = Buffer.from(publicKeyRaw(platform)).toString('base64');
 
-/** A python3 that has websockets (as test/examples/python-bot.test.ts finds it). */
-function findPython(): string | null {
-  for (const py of ['/usr/bin/python3', 'python3']) {
-    const r = spawnSync(py, ['-c', 'import websockets, sys; assert sys.version_info >= (3, 10)'], { stdio: 'ignore' });
-    if (r.status === 0) return py;
-  }
-  return null;
-}
 const python = findPython();
 
 /**

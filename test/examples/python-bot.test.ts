@@ -8,18 +8,11 @@ import WebSocket from 'ws';
 import { boardData } from '../../engine/board-data';
 import { generateKeyPair, handshakeAudience, publicKeyRaw, signBoundHandshake, signHandshake } from '../../src/keys/index';
 import { runMatch, type MatchEntrant } from '../../src/runner/index';
+import { findPython } from '../support/python';
 
 const root = resolve(__dirname, '../..');
 const botDir = resolve(root, 'examples/python-bot');
 
-/** A python3 that has websockets: Debian's (CI installs python3-websockets) or the first on PATH. */
-function findPython(): string | null {
-  for (const py of ['/usr/bin/python3', 'python3']) {
-    const r = spawnSync(py, ['-c', 'import websockets, sys; assert sys.version_info >= (3, 10)'], { stdio: 'ignore' });
-    if (r.status === 0) return py;
-  }
-  return null;
-}
 const python = findPython();
 // CI installs what the test needs, so there a missing python is a failure, not a skip.
 const suite = python || process.env.CI ? describe : describe.skip;
