@@ -2,7 +2,6 @@
 // scheduled match take at least that long, and `arena watch --speed` shows a
 // match that runs faster than it can be read at that pace, saying how far
 // behind live it is; l jumps to live. In a real terminal (tmux).
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,41 +10,29 @@ import { runCli } from '../cli/run-cli';
 import { startArena, type Arena } from '../serve-matches/support';
 import { wellBehaved } from '../support/policies';
 import { REPO_ROOT } from './helpers';
+import { hasTmux, PERSON, tmuxServer } from './tmux-server';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const SCREEN_DEADLINE_MS = 40_000;
-const PERSON = 'env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1';
 const MIN_TURN_MS = 25;
 
 let arena: Arena;
 let dir: string;
 let sock: string;
+let term: ReturnType<typeof tmuxServer>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arena-watch-pace-'));
   sock = join(dir, 'tmux.sock');
+  term = tmuxServer(sock, SCREEN_DEADLINE_MS);
   arena = await startArena([wellBehaved(), wellBehaved(), wellBehaved()], { minTurnMs: MIN_TURN_MS });
 }, 60_000);
 
 afterAll(async () => {
-  if (hasTmux) spawnSync('tmux', ['-S', sock, 'kill-server']);
+  if (hasTmux) term?.kill();
   await arena?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
-}
-
-async function screenWhere(name: string, ok: (s: string) => boolean, what: string): Promise<string> {
-  const end = Date.now() + SCREEN_DEADLINE_MS;
-  for (;;) {
-    const s = tmux('capture-pane', '-p', '-t', name);
-    if (ok(s)) return s;
-    if (Date.now() > end) throw new Error(`the terminal never showed ${what}; screen:\n${s}`);
-    await new Promise((res) => setTimeout(res, 25));
-  }
-}
 
 describe('a paced server and a paced watch', () => {
   it('bad --speed and --min-turn-ms are usage errors that say what is wanted', async () => {
@@ -77,25 +64,25 @@ describe('a paced server and a paced watch', () => {
     const name = 'watch-pace';
     const code = join(dir, `${name}.code`);
     const cmd = `cd ${REPO_ROOT} && ${PERSON} node bin/arena watch ${id} --speed 2 --url ${arena.url}; echo $? > ${code}; read _`;
-    tmux('new-session', '-d', '-s', name, '-x', '110', '-y', '45', cmd);
+    term.tmux('new-session', '-d', '-s', name, '-x', '110', '-y', '45', cmd);
     const behind = /(\d+) events? behind live/;
-    const screen = await screenWhere(name, (s) => Number(behind.exec(s)?.[1] ?? 0) >= 3, 'at least 3 events behind live');
+    const screen = await term.screenWhere(name, (s) => Number(behind.exec(s)?.[1] ?? 0) >= 3, 'at least 3 events behind live');
     expect(screen).toContain('l jump to live');
     // The match ends on the server long before 2 events a second reach its end: the viewer is still behind.
     await arena.idle();
-    const still = await screenWhere(name, (s) => behind.test(s), 'still behind once the match ended');
+    const still = await term.screenWhere(name, (s) => behind.test(s), 'still behind once the match ended');
     expect(still).not.toContain('ENDED');
     // ? lists the keys, l among them; any key goes back.
-    tmux('send-keys', '-t', name, '?');
-    const help = await screenWhere(name, (s) => s.includes('arena watch: keys'), 'the help');
+    term.tmux('send-keys', '-t', name, '?');
+    const help = await term.screenWhere(name, (s) => s.includes('arena watch: keys'), 'the help');
     expect(help).toMatch(/l\s+jump to live/);
-    tmux('send-keys', '-t', name, 'x');
-    await screenWhere(name, (s) => behind.test(s), 'the viewer again after the help');
-    tmux('send-keys', '-t', name, 'l');
-    const live = await screenWhere(name, (s) => s.includes('ENDED'), 'ENDED after l');
+    term.tmux('send-keys', '-t', name, 'x');
+    await term.screenWhere(name, (s) => behind.test(s), 'the viewer again after the help');
+    term.tmux('send-keys', '-t', name, 'l');
+    const live = await term.screenWhere(name, (s) => s.includes('ENDED'), 'ENDED after l');
     expect(live).not.toMatch(behind);
     expect(live).toContain('game over');
-    tmux('send-keys', '-t', name, 'q');
+    term.tmux('send-keys', '-t', name, 'q');
     const end = Date.now() + SCREEN_DEADLINE_MS;
     while (!/^\d+\n$/.test(existsSync(code) ? readFileSync(code, 'utf8') : '')) {
       if (Date.now() > end) throw new Error('arena watch never exited after q');

@@ -2,7 +2,6 @@
 // panels show the true VP the game ended with (hidden VP cards included), as
 // the log's last line and `arena replay` do, not the public VP of the last
 // view (8 for a winner that won with 10). --plain's end line says it too.
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,20 +13,21 @@ import { runCli } from '../cli/run-cli';
 import { startArena, type Arena } from '../serve-matches/support';
 import { wellBehaved } from '../support/policies';
 import { REPO_ROOT } from './helpers';
+import { hasTmux, PERSON, tmuxServer } from './tmux-server';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const SCREEN_DEADLINE_MS = 40_000;
-const PERSON = 'env -u CI -u CONTINUOUS_INTEGRATION NO_COLOR=1';
 
 let arena: Arena;
 let dir: string;
 let sock: string;
+let term: ReturnType<typeof tmuxServer>;
 /** A finished match in which some seat held VP cards the public view never showed. */
 let match: { id: string; state: LiveState };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arena-watch-tmux-'));
   sock = join(dir, 'tmux.sock');
+  term = tmuxServer(sock, SCREEN_DEADLINE_MS);
   let n = 0;
   // Fixed seeds and ids: the same games every run (the test bots' choices are seeded by match and seat).
   arena = await startArena([wellBehaved(), wellBehaved(), wellBehaved()], { newSeed: () => `watch-true-vp-${n}`, newMatchId: () => `m_watchvp${n}` });
@@ -42,24 +42,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (hasTmux) spawnSync('tmux', ['-S', sock, 'kill-server']);
+  if (hasTmux) term?.kill();
   await arena?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
-}
-
-async function screenWhere(name: string, ok: (s: string) => boolean, what: string): Promise<string> {
-  const end = Date.now() + SCREEN_DEADLINE_MS;
-  for (;;) {
-    const s = tmux('capture-pane', '-p', '-t', name);
-    if (ok(s)) return s;
-    if (Date.now() > end) throw new Error(`the terminal never showed ${what}; screen:\n${s}`);
-    await new Promise((res) => setTimeout(res, 25));
-  }
-}
 
 /** Each seat's panel head as the screen should show it: true VP, and how much of it was hidden. */
 function panelHeads(s: LiveState): RegExp[] {
@@ -84,11 +71,11 @@ describe('arena watch, once the match has ended, shows the true VP', () => {
     const name = 'watch-vp';
     const code = join(dir, `${name}.code`);
     const cmd = `cd ${REPO_ROOT} && ${PERSON} node bin/arena watch ${match.id} --url ${arena.url}; echo $? > ${code}; read _`;
-    tmux('new-session', '-d', '-s', name, '-x', '110', '-y', '45', cmd);
+    term.tmux('new-session', '-d', '-s', name, '-x', '110', '-y', '45', cmd);
     const heads = panelHeads(match.state);
-    const screen = await screenWhere(name, (s) => s.includes('ENDED') && heads.every((h) => h.test(s)), 'ENDED with every seat\'s true VP');
+    const screen = await term.screenWhere(name, (s) => s.includes('ENDED') && heads.every((h) => h.test(s)), 'ENDED with every seat\'s true VP');
     expect(screen).toContain('game over');
-    tmux('send-keys', '-t', name, 'q');
+    term.tmux('send-keys', '-t', name, 'q');
     const end = Date.now() + SCREEN_DEADLINE_MS;
     while (!/^\d+\n$/.test(existsSync(code) ? readFileSync(code, 'utf8') : '')) {
       if (Date.now() > end) throw new Error('arena watch never exited after q');
