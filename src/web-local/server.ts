@@ -15,7 +15,7 @@ import type { LeaderboardRow, MatchEvent, MatchRecord } from '../protocol/index'
 import type { MatchResult, RunMatchOptions } from '../runner/index';
 import { mountDashboard } from '../service/dashboard';
 import { LiveHub } from '../service/live/hub';
-import { sseMessage, SSE_KEEPALIVE } from '../service/live/sse';
+import { parseLastEventId, sseMessage, SSE_HEADERS, streamChannel } from '../service/live/sse';
 
 /** The games of a local tournament or replay, as the pages see them. */
 export class LocalGames {
@@ -86,8 +86,6 @@ export interface LocalWeb {
   close(): Promise<void>;
 }
 
-const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store' };
-const KEEPALIVE_MS = 15_000;
 
 /** Serves the dashboard over `games` on 127.0.0.1:`port` (0 picks a free one). */
 export async function startLocalWeb(games: LocalGames, opts: { port?: number; webDir?: string } = {}): Promise<LocalWeb> {
@@ -121,20 +119,7 @@ export async function startLocalWeb(games: LocalGames, opts: { port?: number; we
     }
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     if (!outgoing) throw new Error('live streams need the Node HTTP server');
-    outgoing.writeHead(200, { ...SSE_HEADERS, Connection: 'close' });
-    let closed = false;
-    const finish = () => {
-      if (closed) return;
-      closed = true;
-      clearInterval(keepalive);
-      unsubscribe();
-      if (!outgoing.writableEnded) outgoing.end();
-    };
-    const send = (chunk: string) => void (closed || outgoing.write(chunk));
-    const lastEventId = Number.parseInt(c.req.header('last-event-id') ?? '', 10);
-    const unsubscribe = channel.subscribe({ send, close: finish }, Number.isSafeInteger(lastEventId) && lastEventId >= 0 ? lastEventId : null);
-    const keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
-    outgoing.once('close', finish);
+    streamChannel(outgoing, channel, parseLastEventId(c.req.header('last-event-id')));
     return RESPONSE_ALREADY_SENT as never;
   });
   mountDashboard(app, opts.webDir ? { dir: opts.webDir } : {});

@@ -9,9 +9,8 @@ import { publicView, stepReplay, type Game } from '../../../../engine/index';
 import { displayRating } from '../../../arena/ratings';
 import { GameSchema } from '../../../protocol/api';
 import { LeaderboardRowSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord } from '../../../protocol/index';
-import { writeOrDrop } from '../../live/backlog';
 import { publicMatchEvent, SNAPSHOT_RECENT_EVENTS } from '../../live/hub';
-import { parseLastEventId, sseMessage, SSE_KEEPALIVE } from '../../live/sse';
+import { parseLastEventId, sseMessage, SSE_HEADERS, streamChannel } from '../../live/sse';
 import { FinishedLiveCache, type FinishedLive } from '../../live/finished-cache';
 import { StreamSlots } from '../../live/stream-limit';
 import { InvalidCursor, type StoredMatch } from '../../store/types';
@@ -22,7 +21,6 @@ import { ApiError, rateLimited } from '../errors';
 import { IdParam, json, NOT_FOUND, PUBLIC_ERRORS } from '../openapi-kit';
 import type { MiddlewareHandler } from 'hono';
 
-const KEEPALIVE_MS = 15_000;
 
 /** What anyone may see of a stored match: no seed and no replay while it runs. */
 export function publicMatch(m: StoredMatch): MatchRecord {
@@ -161,14 +159,13 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const headers = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' };
       const channel = deps.hub.get(id);
       if (!channel) {
         // A finished match: its answers are cached (finishedLive), a replay of the game each is too dear.
         const lastEventId = parseLastEventId(c.req.header('last-event-id'));
         let done = finished.get(id);
         if (done && (lastEventId === null || lastEventId >= done.lastSeq)) {
-          return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, headers);
+          return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, SSE_HEADERS);
         }
         const m = await store.getMatch(id);
         if (!m) throw new ApiError('not_found', `no match ${id}`);
@@ -176,20 +173,17 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
           // In the store but not live (the hub has not opened it): what anyone may see of it, then end.
           const { seed: _s, replay: _r, ...header } = publicMatch(m);
           const end = sseMessage('end', { id: m.id, status: m.status, players: m.players, endedAt: m.endedAt });
-          return c.body(sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: null, recent: [], strikes: strikesOf(m) }) + end, 200, headers);
+          return c.body(sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: null, recent: [], strikes: strikesOf(m) }) + end, 200, SSE_HEADERS);
         }
         if (!done) finished.set(id, (done = finishedLive(m)));
         // A viewer that lost the stream while the match ended resumes from its last event, as from a running one.
         if (lastEventId !== null && lastEventId < done.lastSeq) {
           let body = '';
           for (let seq = lastEventId + 1; seq < m.replay.length; seq++) body += sseMessage('event', publicMatchEvent(m.replay[seq]), seq);
-          return c.body(body + done.tail, 200, headers);
+          return c.body(body + done.tail, 200, SSE_HEADERS);
         }
-        return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, headers);
+        return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, SSE_HEADERS);
       }
-      // The stream is written straight to the socket's response (@hono/node-server always gives
-      // one): hono's stream() goes through web streams, which cost more than the rest of a
-      // viewer's share of a decision round (npm run bench -- serve-matches).
       const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
       if (!outgoing || typeof outgoing.writeHead !== 'function') throw new Error('live streams need the Node HTTP server (@hono/node-server)');
       const lastEventId = parseLastEventId(c.req.header('last-event-id'));
@@ -200,25 +194,10 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         streams.release(address);
         throw rateLimited(deps.metrics, 'the server holds as many live streams as it may (serve --max-live-streams); retry later', 5);
       }
-      // Closed after the stream: the connection was counted as a live stream, not as a request connection.
-      outgoing.writeHead(200, { ...headers, Connection: 'close' });
-      let closed = false;
-      const finish = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(keepalive);
-        unsubscribe();
+      streamChannel(outgoing, channel, lastEventId, () => {
         streams.release(address);
         deps.metrics.setLiveViewers(deps.hub.viewerCount());
-        if (!outgoing.writableEnded) outgoing.end();
-      };
-      // A viewer that does not read is dropped rather than buffered without bound (live/backlog.ts).
-      const send = (chunk: string) => void (closed || writeOrDrop(outgoing, chunk));
-      const unsubscribe = channel.subscribe({ send, close: finish }, lastEventId);
-      const keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
-      outgoing.once('close', finish);
-      // A client gone before the handler ran has had its 'close' already: let go of its slot now.
-      if (!outgoing.socket || outgoing.socket.destroyed) finish();
+      });
       deps.metrics.setLiveViewers(deps.hub.viewerCount());
       return RESPONSE_ALREADY_SENT as never;
     },
