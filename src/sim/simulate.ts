@@ -126,10 +126,29 @@ export interface SimTally {
   /** Per bot, in the order given: wins, VP and placements summed over games. */
   bots: Array<{ wins: number; vp: number; placement: number }>;
   /**
-   * Each game played, flat: the game index, then per bot placement * 2 + (1 if it won).
-   * Kept for the confidence intervals; several workers' lists are put back in game order at the end.
+   * Each game played, for the confidence intervals: runs of consecutive games, each a byte per bot
+   * (placement * 2 + 1 if it won) from game `from` on; `used` bytes of `codes` hold games.
+   * Several workers' runs are put back in game order at the end.
    */
-  perGame: number[];
+  perGame: GameRun[];
+}
+
+export interface GameRun {
+  from: number;
+  codes: Uint8Array;
+  used: number;
+}
+
+/** The run that game `i` extends (the last one, when i follows it), with room for one more game of `bots` bytes. */
+function runFor(runs: GameRun[], i: number, bots: number): GameRun {
+  let run = runs[runs.length - 1];
+  if (!run || run.from + run.used / bots !== i) runs.push((run = { from: i, codes: new Uint8Array(64 * bots), used: 0 }));
+  if (run.used + bots > run.codes.length) {
+    const grown = new Uint8Array(run.codes.length * 2);
+    grown.set(run.codes);
+    run.codes = grown;
+  }
+  return run;
 }
 
 export function emptyTally(bots: number): SimTally {
@@ -147,7 +166,7 @@ export function addTally(into: SimTally, from: SimTally): void {
     into.bots[i].vp += b.vp;
     into.bots[i].placement += b.placement;
   });
-  for (const x of from.perGame) into.perGame.push(x);
+  into.perGame.push(...from.perGame);
 }
 
 /**
@@ -173,10 +192,11 @@ export function playRange(
     tally.games++;
     tally.turns += out.turns ?? currentTurn(g);
     if (out.reason === 'win') tally.won++;
-    const at = tally.perGame.length + 1;
-    tally.perGame.push(i, ...botAtSeat.map(() => 0));
+    const run = runFor(tally.perGame, i, n);
+    const at = run.used;
+    run.used += n;
     botAtSeat.forEach((b, s) => {
-      tally.perGame[at + b] = out.placements[s] * 2 + (out.winner === s ? 1 : 0);
+      run.codes[at + b] = out.placements[s] * 2 + (out.winner === s ? 1 : 0);
       tally.bots[b].vp += out.vp[s];
       tally.bots[b].placement += out.placements[s];
       if (out.winner === s) tally.bots[b].wins++;
@@ -249,17 +269,17 @@ export function simResult(names: readonly string[], seed: string, t: SimTally, s
   };
 }
 
-/** The tally's per-game list, in game order (several workers' blocks arrive in any order). */
+/** The tally's games in game order (several workers' runs arrive in any order). */
 function outcomesOf(t: SimTally, bots: number): SimulateResult['outcomes'] {
-  const stride = bots + 1;
-  const count = t.perGame.length / stride;
-  const order = Array.from({ length: count }, (_, j) => j).sort((x, y) => t.perGame[x * stride] - t.perGame[y * stride]);
+  const runs = [...t.perGame].sort((x, y) => x.from - y.from);
+  const count = runs.reduce((sum, r) => sum + r.used / bots, 0);
   const games = new Int32Array(count);
   const codes = new Uint8Array(count * bots);
-  order.forEach((from, j) => {
-    games[j] = t.perGame[from * stride];
-    for (let b = 0; b < bots; b++) codes[j * bots + b] = t.perGame[from * stride + 1 + b];
-  });
+  let j = 0;
+  for (const r of runs) {
+    codes.set(r.codes.subarray(0, r.used), j * bots);
+    for (let k = 0; k < r.used / bots; k++) games[j++] = r.from + k;
+  }
   return { games, codes };
 }
 
