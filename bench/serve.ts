@@ -29,6 +29,7 @@ import { summaryOf, type LogLine } from '../src/service/store/match-index';
 import { openFileStore, type FileStore } from '../src/service/store/index';
 import type { RatingRecord, StoredMatch } from '../src/service/store/types';
 import { median, type BenchRow, type BenchSuite } from './harness';
+import { pgBinDir } from '../test/support/postgres';
 
 const ROLE_ENV = 'ARENA_BENCH_SERVE_ROLE';
 const KEYS_ENV = 'ARENA_BENCH_SERVE_KEYS';
@@ -47,7 +48,11 @@ const NO_LIMIT = { perSecond: 1e9, burst: 1e9 };
 export async function run(): Promise<BenchSuite[]> {
   // The child process this suite spawns runs `bench serve` again, as the server.
   if (process.env[ROLE_ENV] === 'server') return serverRole();
-  const parts = (process.env.ARENA_BENCH_SERVE_PARTS ?? 'http,store,accounts,stores').split(',');
+  const asked = process.env.ARENA_BENCH_SERVE_PARTS;
+  // By default the stores part runs where PostgreSQL is installed; asked for by name, it says what is missing.
+  const withPostgres = asked !== undefined || hasPostgres();
+  if (!withPostgres) process.stderr.write('serve: PostgreSQL is not installed (apt-get install postgresql): the stores part is skipped\n');
+  const parts = (asked ?? `http,store,accounts${withPostgres ? ',stores' : ''}`).split(',');
   const out: BenchSuite[] = [];
   if (parts.includes('http')) out.push(await httpSuite());
   if (parts.includes('store')) out.push(await storeSuite());
@@ -55,6 +60,15 @@ export async function run(): Promise<BenchSuite[]> {
   // 10,000 registered bots: scheduler tick and leaderboard, file store against PostgreSQL (serve-stores.ts).
   if (parts.includes('stores')) out.push(await (await import('./serve-stores')).storesSuite());
   return out;
+}
+
+function hasPostgres(): boolean {
+  try {
+    pgBinDir();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // ---------------------------------------------------------------- the server
