@@ -279,7 +279,6 @@ export class Scheduler {
         log({ event: 'match.error', matchId, error: `cannot record the result: ${err instanceof Error ? err.message : String(err)}` });
       }
       if (record) {
-        await this.keepOwnerData(matchId, full, record.endedAt ?? endedAt);
         hub.close(matchId, { status: 'completed', players: record.players, endedAt: record.endedAt ?? endedAt });
         this.opts.metrics?.matchEnded('completed', result);
         log({
@@ -288,6 +287,8 @@ export class Scheduler {
           durationMs: Date.parse(record.endedAt ?? endedAt) - Date.parse(startedAt),
           ...unrated,
         });
+        // After viewers and the log heard of the end: a write to a database that is away retries for a while.
+        await this.keepOwnerData(matchId, full, record.endedAt ?? endedAt);
         return;
       }
       begun.abortReason = 'its result could not be recorded';
@@ -298,7 +299,6 @@ export class Scheduler {
     try {
       if (wasStored) {
         await retryWhileUnavailable(() => store.putMatch(aborted), async () => ((await store.getMatch(matchId))?.status === 'aborted' ? undefined : null));
-        await this.keepOwnerData(matchId, full, aborted.endedAt ?? endedAt);
       }
     } finally {
       // Viewers, metrics and the log hear of the end even when the store failed.
@@ -307,6 +307,7 @@ export class Scheduler {
       const reason = begun.abortReason ?? (signal.aborted ? 'server stopping' : 'wall clock or error');
       log({ event: 'match.abort', matchId, reason, durationMs: Date.parse(endedAt) - Date.parse(startedAt) });
     }
+    if (wasStored) await this.keepOwnerData(matchId, full, aborted.endedAt ?? endedAt);
   }
 
   /**
@@ -315,14 +316,16 @@ export class Scheduler {
    */
   private async keepOwnerData(matchId: string, full: MatchResult | null, endedAt: string): Promise<void> {
     if (!full) return;
-    for (const [botId, data] of ownerDataOf(full, endedAt)) {
-      try {
-        // First write wins, so a retry after a write that landed changes nothing.
-        await retryWhileUnavailable(() => this.opts.store.putOwnerMatchData(matchId, botId, data), async () => null);
-      } catch (err) {
-        this.opts.log({ event: 'match.error', matchId, error: `cannot keep a bot's private match data: ${err instanceof Error ? err.message : String(err)}` });
-      }
-    }
+    await Promise.all(
+      [...ownerDataOf(full, endedAt)].map(async ([botId, data]) => {
+        try {
+          // First write wins, so a retry after a write that landed changes nothing.
+          await retryWhileUnavailable(() => this.opts.store.putOwnerMatchData(matchId, botId, data), async () => null);
+        } catch (err) {
+          this.opts.log({ event: 'match.error', matchId, error: `cannot keep a bot's private match data: ${err instanceof Error ? err.message : String(err)}` });
+        }
+      }),
+    );
   }
 
   /** Rates a completed match (openskill Weng-Lin, ranks = placements) and stores match and ratings in one step; an unrated one changes no rating. */
