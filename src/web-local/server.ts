@@ -86,10 +86,11 @@ export interface LocalWeb {
   close(): Promise<void>;
 }
 
-
 /** Serves the dashboard over `games` on 127.0.0.1:`port` (0 picks a free one). */
 export async function startLocalWeb(games: LocalGames, opts: { port?: number; webDir?: string } = {}): Promise<LocalWeb> {
   const app = new Hono();
+  // First, as in the service (app.ts): a browser that opens /matches/ID or /leaderboard gets the page, not JSON.
+  mountDashboard(app, opts.webDir ? { dir: opts.webDir } : {});
   const notFound = (what: string) => ({ error: { code: 'not_found', message: `no ${what}` } });
   // Nobody signs in here: the dashboard shows the signed-out pages.
   app.get('/me', (c) => c.json({ error: { code: 'unauthorized', message: 'local games: no account' } }, 401));
@@ -122,7 +123,6 @@ export async function startLocalWeb(games: LocalGames, opts: { port?: number; we
     streamChannel(outgoing, channel, parseLastEventId(c.req.header('last-event-id')));
     return RESPONSE_ALREADY_SENT as never;
   });
-  mountDashboard(app, opts.webDir ? { dir: opts.webDir } : {});
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;

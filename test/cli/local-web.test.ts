@@ -44,6 +44,9 @@ describe('--web', () => {
     const m = (await (await fetch(`${base}/matches/${list.matches[0].id}`)).json()) as { decisions: unknown[]; replay: unknown[] };
     expect(m.decisions.length).toBeGreaterThan(50);
     expect((await fetch(`${base}/matches/nope`)).status).toBe(404);
+    // A browser at the API's own path gets the page, as from `arena serve`.
+    const page = await fetch(`${base}/matches/${list.matches[0].id}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
     child.kill('SIGINT');
     expect(await exit).toBe(0);
   }, 60_000);
