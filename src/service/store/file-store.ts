@@ -449,7 +449,8 @@ export class FileStore implements Store {
     return this.mutate((d) => {
       if (!own(d.users, input.userId)) throw new StoreNotFound('user', input.userId);
       // A signature names no server or account: one public key, one account (revoked keys included).
-      if (Object.values(d.keys).some((k) => k.publicKey === input.publicKey && k.userId !== input.userId)) {
+      // Scanned on the live document: reading through the draft would copy every key into the change.
+      if (Object.values(this.db.data.keys).some((k) => k.publicKey === input.publicKey && k.userId !== input.userId)) {
         throw new StoreConflict('public_key', 'another account registered this public key');
       }
       const key: KeyRecord = {
@@ -566,7 +567,8 @@ export class FileStore implements Store {
       let replaced = 0;
       if (maxOpen !== undefined) {
         const at = Date.parse(rec.createdAt);
-        const open = Object.values(d.signInTokens)
+        // Scanned on the live document (the draft would copy every link); deleted through the draft.
+        const open = Object.values(this.db.data.signInTokens)
           .filter((t) => t.email === rec.email && !t.usedAt && Date.parse(t.expiresAt) > at)
           .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
         // A stranger's request must not spend the owner's allowance: the oldest links give way instead.
