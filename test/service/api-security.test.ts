@@ -550,7 +550,7 @@ describe('rate limits', () => {
 
   it('believes X-Forwarded-For only from a loopback or private peer (a proxy), never from a public one', () => {
     // Requests from public addresses cannot be made here (tests stay on loopback): the Node request the app reads, as it would be.
-    const from = (peer: string, xff?: string) => ({ env: { incoming: { socket: { remoteAddress: peer }, headers: xff === undefined ? {} : { 'x-forwarded-for': xff } } } }) as unknown as Context;
+    const from = (peer: string, xff?: string) => ({ env: { incoming: { socket: { remoteAddress: peer }, rawHeaders: xff === undefined ? [] : ['X-Forwarded-For', xff] } } }) as unknown as Context;
     expect(clientAddress(from('198.51.100.7', '203.0.113.5'), true)).toBe('198.51.100.7');
     expect(clientAddress(from('2001:db8::9', '203.0.113.5'), true)).toBe('2001:db8::9');
     for (const proxy of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.0.2', '192.168.1.4', '172.16.0.3', 'fd00::1']) {

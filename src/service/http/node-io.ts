@@ -14,12 +14,10 @@ interface NodeBindings {
 
 const bindings = (c: Context): NodeBindings | undefined => c.env as NodeBindings | undefined;
 
-/** A request header by lower-case name, as c.req.header(name) gives it (repeats joined with ", "). */
+/** A request header by name, as c.req.header(name) gives it (repeats joined with ", "): one reader, Node's raw list. */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const incoming = bindings(c)?.incoming;
-  if (!incoming?.headers) return c.req.header(name);
-  const v = incoming.headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
+  const raw = bindings(c)?.incoming?.rawHeaders;
+  return Array.isArray(raw) ? rawHeader(raw, name) : c.req.header(name);
 }
 
 /**
