@@ -17,6 +17,7 @@ import type { AppEnv } from '../env';
 import { ApiError, rateLimited } from '../errors';
 import { json, PUBLIC_ERRORS } from '../openapi-kit';
 import { RateLimiter } from '../rate-limit';
+import { prefersHtml } from '../../dashboard';
 
 export const SIGN_IN_TTL_MS = 15 * 60_000;
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
@@ -65,7 +66,7 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
   const badLink = (c: Context<AppEnv>) => {
     deps.metrics.authFailure('bad_sign_in_link');
     // A person who clicked an old link gets the sign-in page saying so, not a JSON body.
-    if (wantsHtml(c.req.header('accept'))) return c.redirect('/sign-in?link=expired', 303);
+    if (prefersHtml(c.req.header('accept'))) return c.redirect('/sign-in?link=expired', 303);
     throw new ApiError('unauthenticated', 'this sign-in link is unknown, used or expired; ask for a new one');
   };
 
@@ -155,13 +156,6 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
   );
 }
 
-/** The client asked for HTML before JSON (a browser following a link), by the Accept header's order. */
-function wantsHtml(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const html = accept.indexOf('text/html');
-  const json = accept.indexOf('application/json');
-  return html !== -1 && (json === -1 || html < json);
-}
 
 const CONFIRM_STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem}.switch{border-left:4px solid #c60;padding-left:.75rem}';
 
