@@ -11,7 +11,7 @@ import { usageError } from './errors';
 export const STORE_HELP = 'a PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default: $ARENA_DATABASE_URL; without either, the data directory)';
 
 export type StoreChoice =
-  | { kind: 'file'; dir: string; explicit: boolean }
+  | { kind: 'file'; dir: string }
   | { kind: 'postgres'; url: string; shown: string; from: '--store' | '$ARENA_DATABASE_URL' };
 
 export function chooseStore(env: NodeJS.ProcessEnv, cwd: string, flags: { store?: string; data?: string }): StoreChoice {
@@ -27,5 +27,5 @@ export function chooseStore(env: NodeJS.ProcessEnv, cwd: string, flags: { store?
     if (!isDatabaseUrl(fromEnv)) throw usageError('$ARENA_DATABASE_URL must be a PostgreSQL URL such as postgres://arena@127.0.0.1/arena');
     return { kind: 'postgres', url: fromEnv, shown: describeTarget(fromEnv), from: '$ARENA_DATABASE_URL' };
   }
-  return { kind: 'file', dir: resolve(cwd, dataDir(env, flags.data)), explicit: flags.data !== undefined };
+  return { kind: 'file', dir: resolve(cwd, dataDir(env, flags.data)) };
 }

@@ -43,5 +43,5 @@ export type MatchPlayer = z.infer<typeof MatchPlayerSchema>;
 export type MatchSummary = z.infer<typeof MatchSummarySchema>;
 export type Match = z.infer<typeof MatchSchema>;
 export type MatchRecord = z.infer<typeof MatchRecordSchema>;
-export type DecisionEntry = z.infer<typeof DecisionEntrySchema>;
+export type { DecisionEntry } from './match-header-types';
 export type LeaderboardRow = z.infer<typeof LeaderboardRowSchema>;

@@ -152,6 +152,7 @@ Examples:
         if (tickSeconds > 0) {
           const { claimMatchmaking } = await import('../../service/store/pg/matchmaker');
           lease = await claimMatchmaking(db.db).catch(async (err: Error) => {
+            replayGuard?.close();
             await db.close().catch(() => {});
             throw new CliError(`cannot reach the database at ${choice.shown}: ${err.message}`, EXIT.failure);
           });
