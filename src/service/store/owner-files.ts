@@ -80,8 +80,14 @@ export class OwnerFiles {
       const lines = data.strikes.map((s) => JSON.stringify({ b: botId, s: { ...s, matchId, at: data.endedAt } } satisfies StrikeLine));
       const text = lines.map((l) => l + '\n').join('');
       this.fh ??= await open(this.logFile, 'a', 0o600);
-      await this.fh.write(text);
-      await this.fh.sync();
+      try {
+        await this.fh.write(text);
+        await this.fh.sync();
+      } catch (err) {
+        // Part of the text may be in the file: cut it, so the next append starts where the index ends.
+        await this.fh.truncate(this.size).catch(() => {});
+        throw err;
+      }
       const list = this.index!.get(botId) ?? [];
       let off = this.size;
       for (const l of lines) {
