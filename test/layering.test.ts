@@ -49,8 +49,8 @@ describe('layering (docs/architecture.md)', () => {
     file('src/protocol/index.ts', 'export const schema = 1;\n');
     file('src/keys/index.ts', 'export const sign = 1;\n');
     file('src/config/paths.ts', "import { sign } from '../keys/index';\nexport const dir = sign;\n");
-    file('src/probe/pinned-lookup.ts', 'export const lookup = 1;\n');
-    file('src/runner/index.ts', "import { game } from '../../engine/game';\nimport { schema } from '../protocol/index';\nimport { lookup } from '../probe/pinned-lookup';\nexport const run = game + schema + lookup;\n");
+    file('src/net/pinned-lookup.ts', 'export const lookup = 1;\n');
+    file('src/runner/index.ts', "import { game } from '../../engine/game';\nimport { schema } from '../protocol/index';\nimport { lookup } from '../net/pinned-lookup';\nexport const run = game + schema + lookup;\n");
     file('src/probe/deploy-check.ts', "import { run } from '../runner/index';\nexport const check = run;\n");
     file('src/term/line.ts', 'export const line = 1;\n');
     file('src/cli/main.ts', "import { run } from '../runner/index';\nimport { line } from '../term/line';\nexport const main = run + line;\n");
@@ -64,6 +64,7 @@ describe('layering (docs/architecture.md)', () => {
       ['keys-import-nothing', 'src/keys/bad.ts', "import { dir } from '../config/paths';\nexport const x = dir;\n"],
       ['runner-on-engine', 'src/runner/bad.ts', "import { line } from '../term/line';\nexport const x = line;\n"],
       ['runner-on-engine', 'src/runner/bad2.ts', "import { check } from '../probe/deploy-check';\nexport const x = check;\n"],
+      ['net-imports-nothing', 'src/net/bad.ts', "import { run } from '../runner/index';\nexport const x = run;\n"],
       ['arena-is-a-library', 'src/arena/bad.ts', "import { line } from '../term/line';\nexport const x = line;\n"],
       ['arena-is-a-library', 'src/arena/bad2.ts', "import { main } from '../cli/main';\nexport const x = main;\n"],
       ['service-no-terminal', 'src/service/bad.ts', "import { main } from '../cli/main';\nexport const x = main;\n"],
@@ -107,7 +108,7 @@ describe('layering (docs/architecture.md)', () => {
 describe('libraries the service uses', () => {
   // Not a dependency question, so not a cruiser rule: these directories must
   // not write to the terminal or end the process (the CLI's IO and exit codes do that).
-  const LIBRARIES = ['engine', 'src/arena', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/sim', 'src/service'];
+  const LIBRARIES = ['engine', 'src/arena', 'src/runner', 'src/net', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/sim', 'src/service'];
   const files = (dir: string): string[] =>
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
       e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
@@ -118,5 +119,22 @@ describe('libraries the service uses', () => {
       .flatMap(files)
       .filter((f) => /process\.(exit|stdout|stderr|stdin)\b/.test(readFileSync(join(root, f), 'utf8')));
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('tests mirror the code (CONTRIBUTING.md)', () => {
+  // A unit test lives at test/<the folder of the code it tests>; whole-program suites in test/e2e.
+  const CODE_ROOTS = ['src', '.'];
+  const tests = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? tests(join(dir, e.name)) : /\.test\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+    );
+
+  it('every test file is in test/e2e or in a folder that mirrors one of the code', () => {
+    const astray = tests('test')
+      .map((f) => dirname(f).replace(/^test\/?/, ''))
+      .filter((d) => d !== '' && d !== 'e2e' && !d.startsWith('e2e/'))
+      .filter((d) => !CODE_ROOTS.some((r) => statSync(join(root, r, d), { throwIfNoEntry: false })?.isDirectory()));
+    expect([...new Set(astray)]).toEqual([]);
   });
 });

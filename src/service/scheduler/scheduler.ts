@@ -17,10 +17,9 @@ import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../
 import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
+import type { ServiceLog } from '../ops/log-format';
 import { ownerDataOf } from './owner-data';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
-
-export type ServiceLog = (fields: Record<string, unknown>) => void;
 
 /** What the scheduler reports to /metrics. */
 export interface SchedulerMetrics {
