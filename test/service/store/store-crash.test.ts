@@ -40,16 +40,21 @@ class Ledger {
   revoked = new Map<string, string>();
   bots = new Set<string>();
   matches = new Map<string, string>();
-  // Per record: the values written in order, and how far the acks got.
-  private named = new Map<string, { values: string[]; acked: number }>();
+  // Per record: each value written, with when its write began and when it was acknowledged (lines seen so far).
+  private named = new Map<string, Array<{ value: string; began: number; acked: number }>>();
+  private seen = 0;
 
   add(l: Line): void {
+    this.seen++;
     if (l.op === 'botName' || l.op === 'handle') {
       const key = `${l.op}:${l.id}`;
-      const rec = this.named.get(key) ?? { values: [], acked: -1 };
-      this.named.set(key, rec);
-      if (l.t === 'intent') rec.values.push(l.name!);
-      else rec.acked = Math.max(rec.acked, rec.values.lastIndexOf(l.name!));
+      const writes = this.named.get(key) ?? [];
+      this.named.set(key, writes);
+      if (l.t === 'intent') writes.push({ value: l.name!, began: this.seen, acked: Infinity });
+      else {
+        const w = writes.findLast((x) => x.value === l.name && x.acked === Infinity);
+        if (w) w.acked = this.seen;
+      }
       return;
     }
     if (l.t !== 'ack') return;
@@ -60,11 +65,16 @@ class Ledger {
     if (l.op === 'match') this.matches.set(l.id!, l.status!);
   }
 
-  /** Every value the record may hold now: the last acked one or any written after it. */
+  /**
+   * Every value the record may hold now (null before any acknowledged write): a value is
+   * gone only when a write that began after it was acknowledged has been acknowledged too.
+   * Two writes in flight at once (the child writes from two loops) may land in either order.
+   */
   allowed(op: 'botName' | 'handle', id: string): string[] | null {
-    const rec = this.named.get(`${op}:${id}`);
-    if (!rec || rec.acked < 0) return null;
-    return rec.values.slice(rec.acked);
+    const writes = this.named.get(`${op}:${id}`) ?? [];
+    const acked = writes.filter((w) => w.acked !== Infinity);
+    if (acked.length === 0) return null;
+    return writes.filter((v) => !acked.some((w) => w.began > v.acked)).map((v) => v.value);
   }
 
   acks(): number {
