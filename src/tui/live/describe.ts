@@ -2,7 +2,7 @@
 // (engine/public-events.ts): a bought card is not named, a theft says only
 // that a card changed hands, a strike gives no rejection reason. The other
 // kinds are the replay's own and are described the same way.
-import type { GameEvent } from '../../../engine/types';
+import type { GameEvent } from '../../../engine/index';
 import type { PublicMatchEvent } from '../../protocol/events';
 import { describeEvent, type DescribeOptions } from '../render/events';
 import { seatColour } from '../render/palette';

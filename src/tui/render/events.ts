@@ -1,7 +1,7 @@
 // One replay event as a human sentence: "seat 2 rolled 3+5=8: seat 0 +1 grain".
 // Events reach the viewer parsed by the record schema and verified against
 // the engine, so each kind's data has its exact type (engine/types.ts).
-import type { ActionEventData, DevEventData, GameEvent, ResourceCounts, TurnAction } from '../../../engine/types';
+import type { ActionEventData, DevEventData, GameEvent, ResourceCounts, TurnAction } from '../../../engine/index';
 import { seatColour } from './palette';
 import { span, type Line, type Span } from './style';
 
