@@ -31,6 +31,10 @@ function layer(name, from, allowed, comment) {
   };
 }
 
+// The engine's front door: code outside engine/ imports engine/index.ts, or
+// one of the modules kept out of it on purpose (engine/index.ts says why each).
+const ENGINE_DOORS = ['index.ts', 'rules-version.ts', 'bots/names.ts', 'rules-data.ts', 'board-data.ts', 'view-bytes.ts'];
+
 module.exports = {
   forbidden: [
     layer('engine-stands-alone', '^engine/', [], 'The engine is pure TypeScript with no I/O: it imports nothing outside engine/.'),
@@ -50,6 +54,13 @@ module.exports = {
     layer('tui-below-cli', '^src/tui/', ['src/text', 'engine', 'src/arena', 'src/runner', 'src/net', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/term', 'src/fs'], 'The replay viewer; commands call it, never the reverse.'),
     layer('term-below-cli', '^src/term/', ['src/text', 'engine', 'src/arena', 'src/sim', 'src/runner', 'src/net', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'Terminal helpers for commands; they import no command.'),
     layer('web-on-engine-and-protocol', '^src/web/', ['engine', 'src/protocol'], 'The dashboard reaches the service over HTTP only.'),
+    {
+      name: 'engine-front-door',
+      comment: `Outside engine/, import the engine only through engine/${ENGINE_DOORS.join(', engine/')} (the rest is its inside; tests may reach it).`,
+      severity: 'error',
+      from: { path: '^(src|examples|bench|scripts|bin)/' },
+      to: { path: '^engine/', pathNot: `^engine/(${ENGINE_DOORS.map((d) => d.replace(/\./g, '\\.')).join('|')})$` },
+    },
     {
       name: 'service-no-terminal',
       comment: 'serve runs without a terminal: it must not import the cli, tui, term or web code.',

@@ -9,7 +9,7 @@
 import { retryWhileUnavailable } from './store-retry';
 import type { KeyObject } from 'node:crypto';
 import { RULES_VERSION, seatOrder } from '../../../engine/index';
-import type { PublicView } from '../../../engine/types';
+import type { PublicView } from '../../../engine/index';
 import { displayRating, initialRating, rate } from '../../arena/ratings';
 import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchEvent, MatchRecord } from '../../protocol/index';

@@ -13,7 +13,7 @@ describe('describeEvent', () => {
   it('rolls say who rolled what and who got paid', () => {
     expect(say({ kind: 'roll', seat: 2, data: { dice: [3, 5], produced: [{ grain: 1 }, {}, { ore: 2 }, {}] } }))
       .toBe('seat 2 (cyd) rolled 3+5=8: seat 0 +1 grain, seat 2 +2 ore');
-    expect(say({ kind: 'roll', seat: 1, data: { dice: [3, 4], produced: [{}, {}, {}, {}] } })).toBe('seat 1 (bob) rolled 3+4=7: bandit!');
+    expect(say({ kind: 'roll', seat: 1, data: { dice: [3, 4], produced: [{}, {}, {}, {}] } })).toBe('seat 1 (bob) rolled 3+4=7: the bandit moves');
     expect(say({ kind: 'roll', seat: 0, data: { dice: [2, 2], produced: [{ brick: 1, wool: 2 }, {}, {}, {}] } }))
       .toBe('seat 0 (ada) rolled 2+2=4: seat 0 +1 brick +2 wool');
   });
@@ -30,20 +30,20 @@ describe('describeEvent', () => {
   });
 
   it('builds, strikes, defaults and the end', () => {
-    expect(say({ kind: 'build', seat: 1, data: { what: 'city', at: 23 } })).toBe('seat 1 (bob) built a city at 23');
+    expect(say({ kind: 'build', seat: 1, data: { what: 'city', at: 23 } })).toBe('seat 1 (bob) built a city at vertex 23');
     expect(say({ kind: 'timeout', seat: 2, data: { reason: 'late', strikes: 2, decision: 'turn' } }))
       .toBe('seat 2 (cyd) strike 2: late on a turn decision');
     expect(say({ kind: 'timeout', seat: 0, data: { reason: 'illegal', strikes: 1, decision: 'turn', code: 'cannot_afford', message: 'a city needs 3 ore and 2 grain' } }))
       .toBe('seat 0 (ada) strike 1: illegal on a turn decision (cannot_afford: a city needs 3 ore and 2 grain)');
     expect(say({ kind: 'action', seat: 2, data: { kind: 'turn', action: { type: 'end_turn' }, default: true } }))
-      .toBe('seat 2 (cyd) → end turn (default)');
+      .toBe('seat 2 (cyd) → end the turn (default)');
     expect(say({ kind: 'end', data: { reason: 'win', winner: 1, placements: [2, 1, 3, 3], vp: [8, 10, 4, 4], turns: 90 } }))
-      .toBe('game over (win) after 90 turns: #1 seat 1 10vp #2 seat 0 8vp #3 seat 2 4vp #3 seat 3 4vp');
+      .toBe('game over (win) after 90 turns: #1 seat 1 10 VP, #2 seat 0 8 VP, #3 seat 2 4 VP, #3 seat 3 4 VP');
   });
 
   it('uses short seat labels on narrow screens', () => {
     expect(say({ kind: 'build', seat: 1, data: { what: 'road', at: 7 } }, true)).toBe('s1 built a road on edge 7');
-    expect(say({ kind: 'bandit', seat: 3, data: { hex: 4, victim: 0, stole: null } }, true)).toBe('s3 moved the bandit to hex 4 and robbed (nothing to take) s0');
+    expect(say({ kind: 'bandit', seat: 3, data: { hex: 4, victim: 0, stole: null } }, true)).toBe('s3 moved the bandit to hex 4 and robbed s0, who had no cards');
   });
 });
 

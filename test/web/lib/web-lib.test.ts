@@ -85,10 +85,10 @@ describe('describeEvent: the log in words', () => {
   const ctx = { names: ['Alpha', 'Bravo', 'Charlie'] };
   it('names seats by bot and says what happened', () => {
     expect(describeEvent({ kind: 'roll', seat: 0, data: { dice: [3, 5], produced: [{}, { grain: 1 }, {}] } }, ctx))
-      .toBe('Alpha (seat 0) rolled 3+5 = 8: Bravo (seat 1) +1 grain.');
-    expect(describeEvent({ kind: 'build', seat: 2, data: { what: 'city', at: 17 } }, ctx)).toBe('Charlie (seat 2) built a city at vertex 17.');
+      .toBe('Alpha (seat 0) rolled 3+5=8: Bravo (seat 1) +1 grain');
+    expect(describeEvent({ kind: 'build', seat: 2, data: { what: 'city', at: 17 } }, ctx)).toBe('Charlie (seat 2) built a city at vertex 17');
     expect(describeEvent({ kind: 'trade', seat: 1, data: { from: 1, to: 'bank', give: { ore: 4 }, get: { wool: 1 } } }, ctx))
-      .toBe('Bravo (seat 1) traded 4 ore to the bank for 1 wool.');
+      .toBe('Bravo (seat 1) traded 4 ore to the bank for 1 wool');
   });
 
   it('a live (public) event never needs the hidden facts, a finished one shows them', () => {
@@ -99,7 +99,7 @@ describe('describeEvent: the log in words', () => {
     expect(text).toContain('stole a card from Bravo');
     expect(text).not.toContain('ore');
     const buy: GameEvent = { kind: 'dev', seat: 2, data: { action: 'buy', card: 'victory_point' } };
-    expect(describeEvent(publicEvent(buy), ctx)).toBe('Charlie (seat 2) bought a development card.');
+    expect(describeEvent(publicEvent(buy), ctx)).toBe('Charlie (seat 2) bought a dev card');
   });
 
   it('describes every event of a real game without falling back to the raw kind', () => {

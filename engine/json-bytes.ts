@@ -1,4 +1,4 @@
-// The byte-level primitives of the request-frame writer (seat-frame.ts), writing JSON
+// The byte-level primitives of the view writer (view-bytes.ts) and the runner's request frames, writing JSON
 // pieces exactly as JSON.stringify would. Frames are written straight into a
 // slab and handed out as views of it (no copy, no allocation but the view):
 // a frame's bytes are never written again once taken, so it may wait for a
