@@ -12,7 +12,7 @@ const CONTROL_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${OTHER_CON
 
 /** Every control character escaped. */
 export function visible(text: string): string {
-  return text.replace(CONTROL, escape);
+  return text.replace(CONTROL, escapeControl);
 }
 
 /** Every control character replaced by `by` (one column each, so laid-out text keeps its width). */
@@ -22,9 +22,9 @@ export function replaceControls(text: string, by: string): string {
 
 /** The same, but keeping line breaks and tabs (multi-line messages). */
 export function visibleLines(text: string): string {
-  return text.replace(CONTROL_BUT_LINES, escape);
+  return text.replace(CONTROL_BUT_LINES, escapeControl);
 }
 
-function escape(c: string): string {
+function escapeControl(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
