@@ -65,6 +65,8 @@ export async function takeChallenges(opts: TakeChallengesOptions): Promise<Chall
   if (pending.length === 0) return [];
   const wanted = [...new Set(pending.flatMap((c) => [c.botId, ...c.opponents]))].filter((id) => !idle.has(id));
   const others = wanted.length > 0 ? await botsById(store, wanted) : new Map<string, BotRecord>();
+  // Every bot named, as of this tick: idle loses the bots of each table taken, and they are not removed for that.
+  const known = new Map([...others, ...idle]);
   const tables: ChallengeTable[] = [];
   const settle = async (c: ChallengeRecord, outcome: ChallengeOutcome): Promise<boolean> => {
     try {
@@ -78,7 +80,7 @@ export async function takeChallenges(opts: TakeChallengesOptions): Promise<Chall
   };
   for (const c of pending) {
     const ids = [c.botId, ...c.opponents];
-    const reason = ids.map((id) => refusal(idle.get(id) ?? others.get(id), id, c)).find((r) => r !== null);
+    const reason = ids.map((id) => refusal(known.get(id), id, c)).find((r) => r !== null);
     if (reason) {
       await settle(c, { status: 'refused', reason });
       continue;
