@@ -94,7 +94,16 @@ export function getMatchNotes(t: ApiTarget, botId: string, matchId: string): Pro
  * (404, or 403 for someone else's bot).
  */
 export async function resolveBotId(t: ApiTarget, idOrName: string): Promise<string> {
+  return (await resolveBotIds(t, [idOrName]))[0];
+}
+
+/** resolveBotId for several references with one listing (one request, not one each). */
+export async function resolveBotIds(t: ApiTarget, refs: string[]): Promise<string[]> {
   const bots = await listBots(t);
+  return refs.map((ref) => idOf(bots, ref));
+}
+
+function idOf(bots: Bot[], idOrName: string): string {
   if (bots.some((b) => b.id === idOrName)) return idOrName;
   const byName = bots.filter((b) => b.name === idOrName);
   if (byName.length > 1) throw new BotLookupError(`${byName.length} of your bots are named "${idOrName}"; give the id (${byName.map((b) => b.id).join(', ')})`);

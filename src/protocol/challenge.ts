@@ -1,17 +1,11 @@
 // Challenges (issue 29 item 4): an owner asks for one unrated match between
 // one of their bots and 1-3 named bots of anyone's. The scheduler plays it at
-// the first tick all of them are idle, or it expires. The numbers below are
-// the contract the API, the CLI help and docs/operating.md state.
+// the first tick all of them are idle, or it expires. Its numbers (limits,
+// expiry) are in challenge-limits.ts.
 import { z } from 'zod';
+import { CHALLENGE_EXPIRY_MINUTES, CHALLENGE_MAX_OPPONENTS } from './challenge-limits';
 
-/** Opponents one challenge names: the table is the challenger's bot and these (2 to 4 bots; built-in bots fill a table of 2 to the game's 3 seats). */
-export const CHALLENGE_MAX_OPPONENTS = 3;
-/** Challenges one account may have waiting at once. */
-export const CHALLENGE_MAX_PENDING = 3;
-/** Challenges one account may make in any 24 hours (played, expired or refused later, all count). */
-export const CHALLENGE_MAX_PER_DAY = 20;
-/** A challenge not played this long after it was made expires (its bots were never all idle at one tick). */
-export const CHALLENGE_EXPIRY_MINUTES = 10;
+export * from './challenge-limits';
 
 export const CHALLENGE_STATUSES = ['pending', 'played', 'expired', 'refused'] as const;
 export const ChallengeStatusSchema = z

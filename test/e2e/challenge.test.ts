@@ -3,7 +3,10 @@
 // unrated, and shown as a challenge; no rating moves; a challenge whose
 // opponent stopped accepting them is refused at the tick and never played.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKeyPair, publicKeyRaw } from '../../src/keys/index';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateKeyPair, privateKeyToPem, publicKeyRaw } from '../../src/keys/index';
+import { runCli } from '../cli/run-cli';
 import type { ApiTarget } from '../../src/client/api';
 import { createChallenge, listChallenges, updateBot } from '../../src/client/owner';
 import { wellBehaved } from '../support/policies';
@@ -122,5 +125,41 @@ describe('challenges', () => {
     expect((await listChallenges(alice, 1))[0]).toMatchObject({ id: made.id, status: 'played', matchId: started[0] });
     await arena.idle();
     expect(await arena.store.getMatch(started[0])).toMatchObject({ status: 'completed', rated: false, challenge: made.id, seatCount: 4 });
+  });
+
+  it('the CLI: arena challenge, arena challenges, arena bots update --challengeable, and the match list says challenge', async () => {
+    const cliAs = (t: ApiTarget, args: string[]) => {
+      const file = join(arena.dir, `${t.keyId}.pem`);
+      writeFileSync(file, privateKeyToPem(t.privateKey), { mode: 0o600 });
+      return runCli(args, { env: { HOME: arena.dir, ARENA_CONFIG_DIR: join(arena.dir, 'config'), ARENA_URL: arena.url, ARENA_KEY_ID: t.keyId, ARENA_KEY_FILE: file } });
+    };
+    // Alice names her own bot by name; opponents by id.
+    const made = await cliAs(alice, ['challenge', 'alice-1', b1, b2]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/status:\s+pending/);
+    expect(made.stderr).toMatch(/arena challenges/);
+    const started = await arena.tick();
+    expect(started).toHaveLength(1);
+    await arena.idle();
+    const list = await cliAs(alice, ['challenges', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout).challenges[0]).toMatchObject({ botId: a1, opponents: [b1, b2], status: 'played', matchId: started[0] });
+    const table = await cliAs(alice, ['challenges']);
+    expect(table.stdout).toMatch(new RegExp(`played\\s+${started[0]}`));
+    const matches = await cliAs(alice, ['matches', 'list', '--bot', a1]);
+    expect(matches.stdout).toMatch(new RegExp(`${started[0]}\\s+completed challenge`));
+    const shown = await cliAs(alice, ['matches', 'show', started[0]]);
+    expect(shown.stdout).toMatch(/completed, a challenge \(c_[^)]+\): unrated/);
+
+    const off = await cliAs(bob, ['bots', 'update', b2, '--challengeable', 'false']);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toMatch(/challenges:\s+refused/);
+    const refused = await cliAs(alice, ['challenge', 'alice-1', b2]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/does not accept challenges/);
+    const bad = await cliAs(bob, ['bots', 'update', b2, '--challengeable', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--challengeable is true or false/);
+    expect((await cliAs(bob, ['bots', 'update', b2, '--challengeable', 'true'])).stdout).toMatch(/challenges:\s+accepted/);
   });
 });
