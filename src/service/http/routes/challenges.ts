@@ -35,7 +35,7 @@ export const challengeView = (c: ChallengeRecord): Challenge =>
 async function opponent(store: Store, id: string, callerId: string): Promise<BotRecord> {
   const bot = await store.getBot(id);
   if (!bot || bot.removedAt !== null) throw new ApiError('not_found', `no bot ${id}`);
-  if (bot.status !== 'active') throw new ApiError('conflict', `bot ${id} (${bot.name}) is paused: it plays no matches until its owner resumes it`);
+  if (bot.status !== 'active') throw new ApiError('conflict', `bot ${id} (${bot.name}) is ${bot.status}: it plays no matches now`);
   if (bot.challengeable === false && bot.ownerId !== callerId) throw new ApiError('forbidden', `bot ${id} (${bot.name}) does not accept challenges: its owner turned them off`);
   return bot;
 }
@@ -70,7 +70,9 @@ export function challengeRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: A
       const caller = c.get('caller')!;
       if (body.opponents.includes(body.botId)) throw new ApiError('invalid_request', 'opponents: a bot cannot challenge itself; name other bots');
       const mine = await ownBot(store, body.botId, caller.userId);
-      if (mine.status !== 'active') throw new ApiError('conflict', `your bot ${mine.id} (${mine.name}) is paused; resume it first (arena bots resume ${mine.id})`);
+      if (mine.status !== 'active') {
+        throw new ApiError('conflict', `your bot ${mine.id} (${mine.name}) is ${mine.status}; ${mine.status === 'paused' ? `resume it first (arena bots resume ${mine.id})` : 'it plays no matches now'}`);
+      }
       for (const id of body.opponents) await opponent(store, id, caller.userId);
       let made: ChallengeRecord;
       try {
