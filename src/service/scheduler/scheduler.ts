@@ -156,6 +156,7 @@ export class Scheduler {
     const rule = this.opts.sameOwner ?? DEFAULT_SAME_OWNER;
     const tables = formTables([...byId.values()].map((b) => ({ botId: b.id, rating: shown.get(b.id) ?? displayRating(initialRating()), ownerId: b.ownerId })), rule);
     for (const table of tables) for (const id of table.botIds) this.seatedAt.set(id, tick);
+    for (const t of challenged) for (const b of t.bots) this.seatedAt.set(b.id, tick);
     // Only active bots keep a place in the queue (removed ones would pile up).
     const active = new Set(bots.map((b) => b.id));
     for (const id of this.seatedAt.keys()) if (!active.has(id)) this.seatedAt.delete(id);
