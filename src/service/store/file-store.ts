@@ -38,7 +38,11 @@ import type { BotStrikePage } from '../../protocol';
 import {
   StoreConflict,
   StoreNotFound,
+  type BotPatch,
   type BotRecord,
+  type ChallengeLimits,
+  type ChallengeOutcome,
+  type ChallengeRecord,
   type KeyRecord,
   type HeadToHeadRow,
   type MatchPage,
@@ -70,6 +74,7 @@ export interface FileStoreOptions {
 }
 
 const COMPACT_BYTES = 8 * 1024 * 1024;
+const DAY_MS = 24 * 3600_000;
 /** Expired links and sessions are dropped at most this often (a scan of them all). */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -190,6 +195,9 @@ export class FileStore implements Store {
   private readonly byHandle = new Map<string, string>();
   /** ownerId -> their bot ids, oldest first: listBots reads an owner's few, not every bot (bots never change owner). */
   private readonly botsByOwner = new Map<string, string[]>();
+  /** ownerId -> their challenge ids, oldest first; and the ids still pending, oldest first (the scheduler reads these every tick). */
+  private readonly challengesByOwner = new Map<string, string[]>();
+  private readonly pendingChallenges = new Set<string>();
   private readonly now: () => Date;
   private lastPrune = -Infinity;
   private compaction: Promise<void> | null = null;
@@ -216,6 +224,16 @@ export class FileStore implements Store {
     this.compactAt = Math.max(opts.compactBytes ?? COMPACT_BYTES, snapshotBytes);
     for (const u of Object.values(db.data.users)) this.indexUser(u, true);
     for (const b of Object.values(db.data.bots)) this.indexBot(b);
+    const challenges = Object.values(db.data.challenges).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const c of challenges) this.indexChallenge(c);
+  }
+
+  private indexChallenge(c: ChallengeRecord): void {
+    let ids = this.challengesByOwner.get(c.ownerId);
+    if (!ids) this.challengesByOwner.set(c.ownerId, (ids = []));
+    if (!ids.includes(c.id)) ids.push(c.id);
+    if (c.status === 'pending') this.pendingChallenges.add(c.id);
+    else this.pendingChallenges.delete(c.id);
   }
 
   private indexBot(b: BotRecord): void {
@@ -291,6 +309,7 @@ export class FileStore implements Store {
     applyEntry(live, entry);
     for (const [coll, id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
     for (const [coll, , rec] of entry.o) if (coll === 'bots' && rec) this.indexBot(rec as BotRecord);
+    for (const [coll, , rec] of entry.o) if (coll === 'challenges' && rec) this.indexChallenge(rec as ChallengeRecord);
     for (const [id, at] of flushed) if (this.touches.get(id) === at) this.touches.delete(id);
     if (!this.compaction && this.journalBytes >= this.compactAt) await this.startCompaction();
     if (early) this.release();
@@ -523,7 +542,7 @@ export class FileStore implements Store {
       .map(copy);
   }
 
-  updateBot(id: string, patch: Partial<Pick<BotRecord, 'name' | 'url' | 'status'>>): Promise<BotRecord> {
+  updateBot(id: string, patch: BotPatch): Promise<BotRecord> {
     if (patch.status !== undefined && patch.status !== 'active' && patch.status !== 'paused') {
       return Promise.reject(new TypeError(`status must be active or paused, got ${JSON.stringify(patch.status)}`));
     }
@@ -534,6 +553,9 @@ export class FileStore implements Store {
       if (patch.name !== undefined) bot.name = patch.name;
       if (patch.url !== undefined) bot.url = patch.url;
       if (patch.status !== undefined) bot.status = patch.status;
+      // Stored only when false, so records from before challenges and after read the same.
+      if (patch.challengeable === false) bot.challengeable = false;
+      else if (patch.challengeable === true) delete bot.challengeable;
       return copy(bot);
     });
   }
@@ -551,6 +573,55 @@ export class FileStore implements Store {
 
   async listActiveBots(game: 'pioneers'): Promise<BotRecord[]> {
     return Object.values(this.data.bots).filter((b) => b.game === game && b.status === 'active' && !b.removedAt).map(copy);
+  }
+
+  // ---- challenges ----
+
+  addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord> {
+    // One commit: the counts and the add cannot be split by a concurrent request.
+    return this.mutate((d) => {
+      if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
+      const now = this.now().getTime();
+      const live = this.db.data.challenges;
+      const mine = (this.challengesByOwner.get(input.ownerId) ?? []).map((id) => live[id]).filter(Boolean);
+      const pending = mine.filter((c) => c.status === 'pending' && Date.parse(c.expiresAt) > now).length;
+      if (pending >= limits.maxPending) throw new StoreConflict('pending_challenges', `this account has ${pending} challenges waiting, the most it may have`);
+      const today = mine.filter((c) => Date.parse(c.createdAt) > now - DAY_MS).length;
+      if (today >= limits.maxPerDay) throw new StoreConflict('daily_challenges', `this account made ${today} challenges in the last 24 hours, the most it may`);
+      const rec: ChallengeRecord = {
+        id: newId('c'), ownerId: input.ownerId, botId: input.botId, opponents: [...input.opponents], status: 'pending',
+        matchId: null, reason: null, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + ttlMs).toISOString(), endedAt: null,
+      };
+      d.challenges[rec.id] = rec;
+      return copy(rec);
+    });
+  }
+
+  async listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError('limit must be 1..100');
+    const live = this.data.challenges;
+    return (this.challengesByOwner.get(ownerId) ?? []).slice(-limit).reverse().map((id) => copy(live[id]));
+  }
+
+  async listPendingChallenges(): Promise<ChallengeRecord[]> {
+    const live = this.data.challenges;
+    return [...this.pendingChallenges].map((id) => copy(live[id]));
+  }
+
+  settleChallenge(id: string, outcome: ChallengeOutcome): Promise<ChallengeRecord | null> {
+    return this.exclusive(async () => {
+      const known = own(this.db.data.challenges, id);
+      if (!known) throw new StoreNotFound('challenge', id);
+      if (known.status !== 'pending') return null;
+      return this.commit((d) => {
+        const c = d.challenges[id];
+        c.status = outcome.status;
+        c.endedAt = this.stamp();
+        if (outcome.status === 'played') c.matchId = outcome.matchId;
+        else c.reason = outcome.reason;
+        return copy(c);
+      });
+    });
   }
 
   // ---- sign-in links and sessions ----

@@ -13,6 +13,7 @@ import { describeTarget, isUniqueViolation, openPool } from './pg/connect';
 import { Db } from './pg/db';
 import * as matches from './pg/matches';
 import * as ownerData from './pg/owner-data';
+import * as challenges from './pg/challenges';
 import type { BotStrikePage } from '../../protocol';
 import { MigrationsPending, migrate, pendingMigrations, type Migration } from './pg/migrations';
 import { BOT_COLS, botOf, KEY_COLS, keyOf, USER_COLS, userOf } from './pg/rows';
@@ -20,7 +21,11 @@ import * as signIn from './pg/sign-in';
 import {
   StoreConflict,
   StoreNotFound,
+  type BotPatch,
   type BotRecord,
+  type ChallengeLimits,
+  type ChallengeOutcome,
+  type ChallengeRecord,
   type KeyRecord,
   type HeadToHeadRow,
   type MatchPage,
@@ -246,8 +251,8 @@ export class PgStore implements Store {
       status: 'active', createdAt: this.stamp(), removedAt: null,
     };
     try {
-      await this.db.query(`INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-        bot.id, bot.ownerId, bot.name, bot.game, bot.url, bot.status, bot.createdAt, null,
+      await this.db.query(`INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
+        bot.id, bot.ownerId, bot.name, bot.game, bot.url, bot.status, bot.createdAt, null, true,
       ]);
     } catch (err) {
       if ((err as { code?: string }).code === '23503') throw new StoreNotFound('user', input.ownerId);
@@ -281,16 +286,16 @@ export class PgStore implements Store {
     return r.rows.map(botOf);
   }
 
-  async updateBot(id: string, patch: Partial<Pick<BotRecord, 'name' | 'url' | 'status'>>): Promise<BotRecord> {
+  async updateBot(id: string, patch: BotPatch): Promise<BotRecord> {
     this.live();
     if (patch.status !== undefined && patch.status !== 'active' && patch.status !== 'paused') {
       throw new TypeError(`status must be active or paused, got ${JSON.stringify(patch.status)}`);
     }
-    // Only these three fields: a patch can never move a bot to another owner.
+    // Only these fields: a patch can never move a bot to another owner.
     const r = await this.db.query(
-      `UPDATE arena_bots SET name = COALESCE($2, name), url = COALESCE($3, url), status = COALESCE($4, status)
+      `UPDATE arena_bots SET name = COALESCE($2, name), url = COALESCE($3, url), status = COALESCE($4, status), challengeable = COALESCE($5, challengeable)
        WHERE id = $1 AND removed_at IS NULL RETURNING ${BOT_COLS}`,
-      [String(id), patch.name ?? null, patch.url ?? null, patch.status ?? null],
+      [String(id), patch.name ?? null, patch.url ?? null, patch.status ?? null, typeof patch.challengeable === 'boolean' ? patch.challengeable : null],
     );
     if (!r.rows[0]) throw new StoreNotFound('bot', id);
     return botOf(r.rows[0]);
@@ -306,6 +311,28 @@ export class PgStore implements Store {
     this.live();
     const r = await this.db.query(`SELECT ${BOT_COLS} FROM arena_bots WHERE game = $1 AND status = 'active' AND removed_at IS NULL ORDER BY seq`, [game]);
     return r.rows.map(botOf);
+  }
+
+  // ---- challenges ----
+
+  async addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord> {
+    this.live();
+    return challenges.addChallenge(this.db, input, ttlMs, limits, this.now());
+  }
+
+  async listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]> {
+    this.live();
+    return challenges.listChallenges(this.db, ownerId, limit);
+  }
+
+  async listPendingChallenges(): Promise<ChallengeRecord[]> {
+    this.live();
+    return challenges.listPendingChallenges(this.db);
+  }
+
+  async settleChallenge(id: string, outcome: ChallengeOutcome): Promise<ChallengeRecord | null> {
+    this.live();
+    return challenges.settleChallenge(this.db, id, outcome, this.stamp());
   }
 
   // ---- sign-in links and sessions ----

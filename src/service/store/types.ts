@@ -2,7 +2,7 @@
 // interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
 // and a contract suite in test/service/store/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
-import type { ApiKeyMeta, Bot, BotStrikePage, DecisionNote, MatchRecord, StrikeDetail, User } from '../../protocol';
+import type { ApiKeyMeta, Bot, BotStrikePage, Challenge, DecisionNote, MatchRecord, StrikeDetail, User } from '../../protocol';
 
 export interface UserRecord extends User {
   createdAt: string;
@@ -13,10 +13,33 @@ export interface KeyRecord extends ApiKeyMeta {
   userId: string;
 }
 
-/** A bot as stored. Removed bots stay (old match records name them) but are hidden from their owner's lists. */
-export interface BotRecord extends Bot {
+/**
+ * A bot as stored. Removed bots stay (old match records name them) but are hidden from their owner's lists.
+ * `challengeable` is stored only when false (absent means true), like a match's `rated`.
+ */
+export interface BotRecord extends Omit<Bot, 'challengeable'> {
   removedAt: string | null;
+  challengeable?: false;
 }
+
+/** A challenge as stored: the API's Challenge plus the account that made it. */
+export interface ChallengeRecord extends Challenge {
+  ownerId: string;
+}
+
+/** How a pending challenge ended: played (its match started), or expired or refused with a reason. */
+export type ChallengeOutcome = { status: 'played'; matchId: string } | { status: 'expired' | 'refused'; reason: string };
+
+/** The per-account bounds addChallenge checks and applies in one step. */
+export interface ChallengeLimits {
+  /** Pending (and not yet past expiresAt) challenges the account may have at once. */
+  maxPending: number;
+  /** Challenges the account may have made in the 24 hours before now. */
+  maxPerDay: number;
+}
+
+/** What updateBot may change: never the owner. */
+export type BotPatch = Partial<Pick<BotRecord, 'name' | 'url' | 'status'>> & { challengeable?: boolean };
 
 /** Weng-Lin rating of one bot in one game. */
 export interface RatingRecord {
@@ -119,7 +142,7 @@ export class StoreConflict extends Error {
 /** Thrown when a method names a record that does not exist (or, for updateBot, was removed). */
 export class StoreNotFound extends Error {
   constructor(
-    readonly what: 'user' | 'key' | 'bot' | 'match',
+    readonly what: 'user' | 'key' | 'bot' | 'match' | 'challenge',
     readonly id: string,
   ) {
     super(`no ${what} ${id}`);
@@ -196,12 +219,31 @@ export interface Store {
   getBot(id: string): Promise<BotRecord | null>;
   /** The owner's bots that are not removed, oldest first. */
   listBots(ownerId: string, game?: 'pioneers'): Promise<BotRecord[]>;
-  /** Throws StoreNotFound('bot') for an unknown or removed bot. */
-  updateBot(id: string, patch: Partial<Pick<BotRecord, 'name' | 'url' | 'status'>>): Promise<BotRecord>;
+  /** Throws StoreNotFound('bot') for an unknown or removed bot. `challengeable: true` clears the stored false. */
+  updateBot(id: string, patch: BotPatch): Promise<BotRecord>;
   /** Sets removedAt; removing twice keeps the first time. Throws StoreNotFound('bot') for an unknown bot. */
   removeBot(id: string): Promise<void>;
   /** Every `active`, not removed bot of the game (the scheduler's pool). */
   listActiveBots(game: 'pioneers'): Promise<BotRecord[]>;
+
+  // Challenges
+  /**
+   * A new pending challenge made now (the store's clock), expiring `ttlMs` later. In one atomic step
+   * with the add, refuses with StoreConflict('pending_challenges') when the owner already has
+   * limits.maxPending pending, unexpired ones, or StoreConflict('daily_challenges') when they made
+   * limits.maxPerDay in the last 24 hours. Throws StoreNotFound('user') for an unknown owner.
+   * The caller checks the bots (the store does not).
+   */
+  addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord>;
+  /** The owner's challenges, newest first, at most `limit` (1..100; RangeError outside). */
+  listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]>;
+  /** Every pending challenge of any owner, oldest first (the scheduler's queue; expired ones included until settled). */
+  listPendingChallenges(): Promise<ChallengeRecord[]>;
+  /**
+   * Ends a pending challenge (endedAt = now). Null when it is no longer pending (another settle won):
+   * a challenge ends once. Throws StoreNotFound('challenge') for an unknown id.
+   */
+  settleChallenge(id: string, outcome: ChallengeOutcome): Promise<ChallengeRecord | null>;
 
   // Sessions and sign-in links
   /**

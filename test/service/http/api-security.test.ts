@@ -191,6 +191,8 @@ describe('security suite: refused requests change nothing', () => {
     { scope: 'bots.write', label: '/bots/{id}/pause', method: 'POST', path: () => `/bots/${aliceBot}/pause` },
     { scope: 'bots.write', label: '/bots/{id}/resume', method: 'POST', path: () => `/bots/${aliceBot}/resume` },
     { scope: 'bots.write', label: '/bots/{id}', method: 'DELETE', path: () => `/bots/${aliceBot}` },
+    { scope: 'bots.write', label: '/challenges', method: 'POST', path: () => '/challenges', body: () => ({ botId: aliceBot, opponents: [bobBot] }) },
+    { scope: 'bots.read', label: '/challenges', method: 'GET', path: () => '/challenges' },
   ];
   for (const r of scoped) {
     it(`missing scope ${r.scope} for ${r.method} ${r.label}: 403 naming the scope`, async () => {
@@ -264,6 +266,91 @@ describe('security suite: refused requests change nothing', () => {
     expect(keys.json.keys.map((k: { id: string }) => k.id)).not.toContain(bobSpare.id);
     expect(keys.json.keys.map((k: { id: string }) => k.id)).not.toContain(bob.id);
     await unchanged();
+  });
+
+  describe('challenges', () => {
+    let refusing: string;
+    let paused: string;
+    let removed: string;
+    let alicePaused: string;
+    beforeAll(async () => {
+      const bobId = (await h.store.getBot(bobBot))!.ownerId;
+      const aliceId = (await h.store.getBot(aliceBot))!.ownerId;
+      refusing = (await h.store.addBot({ ownerId: bobId, name: 'shy', game: 'pioneers', url: 'http://127.0.0.1:9/shy' })).id;
+      paused = (await h.store.addBot({ ownerId: bobId, name: 'napping', game: 'pioneers', url: 'http://127.0.0.1:9/nap' })).id;
+      removed = (await h.store.addBot({ ownerId: bobId, name: 'gone', game: 'pioneers', url: 'http://127.0.0.1:9/gone' })).id;
+      alicePaused = (await h.store.addBot({ ownerId: aliceId, name: 'a-paused', game: 'pioneers', url: 'http://127.0.0.1:9/ap' })).id;
+      // The owner turns challenges off through the API, as a user would.
+      const off = await h.signed(bob, 'PATCH', `/bots/${refusing}`, { challengeable: false });
+      expect(off.status, off.text).toBe(200);
+      expect(off.json.challengeable).toBe(false);
+      await h.store.updateBot(paused, { status: 'paused' });
+      await h.store.updateBot(alicePaused, { status: 'paused' });
+      await h.store.removeBot(removed);
+      before = await h.snapshot();
+    });
+
+    it('refused with a clear error and nothing stored: a bot that refuses them, another owner\'s bot as the challenger\'s, paused, removed and unknown bots, bad lists', async () => {
+      const post = (botId: string, opponents: unknown) => h.signed(alice, 'POST', '/challenges', { botId, opponents });
+      refused(await post(aliceBot, [refusing]), 403, 'forbidden', new RegExp(`bot ${refusing} \\(shy\\) does not accept challenges`));
+      refused(await post(aliceBot, [bobBot, refusing]), 403, 'forbidden', /does not accept challenges/);
+      refused(await post(bobBot, [aliceBot2]), 403, 'forbidden', /belongs to another account/);
+      refused(await post(aliceBot, [paused]), 409, 'conflict', /is paused/);
+      refused(await post(alicePaused, [bobBot]), 409, 'conflict', /your bot .* is paused; resume it first/);
+      refused(await post(aliceBot, [removed]), 404, 'not_found', new RegExp(`no bot ${removed}`));
+      refused(await post(removed, [aliceBot]), 404, 'not_found');
+      refused(await post(aliceBot, ['b_doesnotexist']), 404, 'not_found');
+      refused(await post('b_doesnotexist', [bobBot]), 404, 'not_found');
+      refused(await post(aliceBot, [aliceBot]), 400, 'invalid_request', /cannot challenge itself/);
+      refused(await post(aliceBot, []), 400, 'invalid_request', /opponents/);
+      refused(await post(aliceBot, [bobBot, bobBot]), 400, 'invalid_request', /each opponent once/);
+      refused(await post(aliceBot, [bobBot, aliceBot2, refusing, paused]), 400, 'invalid_request', /opponents/);
+      refused(await post(aliceBot, 'b_x'), 400, 'invalid_request', /opponents/);
+      refused(await h.signed(alice, 'POST', '/challenges', { botId: aliceBot, opponents: [bobBot], rated: true }), 400, 'invalid_request', /rated/);
+      // The owner's own bot may face it anyway: the setting is about other accounts.
+      await unchanged();
+    });
+
+    it('the owner turns challenges off and on through PATCH; another account cannot', async () => {
+      refused(await h.signed(alice, 'PATCH', `/bots/${refusing}`, { challengeable: true }), 403, 'forbidden');
+      refused(await h.signed(bob, 'PATCH', `/bots/${refusing}`, { challengeable: 'no' }), 400, 'invalid_request', /challengeable/);
+      await unchanged();
+      expect((await h.signed(bob, 'GET', `/bots/${bobBot}`)).json.challengeable).toBe(true);
+    });
+
+    it('over the limits (3 pending, 20 a day): 429 with Retry-After, nothing added; each account sees only its own challenges', async () => {
+      const made: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await h.signed(alice, 'POST', '/challenges', { botId: aliceBot, opponents: [bobBot] });
+        expect(res.status, res.text).toBe(201);
+        expect(res.json).toMatchObject({ botId: aliceBot, opponents: [bobBot], status: 'pending', matchId: null });
+        made.push(res.json.id);
+      }
+      before = await h.snapshot();
+      const over = await h.signed(alice, 'POST', '/challenges', { botId: aliceBot, opponents: [bobBot] });
+      refused(over, 429, 'rate_limited', /3 challenges waiting.*3 pending at once/);
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(500);
+      await unchanged();
+      // Bob sees none of Alice's; Alice sees hers, newest first.
+      expect((await h.signed(bob, 'GET', '/challenges')).json.challenges).toEqual([]);
+      expect((await h.signed(alice, 'GET', '/challenges')).json.challenges.map((c: { id: string }) => c.id)).toEqual([...made].reverse());
+      refused(await h.signed(alice, 'GET', '/challenges?limit=0'), 400, 'invalid_request', /limit/);
+      // Settled ones free their place but count for the day: 20 in 24 hours.
+      for (let i = 0; i < 17; i++) {
+        for (const id of made.splice(0)) await h.store.settleChallenge(id, { status: 'refused', reason: 'test' });
+        const res = await h.signed(alice, 'POST', '/challenges', { botId: aliceBot, opponents: [bobBot] });
+        expect(res.status, res.text).toBe(201);
+        made.push(res.json.id);
+      }
+      for (const id of made.splice(0)) await h.store.settleChallenge(id, { status: 'refused', reason: 'test' });
+      before = await h.snapshot();
+      const daily = await h.signed(alice, 'POST', '/challenges', { botId: aliceBot, opponents: [bobBot] });
+      refused(daily, 429, 'rate_limited', /20 challenges in the last 24 hours.*20 in 24 hours/);
+      expect(Number(daily.headers['retry-after'])).toBeGreaterThan(80_000);
+      await unchanged();
+      // Bob's allowance is his own.
+      expect((await h.signed(bob, 'POST', '/challenges', { botId: bobBot, opponents: [aliceBot] })).status).toBe(201);
+    });
   });
 
   it('unknown bot and key ids: 404', async () => {

@@ -241,6 +241,91 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       });
     });
 
+    describe('challenges', () => {
+      const LIMITS = { maxPending: 2, maxPerDay: 3 };
+      const HOUR_TTL = HOUR;
+
+      it('a bot accepts challenges unless its owner turns them off; true again clears it', async () => {
+        const a = await user();
+        const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
+        expect(x.challengeable).toBeUndefined();
+        const off = await store.updateBot(x.id, { challengeable: false });
+        expect(off.challengeable).toBe(false);
+        expect(await store.getBot(x.id)).toEqual(off);
+        expect((await store.listActiveBots('pioneers')).find((b) => b.id === x.id)!.challengeable).toBe(false);
+        // Another field's patch leaves it as it was.
+        expect((await store.updateBot(x.id, { name: 'x2' })).challengeable).toBe(false);
+        const on = await store.updateBot(x.id, { challengeable: true });
+        expect(on.challengeable).toBeUndefined();
+        expect(await store.getBot(x.id)).toEqual(on);
+      });
+
+      it('adds pending challenges with c_ ids and an expiry; lists the owner\'s newest first', async () => {
+        const a = await user();
+        const b = await user();
+        const c1 = await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1', 'b_2'] }, HOUR_TTL, LIMITS);
+        expect(c1.id).toMatch(/^c_/);
+        expect(c1.id).toMatch(URL_SAFE);
+        expect(c1).toMatchObject({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1', 'b_2'], status: 'pending', matchId: null, reason: null, endedAt: null });
+        expect(Date.parse(c1.expiresAt) - Date.parse(c1.createdAt)).toBe(HOUR_TTL);
+        await clockPasses(c1.createdAt);
+        const c2 = await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_3'] }, HOUR_TTL, LIMITS);
+        await store.addChallenge({ ownerId: b.id, botId: 'b_theirs', opponents: ['b_mine'] }, HOUR_TTL, LIMITS);
+        expect((await store.listChallenges(a.id, 10)).map((c) => c.id)).toEqual([c2.id, c1.id]);
+        expect((await store.listChallenges(a.id, 1)).map((c) => c.id)).toEqual([c2.id]);
+        expect(await store.listChallenges('u_nobody', 10)).toEqual([]);
+        expect((await store.listPendingChallenges()).filter((c) => c.ownerId === a.id).map((c) => c.id)).toEqual([c1.id, c2.id]);
+        await notFound(store.addChallenge({ ownerId: 'u_nobody', botId: 'b_x', opponents: ['b_y'] }, HOUR_TTL, LIMITS), 'user');
+        await expect(store.listChallenges(a.id, 0)).rejects.toThrow(RangeError);
+        await expect(store.listChallenges(a.id, 101)).rejects.toThrow(RangeError);
+      });
+
+      it('refuses past the pending limit and the daily limit, adding nothing; concurrent adds never pass a limit', async () => {
+        const a = await user();
+        const add = () => store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1'] }, HOUR_TTL, LIMITS);
+        const results = await Promise.allSettled([add(), add(), add(), add()]);
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+        for (const r of results) if (r.status === 'rejected') expect((r.reason as StoreConflict).what).toBe('pending_challenges');
+        expect(await store.listChallenges(a.id, 100)).toHaveLength(2);
+        // Settled ones no longer count as pending, but they count for the day.
+        const [first] = await store.listChallenges(a.id, 100);
+        await store.settleChallenge(first.id, { status: 'refused', reason: 'r' });
+        await add();
+        const [third] = await store.listChallenges(a.id, 1);
+        await store.settleChallenge(third.id, { status: 'expired', reason: 'e' });
+        await conflict(add(), 'daily_challenges');
+        expect(await store.listChallenges(a.id, 100)).toHaveLength(3);
+      });
+
+      it('a challenge past its expiry no longer counts as pending (the scheduler settles it later)', async () => {
+        const a = await user();
+        const short = await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1'] }, 1, LIMITS);
+        await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1'] }, HOUR_TTL, LIMITS);
+        await clockPasses(short.expiresAt);
+        await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1'] }, HOUR_TTL, LIMITS);
+        expect((await store.listPendingChallenges()).map((c) => c.id)).toContain(short.id);
+      });
+
+      it('settles a pending challenge once: played with its match id, or expired or refused with a reason', async () => {
+        const a = await user();
+        const c1 = await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1'] }, HOUR_TTL, LIMITS);
+        const c2 = await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_2'] }, HOUR_TTL, LIMITS);
+        const [won, lost] = await Promise.all([
+          store.settleChallenge(c1.id, { status: 'played', matchId: 'm_1' }),
+          store.settleChallenge(c1.id, { status: 'expired', reason: 'late' }),
+        ]);
+        expect(won).toMatchObject({ id: c1.id, status: 'played', matchId: 'm_1', reason: null });
+        expect(won!.endedAt).not.toBeNull();
+        expect(lost).toBeNull();
+        const refused = await store.settleChallenge(c2.id, { status: 'refused', reason: 'bot b_2 was removed' });
+        expect(refused).toMatchObject({ status: 'refused', matchId: null, reason: 'bot b_2 was removed' });
+        expect((await store.listChallenges(a.id, 10)).map((c) => c.status)).toEqual(['refused', 'played']);
+        expect((await store.listPendingChallenges()).map((c) => c.id)).not.toContain(c1.id);
+        await notFound(store.settleChallenge('c_nope', { status: 'expired', reason: 'x' }), 'challenge');
+        await notFound(store.settleChallenge('__proto__', { status: 'expired', reason: 'x' }), 'challenge');
+      });
+    });
+
     describe('sign-in links and sessions', () => {
       const now = Date.now();
 

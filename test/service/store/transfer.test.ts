@@ -37,6 +37,14 @@ async function seedDataDir(dir: string): Promise<void> {
   for (let i = 0; i < 5; i++) bots.push((await s.addBot({ ownerId: i % 2 ? bob.id : ann.id, name: `bot ${i} ünï 🎲`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
   await s.updateBot(bots[1], { status: 'paused' });
   await s.removeBot(bots[4]);
+  await s.updateBot(bots[2], { challengeable: false });
+  // Challenges: one played, one refused, one pending.
+  const limits = { maxPending: 3, maxPerDay: 20 };
+  const c1 = await s.addChallenge({ ownerId: ann.id, botId: bots[0], opponents: [bots[1]] }, 600_000, limits);
+  await s.settleChallenge(c1.id, { status: 'played', matchId: 'm_played' });
+  const c2 = await s.addChallenge({ ownerId: ann.id, botId: bots[0], opponents: [bots[1], bots[3]] }, 600_000, limits);
+  await s.settleChallenge(c2.id, { status: 'refused', reason: 'bot ü was removed' });
+  await s.addChallenge({ ownerId: bob.id, botId: bots[1], opponents: [bots[0]] }, 600_000, limits);
   for (let i = 0; i < 7; i++) {
     const m = runningMatch(bots.slice(i % 2, (i % 2) + 4));
     await s.putMatch(m);
@@ -75,6 +83,9 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
       expect(await store.listUsers()).toEqual(await before.listUsers());
       const botIds = (await Promise.all((await before.listUsers()).map((u) => before.listBots(u.id)))).flat().map((x) => x.id);
       for (const id of botIds) expect(await store.listBotStrikes(id, { limit: 100 })).toEqual(await before.listBotStrikes(id, { limit: 100 }));
+      for (const id of botIds) expect(await store.getBot(id)).toEqual(await before.getBot(id));
+      for (const u of await before.listUsers()) expect(await store.listChallenges(u.id, 100)).toEqual(await before.listChallenges(u.id, 100));
+      expect((await store.listPendingChallenges()).length).toBe(1);
 
     } finally {
       await before.close();

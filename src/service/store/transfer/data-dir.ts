@@ -49,7 +49,10 @@ export async function readDataDir(dir: string): Promise<ArenaRecords> {
     return {
       users: Object.values(doc.users), keys: Object.values(doc.keys), bots: Object.values(doc.bots),
       ratings: Object.values(doc.ratings), sessions: Object.values(doc.sessions), signInTokens: Object.values(doc.signInTokens),
-      matches, ownerData, platformKeyPem: existsSync(keyFile) ? await readFile(keyFile, 'utf8') : null,
+      matches, ownerData,
+      // Oldest first, the order both stores list them in.
+      challenges: Object.values(doc.challenges).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+      platformKeyPem: existsSync(keyFile) ? await readFile(keyFile, 'utf8') : null,
     };
   } finally {
     await log.close();
@@ -68,6 +71,7 @@ export async function writeDataDir(dir: string, r: ArenaRecords): Promise<void> 
   for (const x of r.ratings) doc.ratings[ratingKey(x.game, x.botId)] = x;
   for (const s of r.sessions) doc.sessions[s.tokenHash] = s;
   for (const t of r.signInTokens) doc.signInTokens[t.tokenHash] = t;
+  for (const c of r.challenges) doc.challenges[c.id] = c;
   const { log } = await MatchLog.open(root, -1);
   try {
     for (const { match, ratings } of r.matches) {
