@@ -10,3 +10,4 @@ export * from './api';
 export * from './names';
 export * from './bot-check';
 export * from './owner';
+export * from './webhooks';

@@ -51,6 +51,9 @@ import {
   type Store,
   type StoredMatch,
   type StrikeQuery,
+  type WebhookDeliveryPatch,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
   type UserRecord,
 } from './types';
 
@@ -134,6 +137,11 @@ export async function openFileStore(dir: string, opts: FileStoreOptions = {}): P
     await lock.release().catch(() => {});
     throw err;
   }
+}
+
+/** Oldest first; records made in the same millisecond keep their insertion order (a stable sort). */
+function byCreated(a: { createdAt: string }, b: { createdAt: string }): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
 }
 
 function own<T>(map: Record<string, T>, key: string): T | undefined {
@@ -751,6 +759,75 @@ export class FileStore implements Store {
     // The index is built once, in the write queue, so no append can slip between its scan and its use.
     if (!this.owner.isReady) await this.exclusive(() => this.owner.ready(), true);
     return this.owner.list(botId, query);
+  }
+
+  // ---- webhooks ----
+
+  addWebhook(input: Pick<WebhookRecord, 'ownerId' | 'url' | 'events'>, max: number): Promise<WebhookRecord> {
+    return this.mutate((d) => {
+      if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
+      const have = Object.values(this.data.webhooks).filter((w) => w.ownerId === input.ownerId).length;
+      if (have >= max) throw new StoreConflict('webhooks', `this account has ${have} webhooks, the most it may have`);
+      const hook: WebhookRecord = { id: newId('wh'), ownerId: input.ownerId, url: input.url, events: [...input.events], createdAt: this.stamp() };
+      d.webhooks[hook.id] = hook;
+      return copy(hook);
+    });
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | null> {
+    const w = typeof id === 'string' ? own(this.data.webhooks, id) : undefined;
+    return w ? copy(w) : null;
+  }
+
+  async listWebhooks(ownerId: string): Promise<WebhookRecord[]> {
+    return Object.values(this.data.webhooks).filter((w) => w.ownerId === ownerId).sort(byCreated).map(copy);
+  }
+
+  removeWebhook(id: string): Promise<void> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhooks, id)) return;
+      await this.commit((d) => {
+        delete d.webhooks[id];
+        for (const dl of Object.values(this.db.data.webhookDeliveries)) if (dl.webhookId === id) delete d.webhookDeliveries[dl.id];
+      });
+    });
+  }
+
+  addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhooks, rec.webhookId)) return false;
+      if (own(this.db.data.webhookDeliveries, rec.id)) throw new StoreConflict('delivery', `delivery ${rec.id} exists`);
+      // Newest first, the new one included: everything past `keep` goes.
+      const older = Object.values(this.db.data.webhookDeliveries).filter((x) => x.webhookId === rec.webhookId).sort(byCreated).reverse();
+      await this.commit((d) => {
+        d.webhookDeliveries[rec.id] = copy(rec);
+        for (const x of older.slice(Math.max(0, keep - 1))) delete d.webhookDeliveries[x.id];
+      });
+      return true;
+    });
+  }
+
+  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<void> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhookDeliveries, id)) return;
+      await this.commit((d) => {
+        const x = d.webhookDeliveries[id];
+        x.status = patch.status;
+        x.attempts = patch.attempts;
+        x.lastAttemptAt = patch.lastAttemptAt;
+        x.nextAttemptAt = patch.nextAttemptAt;
+        x.responseStatus = patch.responseStatus;
+        x.error = patch.error;
+      });
+    });
+  }
+
+  async listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]> {
+    return Object.values(this.data.webhookDeliveries).filter((x) => x.webhookId === webhookId).sort(byCreated).reverse().map(copy);
+  }
+
+  async listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
+    return Object.values(this.data.webhookDeliveries).filter((x) => x.status === 'pending').map(copy);
   }
 
   // ---- backup and close ----
