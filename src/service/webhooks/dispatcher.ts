@@ -1,0 +1,179 @@
+// Delivers owner events (owner-events.ts) to the owners' webhooks: each event
+// becomes one stored delivery per webhook that asked for its type, tried at
+// once and then on a schedule for a day until a receiver answers 2xx. The
+// queue lives in the store (pending deliveries), so a restart loses nothing:
+// start() picks up every pending delivery where its schedule left it.
+import type { KeyObject } from 'node:crypto';
+import type { AddressPolicy } from '../../probe/address-policy';
+import { UrlRejected } from '../../probe/address-policy';
+import { WEBHOOK_DELIVERIES_KEPT } from '../../protocol/webhooks';
+import type { OwnerEvent, OwnerEventSink } from '../owner-events';
+import { newId } from '../store/ids';
+import type { Store, WebhookDeliveryRecord } from '../store/types';
+import { webhookBody } from './payload';
+import { postWebhook, type AttemptResult } from './send';
+import { webhookHeaders } from './signature';
+import { checkWebhookUrl } from './url-check';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/**
+ * When each attempt is made, counted from the event: at once, then after 5 s,
+ * 5 min, 30 min, 2 h, 5 h, 10 h and 24 h (Standard Webhooks' suggested
+ * spacing, ending a day after the event). Eight attempts in all, then `failed`.
+ */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR];
+/** Per attempt: connect, send, and the answer's status. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10 * SECOND;
+/** After a store failure, the delivery waits this long before it is tried again. */
+const STORE_RETRY_MS = 5 * SECOND;
+/** Attempts in flight at once, over all webhooks: a slow receiver holds one of these, never the matches. */
+const DEFAULT_MAX_IN_FLIGHT = 8;
+
+export interface WebhookDispatcherOptions {
+  store: Store;
+  platformKey: KeyObject;
+  /** The URL policy at every attempt (its resolver is injectable). */
+  urlPolicy: AddressPolicy;
+  log: (fields: Record<string, unknown>) => void;
+  /** Offsets from the event, one per attempt (tests shorten it). */
+  retryScheduleMs?: readonly number[];
+  timeoutMs?: number;
+  /** How often due retries are looked for (default 1 s). */
+  pollMs?: number;
+  maxInFlight?: number;
+  now?: () => number;
+}
+
+interface Queued {
+  rec: WebhookDeliveryRecord;
+  due: number;
+}
+
+export class WebhookDispatcher {
+  private readonly queue = new Map<string, Queued>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Events being turned into deliveries (store writes under way). */
+  private readonly accepting = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly schedule: readonly number[];
+  private readonly now: () => number;
+
+  constructor(private readonly opts: WebhookDispatcherOptions) {
+    this.schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+    if (this.schedule.length === 0) throw new RangeError('the retry schedule needs at least one attempt');
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** The sink for the scheduler and qualification: never throws, never waits. */
+  readonly sink: OwnerEventSink = (event) => {
+    if (this.stopped) return;
+    const p = this.accept(event).catch((err: unknown) => {
+      this.opts.log({ event: 'webhook.error', type: event.type, ownerId: event.ownerId, error: err instanceof Error ? err.message : String(err) });
+    });
+    this.accepting.add(p);
+    void p.finally(() => this.accepting.delete(p));
+  };
+
+  /** Loads the pending deliveries the store kept (a restart) and starts the retry timer. */
+  async start(): Promise<void> {
+    for (const rec of await this.opts.store.listPendingWebhookDeliveries()) {
+      this.queue.set(rec.id, { rec, due: rec.nextAttemptAt ? Date.parse(rec.nextAttemptAt) : this.now() });
+    }
+    this.timer ??= setInterval(() => this.runDue(), this.opts.pollMs ?? SECOND);
+    this.timer.unref();
+    this.runDue();
+  }
+
+  /** Stops retrying; waits for attempts in flight (what they learn is stored). Pending deliveries stay in the store. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.all([...this.accepting]);
+    await Promise.all([...this.inFlight.values()]);
+  }
+
+  /** Resolves once no event is being stored and no attempt is in flight (tests). */
+  async settled(): Promise<void> {
+    while (this.accepting.size > 0 || this.inFlight.size > 0) {
+      await Promise.all([...this.accepting, ...this.inFlight.values()]);
+    }
+  }
+
+  private async accept(event: OwnerEvent): Promise<void> {
+    const { store } = this.opts;
+    const hooks = (await store.listWebhooks(event.ownerId)).filter((w) => w.events.includes(event.type));
+    if (hooks.length === 0) return;
+    const at = new Date(this.now());
+    const payload = webhookBody(event, at);
+    for (const hook of hooks) {
+      const rec: WebhookDeliveryRecord = {
+        id: newId('msg'), webhookId: hook.id, ownerId: hook.ownerId, type: event.type, status: 'pending', attempts: 0,
+        createdAt: at.toISOString(), lastAttemptAt: null, nextAttemptAt: at.toISOString(), responseStatus: null, error: null, payload,
+      };
+      if (await store.addWebhookDelivery(rec, WEBHOOK_DELIVERIES_KEPT)) this.queue.set(rec.id, { rec, due: at.getTime() });
+    }
+    this.runDue();
+  }
+
+  private runDue(): void {
+    if (this.stopped) return;
+    const max = this.opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    const now = this.now();
+    for (const [id, q] of this.queue) {
+      if (this.inFlight.size >= max) return;
+      if (q.due > now || this.inFlight.has(id)) continue;
+      const p = this.attempt(q.rec).finally(() => {
+        this.inFlight.delete(id);
+        this.runDue();
+      });
+      this.inFlight.set(id, p);
+    }
+  }
+
+  private async attempt(rec: WebhookDeliveryRecord): Promise<void> {
+    const { store, log } = this.opts;
+    try {
+      const hook = await store.getWebhook(rec.webhookId);
+      if (!hook) {
+        this.queue.delete(rec.id); // removed: its deliveries went with it
+        return;
+      }
+      const result = await this.post(hook.url, rec);
+      const attempts = rec.attempts + 1;
+      const at = new Date(this.now()).toISOString();
+      const next = result.ok || attempts >= this.schedule.length ? null : Date.parse(rec.createdAt) + this.schedule[attempts];
+      const status = result.ok ? 'delivered' : next === null ? 'failed' : 'pending';
+      const patch = {
+        status, attempts, lastAttemptAt: at, nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+        responseStatus: result.status, error: result.ok ? null : result.error,
+      } as const;
+      await store.updateWebhookDelivery(rec.id, patch);
+      Object.assign(rec, patch);
+      if (next === null) this.queue.delete(rec.id);
+      else this.queue.set(rec.id, { rec, due: next });
+      // The webhook's id names it; its URL stays out of the log.
+      log({ event: 'webhook.attempt', webhookId: rec.webhookId, deliveryId: rec.id, type: rec.type, attempt: attempts, status, responseStatus: result.status });
+    } catch (err) {
+      // The store failed: the delivery stays queued and is tried again a little later (never in a tight loop).
+      this.queue.set(rec.id, { rec, due: this.now() + STORE_RETRY_MS });
+      log({ event: 'webhook.error', webhookId: rec.webhookId, deliveryId: rec.id, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  private async post(url: string, rec: WebhookDeliveryRecord): Promise<AttemptResult> {
+    let checked;
+    try {
+      checked = await checkWebhookUrl(url, this.opts.urlPolicy);
+    } catch (err) {
+      if (err instanceof UrlRejected) return { ok: false, status: null, error: err.message };
+      throw err;
+    }
+    const headers = webhookHeaders(this.opts.platformKey, rec.id, Math.floor(this.now() / 1000), rec.payload);
+    return postWebhook(checked.url, checked, headers, rec.payload, this.opts.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS);
+  }
+}
