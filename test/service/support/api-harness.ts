@@ -171,6 +171,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
           user: u,
           keys: (await store.listKeys(u.id)).map(({ lastUsedAt: _used, ...k }) => k),
           bots: await store.listBots(u.id),
+          webhooks: await Promise.all((await store.listWebhooks(u.id)).map(async (w) => ({ ...w, deliveries: await store.listWebhookDeliveries(w.id) }))),
         })),
       );
     },
