@@ -679,11 +679,11 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect((await store.listWebhookDeliveries(w.id)).map((d) => d.payload)).toEqual(['{"n":4}', '{"n":3}', '{"n":2}']);
         await conflict(store.addWebhookDelivery(delivery(w.id, a.id, 4), 3), 'delivery');
         const first = (await store.listWebhookDeliveries(w.id))[2];
-        await store.updateWebhookDelivery(first.id, { status: 'delivered', attempts: 1, lastAttemptAt: iso(Date.UTC(2026, 0, 2)), nextAttemptAt: null, responseStatus: 204, error: null });
+        expect(await store.updateWebhookDelivery(first.id, { status: 'delivered', attempts: 1, lastAttemptAt: iso(Date.UTC(2026, 0, 2)), nextAttemptAt: null, responseStatus: 204, error: null })).toBe(true);
         expect((await store.listWebhookDeliveries(w.id))[2]).toEqual({ ...first, status: 'delivered', attempts: 1, lastAttemptAt: iso(Date.UTC(2026, 0, 2)), nextAttemptAt: null, responseStatus: 204 });
         expect((await store.listPendingWebhookDeliveries()).map((d) => d.payload).sort()).toEqual(['{"n":3}', '{"n":4}', '{"n":9}']);
         // Unknown deliveries are ignored; a delivery to a removed webhook is not kept.
-        await store.updateWebhookDelivery('msg_nope', { status: 'failed', attempts: 9, lastAttemptAt: null, nextAttemptAt: null, responseStatus: null, error: 'x' });
+        expect(await store.updateWebhookDelivery('msg_nope', { status: 'failed', attempts: 9, lastAttemptAt: null, nextAttemptAt: null, responseStatus: null, error: 'x' })).toBe(false);
         await store.removeWebhook(w.id);
         await store.removeWebhook(w.id);
         expect(await store.getWebhook(w.id)).toBeNull();

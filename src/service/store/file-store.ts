@@ -807,9 +807,9 @@ export class FileStore implements Store {
     });
   }
 
-  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<void> {
+  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean> {
     return this.exclusive(async () => {
-      if (!own(this.db.data.webhookDeliveries, id)) return;
+      if (!own(this.db.data.webhookDeliveries, id)) return false;
       await this.commit((d) => {
         const x = d.webhookDeliveries[id];
         x.status = patch.status;
@@ -819,6 +819,7 @@ export class FileStore implements Store {
         x.responseStatus = patch.responseStatus;
         x.error = patch.error;
       });
+      return true;
     });
   }
 

@@ -432,9 +432,9 @@ export class PgStore implements Store {
     return webhooks.addWebhookDelivery(this.db, rec, keep);
   }
 
-  async updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<void> {
+  async updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean> {
     this.live();
-    await webhooks.updateWebhookDelivery(this.db, id, patch);
+    return webhooks.updateWebhookDelivery(this.db, id, patch);
   }
 
   async listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]> {

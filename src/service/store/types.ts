@@ -300,8 +300,8 @@ export interface Store {
    * A delivery for a webhook that is gone is not kept: resolves false.
    */
   addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean>;
-  /** Records an attempt; a delivery no longer kept (dropped or its webhook removed) is ignored. */
-  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<void>;
+  /** Records an attempt; false (and nothing changed) for a delivery no longer kept (dropped, or its webhook removed). */
+  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean>;
   /** The webhook's deliveries, newest first. */
   listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]>;
   /** Every pending delivery of every webhook, any order (the dispatcher's queue after a restart). */

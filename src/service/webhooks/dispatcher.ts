@@ -152,9 +152,10 @@ export class WebhookDispatcher {
         status, attempts, lastAttemptAt: at, nextAttemptAt: next === null ? null : new Date(next).toISOString(),
         responseStatus: result.status, error: result.ok ? null : result.error,
       } as const;
-      await store.updateWebhookDelivery(rec.id, patch);
+      const kept = await store.updateWebhookDelivery(rec.id, patch);
       Object.assign(rec, patch);
-      if (next === null) this.queue.delete(rec.id);
+      // Not kept: dropped for newer ones (the last 50) or its webhook removed; it is not tried again.
+      if (next === null || !kept) this.queue.delete(rec.id);
       else this.queue.set(rec.id, { rec, due: next });
       // The webhook's id names it; its URL stays out of the log.
       log({ event: 'webhook.attempt', webhookId: rec.webhookId, deliveryId: rec.id, type: rec.type, attempt: attempts, status, responseStatus: result.status });

@@ -49,12 +49,13 @@ export async function addWebhookDelivery(db: Db, rec: WebhookDeliveryRecord, kee
   });
 }
 
-export async function updateWebhookDelivery(db: Db, id: string, patch: WebhookDeliveryPatch): Promise<void> {
-  await db.tx(async (sql) => {
+export async function updateWebhookDelivery(db: Db, id: string, patch: WebhookDeliveryPatch): Promise<boolean> {
+  return db.tx(async (sql) => {
     const r = await sql('SELECT data FROM arena_webhook_deliveries WHERE id = $1 FOR UPDATE', [String(id)]);
-    if (!r.rows[0]) return;
+    if (!r.rows[0]) return false;
     const rec = { ...(JSON.parse(r.rows[0].data as string) as WebhookDeliveryRecord), ...pick(patch) };
     await sql('UPDATE arena_webhook_deliveries SET status = $2, data = $3 WHERE id = $1', [String(id), rec.status, JSON.stringify(rec)]);
+    return true;
   });
 }
 
