@@ -163,3 +163,26 @@ describe('webhooks after a real match', () => {
     expect(goodDeliveries.every((d) => d.status === 'delivered' && d.attempts === 1 && d.responseStatus === 204)).toBe(true);
   });
 });
+
+describe('bot.unreachable', () => {
+  it('a bot whose server is down when its match begins makes bot.unreachable (not bot.struck_out), with no URL in it', async () => {
+    const receiver = await startReceiver([200]);
+    const down = await startArena([wellBehaved(), wellBehaved(), wellBehaved(), wellBehaved()], { webhookPollMs: 20 });
+    try {
+      const user = (await down.store.getUserByEmail('owner@example.com'))!;
+      await down.store.addWebhook({ ownerId: user.id, url: receiver.url, events: ['bot.unreachable', 'bot.struck_out'] }, 10);
+      await down.bots[2].server.close();
+      const [id] = await down.tick();
+      await down.idle();
+      const got = await until(() => receiver.got.length >= 1 && receiver.got);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(receiver.got).toHaveLength(1);
+      const body = JSON.parse(got[0].body);
+      expect(body).toMatchObject({ type: 'bot.unreachable', data: { botId: down.bots[2].id, matchId: id, botName: 'bot2' } });
+      expect(got[0].body).not.toContain('127.0.0.1');
+    } finally {
+      await down.close();
+      await receiver.close();
+    }
+  });
+});
