@@ -23,6 +23,7 @@ import { register as api } from './api';
 import { register as login } from './login';
 import { register as me } from './me';
 import { register as bots } from './bots';
+import { register as webhooks } from './webhooks';
 import { register as admin } from './admin';
 import { register as serve } from './serve';
 import { register as matches } from './matches';
@@ -35,4 +36,4 @@ import { register as newStarter } from './new';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];
+export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, webhooks, matches, leaderboard, watch, serve, admin];
