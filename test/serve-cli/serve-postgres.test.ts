@@ -154,7 +154,7 @@ describe('serve and admin on PostgreSQL', () => {
     expect(m1.stdout).toBe('applied 0001-initial\napplied 0002-owner-data\napplied 0003-webhooks\n');
     const m2 = await admin(['migrate-db'], { ARENA_DATABASE_URL: url });
     expect(m2.stdout).toBe('');
-    expect(m2.stderr).toMatch(/already at schema version 2; nothing to do/);
+    expect(m2.stderr).toMatch(/already at schema version 3; nothing to do/);
     const s = await startServe(['--store', url, '--no-migrate', '--dev', '--port', '0', '--tick', '0'], env());
     await stopServe(s);
   }, 60_000);

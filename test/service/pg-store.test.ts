@@ -34,7 +34,7 @@ describe('Postgres store', () => {
     // It changed nothing.
     expect((await sql(url, `SELECT to_regclass('arena_users')::text AS t`)).rows[0].t).toBeNull();
     const s = await openPgStore(url);
-    expect(s.applied.map((m) => m.version)).toEqual([1, 2]);
+    expect(s.applied.map((m) => m.version)).toEqual([1, 2, 3]);
     await s.close();
     const again = await openPgStore(url, { migrate: false });
     expect(again.applied).toEqual([]);
