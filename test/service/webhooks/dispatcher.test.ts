@@ -205,4 +205,34 @@ describe('webhook dispatcher', () => {
     for (const g of r.got) tries.set(String(g.headers['webhook-id']), (tries.get(String(g.headers['webhook-id'])) ?? 0) + 1);
     for (const [id, n] of tries) expect(n).toBe(kept.has(id) ? 3 : 1);
   });
+
+  it('a receiver that never answers times out, and a redirect is not followed: both are failed attempts', async () => {
+    const silent = createServer(() => {}); // takes the request, never answers
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const followed: string[] = [];
+    const target = await receiver();
+    const redirect = createServer((req, res) => {
+      followed.push(String(req.url));
+      res.writeHead(302, { location: target.url }).end();
+    });
+    await new Promise<void>((done) => redirect.listen(0, '127.0.0.1', done));
+    try {
+      const port = (s: Server) => (s.address() as AddressInfo).port;
+      const slow = await store.addWebhook({ ownerId: owner.id, url: `http://127.0.0.1:${port(silent)}/`, events: ['bot.failed'] }, 10);
+      const moved = await store.addWebhook({ ownerId: owner.id, url: `http://127.0.0.1:${port(redirect)}/`, events: ['bot.failed'] }, 10);
+      const d = dispatcher({ retryScheduleMs: [0], timeoutMs: 150 });
+      await d.start();
+      d.sink({ type: 'bot.failed', ownerId: owner.id, botId: 'b_one', data: {} });
+      await until(async () => (await store.listPendingWebhookDeliveries()).length === 0 && (await store.listWebhookDeliveries(slow.id)).length === 1);
+      await d.settled();
+      expect((await store.listWebhookDeliveries(slow.id))[0]).toMatchObject({ status: 'failed', responseStatus: null, error: 'no answer within 150 ms' });
+      expect((await store.listWebhookDeliveries(moved.id))[0]).toMatchObject({ status: 'failed', responseStatus: 302, error: 'the receiver answered HTTP 302' });
+      expect(followed).toEqual(['/']);
+      expect(target.got).toEqual([]);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((done) => silent.close(() => done()));
+      await new Promise<void>((done) => redirect.close(() => done()));
+    }
+  });
 });

@@ -78,4 +78,13 @@ describe('webhook routes (production mode, injected resolver)', () => {
     refused(await h.signed(owner, 'GET', `/webhooks/${made.json.id}/deliveries`), 404, 'not_found');
     expect((await h.signed(owner, 'GET', '/webhooks')).json.webhooks).toHaveLength(MAX_WEBHOOKS_PER_ACCOUNT - 1);
   });
+
+  it('openapi.json describes the four routes, signed, with the schedule and limits in words', async () => {
+    const doc = (await h.send('GET', '/openapi.json')).json as { paths: Record<string, Record<string, { security?: unknown[]; description?: string }>> };
+    expect(Object.keys(doc.paths['/webhooks']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/webhooks/{id}'])).toEqual(['delete']);
+    expect(Object.keys(doc.paths['/webhooks/{id}/deliveries'])).toEqual(['get']);
+    for (const op of [doc.paths['/webhooks'].post, doc.paths['/webhooks'].get, doc.paths['/webhooks/{id}'].delete]) expect(op.security?.length).toBeGreaterThan(0);
+    expect(doc.paths['/webhooks'].post.description).toMatch(/v1a.*at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h.*10 webhooks/s);
+  });
 });
