@@ -5,6 +5,7 @@ import type { ServiceMetrics } from './metrics';
 const WRITES = [
   'createUser', 'setHandle', 'addKey', 'revokeKey', 'addBot', 'updateBot', 'removeBot',
   'addSignInToken', 'consumeSignInToken', 'addSession', 'deleteSession', 'putMatch', 'completeMatch', 'putOwnerMatchData',
+  'addWebhook', 'removeWebhook', 'addWebhookDelivery', 'updateWebhookDelivery',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 export function timedStore(store: Store, metrics: ServiceMetrics): Store {
