@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeOwner } from './support/arena-setup';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { signIn, startService, type Service } from './support/service';
+import { aborted, runningMatch } from '../service/store-fixtures';
 
 let svc: Service;
 let receiver: Server;
@@ -79,5 +80,31 @@ describe('the Webhooks page', () => {
     await page.getByText('No webhooks yet.').waitFor();
     expect(await svc.store.listWebhooks(alice.id)).toEqual([]);
     expect(errors).toEqual([]);
+  }, 90_000);
+
+  it("the bot page shows its owner the webhooks that hear of it, and another owner nothing", async () => {
+    const alice = (await svc.store.getUserByEmail('alice@example.com'))!;
+    const ids: string[] = [];
+    // Stored directly: the service never ticks, so the bots are never dialled.
+    for (let i = 0; i < 3; i++) ids.push((await svc.store.addBot({ ownerId: alice.id, name: `alice-${i}`, game: 'pioneers', url: `wss://alice-${i}.example/` })).id);
+    const m = runningMatch(ids);
+    await svc.store.putMatch(m);
+    await svc.store.putMatch(aborted(m));
+    await svc.store.addWebhook({ ownerId: alice.id, url: 'https://hooks.example/alice', events: ['bot.struck_out'] }, 10);
+    const { page, errors } = await browser();
+    await signIn(page, svc, 'alice@example.com');
+    await page.goto(`${svc.url}/bot/${ids[0]}`);
+    const section = page.getByTestId('bot-webhooks');
+    await section.waitFor();
+    expect(await section.innerText()).toContain('https://hooks.example/alice: bot.struck_out');
+    expect(errors).toEqual([]);
+
+    const { page: bob } = await browser();
+    await signIn(bob, svc, 'bob@example.com');
+    await bob.goto(`${svc.url}/bot/${ids[0]}`);
+    await bob.getByText('Recent matches').waitFor();
+    await bob.waitForLoadState('networkidle');
+    expect(await bob.getByTestId('bot-webhooks').count()).toBe(0);
+    expect(await bob.content()).not.toContain('hooks.example');
   }, 90_000);
 });
