@@ -31,6 +31,8 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10 * SECOND;
 const STORE_RETRY_MS = 5 * SECOND;
 /** Attempts in flight at once, over all webhooks: a slow receiver holds one of these, never the matches. */
 const DEFAULT_MAX_IN_FLIGHT = 8;
+/** Attempts in flight to one webhook: a receiver that hangs cannot take every slot from the others. */
+const MAX_IN_FLIGHT_PER_WEBHOOK = 2;
 
 export interface WebhookDispatcherOptions {
   store: Store;
@@ -55,6 +57,7 @@ interface Queued {
 export class WebhookDispatcher {
   private readonly queue = new Map<string, Queued>();
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly inFlightTo = new Map<string, number>();
   /** Events being turned into deliveries (store writes under way). */
   private readonly accepting = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
@@ -127,8 +130,15 @@ export class WebhookDispatcher {
     for (const [id, q] of this.queue) {
       if (this.inFlight.size >= max) return;
       if (q.due > now || this.inFlight.has(id)) continue;
+      const hook = q.rec.webhookId;
+      const busy = this.inFlightTo.get(hook) ?? 0;
+      if (busy >= MAX_IN_FLIGHT_PER_WEBHOOK) continue;
+      this.inFlightTo.set(hook, busy + 1);
       const p = this.attempt(q.rec).finally(() => {
         this.inFlight.delete(id);
+        const left = (this.inFlightTo.get(hook) ?? 1) - 1;
+        if (left > 0) this.inFlightTo.set(hook, left);
+        else this.inFlightTo.delete(hook);
         this.runDue();
       });
       this.inFlight.set(id, p);

@@ -235,4 +235,27 @@ describe('webhook dispatcher', () => {
       await new Promise<void>((done) => redirect.close(() => done()));
     }
   });
+
+  it('a receiver that hangs holds at most two attempts: another webhook is delivered meanwhile', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    try {
+      const hung = await store.addWebhook({ ownerId: other.id, url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, events: ['match.completed'] }, 10);
+      const fast = await receiver();
+      const quick = await store.addWebhook({ ownerId: owner.id, url: fast.url, events: ['match.completed'] }, 10);
+      const d = dispatcher({ retryScheduleMs: [0], timeoutMs: 2000, maxInFlight: 3 });
+      await d.start();
+      for (let i = 0; i < 6; i++) d.sink({ type: 'match.completed', ownerId: other.id, botId: 'b_other', matchId: `m_${i}`, data: {} });
+      await until(async () => (await store.listWebhookDeliveries(hung.id)).length === 6);
+      d.sink({ type: 'match.completed', ownerId: owner.id, botId: 'b_one', matchId: 'm_mine', data: {} });
+      await until(async () => (await store.listWebhookDeliveries(quick.id))[0]?.status === 'delivered');
+      // Every attempt at the hung receiver is still waiting for its answer.
+      expect((await store.listWebhookDeliveries(hung.id)).every((x) => x.attempts === 0)).toBe(true);
+      silent.closeAllConnections();
+      await d.settled();
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
+  });
 });
