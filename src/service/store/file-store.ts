@@ -144,6 +144,17 @@ function byCreated(a: { createdAt: string }, b: { createdAt: string }): number {
   return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
 }
 
+function indexIn(index: Map<string, Set<string>>, key: string, id: string, add: boolean): void {
+  let ids = index.get(key);
+  if (add) {
+    if (!ids) index.set(key, (ids = new Set()));
+    ids.add(id);
+  } else if (ids) {
+    ids.delete(id);
+    if (ids.size === 0) index.delete(key);
+  }
+}
+
 function own<T>(map: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
@@ -198,6 +209,9 @@ export class FileStore implements Store {
   private readonly byHandle = new Map<string, string>();
   /** ownerId -> their bot ids, oldest first: listBots reads an owner's few, not every bot (bots never change owner). */
   private readonly botsByOwner = new Map<string, string[]>();
+  /** ownerId -> webhook ids and webhookId -> delivery ids: an event reads its owner's few webhooks, not every one. */
+  private readonly hooksByOwner = new Map<string, Set<string>>();
+  private readonly deliveriesByHook = new Map<string, Set<string>>();
   private readonly now: () => Date;
   private lastPrune = -Infinity;
   private compaction: Promise<void> | null = null;
@@ -224,6 +238,22 @@ export class FileStore implements Store {
     this.compactAt = Math.max(opts.compactBytes ?? COMPACT_BYTES, snapshotBytes);
     for (const u of Object.values(db.data.users)) this.indexUser(u, true);
     for (const b of Object.values(db.data.bots)) this.indexBot(b);
+    for (const w of Object.values(db.data.webhooks)) indexIn(this.hooksByOwner, w.ownerId, w.id, true);
+    for (const x of Object.values(db.data.webhookDeliveries)) indexIn(this.deliveriesByHook, x.webhookId, x.id, true);
+  }
+
+  /** Keeps the webhook indexes in step with an entry: `add` false before it is applied (what goes), true after (what comes). */
+  private indexWebhooks(ops: Entry['o'], add: boolean): void {
+    const live = this.db.data;
+    for (const [coll, id, rec] of ops) {
+      if (coll === 'webhooks') {
+        const w = (add ? rec : own(live.webhooks, id)) as WebhookRecord | null | undefined;
+        if (w) indexIn(this.hooksByOwner, w.ownerId, id, add);
+      } else if (coll === 'webhookDeliveries') {
+        const x = (add ? rec : own(live.webhookDeliveries, id)) as WebhookDeliveryRecord | null | undefined;
+        if (x) indexIn(this.deliveriesByHook, x.webhookId, id, add);
+      }
+    }
   }
 
   private indexBot(b: BotRecord): void {
@@ -296,7 +326,9 @@ export class FileStore implements Store {
     });
     this.journalBytes += Buffer.byteLength(line);
     for (const [coll, id] of entry.o) if (coll === 'users' && Object.hasOwn(live.users, id)) this.indexUser(live.users[id], false);
+    this.indexWebhooks(entry.o, false);
     applyEntry(live, entry);
+    this.indexWebhooks(entry.o, true);
     for (const [coll, id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
     for (const [coll, , rec] of entry.o) if (coll === 'bots' && rec) this.indexBot(rec as BotRecord);
     for (const [id, at] of flushed) if (this.touches.get(id) === at) this.touches.delete(id);
@@ -766,7 +798,7 @@ export class FileStore implements Store {
   addWebhook(input: Pick<WebhookRecord, 'ownerId' | 'url' | 'events'>, max: number): Promise<WebhookRecord> {
     return this.mutate((d) => {
       if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
-      const have = Object.values(this.data.webhooks).filter((w) => w.ownerId === input.ownerId).length;
+      const have = this.hooksByOwner.get(input.ownerId)?.size ?? 0;
       if (have >= max) throw new StoreConflict('webhooks', `this account has ${have} webhooks, the most it may have`);
       const hook: WebhookRecord = { id: newId('wh'), ownerId: input.ownerId, url: input.url, events: [...input.events], createdAt: this.stamp() };
       d.webhooks[hook.id] = hook;
@@ -780,7 +812,8 @@ export class FileStore implements Store {
   }
 
   async listWebhooks(ownerId: string): Promise<WebhookRecord[]> {
-    return Object.values(this.data.webhooks).filter((w) => w.ownerId === ownerId).sort(byCreated).map(copy);
+    const hooks = this.data.webhooks;
+    return [...(this.hooksByOwner.get(ownerId) ?? [])].map((id) => hooks[id]).filter(Boolean).sort(byCreated).map(copy);
   }
 
   removeWebhook(id: string): Promise<void> {
@@ -788,7 +821,7 @@ export class FileStore implements Store {
       if (!own(this.db.data.webhooks, id)) return;
       await this.commit((d) => {
         delete d.webhooks[id];
-        for (const dl of Object.values(this.db.data.webhookDeliveries)) if (dl.webhookId === id) delete d.webhookDeliveries[dl.id];
+        for (const x of this.deliveriesByHook.get(id) ?? []) delete d.webhookDeliveries[x];
       });
     });
   }
@@ -798,7 +831,7 @@ export class FileStore implements Store {
       if (!own(this.db.data.webhooks, rec.webhookId)) return false;
       if (own(this.db.data.webhookDeliveries, rec.id)) throw new StoreConflict('delivery', `delivery ${rec.id} exists`);
       // Newest first, the new one included: everything past `keep` goes.
-      const older = Object.values(this.db.data.webhookDeliveries).filter((x) => x.webhookId === rec.webhookId).sort(byCreated).reverse();
+      const older = this.deliveriesOf(rec.webhookId).reverse();
       await this.commit((d) => {
         d.webhookDeliveries[rec.id] = copy(rec);
         for (const x of older.slice(Math.max(0, keep - 1))) delete d.webhookDeliveries[x.id];
@@ -824,7 +857,13 @@ export class FileStore implements Store {
   }
 
   async listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]> {
-    return Object.values(this.data.webhookDeliveries).filter((x) => x.webhookId === webhookId).sort(byCreated).reverse().map(copy);
+    return this.deliveriesOf(webhookId).reverse().map(copy);
+  }
+
+  /** The webhook's deliveries, oldest first (live records: copy before handing out). */
+  private deliveriesOf(webhookId: string): WebhookDeliveryRecord[] {
+    const all = this.data.webhookDeliveries;
+    return [...(this.deliveriesByHook.get(webhookId) ?? [])].map((id) => all[id]).filter(Boolean).sort(byCreated);
   }
 
   async listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
