@@ -2,7 +2,9 @@
 // becomes one stored delivery per webhook that asked for its type, tried at
 // once and then on a schedule for a day until a receiver answers 2xx. The
 // queue lives in the store (pending deliveries), so a restart loses nothing:
-// start() picks up every pending delivery where its schedule left it.
+// start() picks up every pending delivery where its schedule left it, and
+// every RELOAD_MS the started dispatcher picks up deliveries another process
+// stored (a server that does not run matchmaking stores but never sends).
 import type { KeyObject } from 'node:crypto';
 import type { AddressPolicy } from '../../probe/address-policy';
 import { UrlRejected } from '../../probe/address-policy';
@@ -27,6 +29,10 @@ const HOUR = 60 * MINUTE;
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR];
 /** Per attempt: connect, send, and the answer's status. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10 * SECOND;
+/** How often the store's pending deliveries are read again for ones this process has not seen. */
+const RELOAD_MS = 30 * SECOND;
+/** Deliveries this process finished, remembered so a reload that read them just before cannot send them again. */
+const FINISHED_REMEMBERED = 10_000;
 /** After a store failure, the delivery waits this long before it is tried again. */
 const STORE_RETRY_MS = 5 * SECOND;
 /** Attempts in flight at once, over all webhooks: a slow receiver holds one of these, never the matches. */
@@ -45,6 +51,8 @@ export interface WebhookDispatcherOptions {
   timeoutMs?: number;
   /** How often due retries are looked for (default 1 s). */
   pollMs?: number;
+  /** How often the store is read for pending deliveries another process stored (default 30 s). */
+  reloadMs?: number;
   maxInFlight?: number;
   now?: () => number;
 }
@@ -61,6 +69,8 @@ export class WebhookDispatcher {
   /** Events being turned into deliveries (store writes under way). */
   private readonly accepting = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  private reloader: NodeJS.Timeout | null = null;
+  private readonly finished = new Set<string>();
   private stopped = false;
   private readonly schedule: readonly number[];
   private readonly now: () => number;
@@ -83,19 +93,36 @@ export class WebhookDispatcher {
 
   /** Loads the pending deliveries the store kept (a restart) and starts the retry timer. */
   async start(): Promise<void> {
-    for (const rec of await this.opts.store.listPendingWebhookDeliveries()) {
-      this.queue.set(rec.id, { rec, due: rec.nextAttemptAt ? Date.parse(rec.nextAttemptAt) : this.now() });
-    }
+    await this.reload();
     this.timer ??= setInterval(() => this.runDue(), this.opts.pollMs ?? SECOND);
     this.timer.unref();
+    this.reloader ??= setInterval(() => {
+      this.reload().catch((err: unknown) => this.opts.log({ event: 'webhook.error', error: `cannot read pending deliveries: ${err instanceof Error ? err.message : String(err)}` }));
+    }, this.opts.reloadMs ?? RELOAD_MS);
+    this.reloader.unref();
     this.runDue();
+  }
+
+  /** Queues the store's pending deliveries this process does not know yet. */
+  private async reload(): Promise<void> {
+    for (const rec of await this.opts.store.listPendingWebhookDeliveries()) {
+      if (this.queue.has(rec.id) || this.inFlight.has(rec.id) || this.finished.has(rec.id)) continue;
+      this.queue.set(rec.id, { rec, due: rec.nextAttemptAt ? Date.parse(rec.nextAttemptAt) : this.now() });
+    }
+  }
+
+  private forget(id: string): void {
+    this.queue.delete(id);
+    this.finished.add(id);
+    if (this.finished.size > FINISHED_REMEMBERED) this.finished.delete(this.finished.values().next().value!);
   }
 
   /** Stops retrying; waits for attempts in flight (what they learn is stored). Pending deliveries stay in the store. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    if (this.reloader) clearInterval(this.reloader);
+    this.timer = this.reloader = null;
     await Promise.all([...this.accepting]);
     await Promise.all([...this.inFlight.values()]);
   }
@@ -118,13 +145,15 @@ export class WebhookDispatcher {
         id: newId('msg'), webhookId: hook.id, ownerId: hook.ownerId, type: event.type, status: 'pending', attempts: 0,
         createdAt: at.toISOString(), lastAttemptAt: null, nextAttemptAt: at.toISOString(), responseStatus: null, error: null, payload,
       };
-      if (await store.addWebhookDelivery(rec, WEBHOOK_DELIVERIES_KEPT)) this.queue.set(rec.id, { rec, due: at.getTime() });
+      // Not started (a server that does not run matchmaking): the started one finds it in the store.
+      if ((await store.addWebhookDelivery(rec, WEBHOOK_DELIVERIES_KEPT)) && this.timer) this.queue.set(rec.id, { rec, due: at.getTime() });
     }
     this.runDue();
   }
 
   private runDue(): void {
-    if (this.stopped) return;
+    // Only a started dispatcher sends: one that was never started stores deliveries for the one that was.
+    if (this.stopped || !this.timer) return;
     const max = this.opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     const now = this.now();
     for (const [id, q] of this.queue) {
@@ -150,7 +179,7 @@ export class WebhookDispatcher {
     try {
       const hook = await store.getWebhook(rec.webhookId);
       if (!hook) {
-        this.queue.delete(rec.id); // removed: its deliveries went with it
+        this.forget(rec.id); // removed: its deliveries went with it
         return;
       }
       const result = await this.post(hook.url, rec);
@@ -165,7 +194,7 @@ export class WebhookDispatcher {
       const kept = await store.updateWebhookDelivery(rec.id, patch);
       Object.assign(rec, patch);
       // Not kept: dropped for newer ones (the last 50) or its webhook removed; it is not tried again.
-      if (next === null || !kept) this.queue.delete(rec.id);
+      if (next === null || !kept) this.forget(rec.id);
       else this.queue.set(rec.id, { rec, due: next });
       // The webhook's id names it; its URL stays out of the log.
       log({ event: 'webhook.attempt', webhookId: rec.webhookId, deliveryId: rec.id, type: rec.type, attempt: attempts, status, responseStatus: result.status });

@@ -258,4 +258,18 @@ describe('webhook dispatcher', () => {
       await new Promise<void>((done) => silent.close(() => done()));
     }
   });
+
+  it('a dispatcher never started (a server without matchmaking) only stores; the started one sends it, once', async () => {
+    const r = await receiver(204);
+    const hook = await store.addWebhook({ ownerId: owner.id, url: r.url, events: ['bot.qualified'] }, 10);
+    const sender = dispatcher({ reloadMs: 30 });
+    await sender.start();
+    const follower = dispatcher();
+    follower.sink({ type: 'bot.qualified', ownerId: owner.id, botId: 'b_one', data: {} });
+    await follower.settled();
+    await until(async () => (await store.listWebhookDeliveries(hook.id))[0]?.status === 'delivered');
+    await sender.settled();
+    await new Promise((done) => setTimeout(done, 120)); // a few more reloads: it is not sent again
+    expect(r.got).toHaveLength(1);
+  });
 });
