@@ -88,3 +88,20 @@ describe('webhook routes (production mode, injected resolver)', () => {
     expect(doc.paths['/webhooks'].post.description).toMatch(/v1a.*at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h.*10 webhooks/s);
   });
 });
+
+describe('webhook creations are rate-limited per account', () => {
+  it('past the allowance: 429 rate_limited with Retry-After, nothing stored', async () => {
+    const h = await startHarness({ resolve, rateLimits: { key: { perSecond: 1000, burst: 1000 }, address: { perSecond: 1000, burst: 1000 }, webhookCreations: { perSecond: 1 / 60, burst: 1 } } });
+    try {
+      const owner = await h.addKey((await h.addUser('owner@example.com', 'owner')).id);
+      expect((await h.signed(owner, 'POST', '/webhooks', { url: 'https://hooks.example.com/a', events: ['bot.failed'] })).status).toBe(201);
+      const before = await h.snapshot();
+      const res = await h.signed(owner, 'POST', '/webhooks', { url: 'https://hooks.example.com/b', events: ['bot.failed'] });
+      refused(res, 429, 'rate_limited', /too many webhooks added/);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await h.snapshot()).toEqual(before);
+    } finally {
+      await h.close();
+    }
+  });
+});
