@@ -11,3 +11,5 @@ export * from './names';
 export * from './bot-check';
 export * from './owner';
 export * from './challenge';
+
+export * from './webhooks';

@@ -6,6 +6,7 @@
 // {"error":{"code","message"}} body.
 import type {
   ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, Challenge, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
+  Webhook, WebhookDelivery, WebhookEvent,
 } from '../protocol/index';
 
 export class ApiError extends Error {
@@ -94,6 +95,12 @@ export const removeBot = (id: string) => api<void>('DELETE', `/bots/${encodeURIC
 /** The owner's strike log of the bot (403 or 404 for anyone else). */
 export const createChallenge = (botId: string, opponents: string[]) => api<Challenge>('POST', '/challenges', { body: { botId, opponents } });
 export const listChallenges = (signal?: AbortSignal) => api<{ challenges: Challenge[] }>('GET', '/challenges?limit=20', { signal });
+
+export const listWebhooks = (signal?: AbortSignal) => api<{ webhooks: Webhook[] }>('GET', '/webhooks', { signal });
+export const addWebhook = (body: { url: string; events: WebhookEvent[] }) => api<Webhook>('POST', '/webhooks', { body });
+export const removeWebhook = (id: string) => api<void>('DELETE', `/webhooks/${encodeURIComponent(id)}`);
+export const listWebhookDeliveries = (id: string, signal?: AbortSignal) =>
+  api<{ deliveries: WebhookDelivery[] }>('GET', `/webhooks/${encodeURIComponent(id)}/deliveries`, { signal });
 
 export const listBotStrikes = (id: string, signal?: AbortSignal) => api<BotStrikePage>('GET', `/bots/${encodeURIComponent(id)}/strikes?limit=50`, { signal });
 

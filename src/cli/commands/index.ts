@@ -24,6 +24,7 @@ import { register as login } from './login';
 import { register as me } from './me';
 import { register as bots } from './bots';
 import { register as challenge } from './challenge';
+import { register as webhooks } from './webhooks';
 import { register as admin } from './admin';
 import { register as serve } from './serve';
 import { register as matches } from './matches';
@@ -36,4 +37,4 @@ import { register as newStarter } from './new';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, challenge, matches, leaderboard, watch, serve, admin];
+export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, challenge, webhooks, matches, leaderboard, watch, serve, admin];

@@ -24,6 +24,8 @@ import { mountDashboard } from '../dashboard';
 import { opponentRoutes } from './routes/opponents';
 import { challengeRoutes } from './routes/challenges';
 
+import { webhookRoutes } from './routes/webhooks';
+
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -88,6 +90,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   botRoutes(app, deps, auth);
   ownerRoutes(app, deps, auth);
   challengeRoutes(app, deps, auth);
+
+  webhookRoutes(app, deps, auth);
   signInRoutes(app, deps, limit);
   matchRoutes(app, deps, limit);
   opponentRoutes(app, deps, limit);

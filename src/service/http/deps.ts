@@ -35,9 +35,9 @@ export interface AppDeps {
    * requests per address; signInMails: sign-in links one client address may ask for; signInMailsPerAddress:
    * sign-in links mailed to one e-mail address, whoever asks; deployChecks: the
    * checks (outgoing connections to a bot's URL) one account may have the server run; keyCreations: keys
-   * one account may add (defaults below).
+   * one account may add; webhookCreations: webhooks one account may add (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit };
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit; webhookCreations?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
@@ -67,6 +67,8 @@ export const DEFAULT_RATE_LIMITS = {
   deployChecks: { perSecond: 1 / 5, burst: 20 },
   // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking cannot fill the store.
   keyCreations: { perSecond: 1 / 60, burst: 20 },
+  // Each one resolves a URL the account chose; removing and adding again cannot make the server resolve names at will.
+  webhookCreations: { perSecond: 1 / 60, burst: 20 },
 } as const;
 
 /** A limit as the API's descriptions word it: "20 in a row, then one every 5 seconds" (or "one a minute"). */

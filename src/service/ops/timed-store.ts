@@ -6,6 +6,8 @@ const WRITES = [
   'createUser', 'setHandle', 'addKey', 'revokeKey', 'addBot', 'updateBot', 'removeBot',
   'addSignInToken', 'consumeSignInToken', 'addSession', 'deleteSession', 'putMatch', 'completeMatch', 'putOwnerMatchData',
   'addChallenge', 'settleChallenge',
+
+  'addWebhook', 'removeWebhook', 'addWebhookDelivery', 'updateWebhookDelivery',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 export function timedStore(store: Store, metrics: ServiceMetrics): Store {

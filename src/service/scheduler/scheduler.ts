@@ -20,6 +20,8 @@ import type { BotRecord, RatingRecord, Store } from '../store/types';
 import type { ServiceLog } from '../ops/log-format';
 import { ownerDataOf } from './owner-data';
 import { CHALLENGE_FILLER, takeChallenges, type ChallengeTable } from './challenges';
+import type { OwnerEventSink } from '../owner-events';
+import { ownerEventsOf } from './owner-events-of';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
 
 /** What the scheduler reports to /metrics. */
@@ -52,6 +54,8 @@ export interface SchedulerOptions {
   minTurnMs?: number;
   log: ServiceLog;
   metrics?: SchedulerMetrics;
+  /** Told of what owners may hear of (webhooks): match.completed, bot.struck_out, bot.unreachable. */
+  onOwnerEvent?: OwnerEventSink;
   /** Tests may fix these; production uses 128 random bits per seed. */
   newSeed?: () => string;
   newMatchId?: () => string;
@@ -317,6 +321,7 @@ export class Scheduler {
         });
         // After viewers and the log heard of the end: a write to a database that is away retries for a while.
         await this.keepOwnerData(matchId, full, record.endedAt ?? endedAt);
+        this.tellOwners(full, record, bots);
         return;
       }
       begun.abortReason = 'its result could not be recorded';
@@ -336,6 +341,20 @@ export class Scheduler {
       log({ event: 'match.abort', matchId, reason, durationMs: Date.parse(endedAt) - Date.parse(startedAt) });
     }
     if (wasStored) await this.keepOwnerData(matchId, full, aborted.endedAt ?? endedAt);
+    if (wasStored) this.tellOwners(full, aborted, bots);
+  }
+
+  /** The owners' events of a final match; a sink that throws loses only its events. */
+  private tellOwners(full: MatchResult | null, record: MatchRecord, bots: BotRecord[]): void {
+    const sink = this.opts.onOwnerEvent;
+    if (!sink) return;
+    for (const event of ownerEventsOf(full, record, bots)) {
+      try {
+        sink(event);
+      } catch (err) {
+        this.opts.log({ event: 'match.error', matchId: record.id, error: `an owner event was lost: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    }
   }
 
   /**

@@ -55,6 +55,9 @@ import {
   type Store,
   type StoredMatch,
   type StrikeQuery,
+  type WebhookDeliveryPatch,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
   type UserRecord,
 } from './types';
 
@@ -141,6 +144,22 @@ export async function openFileStore(dir: string, opts: FileStoreOptions = {}): P
   }
 }
 
+/** Oldest first; records made in the same millisecond keep their insertion order (a stable sort). */
+function byCreated(a: { createdAt: string }, b: { createdAt: string }): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
+}
+
+function indexIn(index: Map<string, Set<string>>, key: string, id: string, add: boolean): void {
+  let ids = index.get(key);
+  if (add) {
+    if (!ids) index.set(key, (ids = new Set()));
+    ids.add(id);
+  } else if (ids) {
+    ids.delete(id);
+    if (ids.size === 0) index.delete(key);
+  }
+}
+
 function own<T>(map: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
@@ -198,6 +217,10 @@ export class FileStore implements Store {
   /** ownerId -> their challenge ids, oldest first; and the ids still pending, oldest first (the scheduler reads these every tick). */
   private readonly challengesByOwner = new Map<string, string[]>();
   private readonly pendingChallenges = new Set<string>();
+
+  /** ownerId -> webhook ids and webhookId -> delivery ids: an event reads its owner's few webhooks, not every one. */
+  private readonly hooksByOwner = new Map<string, Set<string>>();
+  private readonly deliveriesByHook = new Map<string, Set<string>>();
   private readonly now: () => Date;
   private lastPrune = -Infinity;
   private compaction: Promise<void> | null = null;
@@ -226,6 +249,8 @@ export class FileStore implements Store {
     for (const b of Object.values(db.data.bots)) this.indexBot(b);
     const challenges = Object.values(db.data.challenges).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     for (const c of challenges) this.indexChallenge(c);
+    for (const w of Object.values(db.data.webhooks)) indexIn(this.hooksByOwner, w.ownerId, w.id, true);
+    for (const x of Object.values(db.data.webhookDeliveries)) indexIn(this.deliveriesByHook, x.webhookId, x.id, true);
   }
 
   private indexChallenge(c: ChallengeRecord): void {
@@ -234,6 +259,20 @@ export class FileStore implements Store {
     if (!ids.includes(c.id)) ids.push(c.id);
     if (c.status === 'pending') this.pendingChallenges.add(c.id);
     else this.pendingChallenges.delete(c.id);
+  }
+
+  /** Keeps the webhook indexes in step with an entry: `add` false before it is applied (what goes), true after (what comes). */
+  private indexWebhooks(ops: Entry['o'], add: boolean): void {
+    const live = this.db.data;
+    for (const [coll, id, rec] of ops) {
+      if (coll === 'webhooks') {
+        const w = (add ? rec : own(live.webhooks, id)) as WebhookRecord | null | undefined;
+        if (w) indexIn(this.hooksByOwner, w.ownerId, id, add);
+      } else if (coll === 'webhookDeliveries') {
+        const x = (add ? rec : own(live.webhookDeliveries, id)) as WebhookDeliveryRecord | null | undefined;
+        if (x) indexIn(this.deliveriesByHook, x.webhookId, id, add);
+      }
+    }
   }
 
   private indexBot(b: BotRecord): void {
@@ -306,7 +345,9 @@ export class FileStore implements Store {
     });
     this.journalBytes += Buffer.byteLength(line);
     for (const [coll, id] of entry.o) if (coll === 'users' && Object.hasOwn(live.users, id)) this.indexUser(live.users[id], false);
+    this.indexWebhooks(entry.o, false);
     applyEntry(live, entry);
+    this.indexWebhooks(entry.o, true);
     for (const [coll, id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
     for (const [coll, , rec] of entry.o) if (coll === 'bots' && rec) this.indexBot(rec as BotRecord);
     for (const [coll, , rec] of entry.o) if (coll === 'challenges' && rec) this.indexChallenge(rec as ChallengeRecord);
@@ -822,6 +863,83 @@ export class FileStore implements Store {
     // The index is built once, in the write queue, so no append can slip between its scan and its use.
     if (!this.owner.isReady) await this.exclusive(() => this.owner.ready(), true);
     return this.owner.list(botId, query);
+  }
+
+  // ---- webhooks ----
+
+  addWebhook(input: Pick<WebhookRecord, 'ownerId' | 'url' | 'events'>, max: number): Promise<WebhookRecord> {
+    return this.mutate((d) => {
+      if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
+      const have = this.hooksByOwner.get(input.ownerId)?.size ?? 0;
+      if (have >= max) throw new StoreConflict('webhooks', `this account has ${have} webhooks, the most it may have`);
+      const hook: WebhookRecord = { id: newId('wh'), ownerId: input.ownerId, url: input.url, events: [...input.events], createdAt: this.stamp() };
+      d.webhooks[hook.id] = hook;
+      return copy(hook);
+    });
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | null> {
+    const w = typeof id === 'string' ? own(this.data.webhooks, id) : undefined;
+    return w ? copy(w) : null;
+  }
+
+  async listWebhooks(ownerId: string): Promise<WebhookRecord[]> {
+    const hooks = this.data.webhooks;
+    return [...(this.hooksByOwner.get(ownerId) ?? [])].map((id) => hooks[id]).filter(Boolean).sort(byCreated).map(copy);
+  }
+
+  removeWebhook(id: string): Promise<void> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhooks, id)) return;
+      await this.commit((d) => {
+        delete d.webhooks[id];
+        for (const x of this.deliveriesByHook.get(id) ?? []) delete d.webhookDeliveries[x];
+      });
+    });
+  }
+
+  addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhooks, rec.webhookId)) return false;
+      if (own(this.db.data.webhookDeliveries, rec.id)) throw new StoreConflict('delivery', `delivery ${rec.id} exists`);
+      // Newest first, the new one included: everything past `keep` goes.
+      const older = this.deliveriesOf(rec.webhookId).reverse();
+      await this.commit((d) => {
+        d.webhookDeliveries[rec.id] = copy(rec);
+        for (const x of older.slice(Math.max(0, keep - 1))) delete d.webhookDeliveries[x.id];
+      });
+      return true;
+    });
+  }
+
+  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhookDeliveries, id)) return false;
+      await this.commit((d) => {
+        const x = d.webhookDeliveries[id];
+        x.status = patch.status;
+        x.attempts = patch.attempts;
+        x.lastAttemptAt = patch.lastAttemptAt;
+        x.nextAttemptAt = patch.nextAttemptAt;
+        x.responseStatus = patch.responseStatus;
+        x.error = patch.error;
+      });
+      return true;
+    });
+  }
+
+  async listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]> {
+    return this.deliveriesOf(webhookId).reverse().map(copy);
+  }
+
+  /** The webhook's deliveries, oldest first (live records: copy before handing out). */
+  private deliveriesOf(webhookId: string): WebhookDeliveryRecord[] {
+    const all = this.data.webhookDeliveries;
+    return [...(this.deliveriesByHook.get(webhookId) ?? [])].map((id) => all[id]).filter(Boolean).sort(byCreated);
+  }
+
+  async listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
+    return Object.values(this.data.webhookDeliveries).filter((x) => x.status === 'pending').map(copy);
   }
 
   // ---- backup and close ----

@@ -14,6 +14,8 @@ import { Db } from './pg/db';
 import * as matches from './pg/matches';
 import * as ownerData from './pg/owner-data';
 import * as challenges from './pg/challenges';
+
+import * as webhooks from './pg/webhooks';
 import type { BotStrikePage } from '../../protocol';
 import { MigrationsPending, migrate, pendingMigrations, type Migration } from './pg/migrations';
 import { BOT_COLS, botOf, KEY_COLS, keyOf, USER_COLS, userOf } from './pg/rows';
@@ -32,6 +34,9 @@ import {
   type MatchQuery,
   type MatchSummaryPage,
   type OwnerMatchData,
+  type WebhookDeliveryPatch,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
   type RatingRecord,
   type SessionRecord,
   type SignInTokenRecord,
@@ -428,6 +433,46 @@ export class PgStore implements Store {
   async listBotStrikes(botId: string, query: StrikeQuery): Promise<BotStrikePage> {
     this.live();
     return ownerData.listBotStrikes(this.db, botId, query);
+  }
+
+  async addWebhook(input: Pick<WebhookRecord, 'ownerId' | 'url' | 'events'>, max: number): Promise<WebhookRecord> {
+    this.live();
+    return webhooks.addWebhook(this.db, input, max, this.stamp());
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | null> {
+    this.live();
+    return webhooks.getWebhook(this.db, id);
+  }
+
+  async listWebhooks(ownerId: string): Promise<WebhookRecord[]> {
+    this.live();
+    return webhooks.listWebhooks(this.db, ownerId);
+  }
+
+  async removeWebhook(id: string): Promise<void> {
+    this.live();
+    await webhooks.removeWebhook(this.db, id);
+  }
+
+  async addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean> {
+    this.live();
+    return webhooks.addWebhookDelivery(this.db, rec, keep);
+  }
+
+  async updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean> {
+    this.live();
+    return webhooks.updateWebhookDelivery(this.db, id, patch);
+  }
+
+  async listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]> {
+    this.live();
+    return webhooks.listWebhookDeliveries(this.db, webhookId);
+  }
+
+  async listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
+    this.live();
+    return webhooks.listPendingWebhookDeliveries(this.db);
   }
 
   async ping(): Promise<void> {

@@ -2,7 +2,7 @@
 // interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
 // and a contract suite in test/service/store/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
-import type { ApiKeyMeta, Bot, BotStrikePage, Challenge, DecisionNote, MatchRecord, StrikeDetail, User } from '../../protocol';
+import type { ApiKeyMeta, Bot, BotStrikePage, Challenge, DecisionNote, MatchRecord, StrikeDetail, User, Webhook, WebhookDelivery } from '../../protocol';
 
 export interface UserRecord extends User {
   createdAt: string;
@@ -127,6 +127,19 @@ export interface StrikeQuery {
   /** Opaque, from a previous page's `next`. */
   cursor?: string | null;
 }
+
+/** A webhook as stored: the API's shape plus its owner. */
+export interface WebhookRecord extends Webhook {
+  ownerId: string;
+}
+
+/** One delivery as stored: the API's shape plus its owner (deliveries go when their webhook does). */
+export interface WebhookDeliveryRecord extends WebhookDelivery {
+  ownerId: string;
+}
+
+/** What an attempt changes of a delivery. */
+export type WebhookDeliveryPatch = Pick<WebhookDelivery, 'status' | 'attempts' | 'lastAttemptAt' | 'nextAttemptAt' | 'responseStatus' | 'error'>;
 
 /** Thrown by the store when a uniqueness rule (handle, e-mail, ids) would break. */
 export class StoreConflict extends Error {
@@ -311,6 +324,30 @@ export interface Store {
    * a limit outside 1..100.
    */
   listBotStrikes(botId: string, query: StrikeQuery): Promise<BotStrikePage>;
+
+  // Webhooks (issue 29 item 5)
+  /**
+   * A new webhook. Throws StoreNotFound('user') for an unknown owner, StoreConflict('webhooks') when the
+   * owner already has `max` (check and add are one atomic step).
+   */
+  addWebhook(input: Pick<WebhookRecord, 'ownerId' | 'url' | 'events'>, max: number): Promise<WebhookRecord>;
+  /** Any string is safe to pass: unknown ones are null. */
+  getWebhook(id: string): Promise<WebhookRecord | null>;
+  /** The owner's webhooks, oldest first. */
+  listWebhooks(ownerId: string): Promise<WebhookRecord[]>;
+  /** Removes the webhook and its deliveries (pending ones are never tried again). Unknown ids change nothing. */
+  removeWebhook(id: string): Promise<void>;
+  /**
+   * Keeps a new delivery of an existing webhook and drops that webhook's oldest past `keep` (pending or not).
+   * A delivery for a webhook that is gone is not kept: resolves false.
+   */
+  addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean>;
+  /** Records an attempt; false (and nothing changed) for a delivery no longer kept (dropped, or its webhook removed). */
+  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean>;
+  /** The webhook's deliveries, newest first. */
+  listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]>;
+  /** Every pending delivery of every webhook, any order (the dispatcher's queue after a restart). */
+  listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]>;
 
   /** A consistent copy of the whole store into an empty or new directory. */
   backup(dir: string): Promise<void>;

@@ -3,6 +3,9 @@
 // never show the bot's URL: no public response carries one. Its owner, signed
 // in, also sees the bot's strike log (StrikeLog: the server answers only them);
 // a signed-in visitor may challenge the bot, or, as its owner, refuse challenges (ChallengePanel).
+
+// in, also sees the bot's strike log (StrikeLog: the server answers only them)
+// and the webhooks that hear of it (BotWebhooks).
 import type { LeaderboardRow, MatchSummary } from '../../protocol/index';
 import { getLeaderboard, listMatches } from '../api';
 import { PageTitle } from '../components/page-title';
@@ -11,6 +14,8 @@ import { OpponentsTable } from '../components/opponents-table';
 import { RatingChart } from '../components/rating-chart';
 import { StrikeLog } from '../components/strike-log';
 import { ChallengePanel } from '../components/challenge-panel';
+
+import { BotWebhooks } from '../components/bot-webhooks';
 import { formatRating } from '../lib/format';
 import { ratingHistory } from '../lib/rating-history';
 import { useData } from '../lib/use-data';
@@ -90,6 +95,7 @@ export function BotPage({ id }: { id: string }) {
       </section>
       {user && <ChallengePanel botId={id} name={name} />}
       {user && <StrikeLog botId={id} />}
+      {user && <BotWebhooks botId={id} />}
     </>
   );
 }

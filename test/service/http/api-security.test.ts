@@ -260,6 +260,23 @@ describe('security suite: refused requests change nothing', () => {
     await unchanged();
   });
 
+  it("another owner's webhooks: 403 to remove or read deliveries, absent from the list, nothing changed", async () => {
+    const bobs = await h.store.addWebhook({ ownerId: (await h.store.getBot(bobBot))!.ownerId, url: 'http://127.0.0.1:9/bob-hook', events: ['match.completed'] }, 10);
+    before = await h.snapshot();
+    refused(await h.signed(alice, 'DELETE', `/webhooks/${bobs.id}`), 403, 'forbidden');
+    refused(await h.signed(alice, 'GET', `/webhooks/${bobs.id}/deliveries`), 403, 'forbidden');
+    refused(await h.signed(alice, 'DELETE', '/webhooks/wh_doesnotexist'), 404, 'not_found');
+    const list = await h.signed(alice, 'GET', '/webhooks');
+    expect(list.status).toBe(200);
+    expect(list.json.webhooks).toEqual([]);
+    expect(list.text).not.toContain('bob-hook');
+    // A key with bots.read only cannot add or remove webhooks, even its own account's.
+    refused(await h.signed(bobSpare, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/x', events: ['bot.failed'] }), 403, 'forbidden');
+    refused(await h.signed(bobSpare, 'DELETE', `/webhooks/${bobs.id}`), 403, 'forbidden');
+    await unchanged();
+    await h.store.removeWebhook(bobs.id);
+  });
+
   it("another owner's key: 403 to revoke, absent from the list", async () => {
     refused(await h.signed(alice, 'POST', `/keys/${bobSpare.id}/revoke`), 403, 'forbidden');
     const keys = await h.signed(alice, 'GET', '/keys');

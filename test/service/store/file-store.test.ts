@@ -113,6 +113,33 @@ describe('file store on disk', () => {
     expect((await t.listMatches({ limit: 1, cursor: page1.next })).matches.map((m) => m.id)).toEqual([c1.id]);
   });
 
+  it('webhooks and their deliveries survive a reopen, and a document written before webhooks opens with none', async () => {
+    const s = await openStore();
+    const u = await s.createUser({ email: 'a@example.com' });
+    const w = await s.addWebhook({ ownerId: u.id, url: 'https://hooks.example/a', events: ['bot.failed'] }, 10);
+    const at = new Date().toISOString();
+    for (let i = 0; i < 3; i++) {
+      await s.addWebhookDelivery({ id: `msg_r${i}`, webhookId: w.id, ownerId: u.id, type: 'bot.failed', status: 'pending', attempts: 0, createdAt: at, lastAttemptAt: null, nextAttemptAt: at, responseStatus: null, error: null, payload: `{"i":${i}}` }, 2);
+    }
+    await closeStore(s);
+    const t = await openStore();
+    // The indexes are rebuilt from the journal: the owner's webhooks, the two kept, newest first.
+    expect(await t.listWebhooks(u.id)).toEqual([w]);
+    expect((await t.listWebhookDeliveries(w.id)).map((x) => x.id)).toEqual(['msg_r2', 'msg_r1']);
+    await t.removeWebhook(w.id);
+    expect(await t.listPendingWebhookDeliveries()).toEqual([]);
+    await closeStore(t);
+    // store.json as written before webhooks existed: no webhook collections at all.
+    const old = join(root, 'old');
+    await mkdir(old, { recursive: true });
+    const doc = { format: 1, rev: 1, users: {}, keys: {}, bots: {}, ratings: {}, sessions: {}, signInTokens: {}, ratingsThrough: -1, journalSeq: 0 };
+    await writeFile(join(old, 'store.json'), JSON.stringify(doc));
+    const o = await openStore(old);
+    const v = await o.createUser({ email: 'v@example.com' });
+    expect(await o.listWebhooks(v.id)).toEqual([]);
+    expect((await o.addWebhook({ ownerId: v.id, url: 'https://hooks.example/v', events: ['bot.failed'] }, 10)).ownerId).toBe(v.id);
+  });
+
   it('reads summaries back from the log after reopen, whatever the characters in bot names', async () => {
     const s = await openStore();
     const { bots } = await seed(s);

@@ -2,7 +2,7 @@
 // implementation. Call storeContract from an implementation's test file with
 // a factory that opens a fresh, empty store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidCursor, StoreConflict, StoreNotFound, type OwnerMatchData, type Store, type StoredMatch, type UserRecord } from '../../../src/service/store/types';
+import { InvalidCursor, StoreConflict, StoreNotFound, type OwnerMatchData, type Store, type StoredMatch, type UserRecord, type WebhookDeliveryRecord } from '../../../src/service/store/types';
 import type { StrikeDetail } from '../../../src/protocol';
 import { aborted, clockPasses, completed, matchId, ratingsFor, runningMatch } from './store-fixtures';
 
@@ -730,6 +730,52 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         await expect(store.listBotStrikes(ids[0], { limit: 3, cursor: '!!' })).rejects.toBeInstanceOf(InvalidCursor);
         await expect(store.listBotStrikes(ids[0], { limit: 0 })).rejects.toBeInstanceOf(RangeError);
         await expect(store.listBotStrikes(ids[0], { limit: 101 })).rejects.toBeInstanceOf(RangeError);
+      });
+    });
+    describe('webhooks', () => {
+      const delivery = (webhookId: string, ownerId: string, n: number, at = iso(Date.UTC(2026, 0, 1) + n * 1000)): WebhookDeliveryRecord => ({
+        id: `msg_${webhookId.slice(3)}${n}`, webhookId, ownerId, type: 'match.completed', status: 'pending', attempts: 0,
+        createdAt: at, lastAttemptAt: null, nextAttemptAt: at, responseStatus: null, error: null, payload: `{"n":${n}}`,
+      });
+
+      it('adds, lists per owner oldest first, and refuses past the limit atomically', async () => {
+        const a = await user();
+        const b = await user();
+        const w1 = await store.addWebhook({ ownerId: a.id, url: 'https://a.example/1', events: ['match.completed'] }, 2);
+        expect(w1.id).toMatch(/^wh_/);
+        expect(w1).toMatchObject({ ownerId: a.id, url: 'https://a.example/1', events: ['match.completed'] });
+        const w2 = await store.addWebhook({ ownerId: a.id, url: 'https://a.example/2', events: ['bot.failed', 'bot.qualified'] }, 2);
+        await conflict(store.addWebhook({ ownerId: a.id, url: 'https://a.example/3', events: ['bot.failed'] }, 2), 'webhooks');
+        // Concurrent adds cannot race past the limit.
+        const raced = await Promise.allSettled([1, 2, 3].map((i) => store.addWebhook({ ownerId: b.id, url: `https://b.example/${i}`, events: ['bot.failed'] }, 2)));
+        expect(raced.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+        expect((await store.listWebhooks(a.id)).map((w) => w.id)).toEqual([w1.id, w2.id]);
+        expect(await store.getWebhook(w2.id)).toEqual(w2);
+        expect(await store.getWebhook('wh_nope')).toBeNull();
+        await notFound(store.addWebhook({ ownerId: 'u_nobody', url: 'https://x.example/', events: ['bot.failed'] }, 5), 'user');
+      });
+
+      it('keeps the newest deliveries per webhook, updates attempts, lists pending, and removes with the webhook', async () => {
+        const a = await user();
+        const w = await store.addWebhook({ ownerId: a.id, url: 'https://a.example/', events: ['match.completed'] }, 5);
+        const other = await store.addWebhook({ ownerId: a.id, url: 'https://a.example/o', events: ['match.completed'] }, 5);
+        for (let n = 1; n <= 4; n++) expect(await store.addWebhookDelivery(delivery(w.id, a.id, n), 3)).toBe(true);
+        expect(await store.addWebhookDelivery(delivery(other.id, a.id, 9), 3)).toBe(true);
+        expect((await store.listWebhookDeliveries(w.id)).map((d) => d.payload)).toEqual(['{"n":4}', '{"n":3}', '{"n":2}']);
+        await conflict(store.addWebhookDelivery(delivery(w.id, a.id, 4), 3), 'delivery');
+        const first = (await store.listWebhookDeliveries(w.id))[2];
+        expect(await store.updateWebhookDelivery(first.id, { status: 'delivered', attempts: 1, lastAttemptAt: iso(Date.UTC(2026, 0, 2)), nextAttemptAt: null, responseStatus: 204, error: null })).toBe(true);
+        expect((await store.listWebhookDeliveries(w.id))[2]).toEqual({ ...first, status: 'delivered', attempts: 1, lastAttemptAt: iso(Date.UTC(2026, 0, 2)), nextAttemptAt: null, responseStatus: 204 });
+        expect((await store.listPendingWebhookDeliveries()).map((d) => d.payload).sort()).toEqual(['{"n":3}', '{"n":4}', '{"n":9}']);
+        // Unknown deliveries are ignored; a delivery to a removed webhook is not kept.
+        expect(await store.updateWebhookDelivery('msg_nope', { status: 'failed', attempts: 9, lastAttemptAt: null, nextAttemptAt: null, responseStatus: null, error: 'x' })).toBe(false);
+        await store.removeWebhook(w.id);
+        await store.removeWebhook(w.id);
+        expect(await store.getWebhook(w.id)).toBeNull();
+        expect(await store.listWebhookDeliveries(w.id)).toEqual([]);
+        expect(await store.addWebhookDelivery(delivery(w.id, a.id, 7), 3)).toBe(false);
+        expect((await store.listPendingWebhookDeliveries()).map((d) => d.payload)).toEqual(['{"n":9}']);
+        expect((await store.listWebhooks(a.id)).map((x) => x.id)).toEqual([other.id]);
       });
     });
   });

@@ -56,6 +56,13 @@ async function seedDataDir(dir: string): Promise<void> {
       await s.putOwnerMatchData(m.id, m.players[0].botId, { endedAt: iso(now + i), notes: [{ id: i + 1, seat: 0, kind: 'turn', seq: 2, ms: 5, debug: { i, why: 'ü🎲' } }], strikes });
     }
   }
+  // Webhooks and their deliveries, one still pending (it resumes after an import).
+  const hook = await s.addWebhook({ ownerId: ann.id, url: 'https://hooks.example/ann', events: ['match.completed', 'bot.failed'] }, 10);
+  await s.addWebhook({ ownerId: bob.id, url: 'https://hooks.example/bob', events: ['bot.struck_out'] }, 10);
+  for (let i = 0; i < 3; i++) {
+    const at = iso(now + i);
+    await s.addWebhookDelivery({ id: `msg_t${i}`, webhookId: hook.id, ownerId: ann.id, type: 'match.completed', status: i === 2 ? 'pending' : 'delivered', attempts: 1, createdAt: at, lastAttemptAt: at, nextAttemptAt: i === 2 ? iso(now + 5000) : null, responseStatus: i === 2 ? 500 : 204, error: i === 2 ? 'the receiver answered HTTP 500' : null, payload: `{"i":${i},"ü":"🎲"}` }, 50);
+  }
   await s.addSession({ tokenHash: 'a'.repeat(64), userId: ann.id, createdAt: iso(now), expiresAt: iso(now + 3600_000) });
   await s.addSignInToken({ tokenHash: 'b'.repeat(64), email: 'bob@example.com', createdAt: iso(now), expiresAt: iso(now + 900_000), usedAt: null });
   await s.addSignInToken({ tokenHash: 'c'.repeat(64), email: 'ann@example.com', createdAt: iso(now), expiresAt: iso(now + 900_000), usedAt: null });
@@ -87,6 +94,14 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
       for (const u of await before.listUsers()) expect(await store.listChallenges(u.id, 100)).toEqual(await before.listChallenges(u.id, 100));
       expect((await store.listPendingChallenges()).length).toBe(1);
 
+      for (const u of await before.listUsers()) {
+        const hooks = await before.listWebhooks(u.id);
+        expect(hooks).toHaveLength(1);
+        expect(await store.listWebhooks(u.id)).toEqual(hooks);
+        for (const w of hooks) expect(await store.listWebhookDeliveries(w.id)).toEqual(await before.listWebhookDeliveries(w.id));
+      }
+      expect((await store.listPendingWebhookDeliveries()).map((d) => d.id)).toEqual(['msg_t2']);
+
     } finally {
       await before.close();
     }
@@ -99,7 +114,7 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
   }
   const from = await readDataDir(a);
   const to = await readDataDir(b);
-  for (const kind of ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens', 'matches', 'ownerData', 'platformKeyPem'] as const) {
+  for (const kind of ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens', 'matches', 'ownerData', 'webhooks', 'webhookDeliveries', 'platformKeyPem'] as const) {
     expect(JSON.stringify(to[kind]), kind).toBe(JSON.stringify(from[kind]));
   }
   expect(await readFile(join(b, 'platform-key.pem'), 'utf8')).toBe(await readFile(join(a, 'platform-key.pem'), 'utf8'));

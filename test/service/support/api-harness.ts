@@ -172,6 +172,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
           keys: (await store.listKeys(u.id)).map(({ lastUsedAt: _used, ...k }) => k),
           bots: await store.listBots(u.id),
           challenges: await store.listChallenges(u.id, 100),
+
+          webhooks: await Promise.all((await store.listWebhooks(u.id)).map(async (w) => ({ ...w, deliveries: await store.listWebhookDeliveries(w.id) }))),
         })),
       );
     },

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import initial from './sql/0001-initial';
 import ownerData from './sql/0002-owner-data';
 import challenges from './sql/0003-challenges';
+import webhooks from './sql/0004-webhooks';
 
 export interface Migration {
   version: number;
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'owner-data', sql: ownerData },
   { version: 3, name: 'challenges', sql: challenges },
+  { version: 4, name: 'webhooks', sql: webhooks },
 ];
 
 /** The schema version this program needs (and writes). */

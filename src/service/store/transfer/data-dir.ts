@@ -52,11 +52,18 @@ export async function readDataDir(dir: string): Promise<ArenaRecords> {
       matches, ownerData,
       // Oldest first, the order both stores list them in.
       challenges: Object.values(doc.challenges).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+
+      webhooks: Object.values(doc.webhooks).sort(byCreated), webhookDeliveries: Object.values(doc.webhookDeliveries).sort(byCreated),
       platformKeyPem: existsSync(keyFile) ? await readFile(keyFile, 'utf8') : null,
     };
   } finally {
     await log.close();
   }
+}
+
+/** Oldest first; the sort is stable, so records of one millisecond keep their stored order. */
+function byCreated(a: { createdAt: string }, b: { createdAt: string }): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
 }
 
 /** Writes the records as a new data directory; `dir` must be new or empty. */
@@ -72,6 +79,9 @@ export async function writeDataDir(dir: string, r: ArenaRecords): Promise<void> 
   for (const s of r.sessions) doc.sessions[s.tokenHash] = s;
   for (const t of r.signInTokens) doc.signInTokens[t.tokenHash] = t;
   for (const c of r.challenges) doc.challenges[c.id] = c;
+
+  for (const w of r.webhooks) doc.webhooks[w.id] = w;
+  for (const d of r.webhookDeliveries) doc.webhookDeliveries[d.id] = d;
   const { log } = await MatchLog.open(root, -1);
   try {
     for (const { match, ratings } of r.matches) {

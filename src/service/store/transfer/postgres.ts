@@ -28,6 +28,9 @@ export async function readPostgres(db: Db): Promise<ArenaRecords> {
       matches,
       ownerData,
       challenges: (await rows(`SELECT ${CHALLENGE_COLS} FROM arena_challenges ORDER BY seq`)).map(challengeOf),
+
+      webhooks: (await rows('SELECT data FROM arena_webhooks ORDER BY seq')).map((w) => JSON.parse(w.data)),
+      webhookDeliveries: (await rows('SELECT data FROM arena_webhook_deliveries ORDER BY seq')).map((d) => JSON.parse(d.data)),
       platformKeyPem: key[0]?.private_key_pem ?? null,
     };
   });
@@ -40,7 +43,7 @@ export class DatabaseNotEmpty extends Error {
   }
 }
 
-const TABLES = ['arena_users', 'arena_keys', 'arena_bots', 'arena_ratings', 'arena_sessions', 'arena_sign_in_tokens', 'arena_matches', 'arena_owner_match_data', 'arena_bot_strikes', 'arena_challenges'];
+const TABLES = ['arena_users', 'arena_keys', 'arena_bots', 'arena_ratings', 'arena_sessions', 'arena_sign_in_tokens', 'arena_matches', 'arena_owner_match_data', 'arena_bot_strikes', 'arena_challenges', 'arena_webhooks', 'arena_webhook_deliveries'];
 
 /** Loads the records into an empty, migrated database, all or nothing. */
 export async function loadPostgres(db: Db, r: ArenaRecords): Promise<void> {
@@ -62,6 +65,9 @@ export async function loadPostgres(db: Db, r: ArenaRecords): Promise<void> {
     await loadMatches(sql, r.matches);
     for (const { matchId, botId, data } of r.ownerData) await insertOwnerMatchData(sql, matchId, botId, data);
     await each(r.challenges, `INSERT INTO arena_challenges (${CHALLENGE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, challengeParams);
+
+    await each(r.webhooks, 'INSERT INTO arena_webhooks (id, owner_id, data) VALUES ($1, $2, $3)', (w) => [w.id, w.ownerId, JSON.stringify(w)]);
+    await each(r.webhookDeliveries, 'INSERT INTO arena_webhook_deliveries (id, webhook_id, status, data) VALUES ($1, $2, $3, $4)', (d) => [d.id, d.webhookId, d.status, JSON.stringify(d)]);
     if (r.platformKeyPem) {
       await sql(`INSERT INTO arena_platform_key (id, private_key_pem) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET private_key_pem = EXCLUDED.private_key_pem`, [r.platformKeyPem]);
     }
