@@ -14,10 +14,16 @@ export const keyOf = (r: Row): KeyRecord => ({
   lastUsedAt: r.last_used_at, revokedAt: r.revoked_at, userId: r.user_id,
 });
 
-export const BOT_COLS = 'id, owner_id, name, game, url, status, created_at, removed_at';
+export const BOT_COLS = 'id, owner_id, name, game, url, status, created_at, removed_at, version, versions, qualification';
 export const botOf = (r: Row): BotRecord => ({
   id: r.id, ownerId: r.owner_id, name: r.name, game: r.game, url: r.url, status: r.status, createdAt: r.created_at, removedAt: r.removed_at,
+  version: r.version, ...(r.versions !== null ? { versions: JSON.parse(r.versions) } : {}), qualification: r.qualification !== null ? JSON.parse(r.qualification) : null,
 });
+/** A bot's row values in BOT_COLS order. */
+export const botRow = (b: BotRecord): unknown[] => [
+  b.id, b.ownerId, b.name, b.game, b.url, b.status, b.createdAt, b.removedAt,
+  b.version ?? 1, b.versions ? JSON.stringify(b.versions) : null, b.qualification ? JSON.stringify(b.qualification) : null,
+];
 
 export const RATING_COLS = 'bot_id, game, mu, sigma, games_played';
 export const ratingOf = (r: Row): RatingRecord => ({ botId: r.bot_id, game: r.game, mu: r.mu, sigma: r.sigma, gamesPlayed: r.games_played });
