@@ -38,7 +38,7 @@ export interface AppDeps {
    * checks (outgoing connections to a bot's URL) one account may have the server run; keyCreations: keys
    * one account may add (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit };
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit; requalifications?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
@@ -53,6 +53,11 @@ export interface AppDeps {
    */
   signedSince?: number;
   now: () => number;
+  /**
+   * Qualification on (serve default): a registered bot, and each new version, waits as `qualifying` for
+   * its qualifier. Off or absent: bots are active at once.
+   */
+  qualify?: boolean;
 }
 
 export const DEFAULT_RATE_LIMITS = {
@@ -68,6 +73,8 @@ export const DEFAULT_RATE_LIMITS = {
   deployChecks: { perSecond: 1 / 5, burst: 20 },
   // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking cannot fill the store.
   keyCreations: { perSecond: 1 / 60, burst: 20 },
+  // Each requalification plays a match on this server's CPU: a few in a row (fixes tried), then one every 10 minutes per account.
+  requalifications: { perSecond: 1 / 600, burst: 3 },
 } as const;
 
 /** A limit as the API's descriptions word it: "20 in a row, then one every 5 seconds" (or "one a minute"). */

@@ -16,9 +16,13 @@ import type { MatchEvent, MatchRecord } from '../../protocol/index';
 import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../../runner/index';
 import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
+import { currentVersion } from '../store/bot-versions';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
 import { ownerDataOf } from './owner-data';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
+import { Qualifier } from './qualify';
+import type { BuiltinBotName } from '../../../engine/bots/names';
+import type { OwnerEventSink } from '../owner-events';
 
 export type ServiceLog = (fields: Record<string, unknown>) => void;
 
@@ -52,6 +56,10 @@ export interface SchedulerOptions {
   minTurnMs?: number;
   log: ServiceLog;
   metrics?: SchedulerMetrics;
+  /** Qualification (qualify.ts): on (default) plays each new version a qualifier against these built-ins; off lets waiting bots in unplayed. */
+  qualify?: { enabled: boolean; opponents?: readonly BuiltinBotName[] };
+  /** What owners are told of (webhooks); must not throw. */
+  onOwnerEvent?: OwnerEventSink;
   /** Tests may fix these; production uses 128 random bits per seed. */
   newSeed?: () => string;
   newMatchId?: () => string;
@@ -86,7 +94,16 @@ export class Scheduler {
   private ticks = 0;
   private readonly seatedAt = new Map<string, number>();
 
-  constructor(private readonly opts: SchedulerOptions) {}
+  private readonly qualifier: Qualifier;
+
+  constructor(private readonly opts: SchedulerOptions) {
+    this.qualifier = new Qualifier({
+      store: opts.store, hub: opts.hub, platformKey: opts.platformKey, gate: opts.gate,
+      enabled: opts.qualify?.enabled ?? true, opponents: opts.qualify?.opponents,
+      matchTimeoutMs: opts.matchTimeoutMs, deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs,
+      log: opts.log, onOwnerEvent: opts.onOwnerEvent, newSeed: opts.newSeed, newMatchId: opts.newMatchId,
+    });
+  }
 
   /** Matches the store still has as running belong to a process that died: abort them, with no rating change. */
   async recover(): Promise<string[]> {
@@ -109,8 +126,9 @@ export class Scheduler {
     this.timer = setInterval(() => void this.tick(), this.opts.tickMs);
   }
 
+  /** Matches running now, qualifiers included. */
   get runningCount(): number {
-    return this.running.size;
+    return this.running.size + this.qualifier.runningCount;
   }
 
   /** One matchmaking pass; returns the ids of the matches it started. Overlapping calls share one pass. */
@@ -129,11 +147,15 @@ export class Scheduler {
     this.timer = null;
     await this.ticking;
     for (const r of this.running.values()) r.controller.abort();
-    await Promise.all([...this.running.values()].map((r) => r.done));
+    await Promise.all([...this.running.values()].map((r) => r.done).concat(this.qualifier.stop()));
   }
 
   private async seatIdleBots(): Promise<string[]> {
     const { store } = this.opts;
+    // Qualifiers first: with qualification off, the bots it lets in are seated in this same tick.
+    const inMatches = new Set<string>();
+    for (const r of this.running.values()) for (const id of r.botIds) inMatches.add(id);
+    const qualifiers = await this.qualifier.tick(inMatches, this.stopping);
     let bots: BotRecord[];
     let ratings: RatingRecord[];
     try {
@@ -142,7 +164,7 @@ export class Scheduler {
       this.opts.log({ event: 'tick.error', error: String(err) });
       return [];
     }
-    const busy = new Set<string>();
+    const busy = new Set<string>(this.qualifier.busyBots);
     for (const r of this.running.values()) for (const id of r.botIds) busy.add(id);
     const tick = ++this.ticks;
     const seats = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - this.running.size) * TABLE_SIZE;
@@ -159,7 +181,7 @@ export class Scheduler {
     // start the last of 200 tables seconds late).
     const begun = this.stopping ? [] : tables.map((table) => this.startMatch(table.botIds.map((id) => byId.get(id)!), !(table.sameOwner && rule !== 'allow')));
     const stored = await Promise.all(begun.map(async ({ matchId, stored }) => ((await stored) ? matchId : null)));
-    return stored.filter((id): id is string => id !== null);
+    return [...qualifiers, ...stored.filter((id): id is string => id !== null)];
   }
 
   /**
@@ -224,7 +246,7 @@ export class Scheduler {
     const seed = (this.opts.newSeed ?? newTournamentSeed)();
     const startedAt = new Date().toISOString();
     const order = seatOrder(seed, bots.length);
-    const players = order.map((i, seat) => ({ seat, botId: bots[i].id, botName: bots[i].name, placement: null, ratingDelta: null }));
+    const players = order.map((i, seat) => ({ seat, botId: bots[i].id, botName: bots[i].name, placement: null, ratingDelta: null, version: currentVersion(bots[i]) }));
     const running: MatchRecord = {
       id: matchId, game: GAME, status: 'running', players, startedAt, endedAt: null,
       // Stored, never served while running (the routes withhold seed and replay).
@@ -260,7 +282,10 @@ export class Scheduler {
       });
       full = result;
       // Bots' notes are for their owners: the stored (public) record has none.
-      result = { ...result, match: withoutNotes(result.match) };
+      // The runner's record knows no versions: each seat names the version of its bot that played.
+      const versions = new Map(bots.map((b) => [b.id, currentVersion(b)]));
+      const match = withoutNotes(result.match);
+      result = { ...result, match: { ...match, players: match.players.map((p) => ({ ...p, version: versions.get(p.botId) })) } };
     } catch (err) {
       log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
     }

@@ -549,11 +549,12 @@ export class FileStore implements Store {
       const bot = own(d.bots, id);
       if (!bot || bot.removedAt) throw new StoreNotFound('bot', id);
       const key = ratingKey(bot.game, id);
-      const next = nextVersion(bot, own(d.ratings, key) ?? null, this.stamp());
+      const at = this.stamp();
+      const next = nextVersion(bot, own(d.ratings, key) ?? null, at);
       if (input.url !== undefined) bot.url = input.url;
       bot.version = next.version;
       bot.versions = next.versions;
-      bot.qualification = input.qualify ? pendingQualification(next.version, this.stamp()) : null;
+      bot.qualification = input.qualify ? pendingQualification(next.version, at) : null;
       bot.status = statusAfter(bot, bot.qualification);
       if (next.rating) d.ratings[key] = next.rating;
       return copy(bot);
