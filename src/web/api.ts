@@ -5,7 +5,7 @@
 // same-origin check reads. Errors come back as ApiError with the API's
 // {"error":{"code","message"}} body.
 import type {
-  ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
+  ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, BotVersionList, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
 } from '../protocol/index';
 
 export class ApiError extends Error {
@@ -92,6 +92,9 @@ export const pauseBot = (id: string) => api<Bot>('POST', `/bots/${encodeURICompo
 export const resumeBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/resume`);
 export const removeBot = (id: string) => api<void>('DELETE', `/bots/${encodeURIComponent(id)}`);
 /** The owner's strike log of the bot (403 or 404 for anyone else). */
+export const getBot = (id: string, signal?: AbortSignal) => api<Bot>('GET', `/bots/${encodeURIComponent(id)}`, { signal });
+export const listBotVersions = (id: string, signal?: AbortSignal) => api<BotVersionList>('GET', `/bots/${encodeURIComponent(id)}/versions`, { signal });
+export const requalifyBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/requalify`);
 export const listBotStrikes = (id: string, signal?: AbortSignal) => api<BotStrikePage>('GET', `/bots/${encodeURIComponent(id)}/strikes?limit=50`, { signal });
 
 export const getLeaderboard = (signal?: AbortSignal) =>

@@ -1,7 +1,8 @@
 // A bot's public page: name, owner, rating history, opponents and recent matches. It is
 // built from public data only (leaderboard and match records), so it can
 // never show the bot's URL: no public response carries one. Its owner, signed
-// in, also sees the bot's strike log (StrikeLog: the server answers only them).
+// in, also sees the bot's strike log (StrikeLog) and its status, qualification and
+// versions (Qualification): the server answers only them.
 import type { LeaderboardRow, MatchSummary } from '../../protocol/index';
 import { getLeaderboard, listMatches } from '../api';
 import { PageTitle } from '../components/page-title';
@@ -9,6 +10,7 @@ import { MatchList } from '../components/match-list';
 import { OpponentsTable } from '../components/opponents-table';
 import { RatingChart } from '../components/rating-chart';
 import { StrikeLog } from '../components/strike-log';
+import { Qualification } from '../components/qualification';
 import { formatRating } from '../lib/format';
 import { ratingHistory } from '../lib/rating-history';
 import { useData } from '../lib/use-data';
@@ -53,6 +55,7 @@ export function BotPage({ id }: { id: string }) {
       <>
         <PageTitle>Bot</PageTitle>
         <p>No public record of this bot yet: it appears here once it has played a match.</p>
+        {user && <Qualification botId={id} />}
       </>
     );
   }
@@ -86,6 +89,7 @@ export function BotPage({ id }: { id: string }) {
         <h2 id="recent-h">Recent matches</h2>
         <MatchList matches={matches.filter((m) => m.status !== 'running').slice(0, 20)} empty="No finished matches yet." botId={id} />
       </section>
+      {user && <Qualification botId={id} />}
       {user && <StrikeLog botId={id} />}
     </>
   );
