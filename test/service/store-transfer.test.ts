@@ -36,6 +36,10 @@ async function seedDataDir(dir: string): Promise<void> {
   const bots: string[] = [];
   for (let i = 0; i < 5; i++) bots.push((await s.addBot({ ownerId: i % 2 ? bob.id : ann.id, name: `bot ${i} ünï 🎲`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
   await s.updateBot(bots[1], { status: 'paused' });
+  // Versions and qualification travel with the bot.
+  await s.requalifyBot(bots[2]);
+  await s.finishQualification(bots[2], 1, { state: 'failed', matchId: 'm_q', strikes: [{ reason: 'illegal', code: 'occupied', message: 'taken ü' }], resigned: true, reason: 'resigned after 3 strikes' });
+  await s.startBotVersion(bots[3], { url: 'wss://b3-v2.example/', qualify: true });
   await s.removeBot(bots[4]);
   for (let i = 0; i < 7; i++) {
     const m = runningMatch(bots.slice(i % 2, (i % 2) + 4));
@@ -75,6 +79,10 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
       expect(await store.listUsers()).toEqual(await before.listUsers());
       const botIds = (await Promise.all((await before.listUsers()).map((u) => before.listBots(u.id)))).flat().map((x) => x.id);
       for (const id of botIds) expect(await store.listBotStrikes(id, { limit: 100 })).toEqual(await before.listBotStrikes(id, { limit: 100 }));
+      for (const id of botIds) expect(await store.getBot(id)).toEqual(await before.getBot(id));
+      const moved = await Promise.all(botIds.map((id) => store.getBot(id)));
+      expect(moved.find((x) => x!.name.startsWith('bot 2 '))).toMatchObject({ status: 'failed', qualification: { state: 'failed', matchId: 'm_q' } });
+      expect(moved.find((x) => x!.name.startsWith('bot 3 '))).toMatchObject({ version: 2, url: 'wss://b3-v2.example/', status: 'qualifying' });
 
     } finally {
       await before.close();
