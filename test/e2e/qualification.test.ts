@@ -4,7 +4,12 @@
 // and never enters a rated match; a good one qualifies, then plays rated; a
 // URL change makes version 2, requalifies against the new URL only and widens
 // the rating's sigma; with --qualify off a new bot is seated at once.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BotVersionListSchema } from '../../src/protocol/api';
+import { privateKeyToPem } from '../../src/keys/index';
+import { runCli } from '../cli/run-cli';
 import type { ApiTarget } from '../../src/client/api';
 import { getBot, listBotVersions, registerBot, requalifyBot, updateBot } from '../../src/client/owner';
 import { ApiError } from '../../src/client/api-error';
@@ -145,6 +150,40 @@ describe('qualification on (the default)', () => {
     expect(v3).toMatchObject({ status: 'qualifying', version: 3, url: extra[2].url });
     await round(arena);
     expect(await getBot(owner, good)).toMatchObject({ status: 'active', version: 3 });
+  }, 60_000);
+
+  it('the CLI: bots show says why it failed, bots versions lists them, bots requalify asks again', async () => {
+    const file = join(arena.dir, 'owner.pem');
+    writeFileSync(file, privateKeyToPem(owner.privateKey), { mode: 0o600 });
+    const env = { HOME: arena.dir, ARENA_CONFIG_DIR: join(arena.dir, 'config'), ARENA_URL: arena.url, ARENA_KEY_ID: owner.keyId, ARENA_KEY_FILE: file };
+    const show = await runCli(['bots', 'show', 'bad'], { env });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/status:\s+failed/);
+    expect(show.stdout).toMatch(/qualification:\s+failed \(v1, [^)]+\): resigned after \d+ strikes/);
+    expect(show.stdout).toMatch(/strike 1:\s+illegal [a-z_]+: /);
+    const versions = await runCli(['bots', 'versions', 'good', '--json'], { env });
+    expect(versions.code, versions.stderr).toBe(0);
+    expect(BotVersionListSchema.parse(JSON.parse(versions.stdout)).versions.map((v) => v.version)).toEqual([1, 2, 3]);
+    const table = await runCli(['bots', 'versions', 'good'], { env });
+    expect(table.stdout).toMatch(/^VERSION\s+GAMES\s+RATING\s+SIGMA\s+STARTED\s+ENDED/);
+    expect(table.stdout).toMatch(/v3\s+0\s+\S+\s+\S+\s+\S+\s+now/);
+    const again = await runCli(['bots', 'requalify', 'bad'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('bad plays its qualifier at the next tick');
+    expect((await getBot(owner, bad)).status).toBe('qualifying');
+  }, 60_000);
+
+  it('requalifying is limited per account: 3 in a row, then 429 with the wait', async () => {
+    // Two used above; the third is allowed, the fourth refused and changes nothing.
+    await round(arena);
+    expect((await getBot(owner, bad)).status).toBe('failed');
+    await requalifyBot(owner, bad);
+    await round(arena);
+    expect((await getBot(owner, bad)).status).toBe('failed');
+    const refused = await requalifyBot(owner, bad).then(() => null, (e: unknown) => e);
+    expect((refused as ApiError).status).toBe(429);
+    expect((refused as ApiError).serverMessage).toMatch(/too many requalifications for this account .*retry in \d+ s/);
+    expect((await getBot(owner, bad)).status).toBe('failed');
   }, 60_000);
 });
 
