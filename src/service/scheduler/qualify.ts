@@ -17,6 +17,7 @@ import { newId } from '../store/ids';
 import type { BotRecord, QualificationOutcome, Store } from '../store/types';
 import { ownerDataOf, strikeDetail } from './owner-data';
 import { retryWhileUnavailable } from './store-retry';
+import { versionGate } from './version-gate';
 
 const GAME = 'pioneers' as const;
 
@@ -164,7 +165,7 @@ export class Qualifier {
       result = await runMatch({
         matchId, seed, entrants, platformKey: this.opts.platformKey,
         deadlineMs: this.opts.deadlineMs, timeBankMs: this.opts.timeBankMs, wallClockMs: this.opts.matchTimeoutMs,
-        signal, gate: this.opts.gate,
+        signal, gate: versionGate(store, [bot], this.opts.gate),
         onEvent: (ev) => batch.push(ev),
         onFlush: (view) => {
           const events = batch;

@@ -21,6 +21,7 @@ import type { BotRecord, RatingRecord, Store } from '../store/types';
 import { ownerDataOf } from './owner-data';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
 import { Qualifier } from './qualify';
+import { versionGate } from './version-gate';
 import type { BuiltinBotName } from '../../../engine/bots/names';
 import type { OwnerEventSink } from '../owner-events';
 
@@ -272,7 +273,7 @@ export class Scheduler {
       result = await runMatch({
         matchId, seed, entrants, platformKey: this.opts.platformKey,
         deadlineMs: this.opts.deadlineMs, timeBankMs: this.opts.timeBankMs,
-        wallClockMs: this.opts.matchTimeoutMs, minTurnMs: this.opts.minTurnMs, signal, gate: this.opts.gate,
+        wallClockMs: this.opts.matchTimeoutMs, minTurnMs: this.opts.minTurnMs, signal, gate: versionGate(store, bots, this.opts.gate),
         onEvent: (ev) => batch.push(ev),
         onFlush: (view: () => PublicView) => {
           const events = batch;

@@ -163,7 +163,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
   app.openapi(
     createRoute({
       method: 'patch', path: '/bots/{id}', tags: ['bots'], summary: 'Rename a bot or change its URL (a new URL is checked like a new bot)', security: SECURITY,
-      description: 'A changed url, or newVersion, starts a new version of the bot: the rating carries over with its sigma widened halfway back to a new bot\'s, the old URL is never contacted again (a match already running finishes), and where qualification is on the bot plays a new qualifier before it is rated again (status qualifying; a paused bot stays paused).',
+      description: 'A changed url, or newVersion, starts a new version of the bot: the rating carries over with its sigma widened halfway back to a new bot\'s, the old URL is never contacted again (a match already running keeps its connection, and a reconnect to the old URL is refused), and where qualification is on the bot plays a new qualifier before it is rated again (status qualifying; a paused bot stays paused).',
       middleware: [auth.require('bots.write')] as const,
       request: { params: IdParam, body: { content: { 'application/json': { schema: BotUpdateBodySchema } }, required: true } },
       responses: { 200: json(BotSchema, 'The updated bot'), ...AUTH_ERRORS, ...NOT_FOUND, ...URL_ERRORS },
