@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotVersionListSchema } from '../../src/protocol/api';
 import { privateKeyToPem } from '../../src/keys/index';
-import { runCli } from '../cli/run-cli';
+import { runCli } from '../support/run-cli';
 import type { ApiTarget } from '../../src/client/api';
 import { getBot, listBotVersions, registerBot, requalifyBot, updateBot } from '../../src/client/owner';
 import { ApiError } from '../../src/client/api-error';
@@ -18,7 +18,7 @@ import { START_SIGMA } from '../../src/service/store/bot-versions';
 import type { StoredMatch } from '../../src/service/store/types';
 import { illegalBot, wellBehaved } from '../support/policies';
 import { startTestBot, type TestBot } from '../support/test-bot';
-import { startArena, type Arena } from '../serve-matches/support';
+import { startArena, type Arena } from '../support/serve-arena';
 
 async function keyFor(arena: Arena, email: string): Promise<ApiTarget> {
   const user = (await arena.store.getUserByEmail(email)) ?? (await arena.store.createUser({ email }));

@@ -7,7 +7,7 @@
 // what defining the command needs (commander, errors, small constants) and
 // loads its libraries when the action runs: `const { x } = await import(...)`
 // at the start of the action. The bundle splits at each import() (esbuild
-// code splitting), and test/package/lazy-load.test.ts checks that help and
+// code splitting), and test/e2e/package-lazy-load.test.ts checks that help and
 // `keys public` load no Ink, React, undici, openskill or view schemas.
 import type { Command } from 'commander';
 import type { CliIO } from '../io';

@@ -2,17 +2,16 @@
 // the mailer and the limits, never the store or the signatures.
 import type { KeyObject } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { AddressPolicy } from '../../probe/address-policy';
+import type { AddressPolicy } from '../../net/address-policy';
 import type { deployCheck } from '../../probe/deploy-check';
 import type { LiveHub } from '../live/hub';
 import type { Store } from '../store/types';
-import type { Mailer } from './mail';
-import type { ServiceMetrics } from './metrics';
+import type { Mailer } from '../ops/mail';
+import type { ServiceLog } from '../ops/log-format';
+import type { ServiceMetrics } from '../ops/metrics';
 import type { RateLimit } from './rate-limit';
 import type { ReplayGuard } from './replay-cache';
 
-/** One structured log line; the server prints it as JSON or pretty text. Never pass secrets or bot URLs. */
-export type ServiceLog = (fields: Record<string, unknown>) => void;
 
 export interface AppDeps {
   store: Store;

@@ -9,7 +9,7 @@
 import { retryWhileUnavailable } from './store-retry';
 import type { KeyObject } from 'node:crypto';
 import { RULES_VERSION, seatOrder } from '../../../engine/index';
-import type { PublicView } from '../../../engine/types';
+import type { PublicView } from '../../../engine/index';
 import { displayRating, initialRating, rate } from '../../arena/ratings';
 import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchEvent, MatchRecord } from '../../protocol/index';
@@ -18,14 +18,13 @@ import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
 import { currentVersion } from '../store/bot-versions';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
+import type { ServiceLog } from '../ops/log-format';
 import { ownerDataOf } from './owner-data';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
 import { Qualifier } from './qualify';
 import { versionGate } from './version-gate';
 import type { BuiltinBotName } from '../../../engine/bots/names';
 import type { OwnerEventSink } from '../owner-events';
-
-export type ServiceLog = (fields: Record<string, unknown>) => void;
 
 /** What the scheduler reports to /metrics. */
 export interface SchedulerMetrics {

@@ -1,6 +1,6 @@
 // The service's storage contract. Routes and the scheduler talk to this
 // interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
-// and a contract suite in test/service/store-contract.ts runs against any
+// and a contract suite in test/service/store/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
 import type { ApiKeyMeta, Bot, BotStrikePage, DecisionNote, MatchRecord, Qualification, StrikeDetail, User } from '../../protocol';
 

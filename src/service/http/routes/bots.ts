@@ -3,7 +3,7 @@
 // bot; its URL appears in no other response and in no log line.
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { checkBotUrl, UrlRejected } from '../../../probe/address-policy';
+import { checkBotUrl, UrlRejected } from '../../../net/address-policy';
 import { BotCreateBodySchema, BotListSchema, BotSchema, BotUpdateBodySchema, BotVersionListSchema, GameSchema } from '../../../protocol/api';
 import { versionViews } from '../../store/bot-versions';
 import { StoreConflict } from '../../store/types';
