@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * The API, scheduler, live-stream and crash tests run a second time on the Postgres store
  * (test/support/test-store.ts reads ARENA_TEST_STORE): one matrix, not copies.
  */
-const ON_POSTGRES = ['test/service/http/api.test.ts', 'test/service/http/api-security.test.ts', 'test/service/http/api-bot-urls.test.ts', 'test/service/http/api-opponents.test.ts', 'test/service/scheduler/scheduler.test.ts', 'test/service/store/store-crash.test.ts', 'test/service/live/live-stream.test.ts', 'test/client/live-follow.test.ts', 'test/service/scheduler/owner-data.test.ts', 'test/e2e/challenge.test.ts', 'test/e2e/webhooks.test.ts'];
+const ON_POSTGRES = ['test/service/http/api.test.ts', 'test/service/http/api-security.test.ts', 'test/service/http/api-bot-urls.test.ts', 'test/service/http/api-opponents.test.ts', 'test/service/scheduler/scheduler.test.ts', 'test/service/store/store-crash.test.ts', 'test/service/live/live-stream.test.ts', 'test/client/live-follow.test.ts', 'test/service/scheduler/owner-data.test.ts', 'test/e2e/challenge.test.ts', 'test/e2e/webhooks.test.ts', 'test/e2e/qualification.test.ts'];
 
 export default defineConfig({
   // tsconfig.json "paths": the example bots import the package by name.

@@ -2,7 +2,7 @@
 // the signed API (paths and envelopes from docs/decisions.md, "Service API").
 // The CLI's `arena me`, `arena keys add|list|revoke` and `arena bots` are thin
 // layers over these.
-import { ApiKeyMetaSchema, BotListSchema, BotSchema, KeyListSchema, UserSchema, type ApiKeyMeta, type Bot, type Scope, type User } from '../protocol/api';
+import { ApiKeyMetaSchema, BotListSchema, BotSchema, BotVersionListSchema, KeyListSchema, UserSchema, type ApiKeyMeta, type Bot, type BotVersionList, type Scope, type User } from '../protocol/api';
 import { BotStrikePageSchema, MatchNotesSchema, type BotStrikePage, type MatchNotes } from '../protocol/owner';
 import { ChallengeListSchema, ChallengeSchema, type Challenge } from '../protocol/challenge';
 import { callJson, callRaw, type ApiTarget } from './api';
@@ -46,8 +46,19 @@ export function getBot(t: ApiTarget, id: string): Promise<Bot> {
   return callJson(t, 'GET', `/bots/${seg(id)}`, BotSchema);
 }
 
-export function updateBot(t: ApiTarget, id: string, patch: { name?: string; url?: string; challengeable?: boolean }): Promise<Bot> {
+/** A changed url, or newVersion, starts a new version of the bot (and, where qualification is on, a new qualifier). */
+export function updateBot(t: ApiTarget, id: string, patch: { name?: string; url?: string; challengeable?: boolean; newVersion?: true }): Promise<Bot> {
   return callJson(t, 'PATCH', `/bots/${seg(id)}`, BotSchema, patch);
+}
+
+/** Plays the bot's qualifier again (rate-limited per account). */
+export function requalifyBot(t: ApiTarget, id: string): Promise<Bot> {
+  return callJson(t, 'POST', `/bots/${seg(id)}/requalify`, BotSchema);
+}
+
+/** Each version of the bot, oldest first: rated games, the rating at its end, dates. */
+export function listBotVersions(t: ApiTarget, id: string): Promise<BotVersionList> {
+  return callJson(t, 'GET', `/bots/${seg(id)}/versions`, BotVersionListSchema);
 }
 
 export function pauseBot(t: ApiTarget, id: string): Promise<Bot> {

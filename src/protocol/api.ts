@@ -2,6 +2,7 @@
 // file "Service API"). The service validates with these, the CLI types its
 // responses with them, and openapi.json is generated from them.
 import { z } from 'zod';
+import { StrikeReasonSchema } from './common';
 import { NAME_RULE_TEXT, nameProblem } from './names';
 
 export const SCOPES = ['bots.read', 'bots.write', 'keys.read', 'keys.write', 'account.read', 'account.write'] as const;
@@ -15,7 +16,32 @@ export const HANDLE_PATTERN = /^[a-z0-9_]{2,32}$/;
 // Handles are plain ASCII, so nameProblem has nothing to add; it runs anyway, so one rule holds for every stored name.
 export const HandleSchema = z.string().regex(HANDLE_PATTERN).superRefine((name, ctx) => nameRule(name, ctx)).describe('Public handle: 2-32 of a-z, 0-9, _.');
 export const GameSchema = z.literal('pioneers').describe('The only game.');
-export const BotStatusSchema = z.enum(['active', 'paused']);
+// active: seated in rated matches; paused: the owner took it out (whatever its qualification);
+// qualifying: waits for, or plays, its unrated qualifier; failed: its qualifier failed (requalify to try again).
+export const BotStatusSchema = z.enum(['active', 'paused', 'qualifying', 'failed'])
+  .describe('active: rated matchmaking seats it; paused: its owner took it out (pausing wins over the rest; resuming returns to what its qualification says); qualifying: it plays an unrated qualifier against built-in bots first; failed: that qualifier failed.');
+
+/** A strike of a qualifier, as its owner is shown it. */
+export const QualificationStrikeSchema = z.strictObject({
+  reason: StrikeReasonSchema,
+  code: z.string().optional().describe("`illegal`: the engine's rejection code."),
+  message: z.string().describe('What went wrong.'),
+});
+
+export const QualificationStateSchema = z.enum(['qualifying', 'passed', 'failed', 'skipped'])
+  .describe('qualifying: waiting for or playing its qualifier; passed; failed; skipped: let in unplayed (the server runs with --qualify off).');
+
+export const QualificationSchema = z
+  .strictObject({
+    state: QualificationStateSchema,
+    version: z.number().int().min(1).describe('The version this qualification is for.'),
+    matchId: z.string().nullable().describe('The qualifier match (null until it is played, and when skipped).'),
+    strikes: z.array(QualificationStrikeSchema).describe("The bot's strikes in that match, in order."),
+    resigned: z.boolean().describe('Whether the bot was resigned (too many strikes) in that match.'),
+    reason: z.string().nullable().describe('Why it failed, in words (null unless failed).'),
+    at: z.string().describe('When the state was last set.'),
+  })
+  .describe("A bot's qualification: one unrated match against built-in bots before it is rated (at most 1 strike and no resignation to pass). For its owner only.");
 
 export const UserSchema = z
   .strictObject({
@@ -47,6 +73,8 @@ export const BotSchema = z
     status: BotStatusSchema,
     challengeable: z.boolean().describe('Whether other accounts may challenge it to unrated matches (POST /challenges); default true.'),
     createdAt: z.string(),
+    version: z.number().int().min(1).optional().describe('The version playing now: 1 at registration, one more at each URL change or new version (absent from older servers).'),
+    qualification: QualificationSchema.nullable().optional().describe('Its latest qualification; null for a bot registered before qualification existed or under --qualify off.'),
   })
   .describe("A registered bot, as its owner sees it.");
 
@@ -94,8 +122,9 @@ export const BotUpdateBodySchema = z
     name: BotNameSchema.optional(),
     url: BotUrlSchema.optional(),
     challengeable: z.boolean().optional().describe('false: nobody may challenge the bot (pending challenges naming it are refused at the next tick).'),
+    newVersion: z.literal(true).optional().describe('Start a new version at the same URL (new code deployed there); a changed url starts one anyway.'),
   })
-  .refine((b) => b.name !== undefined || b.url !== undefined || b.challengeable !== undefined, { message: 'give name, url or challengeable' });
+  .refine((b) => b.name !== undefined || b.url !== undefined || b.challengeable !== undefined || b.newVersion !== undefined, { message: 'give name, url, challengeable, newVersion or a mix' });
 export const EmailSignInBodySchema = z.strictObject({ email: z.email().max(254) });
 
 // Envelopes.
@@ -145,6 +174,24 @@ export const OpponentPageSchema = z.strictObject({
   next: z.string().nullable().describe('Pass as cursor for the next page; null on the last.'),
 });
 
+// Versions (GET /bots/{id}/versions): the owner's view of each version's record.
+export const BotVersionSchema = z
+  .strictObject({
+    version: z.number().int().min(1),
+    startedAt: z.string(),
+    endedAt: z.string().nullable().describe('When the next version started; null for the one playing now.'),
+    games: z.number().int().min(0).describe('Rated games it played.'),
+    rating: z.number().nullable().describe('Shown rating (mu - 3*sigma, 1 decimal) at its end, or now for the current version; null before any rated game.'),
+    mu: z.number().nullable(),
+    sigma: z.number().nullable(),
+  })
+  .describe('One version of a bot.');
+export const BotVersionListSchema = z.strictObject({ botId: z.string(), versions: z.array(BotVersionSchema).describe('Oldest first.') });
+
+export type BotVersion = z.infer<typeof BotVersionSchema>;
+export type BotVersionList = z.infer<typeof BotVersionListSchema>;
+export type Qualification = z.infer<typeof QualificationSchema>;
+export type QualificationStrike = z.infer<typeof QualificationStrikeSchema>;
 export type OpponentRow = z.infer<typeof OpponentRowSchema>;
 export type OpponentPage = z.infer<typeof OpponentPageSchema>;
 export type Scope = z.infer<typeof ScopeSchema>;

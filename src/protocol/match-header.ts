@@ -14,6 +14,7 @@ export const MatchPlayerSchema = z
     botName: z.string(),
     placement: z.number().int().min(1).max(4).nullable().describe('1-based; ties share; null while running or when aborted.'),
     ratingDelta: z.number().nullable().describe('Shown rating after minus before, once the match completes.'),
+    version: z.number().int().min(1).optional().describe("The bot's version that played (server matches; absent in older records and for built-in bots)."),
   })
   .describe('One seat of a match.');
 
@@ -24,8 +25,10 @@ export const summaryShape = {
   players: z.array(MatchPlayerSchema).min(3).max(4),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
+  qualification: z.literal(true).optional()
+    .describe("A bot's qualifier: one unrated match against the server's built-in bots (absent otherwise)."),
   rated: z.boolean().optional()
-    .describe('false: played but changed no rating (two bots of one owner at the table, under `serve --same-owner avoid`). Absent means true; an aborted match changes no rating either way.'),
+    .describe('false: played but changed no rating (a qualifier, a challenge, or two bots of one owner at the table under `serve --same-owner avoid`). Absent means true; an aborted match changes no rating either way.'),
   challenge: z.string().optional()
     .describe('Set when the match was played for a challenge (GET /challenges): the challenge id. Such a match is unrated. Absent for matchmaking.'),
 };

@@ -18,6 +18,7 @@ import { timedStore } from './ops/timed-store';
 import { LiveHub } from './live/hub';
 import { DEFAULT_MAX_MATCHES, Scheduler } from './scheduler/scheduler';
 import type { SameOwnerRule } from './scheduler/tables';
+import type { BuiltinBotName } from '../../engine/bots/names';
 import type { Store } from './store/types';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 import { join } from 'node:path';
@@ -74,6 +75,13 @@ export interface ServerOptions {
   /** Tests: a short webhook retry schedule (offsets from the event, ms) and how often due retries are looked for. */
   webhookRetryScheduleMs?: readonly number[];
   webhookPollMs?: number;
+  /**
+   * Qualification (default on): a new bot, or a new version of one, plays one unrated match against
+   * built-in bots before rated matchmaking seats it. off: bots are active at once, as before.
+   */
+  qualify?: 'on' | 'off';
+  /** The built-ins a qualifier seats (2 or 3; default DEFAULT_QUALIFY_OPPONENTS, qualify.ts). */
+  qualifyOpponents?: readonly BuiltinBotName[];
   /** Tests: fixed seeds and match ids, for a game that must hold given events (production: 128 random bits each). */
   newSeed?: () => string;
   newMatchId?: () => string;
@@ -124,6 +132,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     store, platformKey: platformKey.privateKey, urlPolicy, log,
     retryScheduleMs: opts.webhookRetryScheduleMs, pollMs: opts.webhookPollMs,
   });
+  const qualify = opts.qualify !== 'off';
 
   const scheduler = new Scheduler({
     store, hub, platformKey: platformKey.privateKey, gate,
@@ -132,13 +141,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     maxMatches: opts.maxMatches, sameOwner: opts.sameOwner,
     deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, minTurnMs: opts.minTurnMs, log, metrics,
     newSeed: opts.newSeed, newMatchId: opts.newMatchId, onOwnerEvent: webhooks.sink,
+    qualify: { enabled: qualify, opponents: opts.qualifyOpponents },
   });
   if (opts.recoverMatches !== false) await scheduler.recover();
 
   // The base URL is known only once the port is; the app reads it through deps.
   const deps: AppDeps = {
     store, platformKey: platformKey.privateKey, platformPublicKey: platformKey.publicKeyBase64, production,
-    baseUrl: opts.baseUrl ?? '', urlPolicy, deployCheck, log, metrics, hub,
+    baseUrl: opts.baseUrl ?? '', urlPolicy, deployCheck, log, metrics, hub, qualify,
     mailer: opts.mailer ?? (opts.smtpUrl ? await smtpMailer(opts.smtpUrl, opts.mailFrom ?? 'Bot Arena <arena@localhost>') : logMailer(log)),
     rateLimits: opts.rateLimits ?? DEFAULT_RATE_LIMITS,
     trustProxy: opts.trustProxy === true,

@@ -5,7 +5,7 @@
 // same-origin check reads. Errors come back as ApiError with the API's
 // {"error":{"code","message"}} body.
 import type {
-  ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, Challenge, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
+  ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, BotVersionList, Challenge, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
   Webhook, WebhookDelivery, WebhookEvent,
 } from '../protocol/index';
 
@@ -102,6 +102,9 @@ export const removeWebhook = (id: string) => api<void>('DELETE', `/webhooks/${en
 export const listWebhookDeliveries = (id: string, signal?: AbortSignal) =>
   api<{ deliveries: WebhookDelivery[] }>('GET', `/webhooks/${encodeURIComponent(id)}/deliveries`, { signal });
 
+export const getBot = (id: string, signal?: AbortSignal) => api<Bot>('GET', `/bots/${encodeURIComponent(id)}`, { signal });
+export const listBotVersions = (id: string, signal?: AbortSignal) => api<BotVersionList>('GET', `/bots/${encodeURIComponent(id)}/versions`, { signal });
+export const requalifyBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/requalify`);
 export const listBotStrikes = (id: string, signal?: AbortSignal) => api<BotStrikePage>('GET', `/bots/${encodeURIComponent(id)}/strikes?limit=50`, { signal });
 
 export const getLeaderboard = (signal?: AbortSignal) =>

@@ -41,7 +41,7 @@ beforeAll(async () => {
   }
   const c = completed(runningMatch([ids.mine, ids.amy, ids.amy.replace(/.$/, 'x')]));
   await store.completeMatch(c, []);
-  server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, logOut: { write: () => true } });
+  server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, qualify: 'off', logOut: { write: () => true } });
   env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config'), ARENA_URL: server.url, ARENA_KEY_ID: keyId, ARENA_KEY_FILE: join(dir, 'ops.pem') };
 });
 

@@ -33,7 +33,7 @@ beforeAll(async () => {
   const pair = generateKeyPair();
   writeFileSync(join(dir, 'ops.pem'), privateKeyToPem(pair.privateKey), { mode: 0o600 });
   keyId = (await addKey(store, { user: user.id, publicKey: formatPublicKey(pair.publicKey, 'raw') })).id;
-  server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, logOut: { write: () => true } });
+  server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, qualify: 'off', logOut: { write: () => true } });
   bot = await startBot({ port: 0 });
   env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config'), ARENA_URL: server.url, ARENA_KEY_ID: keyId, ARENA_KEY_FILE: join(dir, 'ops.pem') };
 });

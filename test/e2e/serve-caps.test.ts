@@ -42,6 +42,17 @@ describe('arena serve --max-connections, --max-connections-per-address, --max-li
     expect(answers.find((a) => a.startsWith('HTTP/1.1 429 '))).toMatch(/--max-connections-per-address/);
   });
 
+  it('refuses --qualify-opponents that are not 2 or 3 built-ins, and a --qualify other than on or off: exit 2', async () => {
+    for (const [value, said] of [['builtin:heuristic,builtin:random', 'unknown built-in bot "heuristic"'], ['builtin:random', 'give 2 or 3 built-in bots']]) {
+      const r = await runCli(['serve', '--dev', '--data', join(dir, 'never'), '--qualify-opponents', value]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--qualify-opponents: ${said}`);
+    }
+    const r = await runCli(['serve', '--dev', '--data', join(dir, 'never'), '--qualify', 'maybe']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/--qualify.*maybe/);
+  });
+
   it('refuses a cap that is not a whole number from 1: exit 2, naming the flag', async () => {
     for (const [flag, value] of [['--max-connections', '0'], ['--max-connections-per-address', '2.5'], ['--max-live-streams', 'many']]) {
       const r = await runCli(['serve', '--dev', '--data', join(dir, 'never'), flag, value]);

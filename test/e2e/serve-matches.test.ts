@@ -66,7 +66,7 @@ beforeAll(async () => {
   env = { ...env, ARENA_KEY_ID: key.id, ARENA_KEY_FILE: keyFile };
 
   // Register with matchmaking off, so the first tick sees all seven at once.
-  serve = await startServe(['--dev', '--port', '0', '--tick', '0', '--data', dataDir], env);
+  serve = await startServe(['--dev', '--port', '0', '--tick', '0', '--qualify', 'off', '--data', dataDir], env);
   expect(serve.stderr()).toContain('matchmaking off (--tick 0)');
   for (let i = 0; i < 7; i++) {
     const bot = i < 4 ? await startStarter({ port: 0, platformPublicKey: serve.platformKey }) : await startHeuristic({ port: 0, platformPublicKey: serve.platformKey });
@@ -79,7 +79,7 @@ beforeAll(async () => {
   await logged(serve, 'proxy.untrusted', 1);
   expect((await stopServe(serve)).code).toBe(0);
   // One owner (ops) registers every bot: rated tables need --same-owner allow.
-  serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--match-timeout', '300', '--same-owner', 'allow', '--data', dataDir, '--trust-proxy'], env);
+  serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--match-timeout', '300', '--same-owner', 'allow', '--qualify', 'off', '--data', dataDir, '--trust-proxy'], env);
   // The CLI names the scheduler's default without loading it.
   expect(serve.stderr()).toContain(`matchmaking every 1 s, at most ${DEFAULT_MAX_MATCHES} matches at once; a match is aborted after 300 s; bots of one owner may share a table, rated (--same-owner allow)`);
   expect(serve.stderr()).toContain('behind a proxy (--trust-proxy)');
@@ -205,7 +205,7 @@ describe('arena serve: matchmaking, records, leaderboard, restart', () => {
     serve!.child.kill('SIGKILL');
     expect((await serve!.exited).signal).toBe('SIGKILL');
 
-    serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--same-owner', 'allow', '--data', dataDir], env);
+    serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--same-owner', 'allow', '--qualify', 'off', '--data', dataDir], env);
     for (const id of runningIds) {
       const m = await getMatch(id);
       // Killed mid-match: aborted with no placements; or it had just finished before the kill.

@@ -58,7 +58,7 @@ beforeAll(async () => {
   ids.other = (await admin(['user', 'add', '--email', 'other@example.com', '--handle', 'other'])).stdout.trim();
   ids.otherKey = (await admin(['key', 'add', '--user', 'other@example.com', '--public-key', keyFile('other')])).stdout.trim();
 
-  serve = await startServe(['--dev', '--port', '0', '--data', dataDir], baseEnv);
+  serve = await startServe(['--dev', '--port', '0', '--data', dataDir, '--qualify', 'off'], baseEnv);
   // The example bots verify every handshake with the key the server printed.
   starter = await startStarter({ port: 0, platformPublicKey: serve.platformKey });
   heuristic = await startHeuristic({ port: 0, platformPublicKey: serve.platformKey });
@@ -299,7 +299,7 @@ describe('stopping and restarting', () => {
     expect(serve.stderr()).toMatch(/stopped; the store is flushed/);
 
     const key = serve.platformKey;
-    serve = await startServe(['--dev', '--port', '0', '--data', dataDir], baseEnv);
+    serve = await startServe(['--dev', '--port', '0', '--data', dataDir, '--qualify', 'off'], baseEnv);
     expect(serve.platformKey).toBe(key);
     expect(serve.stderr()).not.toContain('(created)');
     const me = UserSchema.parse(JSON.parse((await runCli(['me', '--json'], { env: ops() })).stdout));
@@ -323,7 +323,7 @@ describe('stopping and restarting', () => {
     expect(serve.stderr()).toMatch(/second SIGTERM: exiting now/);
     expect(serve.stderr()).not.toMatch(/stopped; the store is flushed/);
 
-    serve = await startServe(['--dev', '--port', '0', '--data', dataDir], baseEnv);
+    serve = await startServe(['--dev', '--port', '0', '--data', dataDir, '--qualify', 'off'], baseEnv);
     const me = UserSchema.parse(JSON.parse((await runCli(['me', '--json'], { env: ops() })).stdout));
     expect(me.name).toBe('ops_final');
   });

@@ -40,8 +40,9 @@ export async function startArena(behaviours: Behaviour[], opts: Partial<ServerOp
   }
   let text = '';
   const server = await startServer({
-    // One owner's bots: seated and rated together (--same-owner allow) unless a test says otherwise.
-    store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, deadlineMs: 2000, sameOwner: 'allow',
+    // One owner's bots: seated and rated together (--same-owner allow) unless a test says otherwise;
+    // a bot registered through the API is seated at the next tick (--qualify off) unless the test is about qualification.
+    store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, deadlineMs: 2000, sameOwner: 'allow', qualify: 'off',
     logOut: { write: (s: string) => (text += s) }, ...opts,
   });
   return {

@@ -1,4 +1,4 @@
-// `arena bots register|list|show|update|pause|resume|remove|strikes`: the owner's bots
+// `arena bots register|list|show|update|pause|resume|remove|strikes|versions|requalify`: the owner's bots
 // on the arena server (not to be confused with `arena bot check`, the local
 // conformance check for bot authors).
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
@@ -10,6 +10,7 @@ import { usageError } from '../errors';
 import type { CliIO } from '../io';
 import { checkName, emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
 import { registerStrikes } from './bots-strikes';
+import { registerVersions } from './bots-versions';
 
 /** Rows `bots show --opponents` prints at most (10 pages of the API). */
 export const MAX_OPPONENTS = 1000;
@@ -24,11 +25,11 @@ export function register(program: Command, io: CliIO): void {
     .exitOverride()
     .summary('register and manage your bots on the arena server')
     .description(
-      'your bots on the arena server: register a URL, list and inspect them, rename or move them, pause and resume matchmaking, remove them. Registering and every URL change run the server\'s URL check and deploy check (GET <url>/ping answers pong, then a signed WebSocket upgrade). Scopes: bots.read to list and show bots and read their strike logs, bots.write for the rest.',
+      'your bots on the arena server: register a URL, list and inspect them, rename or move them, pause and resume matchmaking, remove them. Registering and every URL change run the server\'s URL check and deploy check (GET <url>/ping answers pong, then a signed WebSocket upgrade). A new bot, and each new version (a URL change, or update --new-version), first plays one unrated qualifier against the server\'s built-in bots (status qualifying, then active or failed) unless the server runs with --qualify off. Scopes: bots.read to list and show bots and read their strike logs and versions, bots.write for the rest.',
     );
 
   serverOptions(
-    bots.command('register').description('register a bot: the server checks the URL and runs the deploy check, then the bot joins matchmaking').argument('<NAME>', 'bot name, 1-64 characters').argument('<URL>', 'where the bot listens: https in production (wss for matches)'),
+    bots.command('register').description('register a bot: the server checks the URL and runs the deploy check, then the bot plays its qualifier and joins matchmaking').argument('<NAME>', 'bot name, 1-64 characters').argument('<URL>', 'where the bot listens: https in production (wss for matches)'),
     'print the new Bot as JSON',
   )
     .addHelpText(
@@ -47,7 +48,11 @@ ${SERVER_HELP}`,
       const { registerBot } = await import('../../client/owner');
       const bot = await withServer(io, flags, (t) => registerBot(t, { name, url }));
       await emit(io, flags.json, bot, () => botText(bot));
-      if (!flags.json) io.stderr.write(`registered ${bot.name} (${bot.id}); it joins matchmaking at the next tick\n`);
+      if (!flags.json) {
+        io.stderr.write(bot.status === 'qualifying'
+          ? `registered ${bot.name} (${bot.id}); it plays its qualifier at the next tick, then joins rated matchmaking if it passes (arena bots show ${bot.name})\n`
+          : `registered ${bot.name} (${bot.id}); it joins matchmaking at the next tick\n`);
+      }
     });
 
   serverOptions(bots.command('list').description('list your bots (removed ones are gone from the list)').option('--game <GAME>', 'only bots of this game (the only game is pioneers)'), 'print {"bots": Bot[]} as JSON')
@@ -111,10 +116,11 @@ ${SERVER_HELP}`,
   serverOptions(
     bots
       .command('update')
-      .description('rename a bot, move it to a new URL (a new URL is checked like a new bot), or let other accounts challenge it or not')
+      .description('rename a bot, move it to a new URL (checked like a new bot; starts a new version), or let other accounts challenge it or not')
       .argument(...BOT_ARG)
       .option('--name <NAME>', 'new name, 1-64 characters')
-      .option('--bot-url <URL>', 'new bot URL (--url is the server\'s)')
+      .option('--bot-url <URL>', 'new bot URL (--url is the server\'s); starts a new version')
+      .option('--new-version', 'start a new version at the same URL (you deployed new code there): the rating carries over with its sigma widened, and the bot qualifies again')
       .option('--challengeable <true|false>', 'whether other accounts may challenge the bot to unrated matches (arena challenge); false also refuses their pending ones'),
     'print the updated Bot as JSON',
   )
@@ -124,16 +130,18 @@ ${SERVER_HELP}`,
 Examples:
   $ arena bots update greedy --name greedy_v2
   $ arena bots update greedy --bot-url https://bot2.example.com/ws
+  $ arena bots update greedy --new-version        new code deployed at the same URL
   $ arena bots update greedy --challengeable false
 ${SERVER_HELP}`,
     )
-    .action(async (ref: string, flags: ServerFlags & { name?: string; botUrl?: string; challengeable?: string }) => {
-      if (flags.name === undefined && flags.botUrl === undefined && flags.challengeable === undefined) throw usageError('nothing to change: give --name, --bot-url or --challengeable');
+    .action(async (ref: string, flags: ServerFlags & { name?: string; botUrl?: string; newVersion?: boolean; challengeable?: string }) => {
+      if (flags.name === undefined && flags.botUrl === undefined && !flags.newVersion && flags.challengeable === undefined) throw usageError('nothing to change: give --name, --bot-url, --new-version, --challengeable or a mix');
       if (flags.name !== undefined) checkName(flags.name, 'bot');
       if (flags.challengeable !== undefined && flags.challengeable !== 'true' && flags.challengeable !== 'false') throw usageError('--challengeable is true or false');
       const patch = {
         ...(flags.name !== undefined && { name: flags.name }),
         ...(flags.botUrl !== undefined && { url: flags.botUrl }),
+        ...(flags.newVersion && { newVersion: true as const }),
         ...(flags.challengeable !== undefined && { challengeable: flags.challengeable === 'true' }),
       };
       const bot = await withBot(io, flags, ref, async (t, id) => (await import('../../client/owner')).updateBot(t, id, patch));
@@ -142,7 +150,7 @@ ${SERVER_HELP}`,
 
   for (const [verb, description, done] of [
     ['pause', 'take a bot out of matchmaking (a running match finishes)', 'paused'],
-    ['resume', 'put a paused bot back into matchmaking', 'active again'],
+    ['resume', 'put a paused bot back into matchmaking (or its qualifier, if it has not passed one)', 'active again'],
   ] as const) {
     serverOptions(bots.command(verb).description(description).argument(...BOT_ARG), 'print the updated Bot as JSON')
       .addHelpText(
@@ -157,7 +165,7 @@ ${SERVER_HELP}`,
         const owner = await import('../../client/owner');
         const bot = await withBot(io, flags, ref, (t, id) => (verb === 'pause' ? owner.pauseBot(t, id) : owner.resumeBot(t, id)));
         await emit(io, flags.json, bot, () => botText(bot));
-        if (!flags.json) io.stderr.write(`${bot.name} is ${done}\n`);
+        if (!flags.json) io.stderr.write(`${bot.name} is ${verb === 'resume' && bot.status !== 'active' ? bot.status : done}\n`);
       });
   }
 
@@ -179,6 +187,7 @@ ${SERVER_HELP}`,
     });
 
   registerStrikes(bots, io, BOT_ARG);
+  registerVersions(bots, io, BOT_ARG, botText);
 }
 
 /** Resolves BOT (id or name) on the server, then runs fn with its id. */
@@ -188,15 +197,26 @@ async function withBot<T>(io: CliIO, flags: ServerFlags, ref: string, fn: (t: Ap
 }
 
 function botText(b: Bot): string {
+  const q = b.qualification;
   return formatFields([
     ['id', b.id],
     ['name', b.name],
     ['status', b.status],
+    ...(b.version !== undefined ? [['version', `v${b.version}`] as const] : []),
+    ...(q ? qualificationFields(q) : []),
     ['game', b.game],
     ['url', b.url],
     ['challenges', b.challengeable ? 'accepted' : 'refused'],
     ['created', b.createdAt],
   ]);
+}
+
+/** The qualification in a few lines: its state, the match, and each strike's reason (failed). */
+function qualificationFields(q: NonNullable<Bot['qualification']>): Array<readonly [string, string]> {
+  const out: Array<readonly [string, string]> = [['qualification', `${q.state} (v${q.version}, ${q.at})${q.reason ? `: ${q.reason}` : ''}`]];
+  if (q.matchId) out.push(['qualifier', `${q.matchId} (arena matches show ${q.matchId}; what the bot sent: arena bots strikes)`]);
+  q.strikes.forEach((s, i) => out.push([`strike ${i + 1}`, `${s.reason}${s.code ? ` ${s.code}` : ''}: ${s.message}`]));
+  return out;
 }
 
 async function botTable(list: Bot[]): Promise<string> {

@@ -26,6 +26,8 @@ interface ServeFlags {
   maxMatches?: string;
   minTurnMs?: string;
   sameOwner: 'allow' | 'avoid' | 'forbid';
+  qualify: 'on' | 'off';
+  qualifyOpponents?: string;
   trustProxy?: boolean;
   maxConnections?: string;
   maxConnectionsPerAddress?: string;
@@ -75,6 +77,12 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
         .choices(['allow', 'avoid', 'forbid'])
         .default('avoid'),
     )
+    .addOption(
+      new Option('--qualify <ON_OFF>', 'qualification: on = a new bot, and each new version of one (URL change), plays one unrated match against built-in bots before rated matchmaking seats it (at most 1 strike and no resignation pass); off = bots are rated at once. Servers sharing a database should agree')
+        .choices(['on', 'off'])
+        .default('on'),
+    )
+    .option('--qualify-opponents <LIST>', 'the 2 or 3 built-in bots a qualifier seats, comma-separated (default: builtin:greedy,builtin:random; also builtin:search)')
     .option('--match-timeout <SECONDS>', 'wall clock per match: a match still running this long after it started is aborted (default: 600, 10 minutes; lower it for tests)')
     .option('--min-turn-ms <MS>', 'pace matches for spectators (a showcase server): each turn takes at least this many milliseconds of wall time; the arena waits before the next turn, charging no bot\'s deadline or time bank and not counting toward --match-timeout (default: 0, as fast as the bots answer)')
     .addHelpText(
@@ -115,6 +123,13 @@ Examples:
       const matchTimeoutMs = flags.matchTimeout === undefined ? undefined : parseSeconds('--match-timeout', flags.matchTimeout, 1) * 1000;
       const maxMatches = flags.maxMatches === undefined ? undefined : parseMaxMatches(flags.maxMatches);
       const minTurnMs = flags.minTurnMs === undefined ? undefined : parseMinTurnMs(flags.minTurnMs);
+      const { parseQualifyOpponents, DEFAULT_QUALIFY_OPPONENTS } = await import('../../service/scheduler/qualify');
+      let qualifyOpponents;
+      try {
+        qualifyOpponents = flags.qualifyOpponents === undefined ? undefined : parseQualifyOpponents(flags.qualifyOpponents);
+      } catch (err) {
+        throw usageError(`--qualify-opponents: ${(err as Error).message}`);
+      }
       const connectionLimits = {
         ...(flags.maxConnections === undefined ? {} : { maxConnections: parseCap('--max-connections', flags.maxConnections) }),
         ...(flags.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: parseCap('--max-connections-per-address', flags.maxConnectionsPerAddress) }),
@@ -179,7 +194,7 @@ Examples:
         const follower = lease !== null && !lease.held;
         // On a database only the matchmaker may take running matches for a dead process's (--tick 0 runs none).
         const recoverMatches = choice.kind === 'file' || lease?.held === true;
-        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, replayGuard, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, minTurnMs, sameOwner: flags.sameOwner, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}) });
+        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, replayGuard, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, minTurnMs, sameOwner: flags.sameOwner, qualify: flags.qualify, qualifyOpponents, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}) });
       } catch (err) {
         await lease?.release();
         replayGuard?.close();
@@ -205,6 +220,9 @@ Examples:
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
       if (lease && !lease.held) say(`matchmaking: another server on this database runs it (one matchmaker per database); this one serves the API`);
       else say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s; ${SAME_OWNER_LINE[flags.sameOwner]}` : 'matchmaking off (--tick 0): no matches start');
+      say(flags.qualify === 'off'
+        ? 'qualification off (--qualify off): new bots and new versions are rated at once'
+        : `qualification on: a new bot or version first plays one unrated match against ${(qualifyOpponents ?? DEFAULT_QUALIFY_OPPONENTS).map((b) => `builtin:${b}`).join(', ')} (at most 1 strike, no resignation)`);
       if (minTurnMs) say(`matches are paced for spectators: each turn takes at least ${minTurnMs} ms (--min-turn-ms)`);
       const caps = server.connectionLimits;
       say(`connections: at most ${caps.maxConnections} for requests, ${caps.maxConnectionsPerAddress} from one address, and ${caps.maxLiveStreams} live streams (--max-connections, --max-connections-per-address, --max-live-streams)`);

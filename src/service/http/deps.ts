@@ -37,7 +37,7 @@ export interface AppDeps {
    * checks (outgoing connections to a bot's URL) one account may have the server run; keyCreations: keys
    * one account may add; webhookCreations: webhooks one account may add (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit; webhookCreations?: RateLimit };
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit; webhookCreations?: RateLimit; requalifications?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
@@ -52,6 +52,11 @@ export interface AppDeps {
    */
   signedSince?: number;
   now: () => number;
+  /**
+   * Qualification on (serve default): a registered bot, and each new version, waits as `qualifying` for
+   * its qualifier. Off or absent: bots are active at once.
+   */
+  qualify?: boolean;
 }
 
 export const DEFAULT_RATE_LIMITS = {
@@ -69,6 +74,8 @@ export const DEFAULT_RATE_LIMITS = {
   keyCreations: { perSecond: 1 / 60, burst: 20 },
   // Each one resolves a URL the account chose; removing and adding again cannot make the server resolve names at will.
   webhookCreations: { perSecond: 1 / 60, burst: 20 },
+  // Each requalification plays a match on this server's CPU: a few in a row (fixes tried), then one every 10 minutes per account.
+  requalifications: { perSecond: 1 / 600, burst: 3 },
 } as const;
 
 /** A limit as the API's descriptions word it: "20 in a row, then one every 5 seconds" (or "one a minute"). */

@@ -4,6 +4,7 @@
 // response that breaks the published shape.
 import { ApiKeyMetaSchema, BotSchema, UserSchema, type ApiKeyMeta, type Bot, type User } from '../../protocol/api';
 import type { BotRecord, KeyRecord, UserRecord } from '../store/types';
+import { currentVersion } from '../store/bot-versions';
 
 export const userView = (u: UserRecord): User => UserSchema.parse({ id: u.id, name: u.name, email: u.email });
 
@@ -17,4 +18,5 @@ export const botView = (b: BotRecord): Bot =>
   BotSchema.parse({
     id: b.id, ownerId: b.ownerId, name: b.name, game: b.game, url: b.url, status: b.status,
     challengeable: b.challengeable !== false, createdAt: b.createdAt,
+    version: currentVersion(b), qualification: b.qualification ?? null,
   });

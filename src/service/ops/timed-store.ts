@@ -3,7 +3,7 @@ import type { Store } from '../store/types';
 import type { ServiceMetrics } from './metrics';
 
 const WRITES = [
-  'createUser', 'setHandle', 'addKey', 'revokeKey', 'addBot', 'updateBot', 'removeBot',
+  'createUser', 'setHandle', 'addKey', 'revokeKey', 'addBot', 'updateBot', 'startBotVersion', 'requalifyBot', 'finishQualification', 'removeBot',
   'addSignInToken', 'consumeSignInToken', 'addSession', 'deleteSession', 'putMatch', 'completeMatch', 'putOwnerMatchData',
   'addChallenge', 'settleChallenge',
 

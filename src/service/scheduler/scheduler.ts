@@ -16,6 +16,7 @@ import type { MatchEvent, MatchRecord } from '../../protocol/index';
 import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../../runner/index';
 import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
+import { currentVersion } from '../store/bot-versions';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
 import type { ServiceLog } from '../ops/log-format';
 import { ownerDataOf } from './owner-data';
@@ -23,6 +24,9 @@ import { CHALLENGE_FILLER, takeChallenges, type ChallengeTable } from './challen
 import type { OwnerEventSink } from '../owner-events';
 import { ownerEventsOf } from './owner-events-of';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
+import { Qualifier } from './qualify';
+import { versionGate } from './version-gate';
+import type { BuiltinBotName } from '../../../engine/bots/names';
 
 /** What the scheduler reports to /metrics. */
 export interface SchedulerMetrics {
@@ -54,7 +58,9 @@ export interface SchedulerOptions {
   minTurnMs?: number;
   log: ServiceLog;
   metrics?: SchedulerMetrics;
-  /** Told of what owners may hear of (webhooks): match.completed, bot.struck_out, bot.unreachable. */
+  /** Qualification (qualify.ts): on (default) plays each new version a qualifier against these built-ins; off lets waiting bots in unplayed. */
+  qualify?: { enabled: boolean; opponents?: readonly BuiltinBotName[] };
+  /** What owners are told of (webhooks); must not throw. */
   onOwnerEvent?: OwnerEventSink;
   /** Tests may fix these; production uses 128 random bits per seed. */
   newSeed?: () => string;
@@ -90,7 +96,16 @@ export class Scheduler {
   private ticks = 0;
   private readonly seatedAt = new Map<string, number>();
 
-  constructor(private readonly opts: SchedulerOptions) {}
+  private readonly qualifier: Qualifier;
+
+  constructor(private readonly opts: SchedulerOptions) {
+    this.qualifier = new Qualifier({
+      store: opts.store, hub: opts.hub, platformKey: opts.platformKey, gate: opts.gate,
+      enabled: opts.qualify?.enabled ?? true, opponents: opts.qualify?.opponents,
+      matchTimeoutMs: opts.matchTimeoutMs, deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs,
+      log: opts.log, onOwnerEvent: opts.onOwnerEvent, newSeed: opts.newSeed, newMatchId: opts.newMatchId,
+    });
+  }
 
   /** Matches the store still has as running belong to a process that died: abort them, with no rating change. */
   async recover(): Promise<string[]> {
@@ -113,8 +128,9 @@ export class Scheduler {
     this.timer = setInterval(() => void this.tick(), this.opts.tickMs);
   }
 
+  /** Matches running now, qualifiers included. */
   get runningCount(): number {
-    return this.running.size;
+    return this.running.size + this.qualifier.runningCount;
   }
 
   /** One matchmaking pass; returns the ids of the matches it started. Overlapping calls share one pass. */
@@ -133,11 +149,15 @@ export class Scheduler {
     this.timer = null;
     await this.ticking;
     for (const r of this.running.values()) r.controller.abort();
-    await Promise.all([...this.running.values()].map((r) => r.done));
+    await Promise.all([...this.running.values()].map((r) => r.done).concat(this.qualifier.stop()));
   }
 
   private async seatIdleBots(): Promise<string[]> {
     const { store } = this.opts;
+    // Qualifiers first: with qualification off, the bots it lets in are seated in this same tick.
+    const inMatches = new Set<string>();
+    for (const r of this.running.values()) for (const id of r.botIds) inMatches.add(id);
+    const qualifiers = await this.qualifier.tick(inMatches, this.stopping);
     let bots: BotRecord[];
     let ratings: RatingRecord[];
     try {
@@ -146,7 +166,7 @@ export class Scheduler {
       this.opts.log({ event: 'tick.error', error: String(err) });
       return [];
     }
-    const busy = new Set<string>();
+    const busy = new Set<string>(this.qualifier.busyBots);
     for (const r of this.running.values()) for (const id of r.botIds) busy.add(id);
     const tick = ++this.ticks;
     const room = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - this.running.size);
@@ -171,7 +191,7 @@ export class Scheduler {
       ...tables.map((table) => this.startMatch(table.botIds.map((id) => byId.get(id)!), !(table.sameOwner && rule !== 'allow'))),
     ];
     const stored = await Promise.all(begun.map(async ({ matchId, stored }) => ((await stored) ? matchId : null)));
-    return stored.filter((id): id is string => id !== null);
+    return [...qualifiers, ...stored.filter((id): id is string => id !== null)];
   }
 
   private async takeChallenges(idle: Map<string, BotRecord>, room: number): Promise<ChallengeTable[]> {
@@ -249,13 +269,19 @@ export class Scheduler {
     const seed = (this.opts.newSeed ?? newTournamentSeed)();
     const startedAt = new Date().toISOString();
     // A challenge of 2 bots gets built-in seats after them (the entrants' order in playMatch).
-    const seated = [...bots.map((b) => ({ botId: b.id, botName: b.name })), ...Array.from({ length: challenge?.fillers ?? 0 }, () => CHALLENGE_FILLER)];
+    const seated = [
+      ...bots.map((b) => ({ botId: b.id, botName: b.name, version: currentVersion(b) as number | undefined })),
+      ...Array.from({ length: challenge?.fillers ?? 0 }, () => ({ ...CHALLENGE_FILLER, version: undefined })),
+    ];
     const order = seatOrder(seed, seated.length);
-    const players = order.map((i, seat) => ({ seat, botId: seated[i].botId, botName: seated[i].botName, placement: null, ratingDelta: null }));
+    const players = order.map((i, seat) => ({
+      seat, botId: seated[i].botId, botName: seated[i].botName, placement: null, ratingDelta: null,
+      ...(seated[i].version !== undefined ? { version: seated[i].version } : {}),
+    }));
     const running: MatchRecord = {
       id: matchId, game: GAME, status: 'running', players, startedAt, endedAt: null,
       // Stored, never served while running (the routes withhold seed and replay).
-      seed, replay: [], rulesVersion: RULES_VERSION, seatCount: bots.length, vp: null,
+      seed, replay: [], rulesVersion: RULES_VERSION, seatCount: players.length, vp: null,
       // Absent means rated: only the exception is written.
       ...(rated ? {} : { rated: false }),
       ...(challenge ? { challenge: challenge.challenge.id } : {}),
@@ -281,7 +307,7 @@ export class Scheduler {
       result = await runMatch({
         matchId, seed, entrants, platformKey: this.opts.platformKey,
         deadlineMs: this.opts.deadlineMs, timeBankMs: this.opts.timeBankMs,
-        wallClockMs: this.opts.matchTimeoutMs, minTurnMs: this.opts.minTurnMs, signal, gate: this.opts.gate,
+        wallClockMs: this.opts.matchTimeoutMs, minTurnMs: this.opts.minTurnMs, signal, gate: versionGate(store, bots, this.opts.gate),
         onEvent: (ev) => batch.push(ev),
         onFlush: (view: () => PublicView) => {
           const events = batch;
@@ -291,7 +317,10 @@ export class Scheduler {
       });
       full = result;
       // Bots' notes are for their owners: the stored (public) record has none.
-      result = { ...result, match: withoutNotes(result.match) };
+      // The runner's record knows no versions: each seat names the version of its bot that played.
+      const versions = new Map(bots.map((b) => [b.id, currentVersion(b)]));
+      const match = withoutNotes(result.match);
+      result = { ...result, match: { ...match, players: match.players.map((p) => ({ ...p, version: versions.get(p.botId) })) } };
     } catch (err) {
       log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
     }

@@ -28,6 +28,7 @@ import { DOC_FILE, emptyDoc, ratingKey, readDoc, type StoreDoc } from './doc';
 import { Draft } from './draft';
 import { HeadToHeadMemo } from './head-to-head';
 import { isSafeId, newId } from './ids';
+import { currentVersion, finishedQualification, nextVersion, pendingQualification, qualifiedStatus, statusAfter } from './bot-versions';
 import { applyEntry, journalFile, JournalWriter, listJournals, replayJournals, type Entry } from './journal';
 import { acquireLock, type DirLock } from './lock';
 import { LOG_FILE, MATCH_DIR } from './match-files';
@@ -43,6 +44,7 @@ import {
   type ChallengeLimits,
   type ChallengeOutcome,
   type ChallengeRecord,
+  type QualificationOutcome,
   type KeyRecord,
   type HeadToHeadRow,
   type MatchPage,
@@ -558,12 +560,15 @@ export class FileStore implements Store {
 
   // ---- bots ----
 
-  addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'>): Promise<BotRecord> {
+  addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'> & { qualify?: boolean }): Promise<BotRecord> {
     return this.mutate((d) => {
       if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
+      const createdAt = this.stamp();
+      const qualification = input.qualify ? pendingQualification(1, createdAt) : null;
       const bot: BotRecord = {
         id: newId('b'), ownerId: input.ownerId, name: input.name, game: input.game, url: input.url,
-        status: 'active', createdAt: this.stamp(), removedAt: null,
+        status: qualification ? 'qualifying' : 'active', createdAt, removedAt: null,
+        version: 1, versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }], qualification,
       };
       d.bots[bot.id] = bot;
       return copy(bot);
@@ -593,12 +598,57 @@ export class FileStore implements Store {
       // Only these three fields: a patch can never move a bot to another owner.
       if (patch.name !== undefined) bot.name = patch.name;
       if (patch.url !== undefined) bot.url = patch.url;
-      if (patch.status !== undefined) bot.status = patch.status;
+      // Resuming returns to what the qualification says: never past a qualifier not passed.
+      if (patch.status !== undefined) bot.status = patch.status === 'paused' ? 'paused' : qualifiedStatus(bot.qualification);
       // Stored only when false, so records from before challenges and after read the same.
       if (patch.challengeable === false) bot.challengeable = false;
       else if (patch.challengeable === true) delete bot.challengeable;
       return copy(bot);
     });
+  }
+
+  startBotVersion(id: string, input: { url?: string; qualify: boolean }): Promise<BotRecord> {
+    return this.mutate((d) => {
+      const bot = own(d.bots, id);
+      if (!bot || bot.removedAt) throw new StoreNotFound('bot', id);
+      const key = ratingKey(bot.game, id);
+      const at = this.stamp();
+      const next = nextVersion(bot, own(d.ratings, key) ?? null, at);
+      if (input.url !== undefined) bot.url = input.url;
+      bot.version = next.version;
+      bot.versions = next.versions;
+      bot.qualification = input.qualify ? pendingQualification(next.version, at) : null;
+      bot.status = statusAfter(bot, bot.qualification);
+      if (next.rating) d.ratings[key] = next.rating;
+      return copy(bot);
+    });
+  }
+
+  requalifyBot(id: string): Promise<BotRecord> {
+    return this.mutate((d) => {
+      const bot = own(d.bots, id);
+      if (!bot || bot.removedAt) throw new StoreNotFound('bot', id);
+      if (bot.qualification?.state === 'qualifying') throw new StoreConflict('qualifying', `bot ${id} is waiting for its qualifier already`);
+      bot.qualification = pendingQualification(currentVersion(bot), this.stamp());
+      bot.status = statusAfter(bot, bot.qualification);
+      return copy(bot);
+    });
+  }
+
+  finishQualification(id: string, version: number, outcome: QualificationOutcome): Promise<BotRecord | null> {
+    return this.mutate((d) => {
+      const bot = own(d.bots, id);
+      if (!bot) throw new StoreNotFound('bot', id);
+      const q = finishedQualification(bot, version, outcome, this.stamp());
+      if (!q) return null;
+      bot.qualification = q;
+      bot.status = statusAfter(bot, q);
+      return copy(bot);
+    });
+  }
+
+  async listQualifyingBots(game: 'pioneers'): Promise<BotRecord[]> {
+    return Object.values(this.data.bots).filter((b) => b.game === game && b.status === 'qualifying' && !b.removedAt).map(copy);
   }
 
   removeBot(id: string): Promise<void> {

@@ -16,9 +16,11 @@ import * as ownerData from './pg/owner-data';
 import * as challenges from './pg/challenges';
 
 import * as webhooks from './pg/webhooks';
+import * as botVersions from './pg/bot-versions';
+import { pendingQualification } from './bot-versions';
 import type { BotStrikePage } from '../../protocol';
 import { MigrationsPending, migrate, pendingMigrations, type Migration } from './pg/migrations';
-import { BOT_COLS, botOf, KEY_COLS, keyOf, USER_COLS, userOf } from './pg/rows';
+import { BOT_COLS, botOf, botRow, KEY_COLS, keyOf, USER_COLS, userOf } from './pg/rows';
 import * as signIn from './pg/sign-in';
 import {
   StoreConflict,
@@ -37,6 +39,7 @@ import {
   type WebhookDeliveryPatch,
   type WebhookDeliveryRecord,
   type WebhookRecord,
+  type QualificationOutcome,
   type RatingRecord,
   type SessionRecord,
   type SignInTokenRecord,
@@ -249,16 +252,17 @@ export class PgStore implements Store {
 
   // ---- bots ----
 
-  async addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'>): Promise<BotRecord> {
+  async addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'> & { qualify?: boolean }): Promise<BotRecord> {
     this.live();
+    const createdAt = this.stamp();
+    const qualification = input.qualify ? pendingQualification(1, createdAt) : null;
     const bot: BotRecord = {
       id: newId('b'), ownerId: input.ownerId, name: input.name, game: input.game, url: input.url,
-      status: 'active', createdAt: this.stamp(), removedAt: null,
+      status: qualification ? 'qualifying' : 'active', createdAt, removedAt: null,
+      version: 1, versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }], qualification,
     };
     try {
-      await this.db.query(`INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
-        bot.id, bot.ownerId, bot.name, bot.game, bot.url, bot.status, bot.createdAt, null, true,
-      ]);
+      await this.db.query(`INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, botRow(bot));
     } catch (err) {
       if ((err as { code?: string }).code === '23503') throw new StoreNotFound('user', input.ownerId);
       throw err;
@@ -296,14 +300,40 @@ export class PgStore implements Store {
     if (patch.status !== undefined && patch.status !== 'active' && patch.status !== 'paused') {
       throw new TypeError(`status must be active or paused, got ${JSON.stringify(patch.status)}`);
     }
-    // Only these fields: a patch can never move a bot to another owner.
+    // Only these fields: a patch can never move a bot to another owner. Resuming ('active')
+    // returns to what the qualification says (bot-versions.ts qualifiedStatus), in the same statement.
     const r = await this.db.query(
-      `UPDATE arena_bots SET name = COALESCE($2, name), url = COALESCE($3, url), status = COALESCE($4, status), challengeable = COALESCE($5, challengeable)
+      `UPDATE arena_bots SET name = COALESCE($2, name), url = COALESCE($3, url), challengeable = COALESCE($5, challengeable),
+         status = CASE WHEN $4::text IS NULL THEN status WHEN $4 = 'paused' THEN 'paused'
+                       WHEN qualification IS NULL THEN 'active'
+                       WHEN qualification::json->>'state' IN ('qualifying', 'failed') THEN qualification::json->>'state'
+                       ELSE 'active' END
        WHERE id = $1 AND removed_at IS NULL RETURNING ${BOT_COLS}`,
       [String(id), patch.name ?? null, patch.url ?? null, patch.status ?? null, typeof patch.challengeable === 'boolean' ? patch.challengeable : null],
     );
     if (!r.rows[0]) throw new StoreNotFound('bot', id);
     return botOf(r.rows[0]);
+  }
+
+  async startBotVersion(id: string, input: { url?: string; qualify: boolean }): Promise<BotRecord> {
+    this.live();
+    return botVersions.startBotVersion(this.db, String(id), input, this.stamp());
+  }
+
+  async requalifyBot(id: string): Promise<BotRecord> {
+    this.live();
+    return botVersions.requalifyBot(this.db, String(id), this.stamp());
+  }
+
+  async finishQualification(id: string, version: number, outcome: QualificationOutcome): Promise<BotRecord | null> {
+    this.live();
+    return botVersions.finishQualification(this.db, String(id), version, outcome, this.stamp());
+  }
+
+  async listQualifyingBots(game: 'pioneers'): Promise<BotRecord[]> {
+    this.live();
+    const r = await this.db.query(`SELECT ${BOT_COLS} FROM arena_bots WHERE game = $1 AND status = 'qualifying' AND removed_at IS NULL ORDER BY seq`, [game]);
+    return r.rows.map(botOf);
   }
 
   async removeBot(id: string): Promise<void> {

@@ -2,7 +2,7 @@
 // interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
 // and a contract suite in test/service/store/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
-import type { ApiKeyMeta, Bot, BotStrikePage, Challenge, DecisionNote, MatchRecord, StrikeDetail, User, Webhook, WebhookDelivery } from '../../protocol';
+import type { ApiKeyMeta, Bot, BotStrikePage, Challenge, DecisionNote, MatchRecord, Qualification, StrikeDetail, User, Webhook, WebhookDelivery } from '../../protocol';
 
 export interface UserRecord extends User {
   createdAt: string;
@@ -15,11 +15,35 @@ export interface KeyRecord extends ApiKeyMeta {
 
 /**
  * A bot as stored. Removed bots stay (old match records name them) but are hidden from their owner's lists.
+ * `version`, `versions` and `qualification` are absent from bots stored before they existed: read them
+ * through bot-versions.ts (version 1 from createdAt, no qualification: those bots stay active).
  * `challengeable` is stored only when false (absent means true), like a match's `rated`.
  */
 export interface BotRecord extends Omit<Bot, 'challengeable'> {
   removedAt: string | null;
   challengeable?: false;
+  /** Every version, oldest first, the current one last (endedAt null). */
+  versions?: BotVersionRecord[];
+}
+
+/** One version of a bot: from a URL change (or a new version asked for) to the next. */
+export interface BotVersionRecord {
+  version: number;
+  startedAt: string;
+  endedAt: string | null;
+  /** The bot's rated games before this version started (the rating's gamesPlayed then). */
+  gamesAtStart: number;
+  /** The rating when the next version started (before its sigma was widened); null while current or when it had none. */
+  end: { mu: number; sigma: number; gamesPlayed: number } | null;
+}
+
+/** How a qualifier ended, for Store.finishQualification. */
+export interface QualificationOutcome {
+  state: 'passed' | 'failed' | 'skipped';
+  matchId: string | null;
+  strikes: Qualification['strikes'];
+  resigned: boolean;
+  reason: string | null;
 }
 
 /** A challenge as stored: the API's Challenge plus the account that made it. */
@@ -39,7 +63,7 @@ export interface ChallengeLimits {
 }
 
 /** What updateBot may change: never the owner. */
-export type BotPatch = Partial<Pick<BotRecord, 'name' | 'url' | 'status'>> & { challengeable?: boolean };
+export type BotPatch = Partial<Pick<BotRecord, 'name' | 'url'>> & { status?: 'active' | 'paused'; challengeable?: boolean };
 
 /** Weng-Lin rating of one bot in one game. */
 export interface RatingRecord {
@@ -226,14 +250,41 @@ export interface Store {
   touchKey(id: string, at: string): void;
 
   // Bots
-  /** A new `active` bot. Throws StoreNotFound('user') for an unknown owner. */
-  addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'>): Promise<BotRecord>;
+  /**
+   * A new bot at version 1: `active`, or with `qualify` `qualifying` (a pending qualification).
+   * Throws StoreNotFound('user') for an unknown owner.
+   */
+  addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'> & { qualify?: boolean }): Promise<BotRecord>;
   /** Includes removed bots (records name them). */
   getBot(id: string): Promise<BotRecord | null>;
   /** The owner's bots that are not removed, oldest first. */
   listBots(ownerId: string, game?: 'pioneers'): Promise<BotRecord[]>;
-  /** Throws StoreNotFound('bot') for an unknown or removed bot. `challengeable: true` clears the stored false. */
+  /**
+   * Throws StoreNotFound('bot') for an unknown or removed bot. `status` takes `paused` (pause) or `active`
+   * (resume): resuming returns the bot to what its qualification says (`active` when passed, skipped or
+   * none; `qualifying`; `failed`), never past a qualifier it has not passed. A `url` here does not start
+   * a version (startBotVersion does). `challengeable: true` clears the stored false.
+   */
   updateBot(id: string, patch: BotPatch): Promise<BotRecord>;
+  /**
+   * One step: ends the current version (keeping its rating), starts the next (version + 1) with `url` if
+   * given, widens the bot's rating's sigma (bot-versions.ts widenSigma), and with `qualify` makes its
+   * qualification pending for the new version (status `qualifying` unless paused). Throws StoreNotFound('bot').
+   */
+  startBotVersion(id: string, input: { url?: string; qualify: boolean }): Promise<BotRecord>;
+  /**
+   * Makes the bot's qualification pending again for its current version (status `qualifying` unless
+   * paused). Throws StoreNotFound('bot'), StoreConflict('qualifying') when it is pending already.
+   */
+  requalifyBot(id: string): Promise<BotRecord>;
+  /**
+   * Records how the qualifier of `version` ended, and sets the status (`active` or `failed`; a paused bot
+   * stays paused). Null, changing nothing, when the bot is removed, has moved to another version, or its
+   * qualification is not pending (a result that came too late).
+   */
+  finishQualification(id: string, version: number, outcome: QualificationOutcome): Promise<BotRecord | null>;
+  /** Every `qualifying`, not removed bot of the game, oldest first. */
+  listQualifyingBots(game: 'pioneers'): Promise<BotRecord[]>;
   /** Sets removedAt; removing twice keeps the first time. Throws StoreNotFound('bot') for an unknown bot. */
   removeBot(id: string): Promise<void>;
   /** Every `active`, not removed bot of the game (the scheduler's pool). */

@@ -1,11 +1,10 @@
 // A bot's public page: name, owner, rating history, opponents and recent matches. It is
 // built from public data only (leaderboard and match records), so it can
 // never show the bot's URL: no public response carries one. Its owner, signed
-// in, also sees the bot's strike log (StrikeLog: the server answers only them);
-// a signed-in visitor may challenge the bot, or, as its owner, refuse challenges (ChallengePanel).
-
-// in, also sees the bot's strike log (StrikeLog: the server answers only them)
-// and the webhooks that hear of it (BotWebhooks).
+// in, also sees the bot's strike log (StrikeLog), its status, qualification and
+// versions (Qualification) and the webhooks that hear of it (BotWebhooks): the
+// server answers only them. A signed-in visitor may challenge the bot, or, as
+// its owner, refuse challenges (ChallengePanel).
 import type { LeaderboardRow, MatchSummary } from '../../protocol/index';
 import { getLeaderboard, listMatches } from '../api';
 import { PageTitle } from '../components/page-title';
@@ -16,6 +15,7 @@ import { StrikeLog } from '../components/strike-log';
 import { ChallengePanel } from '../components/challenge-panel';
 
 import { BotWebhooks } from '../components/bot-webhooks';
+import { Qualification } from '../components/qualification';
 import { formatRating } from '../lib/format';
 import { ratingHistory } from '../lib/rating-history';
 import { useData } from '../lib/use-data';
@@ -60,6 +60,7 @@ export function BotPage({ id }: { id: string }) {
       <>
         <PageTitle>Bot</PageTitle>
         <p>No public record of this bot yet: it appears here once it has played a match.</p>
+        {user && <Qualification botId={id} />}
       </>
     );
   }
@@ -93,6 +94,7 @@ export function BotPage({ id }: { id: string }) {
         <h2 id="recent-h">Recent matches</h2>
         <MatchList matches={matches.filter((m) => m.status !== 'running').slice(0, 20)} empty="No finished matches yet." botId={id} />
       </section>
+      {user && <Qualification botId={id} />}
       {user && <ChallengePanel botId={id} name={name} />}
       {user && <StrikeLog botId={id} />}
       {user && <BotWebhooks botId={id} />}

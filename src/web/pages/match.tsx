@@ -56,6 +56,8 @@ export function MatchPage({ id, event }: { id: string; event: number | null }) {
         <span className={`status ${match.status}`}>{match.status}</span>{' '}
         {match.challenge ? (
           <><span className="status unrated" data-testid="challenge" title="Played for a challenge one owner made: it changed no rating">challenge · unrated</span>{' '}</>
+        ) : match.qualification ? (
+          <><span className="status unrated" data-testid="qualifier" title="A new bot or version against the server's built-in bots: it changed no rating">qualifier, unrated</span>{' '}</>
         ) : match.rated === false ? (
           <><span className="status unrated" data-testid="unrated" title="Two bots of one owner sat at this table: it changed no rating">unrated</span>{' '}</>
         ) : null}

@@ -148,7 +148,8 @@ function BotCard({ bot, onChange }: { bot: Bot; onChange: () => void }) {
         <div className="row">
           <button type="button" onClick={() => setMode('rename')} aria-label={`Rename ${bot.name}`}>Rename</button>
           <button type="button" onClick={() => { setCheck({ phase: 'idle' }); setMode('url'); }} aria-label={`Change the URL of ${bot.name}`}>Change URL</button>
-          {bot.status === 'active' ? (
+          {/* Qualifying and failed bots may be paused too: pausing wins over qualification. */}
+          {bot.status !== 'paused' ? (
             <button type="button" disabled={busy} onClick={() => void act(() => pauseBot(bot.id))} aria-label={`Pause ${bot.name}`}>Pause</button>
           ) : (
             <button type="button" disabled={busy} onClick={() => void act(() => resumeBot(bot.id))} aria-label={`Resume ${bot.name}`}>Resume</button>

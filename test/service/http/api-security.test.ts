@@ -253,6 +253,9 @@ describe('security suite: refused requests change nothing', () => {
     refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { url: 'http://127.0.0.1:9/elsewhere' }), 403, 'forbidden');
     refused(await h.signed(alice, 'POST', `/bots/${bobBot}/pause`), 403, 'forbidden');
     refused(await h.signed(alice, 'POST', `/bots/${bobBot}/resume`), 403, 'forbidden');
+    refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { newVersion: true }), 403, 'forbidden');
+    refused(await h.signed(alice, 'POST', `/bots/${bobBot}/requalify`), 403, 'forbidden');
+    refused(await h.signed(alice, 'GET', `/bots/${bobBot}/versions`), 403, 'forbidden');
     refused(await h.signed(alice, 'DELETE', `/bots/${bobBot}`), 403, 'forbidden');
     const list = await h.signed(alice, 'GET', '/bots');
     expect(list.json.bots.map((b: { id: string }) => b.id)).not.toContain(bobBot);

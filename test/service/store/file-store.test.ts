@@ -92,6 +92,28 @@ describe('file store on disk', () => {
     expect(Object.values(doc.users)).toEqual([u]);
   });
 
+  it('a bot stored before versions and qualification (no such fields) stays active at version 1; its first new version keeps its start', async () => {
+    await mkdir(dir, { recursive: true });
+    const at = '2026-01-01T00:00:00.000Z';
+    const old: StoreDoc = {
+      format: 1, rev: 2, ratingsThrough: -1, journalSeq: 0, keys: {}, sessions: {}, signInTokens: {}, challenges: {}, webhooks: {}, webhookDeliveries: {},
+      users: { u_old: { id: 'u_old', name: 'old', email: 'old@example.com', createdAt: at } },
+      bots: { b_old: { id: 'b_old', ownerId: 'u_old', name: 'old', game: 'pioneers', url: 'wss://old.example/', status: 'active', createdAt: at, removedAt: null } },
+      ratings: { 'pioneers:b_old': { botId: 'b_old', game: 'pioneers', mu: 30, sigma: 4, gamesPlayed: 9 } },
+    };
+    await writeFile(join(dir, 'store.json'), JSON.stringify(old));
+    const s = await openStore();
+    expect((await s.listActiveBots('pioneers')).map((b) => b.id)).toEqual(['b_old']);
+    expect(await s.listQualifyingBots('pioneers')).toEqual([]);
+    expect((await s.updateBot('b_old', { status: 'active' })).status).toBe('active');
+    const v2 = await s.startBotVersion('b_old', { qualify: true });
+    expect(v2.versions).toEqual([
+      { version: 1, startedAt: at, endedAt: v2.qualification!.at, gamesAtStart: 0, end: { mu: 30, sigma: 4, gamesPlayed: 9 } },
+      { version: 2, startedAt: v2.qualification!.at, endedAt: null, gamesAtStart: 9, end: null },
+    ]);
+    expect(v2.status).toBe('qualifying');
+  });
+
   it('keeps everything across close and reopen', async () => {
     const s = await openStore();
     const { u, k, bots, c1, m2 } = await seed(s);

@@ -26,6 +26,22 @@ async function sql(url: string, text: string): Promise<pg.QueryResult> {
 }
 
 describe('Postgres store', () => {
+  it('migration 3 keeps bots stored before it active at version 1, with no qualification', async () => {
+    const url = await cluster().createDatabase();
+    const { MIGRATIONS } = await import('../../../src/service/store/pg/migrations');
+    await sql(url, 'CREATE TABLE arena_schema (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    for (const m of MIGRATIONS.filter((x) => x.version <= 2)) await sql(url, `${m.sql}; INSERT INTO arena_schema (version, name) VALUES (${m.version}, '${m.name}')`);
+    await sql(url, `INSERT INTO arena_users (id, name, email, email_key, created_at) VALUES ('u_1', 'old', 'old@example.com', 'old@example.com', '2026-01-01T00:00:00.000Z')`);
+    await sql(url, `INSERT INTO arena_bots (id, owner_id, name, game, url, status, created_at, removed_at) VALUES ('b_1', 'u_1', 'old', 'pioneers', 'wss://old.example/', 'active', '2026-01-01T00:00:00.000Z', NULL)`);
+    const store = await openPgStore(url);
+    try {
+      expect(await store.getBot('b_1')).toMatchObject({ status: 'active', version: 1, qualification: null });
+      expect((await store.listActiveBots('pioneers')).map((b) => b.id)).toEqual(['b_1']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('migrates a new database at open; --no-migrate refuses one behind and names what is pending', async () => {
     const url = await cluster().createDatabase();
     const err = await openPgStore(url, { migrate: false }).then(() => null, (e: unknown) => e);

@@ -406,6 +406,88 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       });
     });
 
+    describe('bot versions and qualification', () => {
+      const passed = { state: 'passed' as const, matchId: 'm_q1', strikes: [], resigned: false, reason: null };
+      const failed = { state: 'failed' as const, matchId: 'm_q2', strikes: [{ reason: 'illegal' as const, code: 'not_your_turn', message: 'no' }], resigned: true, reason: 'resigned on strikes' };
+
+      it('a bot added with qualify waits as qualifying at version 1; passing makes it active, once', async () => {
+        const a = await user();
+        const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/', qualify: true });
+        expect(x).toMatchObject({ status: 'qualifying', version: 1, qualification: { state: 'qualifying', version: 1, matchId: null } });
+        expect(await store.getBot(x.id)).toEqual(x);
+        expect((await store.listQualifyingBots('pioneers')).map((b) => b.id)).toEqual([x.id]);
+        expect(await store.listActiveBots('pioneers')).toEqual([]);
+        // A result for another version, or a second one, changes nothing.
+        expect(await store.finishQualification(x.id, 2, passed)).toBeNull();
+        const done = await store.finishQualification(x.id, 1, passed);
+        expect(done).toMatchObject({ status: 'active', qualification: { state: 'passed', version: 1, matchId: 'm_q1' } });
+        expect(await store.finishQualification(x.id, 1, failed)).toBeNull();
+        expect(await store.getBot(x.id)).toEqual(done);
+        expect((await store.listActiveBots('pioneers')).map((b) => b.id)).toEqual([x.id]);
+        expect(await store.listQualifyingBots('pioneers')).toEqual([]);
+        await notFound(store.finishQualification('b_nope', 1, passed), 'bot');
+      });
+
+      it('a failed bot stays out; resuming never passes a qualifier; requalify retries, once at a time', async () => {
+        const a = await user();
+        const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/', qualify: true });
+        const f = await store.finishQualification(x.id, 1, failed);
+        expect(f).toMatchObject({ status: 'failed', qualification: { state: 'failed', matchId: 'm_q2', resigned: true, strikes: failed.strikes, reason: 'resigned on strikes' } });
+        expect((await store.updateBot(x.id, { status: 'active' })).status).toBe('failed');
+        expect((await store.updateBot(x.id, { status: 'paused' })).status).toBe('paused');
+        // Paused stays paused through a requalify; resuming then waits for the qualifier.
+        const r = await store.requalifyBot(x.id);
+        expect(r).toMatchObject({ status: 'paused', qualification: { state: 'qualifying', version: 1, matchId: null } });
+        await conflict(store.requalifyBot(x.id), 'qualifying');
+        expect(await store.listQualifyingBots('pioneers')).toEqual([]);
+        expect((await store.updateBot(x.id, { status: 'active' })).status).toBe('qualifying');
+        expect((await store.finishQualification(x.id, 1, passed))!.status).toBe('active');
+        await notFound(store.requalifyBot('b_nope'), 'bot');
+      });
+
+      it('a bot stored without qualification (before it existed) is active at version 1 and resumes to active', async () => {
+        const a = await user();
+        const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
+        expect(x).toMatchObject({ status: 'active', version: 1, qualification: null });
+        await store.updateBot(x.id, { status: 'paused' });
+        expect((await store.updateBot(x.id, { status: 'active' })).status).toBe('active');
+      });
+
+      it('startBotVersion: the next version, the new url, the old version ended with its rating, sigma widened halfway back', async () => {
+        const a = await user();
+        const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
+        const others = [];
+        for (const n of ['p', 'q']) others.push((await store.addBot({ ownerId: a.id, name: n, game: 'pioneers', url: `wss://${n}.example/` })).id);
+        const m = runningMatch([x.id, ...others]);
+        const ratings = ratingsFor(m).map((r) => ({ ...r, sigma: 3, mu: 30, gamesPlayed: 5 }));
+        await store.completeMatch(completed(m), ratings);
+        const v2 = await store.startBotVersion(x.id, { url: 'wss://x2.example/', qualify: true });
+        expect(v2).toMatchObject({ url: 'wss://x2.example/', version: 2, status: 'qualifying', qualification: { state: 'qualifying', version: 2 } });
+        expect(v2.versions!.map((v) => [v.version, v.endedAt === null, v.gamesAtStart, v.end])).toEqual([
+          [1, false, 0, { mu: 30, sigma: 3, gamesPlayed: 5 }],
+          [2, true, 5, null],
+        ]);
+        expect(await store.getBot(x.id)).toEqual(v2);
+        const widened = await store.getRating(x.id, 'pioneers');
+        expect(widened!.mu).toBe(30);
+        expect(round(widened!.sigma)).toBe(round(3 + (25 / 3 - 3) / 2));
+        expect(widened!.gamesPlayed).toBe(5);
+        // Others' ratings are untouched.
+        expect((await store.getRating(others[0], 'pioneers'))!.sigma).toBe(3);
+        // Without qualify (serve --qualify off): same url, active, no qualification; a bot with no rating gets none.
+        const v3 = await store.startBotVersion(x.id, { qualify: false });
+        expect(v3).toMatchObject({ url: 'wss://x2.example/', version: 3, status: 'active', qualification: null });
+        const y = await store.addBot({ ownerId: a.id, name: 'y', game: 'pioneers', url: 'wss://y.example/' });
+        await store.updateBot(y.id, { status: 'paused' });
+        expect(await store.startBotVersion(y.id, { qualify: true })).toMatchObject({ version: 2, status: 'paused' });
+        expect(await store.getRating(y.id, 'pioneers')).toBeNull();
+        await store.removeBot(y.id);
+        await notFound(store.startBotVersion(y.id, { qualify: true }), 'bot');
+        // A qualifier result for the version it replaced comes too late.
+        expect(await store.finishQualification(x.id, 2, { state: 'passed', matchId: 'm', strikes: [], resigned: false, reason: null })).toBeNull();
+      });
+    });
+
     describe('matches and ratings', () => {
       async function bots(n: number): Promise<string[]> {
         const a = await user();

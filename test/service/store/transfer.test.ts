@@ -36,6 +36,10 @@ async function seedDataDir(dir: string): Promise<void> {
   const bots: string[] = [];
   for (let i = 0; i < 5; i++) bots.push((await s.addBot({ ownerId: i % 2 ? bob.id : ann.id, name: `bot ${i} ünï 🎲`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
   await s.updateBot(bots[1], { status: 'paused' });
+  // Versions and qualification travel with the bot.
+  await s.requalifyBot(bots[2]);
+  await s.finishQualification(bots[2], 1, { state: 'failed', matchId: 'm_q', strikes: [{ reason: 'illegal', code: 'occupied', message: 'taken ü' }], resigned: true, reason: 'resigned after 3 strikes' });
+  await s.startBotVersion(bots[3], { url: 'wss://b3-v2.example/', qualify: true });
   await s.removeBot(bots[4]);
   await s.updateBot(bots[2], { challengeable: false });
   // Challenges: one played, one refused, one pending.
@@ -101,6 +105,9 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
         for (const w of hooks) expect(await store.listWebhookDeliveries(w.id)).toEqual(await before.listWebhookDeliveries(w.id));
       }
       expect((await store.listPendingWebhookDeliveries()).map((d) => d.id)).toEqual(['msg_t2']);
+      const moved = await Promise.all(botIds.map((id) => store.getBot(id)));
+      expect(moved.find((x) => x!.name.startsWith('bot 2 '))).toMatchObject({ status: 'failed', qualification: { state: 'failed', matchId: 'm_q' } });
+      expect(moved.find((x) => x!.name.startsWith('bot 3 '))).toMatchObject({ version: 2, url: 'wss://b3-v2.example/', status: 'qualifying' });
 
     } finally {
       await before.close();

@@ -113,7 +113,8 @@ export function opponentRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: M
         const b = bots.get(t.opponentId);
         return {
           botId: t.opponentId,
-          name: b?.name ?? '',
+          // A built-in bot (a qualifier's opponent) is no stored bot: its id is its name.
+          name: b?.name ?? (t.opponentId.startsWith('builtin:') ? t.opponentId : ''),
           owner: b ? owners.get(b.ownerId) ?? '' : '',
           games: t.games,
           above: t.above,

@@ -10,6 +10,7 @@ import initial from './sql/0001-initial';
 import ownerData from './sql/0002-owner-data';
 import challenges from './sql/0003-challenges';
 import webhooks from './sql/0004-webhooks';
+import botVersions from './sql/0005-bot-versions';
 
 export interface Migration {
   version: number;
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'owner-data', sql: ownerData },
   { version: 3, name: 'challenges', sql: challenges },
   { version: 4, name: 'webhooks', sql: webhooks },
+  { version: 5, name: 'bot-versions', sql: botVersions },
 ];
 
 /** The schema version this program needs (and writes). */

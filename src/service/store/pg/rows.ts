@@ -14,10 +14,11 @@ export const keyOf = (r: Row): KeyRecord => ({
   lastUsedAt: r.last_used_at, revokedAt: r.revoked_at, userId: r.user_id,
 });
 
-export const BOT_COLS = 'id, owner_id, name, game, url, status, created_at, removed_at, challengeable';
+export const BOT_COLS = 'id, owner_id, name, game, url, status, created_at, removed_at, challengeable, version, versions, qualification';
 export const botOf = (r: Row): BotRecord => ({
   id: r.id, ownerId: r.owner_id, name: r.name, game: r.game, url: r.url, status: r.status, createdAt: r.created_at, removedAt: r.removed_at,
-  // Only the exception is in the record, as in the file store.
+  version: r.version, ...(r.versions !== null ? { versions: JSON.parse(r.versions) } : {}), qualification: r.qualification !== null ? JSON.parse(r.qualification) : null,
+  // Only the exception is in the record, as in the file store (where an update adds it last).
   ...(r.challengeable === false ? { challengeable: false as const } : {}),
 });
 
@@ -26,6 +27,11 @@ export const challengeOf = (r: Row): ChallengeRecord => ({
   id: r.id, botId: r.bot_id, opponents: JSON.parse(r.opponents), status: r.status, matchId: r.match_id, reason: r.reason,
   createdAt: r.created_at, expiresAt: r.expires_at, endedAt: r.ended_at, ownerId: r.owner_id,
 });
+/** A bot's row values in BOT_COLS order. */
+export const botRow = (b: BotRecord): unknown[] => [
+  b.id, b.ownerId, b.name, b.game, b.url, b.status, b.createdAt, b.removedAt, b.challengeable !== false,
+  b.version ?? 1, b.versions ? JSON.stringify(b.versions) : null, b.qualification ? JSON.stringify(b.qualification) : null,
+];
 
 export const RATING_COLS = 'bot_id, game, mu, sigma, games_played';
 export const ratingOf = (r: Row): RatingRecord => ({ botId: r.bot_id, game: r.game, mu: r.mu, sigma: r.sigma, gamesPlayed: r.games_played });

@@ -2,7 +2,7 @@
 // transaction (one moment of a live database, without stopping its
 // servers), loaded in one transaction into an empty database.
 import type { Db, Sql } from '../pg/db';
-import { BOT_COLS, botOf, CHALLENGE_COLS, challengeOf, KEY_COLS, keyOf, RATING_COLS, ratingOf, SESSION_COLS, sessionOf, TOKEN_COLS, tokenOf, USER_COLS, userOf } from '../pg/rows';
+import { BOT_COLS, botOf, botRow, CHALLENGE_COLS, challengeOf, KEY_COLS, keyOf, RATING_COLS, ratingOf, SESSION_COLS, sessionOf, TOKEN_COLS, tokenOf, USER_COLS, userOf } from '../pg/rows';
 import { insertOwnerMatchData } from '../pg/owner-data';
 import { challengeParams } from '../pg/challenges';
 import type { ArenaRecords } from './records';
@@ -58,7 +58,7 @@ export async function loadPostgres(db: Db, r: ArenaRecords): Promise<void> {
     };
     await each(r.users, 'INSERT INTO arena_users (id, name, email, email_key, created_at) VALUES ($1, $2, $3, $4, $5)', (u) => [u.id, u.name, u.email, u.email.trim().toLowerCase(), u.createdAt]);
     await each(r.keys, `INSERT INTO arena_keys (${KEY_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, (k) => [k.id, k.name, k.publicKey, JSON.stringify(k.scopes), k.createdAt, k.lastUsedAt, k.revokedAt, k.userId]);
-    await each(r.bots, `INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, (b) => [b.id, b.ownerId, b.name, b.game, b.url, b.status, b.createdAt, b.removedAt, b.challengeable !== false]);
+    await each(r.bots, `INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, botRow);
     await each(r.ratings, `INSERT INTO arena_ratings (${RATING_COLS}) VALUES ($1, $2, $3, $4, $5)`, (x) => [x.botId, x.game, x.mu, x.sigma, x.gamesPlayed]);
     await each(r.sessions, `INSERT INTO arena_sessions (${SESSION_COLS}) VALUES ($1, $2, $3, $4)`, (s) => [s.tokenHash, s.userId, s.createdAt, s.expiresAt]);
     await each(r.signInTokens, `INSERT INTO arena_sign_in_tokens (${TOKEN_COLS}) VALUES ($1, $2, $3, $4, $5)`, (t) => [t.tokenHash, t.email, t.createdAt, t.expiresAt, t.usedAt]);
