@@ -8,6 +8,7 @@
 // completed or aborted, and a slow or hostile bot delays only its own table.
 import { displayRating, initialRating } from '../../arena/ratings';
 import { newId } from '../store/ids';
+import type { MatchRecord } from '../../protocol/index';
 import type { BotRecord, RatingRecord } from '../store/types';
 import { GAME, MatchPlayer, type MatchPlayerOptions } from './match-player';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
@@ -27,6 +28,19 @@ export interface SchedulerOptions extends MatchPlayerOptions {
   sameOwner?: SameOwnerRule;
   /** Tests may fix it; production uses a new random id per match. */
   newMatchId?: () => string;
+  /**
+   * Where seated tables go (serve --role scheduler: the job queue, src/service/queue). Without
+   * one the scheduler plays them itself (--role all), and its own memory knows who is busy.
+   */
+  dispatch?: MatchDispatch;
+}
+
+/** Matches handed to other processes to play: the busy bots and the cap must then come from the database. */
+export interface MatchDispatch {
+  /** The bots seated in matches not yet ended anywhere, and how many such matches (after ending those whose player is gone). */
+  busy(): Promise<{ botIds: Set<string>; running: number }>;
+  /** Records the running match and hands it over, in one step; false (logged) when that failed and nothing was handed over. */
+  start(running: MatchRecord): Promise<boolean>;
 }
 
 interface Running {
@@ -107,10 +121,20 @@ export class Scheduler {
       this.opts.log({ event: 'tick.error', error: String(err) });
       return [];
     }
-    const busy = new Set<string>();
+    let busy = new Set<string>();
     for (const r of this.running.values()) for (const id of r.botIds) busy.add(id);
+    let runningNow = this.running.size;
+    if (this.opts.dispatch) {
+      // Workers play the matches: who is busy, and how many run, is the database's to say (cluster-wide cap).
+      try {
+        ({ botIds: busy, running: runningNow } = await this.opts.dispatch.busy());
+      } catch (err) {
+        this.opts.log({ event: 'tick.error', error: String(err) });
+        return [];
+      }
+    }
     const tick = ++this.ticks;
-    const seats = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - this.running.size) * TABLE_SIZE;
+    const seats = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - runningNow) * TABLE_SIZE;
     const byId = new Map(this.longestWaiting(bots.filter((b) => !busy.has(b.id)), seats).map((b) => [b.id, b]));
     const shown = new Map(ratings.map((r) => [r.botId, displayRating(r)]));
     const rule = this.opts.sameOwner ?? DEFAULT_SAME_OWNER;
@@ -162,6 +186,14 @@ export class Scheduler {
    */
   private startMatch(bots: BotRecord[], rated: boolean): { matchId: string; stored: Promise<boolean> } {
     const matchId = this.opts.newMatchId ? this.opts.newMatchId() : newId('m');
+    if (this.opts.dispatch) {
+      const running = this.player.prepare(matchId, bots, rated);
+      const stored = this.opts.dispatch.start(running).then((ok) => {
+        if (ok) this.opts.log({ event: 'match.queued', matchId, bots: running.players.map((p) => p.botId) });
+        return ok;
+      });
+      return { matchId, stored };
+    }
     const controller = new AbortController();
     const running: Running = { controller, botIds: bots.map((b) => b.id), done: Promise.resolve() };
     this.running.set(matchId, running);
