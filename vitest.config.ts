@@ -8,7 +8,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const ON_POSTGRES = ['test/service/api-e2e.test.ts', 'test/service/api-security.test.ts', 'test/service/api-bot-urls.test.ts', 'test/service/api-opponents.test.ts', 'test/service/scheduler.test.ts', 'test/service/store-crash.test.ts', 'test/serve-matches/live-stream.test.ts', 'test/serve-matches/follow.test.ts', 'test/serve-matches/owner-data.test.ts'];
 
 /** Suites about the database itself (a cluster of serve processes on one): only in the postgres project. */
-const POSTGRES_ONLY = ['test/e2e/cluster.test.ts'];
+const POSTGRES_ONLY = ['test/e2e/cluster.test.ts', 'test/service/queue/match-worker.test.ts'];
 
 export default defineConfig({
   // tsconfig.json "paths": the example bots import the package by name.

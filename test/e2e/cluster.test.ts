@@ -16,6 +16,8 @@ import { openPgStore, type PgStore } from '../../src/service/store/pg-store';
 import { answer, startTestBot, type TestBot } from '../support/test-bot';
 import { legalPlayer } from '../support/policies';
 import { usePostgres } from '../support/use-postgres';
+import { existsSync } from 'node:fs';
+import { runCli } from '../cli/run-cli';
 import { startServe, stopServe, type ServeProcess } from '../serve-cli/serve-process';
 
 const cluster = usePostgres();
@@ -50,6 +52,19 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
 }
 
 describe('serve --role: api, scheduler and workers on one database', () => {
+  it('the file store runs only --role all: another role is a usage error (exit 2) and creates nothing', async () => {
+    for (const role of ['api', 'scheduler', 'worker']) {
+      const data = join(dir, `data-${role}`);
+      const r = await runCli(['serve', '--role', role, '--data', data, '--dev', '--port', '0'], { env: env(), cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`--role ${role} needs a database`));
+      expect(existsSync(data)).toBe(false);
+    }
+    const bad = await runCli(['serve', '--role', 'api', '--concurrency', '3', '--store', cluster().url()], { env: env(), cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--concurrency and --lease are for --role worker/);
+  });
+
   it('plays and rates each match once; survives kill -9 of a worker, the scheduler and an api', { timeout: 60_000 }, async () => {
     const url = await cluster().createDatabase();
     const store: PgStore = await openPgStore(url);

@@ -77,12 +77,17 @@ export async function claimMatch(db: Db, matchId: string, workerId: string, leas
   return row ? { record: JSON.parse(row.record) as MatchRecord, waitedMs: Number(row.waited) } : null;
 }
 
-/** Pushes the lease forward; false when the match is no longer this worker's to play (ended, or aborted by the sweep). */
+/**
+ * Pushes the lease forward; false when the match is no longer this worker's
+ * to play: ended, or its lease already ran out (the sweep may be aborting it:
+ * a lapsed lease is never taken back, so the sweep and the worker cannot both
+ * think the match theirs).
+ */
 export async function renewLease(db: Db, matchId: string, workerId: string, leaseMs: number): Promise<boolean> {
   const r = await db.query(
     `UPDATE arena_match_jobs j SET lease_until = now() + make_interval(secs => $3)
      FROM arena_matches m
-     WHERE j.match_id = $1 AND j.worker_id = $2 AND m.id = j.match_id AND m.status = 'running'`,
+     WHERE j.match_id = $1 AND j.worker_id = $2 AND j.lease_until >= now() AND m.id = j.match_id AND m.status = 'running'`,
     [matchId, workerId, leaseMs / 1000],
   );
   return (r.rowCount ?? 0) > 0;
