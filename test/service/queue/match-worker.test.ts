@@ -11,6 +11,7 @@ import { MatchWorker } from '../../../src/service/queue/match-worker';
 import { QueueDispatch } from '../../../src/service/queue/queue-dispatch';
 import { migrateQueue } from '../../../src/service/queue/queue-schema';
 import { MatchPlayer } from '../../../src/service/scheduler/match-player';
+import { Scheduler } from '../../../src/service/scheduler/scheduler';
 import { openPgStore, type PgStore } from '../../../src/service/store/pg-store';
 import { StoreConflict } from '../../../src/service/store/types';
 import { legalPlayer } from '../../support/policies';
@@ -77,6 +78,24 @@ describe('match queue', () => {
     await expect(store.completeMatch({ ...m!, status: 'completed' }, [])).rejects.toBeInstanceOf(StoreConflict);
     expect(await store.listRatings('pioneers')).toEqual([]);
     expect((await dispatch.busy()).running).toBe(0);
+  });
+
+  it('the scheduler queues from the database\'s view: --max-matches counts queued matches anywhere, and a queued match\'s bots are not seated again', async () => {
+    const { store, bots, dispatch, log } = await setup(8);
+    const opts = { store, hub: new LiveHub(), platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, sameOwner: 'allow' as const, log: (l: Record<string, unknown>) => void log.push(l), dispatch };
+    // Two schedulers in turn (as after a failover): the second knows nothing in memory.
+    const first = new Scheduler({ ...opts, maxMatches: 1 });
+    const [queued] = await first.tick();
+    expect(queued).toBeDefined();
+    expect(await first.tick()).toEqual([]);
+    const second = new Scheduler({ ...opts, maxMatches: 2 });
+    const [next] = await second.tick();
+    const a = (await store.getMatch(queued))!.players.map((p) => p.botId);
+    const b = (await store.getMatch(next))!.players.map((p) => p.botId);
+    expect(new Set([...a, ...b]).size).toBe(8);
+    expect(await second.tick()).toEqual([]);
+    expect((await dispatch.busy()).running).toBe(2);
+    expect(bots).toHaveLength(8);
   });
 
   it('a running match with no job (a dead all-in-one server\'s) is aborted by the sweep', async () => {
