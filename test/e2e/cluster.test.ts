@@ -111,7 +111,8 @@ describe('serve --role: api, scheduler and workers on one database', () => {
       const killedAt = Date.now();
       ids.get(victim.worker_id)!.child.kill('SIGKILL');
       await until('the dead worker\'s match aborted', async () => (await store.getMatch(victim.match_id))?.status === 'aborted', 10_000);
-      expect(Date.now() - killedAt).toBeLessThan(2_000 + 1_000 + 2_500);
+      // The lease (2 s) and a tick (1 s), with room for a loaded machine.
+      expect(Date.now() - killedAt).toBeLessThan(2_000 + 1_000 + 5_000);
       const aborted = await store.getMatch(victim.match_id);
       expect(aborted!.players.every((p) => p.ratingDelta === null && p.placement === null)).toBe(true);
 
@@ -124,7 +125,7 @@ describe('serve --role: api, scheduler and workers on one database', () => {
       const schedKilledAt = Date.now();
       sched1.child.kill('SIGKILL');
       await sched2.waitFor(/this scheduler holds the matchmaker lock/);
-      expect(Date.now() - schedKilledAt).toBeLessThan(1_000 + 1_500);
+      expect(Date.now() - schedKilledAt).toBeLessThan(1_000 + 2_000);
       await until('a match queued by the new scheduler', async () => Number((await db.query('SELECT count(*) AS n FROM arena_match_jobs')).rows[0].n) > queuedBefore, 15_000);
 
       // kill -9 an api: the other one serves the matches and the leaderboard.

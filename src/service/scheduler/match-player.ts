@@ -12,7 +12,7 @@ import { initialRating, rate } from '../../arena/ratings';
 import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchEvent, MatchRecord } from '../../protocol/index';
 import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../../runner/index';
-import type { LiveChannel, LiveHub } from '../live/hub';
+import type { LiveHub, LiveMatchHeader } from '../live/hub';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
 import { ownerDataOf } from './owner-data';
 import { retryWhileUnavailable } from './store-retry';
@@ -25,8 +25,20 @@ export interface SchedulerMetrics {
   matchEnded(status: 'completed' | 'aborted', result: MatchResult | null): void;
 }
 
-/** The live hub as a match player uses it (open a channel, publish on it, close it): another hub with these three drops in. */
-export type MatchHub = Pick<LiveHub, 'open' | 'close'>;
+/** A match's live channel as the player uses it: events go out in rounds, with a way to read the public view after them. */
+export interface MatchChannel {
+  publish(events: readonly MatchEvent[], view: () => PublicView): void;
+}
+
+/**
+ * The live hub as a match player uses it (open a channel, publish on it, close
+ * it): LiveHub in one process; any hub with these three drops in (one shared
+ * through the database, for workers watched through api processes).
+ */
+export interface MatchHub {
+  open(header: LiveMatchHeader): MatchChannel;
+  close(matchId: string, final: Parameters<LiveHub['close']>[1]): void;
+}
 
 export interface MatchPlayerOptions {
   store: Store;
@@ -51,7 +63,7 @@ export interface Begun {
   seed: string;
   startedAt: string;
   running: MatchRecord;
-  channel: Pick<LiveChannel, 'publish'>;
+  channel: MatchChannel;
   /** Set when the service itself ends the match (its record could not be written). */
   abortReason: string | null;
 }
