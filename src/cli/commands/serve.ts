@@ -111,7 +111,10 @@ Examples:
   $ arena serve --dev --port 0 --tick 1 --match-timeout 60     quick rounds for testing bots
   $ arena serve --max-matches 500                              more matches at once: 4 sockets each (see ulimit -Hn)
   $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080
-  $ arena serve --store postgres://arena@db.internal/arena --base-url https://arena.example.com`,
+  $ arena serve --store postgres://arena@db.internal/arena --base-url https://arena.example.com
+  $ arena serve --role api --store postgres://arena@db.internal/arena --trust-proxy     a cluster: API processes,
+  $ arena serve --role scheduler --store postgres://arena@db.internal/arena             two schedulers (one leads),
+  $ arena serve --role worker --store postgres://arena@db.internal/arena --concurrency 50     and workers`,
     )
     .action(async (flags: ServeFlags) => {
       const { existsSync } = await import('node:fs');
