@@ -32,7 +32,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/dist\/?$/,
 const MATCHES = Number(process.env.BENCH_SCALE_MATCHES ?? 120);
 /** Matches at once in all: 1 worker plays them all, 2 workers half each (the same load, spread over processes). */
 const SLOTS = 4;
-const WARMUP = 40;
+const WARMUP = Number(process.env.BENCH_SCALE_WARMUP ?? 40);
 /** Enough that every slot of 2 workers can seat 4 idle bots, with room to spare. */
 const BOTS = 48;
 const TICKS = 100; // /proc stat clock ticks per second (USER_HZ on Linux)
