@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyPair, publicKeyRaw, signRequest } from '../../src/keys/index';
 import { openPgStore, type PgStore } from '../../src/service/store/pg-store';
 import { answer, startTestBot, type TestBot } from '../support/test-bot';
 import { legalPlayer } from '../support/policies';
@@ -72,6 +73,8 @@ describe('serve --role: api, scheduler and workers on one database', () => {
     await db.connect();
     try {
       const owner = await store.createUser({ email: 'owner@example.com', name: 'owner' });
+      const pair = generateKeyPair();
+      const key = await store.addKey({ userId: owner.id, name: 'ops', publicKey: Buffer.from(publicKeyRaw(pair.publicKey)).toString('base64'), scopes: ['account.write'] });
       for (let i = 0; i < 8; i++) {
         const bot = await startTestBot({ behaviour: steadyBot() });
         bots.push(bot);
@@ -128,8 +131,12 @@ describe('serve --role: api, scheduler and workers on one database', () => {
       expect(Date.now() - schedKilledAt).toBeLessThan(1_000 + 2_000);
       await until('a match queued by the new scheduler', async () => Number((await db.query('SELECT count(*) AS n FROM arena_match_jobs')).rows[0].n) > queuedBefore, 15_000);
 
-      // kill -9 an api: the other one serves the matches and the leaderboard.
+      // kill -9 an api right after it acknowledged a write: the write stands, and the other api serves everything.
+      const body = JSON.stringify({ handle: 'renamed' });
+      const ack = await fetch(`${api1.url}/me/handle`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...signRequest(pair.privateKey, key.id, { method: 'POST', path: '/me/handle', body }) } });
+      expect(ack.status).toBe(200);
       api1.child.kill('SIGKILL');
+      expect((await store.getUser(owner.id))?.name).toBe('renamed');
       const list = (await (await fetch(`${api2.url}/matches?limit=100`)).json()) as { matches: unknown[] };
       expect(list.matches.length).toBeGreaterThan(0);
       expect((await fetch(`${api2.url}/leaderboard`)).status).toBe(200);
