@@ -1,5 +1,5 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, search, serve, serve-matches, simulate, startup, tournament-memory)
+// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, scale, search, serve, serve-matches, simulate, startup, tournament-memory)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 /** Options a suite may read (only `runner` does). */
@@ -9,6 +9,7 @@ const suites: Record<string, (o: BenchOptions) => Promise<BenchSuite[]>> = {
   engine: async () => (await import('./engine')).run(),
   keys: async () => (await import('./keys')).run(),
   runner: async (o) => (await import('./runner')).run(o),
+  scale: async () => (await import('./scale')).run(),
   serve: async () => (await import('./serve')).run(),
   'serve-matches': async () => (await import('./serve-matches')).run(),
   search: async () => (await import('./search')).run(),

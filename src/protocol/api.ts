@@ -130,8 +130,13 @@ export const EmailSignInBodySchema = z.strictObject({ email: z.email().max(254) 
 // Envelopes.
 export const KeyListSchema = z.strictObject({ keys: z.array(ApiKeyMetaSchema) });
 export const BotListSchema = z.strictObject({ bots: z.array(BotSchema) });
+/** What one `arena serve` process does (serve --role): everything, or one part of a cluster on a database. */
+export const SERVE_ROLES = ['all', 'api', 'scheduler', 'worker'] as const;
+export type ServeRole = (typeof SERVE_ROLES)[number];
+
 export const HealthSchema = z.strictObject({
   status: z.literal('ok'),
+  role: z.enum(SERVE_ROLES).describe('What this process does (serve --role): all, or api, scheduler or worker in a cluster on a database.'),
   db: z.enum(['ok', 'unavailable']).optional().describe('Only when the arena runs on a database: whether this process reaches it now. The service stays up (status ok) while it is away; what needs it answers 503.'),
 });
 export const PlatformKeyDocSchema = z.strictObject({ publicKey: z.string().describe('base64 of the raw 32-byte Ed25519 platform key.') });

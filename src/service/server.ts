@@ -22,9 +22,16 @@ import type { BuiltinBotName } from '../../engine/bots/names';
 import type { Store } from './store/types';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 import { join } from 'node:path';
+import type { ServeRole } from '../protocol/api';
+import type { Db } from './store/pg/db';
+import { registerQueueMetrics } from './queue/queue-metrics';
 
 export interface ServerOptions {
   store: Store;
+  /** What this process does (serve --role; default all): api serves HTTP and runs no matches (the CLI also sets tickSeconds 0). */
+  role?: ServeRole;
+  /** On a database cluster: /metrics also reports the job queue (queue-metrics.ts) from the database. */
+  queueMetricsDb?: Db;
   /** The data directory: the platform key lives at <dataDir>/platform-key.pem unless platformKey is given. */
   dataDir: string;
   platformKey?: PlatformKey;
@@ -123,6 +130,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const log = createLog(opts.logOut ?? { write: () => true }, opts.logFormat ?? 'json');
   const metrics = createMetrics();
+  if (opts.queueMetricsDb) registerQueueMetrics(metrics.registry, opts.queueMetricsDb);
   const store = timedStore(opts.store, metrics);
   const platformKey = opts.platformKey ?? loadOrCreatePlatformKeyAt(join(opts.dataDir, PLATFORM_KEY_FILE));
   const hub = new LiveHub();
@@ -147,7 +155,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   // The base URL is known only once the port is; the app reads it through deps.
   const deps: AppDeps = {
-    store, platformKey: platformKey.privateKey, platformPublicKey: platformKey.publicKeyBase64, production,
+    store, platformKey: platformKey.privateKey, platformPublicKey: platformKey.publicKeyBase64, production, role: opts.role ?? 'all',
     baseUrl: opts.baseUrl ?? '', urlPolicy, deployCheck, log, metrics, hub, qualify,
     mailer: opts.mailer ?? (opts.smtpUrl ? await smtpMailer(opts.smtpUrl, opts.mailFrom ?? 'Bot Arena <arena@localhost>') : logMailer(log)),
     rateLimits: opts.rateLimits ?? DEFAULT_RATE_LIMITS,

@@ -145,7 +145,7 @@ describe('the single executable', () => {
       });
       const health = await get(`${base}/health`);
       expect(health.status).toBe(200);
-      expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
+      expect(JSON.parse(health.body)).toEqual({ status: 'ok', role: 'all' });
       if (existsSync(join(ROOT, 'dist', 'web', 'manifest.json'))) {
         const page = await get(`${base}/`);
         expect(page.status).toBe(200);

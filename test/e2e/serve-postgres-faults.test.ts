@@ -21,7 +21,7 @@ it('503 with Retry-After while the database is away; reconnects when it is back'
   try {
     const first = await fetch(`${serve.url}/leaderboard`);
     expect(first.status, `${await first.clone().text()}\n${serve.stderr()}`).toBe(200);
-    expect(await (await fetch(`${serve.url}/health`)).json()).toEqual({ status: 'ok', db: 'ok' });
+    expect(await (await fetch(`${serve.url}/health`)).json()).toEqual({ status: 'ok', role: 'all', db: 'ok' });
 
     cluster().stop('immediate');
     const down = await fetch(`${serve.url}/leaderboard`);
@@ -30,14 +30,14 @@ it('503 with Retry-After while the database is away; reconnects when it is back'
     expect(((await down.json()) as { error: { code: string } }).error.code).toBe('unavailable');
     const health = await fetch(`${serve.url}/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', db: 'unavailable' });
+    expect(await health.json()).toEqual({ status: 'ok', role: 'all', db: 'unavailable' });
     // Public documents that need no database keep working.
     expect((await fetch(`${serve.url}/.well-known/svc.json`)).status).toBe(200);
 
     cluster().start();
     const back = await fetch(`${serve.url}/leaderboard`);
     expect(back.status, serve.stderr().split('\n').filter((l) => l.includes('error')).join('\n')).toBe(200);
-    expect(await (await fetch(`${serve.url}/health`)).json()).toEqual({ status: 'ok', db: 'ok' });
+    expect(await (await fetch(`${serve.url}/health`)).json()).toEqual({ status: 'ok', role: 'all', db: 'ok' });
     expect(serve.child.exitCode).toBeNull();
   } finally {
     cluster().start();

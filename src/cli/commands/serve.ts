@@ -10,6 +10,7 @@ import type { CliIO } from '../io';
 import type { PlatformKey } from '../../config/platform-key';
 import type { Store } from '../../service/store/types';
 import type { ReplayGuard } from '../../service/http/replay-cache';
+import type { Db } from '../../service/store/pg/db';
 
 interface ServeFlags {
   data?: string;
@@ -33,6 +34,9 @@ interface ServeFlags {
   maxConnectionsPerAddress?: string;
   maxLiveStreams?: string;
   init?: boolean;
+  role: 'all' | 'api' | 'scheduler' | 'worker';
+  concurrency?: string;
+  lease?: string;
 }
 
 export const DEFAULT_PORT = 8080;
@@ -56,6 +60,13 @@ export function register(program: Command, io: CliIO, signals: SignalSource = pr
     .description(
       'run the hosted service on one data directory (a JSON file store, one file per match, and the platform key that signs bot handshakes; created on first start). Production mode by default: bot URLs must be https and resolve to public addresses, sign-in cookies are Secure. Only one process may use a data directory at a time; with --store (a PostgreSQL database, or $ARENA_DATABASE_URL) there is no data directory, and any number of servers and `arena admin` commands may share the database. Create the first user and key with `arena admin` before starting.',
     )
+    .addOption(
+      new Option('--role <ROLE>', 'what this process does: all = API, matchmaking and matches in one process; on a database, a cluster instead: api = HTTP API, dashboard and live streams (run several behind a proxy), scheduler = forms the tables and queues their matches (one leads, others wait), worker = plays queued matches (see docs/operating.md)')
+        .choices(['all', 'api', 'scheduler', 'worker'])
+        .default('all'),
+    )
+    .option('--concurrency <N>', 'with --role worker: matches this worker plays at once (default: 10)')
+    .option('--lease <SECONDS>', 'with --role worker: a match stays this worker\'s while it renews it this often (a third of it); a worker gone this long has its match aborted by the scheduler (default: 15)')
     .option('--data <DIR>', 'data directory (default: $ARENA_DATA_DIR, else $XDG_DATA_HOME/arena, else ~/.local/share/arena)')
     .option('--store <URL>', 'run on a PostgreSQL database instead of a data directory: postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default: $ARENA_DATABASE_URL); several servers may share one')
     .option('--no-migrate', 'with a database: refuse to start when its schema needs migrating (and say what is pending) instead of migrating it; `arena admin migrate-db` migrates')
@@ -108,7 +119,10 @@ Examples:
   $ arena serve --dev --port 0 --tick 1 --match-timeout 60     quick rounds for testing bots
   $ arena serve --max-matches 500                              more matches at once: 4 sockets each (see ulimit -Hn)
   $ ARENA_DATA_DIR=/srv/arena arena serve --host 0.0.0.0 --port 8080
-  $ arena serve --store postgres://arena@db.internal/arena --base-url https://arena.example.com`,
+  $ arena serve --store postgres://arena@db.internal/arena --base-url https://arena.example.com
+  $ arena serve --role api --store postgres://arena@db.internal/arena --trust-proxy     a cluster: API processes,
+  $ arena serve --role scheduler --store postgres://arena@db.internal/arena             two schedulers (one leads),
+  $ arena serve --role worker --store postgres://arena@db.internal/arena --concurrency 50     and workers`,
     )
     .action(async (flags: ServeFlags) => {
       const { existsSync } = await import('node:fs');
@@ -140,6 +154,12 @@ Examples:
       const smtpUrl = flags.smtp ?? (io.env.ARENA_SMTP_URL?.trim() || undefined);
       const smtpShown = smtpUrl === undefined ? undefined : describeSmtp(smtpUrl, flags.smtp !== undefined ? '--smtp' : '$ARENA_SMTP_URL');
       const choice = chooseStore(io.env, io.cwd, flags);
+      const role = flags.role;
+      if (role !== 'all' && choice.kind !== 'postgres') throw usageError(`--role ${role} needs a database (--store or $ARENA_DATABASE_URL): a data directory serves one process, --role all`);
+      if (role === 'scheduler' && tickSeconds === 0) throw usageError('--role scheduler needs a --tick above 0 (it forms the tables every tick)');
+      if (role !== 'worker' && (flags.concurrency !== undefined || flags.lease !== undefined)) throw usageError('--concurrency and --lease are for --role worker');
+      const concurrency = flags.concurrency === undefined ? 10 : parseCount('--concurrency', flags.concurrency, 1, 1000);
+      const leaseMs = flags.lease === undefined ? 15_000 : parseSeconds('--lease', flags.lease, 1) * 1000;
       const say = (line: string) => void io.stderr.write(`arena serve: ${line}\n`);
 
       let store: Store;
@@ -148,6 +168,7 @@ Examples:
       let platformKey: PlatformKey | undefined;
       let lease: { held: boolean; release(): Promise<void> } | null = null;
       let replayGuard: (ReplayGuard & { close(): void }) | undefined;
+      let pgDb: Db | undefined;
       if (choice.kind === 'postgres') {
         // No data directory: the platform key lives in the database, so every server on it signs alike.
         const { openDatabaseStore } = await import('../open-database');
@@ -160,11 +181,35 @@ Examples:
           throw new CliError(`cannot read the platform key from the database at ${choice.shown}: ${(err as Error).message}`, EXIT.failure);
         }
         store = db;
+        pgDb = db.db;
         // Signatures seen are kept in the database: a second server and a restart refuse a replay too.
         const { PgReplayGuard } = await import('../../service/store/pg-replay-guard');
         const { REQUEST_WINDOW_MS } = await import('../../keys/index');
+        if (role === 'scheduler' || role === 'worker') {
+          const { describe } = await import('../../service/store/pg/migrations');
+          say(`database ${choice.shown} (from ${choice.from}${db.applied.length ? `; migrated ${db.applied.map(describe).join(', ')}` : ''})`);
+          say(`role ${role}`);
+          const { startClusterRole } = await import('../serve-roles');
+          let running: Awaited<ReturnType<typeof startClusterRole>>;
+          try {
+            running = await startClusterRole({
+              role, store: db, platformKey, host: flags.host, port, dev: flags.dev === true, logFormat: flags.logFormat, logOut: io.stderr,
+              tickMs: tickSeconds * 1000, matchTimeoutMs: matchTimeoutMs ?? 600_000, maxMatches, sameOwner: flags.sameOwner, minTurnMs, concurrency, leaseMs, say,
+            });
+          } catch (err) {
+            await db.close().catch(() => {});
+            throw new CliError(`cannot start the ${role}: ${(err as Error).message}`, EXIT.failure);
+          }
+          say(`/health and /metrics on ${running.url}`);
+          say(`listening on ${running.url}`);
+          await untilSignal(signals, say);
+          await running.close();
+          await db.close();
+          say('stopped');
+          return;
+        }
         replayGuard = new PgReplayGuard(db.db, REQUEST_WINDOW_MS);
-        if (tickSeconds > 0) {
+        if (tickSeconds > 0 && role === 'all') {
           const { claimMatchmaking } = await import('../../service/store/pg/matchmaker');
           lease = await claimMatchmaking(db.db).catch(async (err: Error) => {
             replayGuard?.close();
@@ -193,8 +238,9 @@ Examples:
         // Another server on the database is the matchmaker: this one serves the API and leaves its matches alone.
         const follower = lease !== null && !lease.held;
         // On a database only the matchmaker may take running matches for a dead process's (--tick 0 runs none).
-        const recoverMatches = choice.kind === 'file' || lease?.held === true;
-        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, replayGuard, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, minTurnMs, sameOwner: flags.sameOwner, qualify: flags.qualify, qualifyOpponents, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}) });
+        const recoverMatches = role === 'all' && (choice.kind === 'file' || lease?.held === true);
+        const clusterApi = role === 'api' ? { role, tickSeconds: 0, queueMetricsDb: pgDb } : {};
+        server = await startServer({ store, dataDir: dir, platformKey, recoverMatches, replayGuard, host: flags.host, port, baseUrl, dev: flags.dev === true, smtpUrl, logFormat: flags.logFormat, logOut: io.stderr, tickSeconds, matchTimeoutMs, maxMatches, minTurnMs, sameOwner: flags.sameOwner, qualify: flags.qualify, qualifyOpponents, trustProxy: flags.trustProxy === true, connectionLimits, ...(follower ? { tickSeconds: 0 } : {}), ...clusterApi });
       } catch (err) {
         await lease?.release();
         replayGuard?.close();
@@ -218,7 +264,8 @@ Examples:
       say(smtpShown ? `sign-in mail by SMTP via ${smtpShown}` : 'sign-in links go to this log (no --smtp or $ARENA_SMTP_URL)');
       if (baseUrl) say(`base URL ${server.baseUrl}`);
       if (flags.trustProxy) say('behind a proxy (--trust-proxy): clients are counted by the last X-Forwarded-For address of requests from loopback or private addresses');
-      if (lease && !lease.held) say(`matchmaking: another server on this database runs it (one matchmaker per database); this one serves the API`);
+      if (role === 'api') say('role api: serves the API, the dashboard and live streams; the scheduler and workers run the matches');
+      else if (lease && !lease.held) say(`matchmaking: another server on this database runs it (one matchmaker per database); this one serves the API`);
       else say(tickSeconds > 0 ? `matchmaking every ${tickSeconds} s, at most ${maxMatches ?? DEFAULT_MAX_MATCHES} matches at once; a match is aborted after ${(matchTimeoutMs ?? 600_000) / 1000} s; ${SAME_OWNER_LINE[flags.sameOwner]}` : 'matchmaking off (--tick 0): no matches start');
       say(flags.qualify === 'off'
         ? 'qualification off (--qualify off): new bots and new versions are rated at once'
@@ -266,6 +313,12 @@ function parseSeconds(flag: string, text: string, min: number): number {
 function parseMinTurnMs(text: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n > 60_000) throw usageError(`--min-turn-ms must be a whole number of milliseconds from 0 to 60000, got "${text}"`);
+  return n;
+}
+
+function parseCount(flag: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw usageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
   return n;
 }
 

@@ -4,6 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { AddressPolicy } from '../../net/address-policy';
 import type { deployCheck } from '../../probe/deploy-check';
+import type { ServeRole } from '../../protocol/api';
 import type { LiveHub } from '../live/hub';
 import type { Store } from '../store/types';
 import type { Mailer } from '../ops/mail';
@@ -30,6 +31,8 @@ export interface AppDeps {
   log: ServiceLog;
   metrics: ServiceMetrics;
   hub: LiveHub;
+  /** What this process does (serve --role), for /health (default all). */
+  role?: ServeRole;
   /**
    * key: per key; address: per client address on routes without credentials; authFailures: failed signed
    * requests per address; signInMails: sign-in links one client address may ask for; signInMailsPerAddress:

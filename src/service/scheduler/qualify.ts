@@ -10,7 +10,7 @@ import { BUILTIN_BOTS, type BuiltinBotName } from '../../../engine/bots/names';
 import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchRecord } from '../../protocol/index';
 import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../../runner/index';
-import type { LiveHub } from '../live/hub';
+import type { MatchHub } from './match-player';
 import type { OwnerEventSink } from '../owner-events';
 import { currentVersion } from '../store/bot-versions';
 import { newId } from '../store/ids';
@@ -43,7 +43,7 @@ export function parseQualifyOpponents(text: string): BuiltinBotName[] {
 
 export interface QualifierOptions {
   store: Store;
-  hub: LiveHub;
+  hub: MatchHub;
   platformKey: KeyObject;
   gate?: (url: string) => Promise<{ address: string; family: 4 | 6 } | void>;
   /** false: bots waiting for a qualifier are let in unplayed (serve --qualify off). */

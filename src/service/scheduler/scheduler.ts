@@ -1,48 +1,26 @@
 // The match plane of `serve`: on every tick, seat every idle active bot
-// (tables.ts), play each table over the runner against the bots' registered
-// URLs, rate completed matches, and stream public events to live viewers.
-// A table with two bots of one owner (possible under --same-owner avoid when
-// the pool leaves no choice) is played but not rated, and its record says
-// `rated: false`: one owner's bots could otherwise feed one of them rating.
+// (tables.ts) and play each table (match-player.ts: the runner against the
+// bots' registered URLs, rating, live events to viewers). A table with two
+// bots of one owner (possible under --same-owner avoid when the pool leaves
+// no choice) is played but not rated, and its record says `rated: false`:
+// one owner's bots could otherwise feed one of them rating.
 // A match never throws out of here: whatever happens, it ends recorded as
 // completed or aborted, and a slow or hostile bot delays only its own table.
-import { retryWhileUnavailable } from './store-retry';
-import type { KeyObject } from 'node:crypto';
-import { RULES_VERSION, seatOrder } from '../../../engine/index';
-import type { PublicView } from '../../../engine/index';
-import { displayRating, initialRating, rate } from '../../arena/ratings';
-import { newTournamentSeed } from '../../arena/seeds';
-import type { MatchEvent, MatchRecord } from '../../protocol/index';
-import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../../runner/index';
-import type { LiveChannel, LiveHub } from '../live/hub';
+import { displayRating, initialRating } from '../../arena/ratings';
 import { newId } from '../store/ids';
-import { currentVersion } from '../store/bot-versions';
-import type { BotRecord, RatingRecord, Store } from '../store/types';
-import type { ServiceLog } from '../ops/log-format';
-import { ownerDataOf } from './owner-data';
-import { CHALLENGE_FILLER, takeChallenges, type ChallengeTable } from './challenges';
-import type { OwnerEventSink } from '../owner-events';
-import { ownerEventsOf } from './owner-events-of';
-import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
+import type { MatchRecord } from '../../protocol/index';
+import type { BotRecord, RatingRecord } from '../store/types';
+import { takeChallenges, type ChallengeTable } from './challenges';
+import { GAME, MatchPlayer, type MatchPlayerOptions } from './match-player';
 import { Qualifier } from './qualify';
-import { versionGate } from './version-gate';
+import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
 import type { BuiltinBotName } from '../../../engine/bots/names';
 
-/** What the scheduler reports to /metrics. */
-export interface SchedulerMetrics {
-  matchStarted(): void;
-  matchEnded(status: 'completed' | 'aborted', result: MatchResult | null): void;
-}
+export { GAME, type SchedulerMetrics } from './match-player';
+export type { ServiceLog } from '../ops/log-format';
 
-export interface SchedulerOptions {
-  store: Store;
-  hub: LiveHub;
-  platformKey: KeyObject;
-  /** The URL check at every connect (production rules), returning the pinned address. */
-  gate?: (url: string) => Promise<{ address: string; family: 4 | 6 } | void>;
+export interface SchedulerOptions extends MatchPlayerOptions {
   tickMs: number;
-  /** The wall clock: a match still running after this long is aborted (spec: 10 minutes). */
-  matchTimeoutMs: number;
   /**
    * Matches running at once, at most (default DEFAULT_MAX_MATCHES). Each holds a socket per
    * seat and its replay in memory; without a bound, enough registered bots would exhaust the
@@ -52,29 +30,23 @@ export interface SchedulerOptions {
   maxMatches?: number;
   /** Two bots of one owner at a table: allowed and rated, avoided (unrated when it happens), or never formed (default DEFAULT_SAME_OWNER). */
   sameOwner?: SameOwnerRule;
-  deadlineMs?: number;
-  timeBankMs?: number;
-  /** Pacing for spectators (serve --min-turn-ms): each turn of a match takes at least this long (RunMatchOptions.minTurnMs). */
-  minTurnMs?: number;
-  log: ServiceLog;
-  metrics?: SchedulerMetrics;
   /** Qualification (qualify.ts): on (default) plays each new version a qualifier against these built-ins; off lets waiting bots in unplayed. */
   qualify?: { enabled: boolean; opponents?: readonly BuiltinBotName[] };
-  /** What owners are told of (webhooks); must not throw. */
-  onOwnerEvent?: OwnerEventSink;
-  /** Tests may fix these; production uses 128 random bits per seed. */
-  newSeed?: () => string;
+  /** Tests may fix it; production uses a new random id per match. */
   newMatchId?: () => string;
+  /**
+   * Where seated tables go (serve --role scheduler: the job queue, src/service/queue). Without
+   * one the scheduler plays them itself (--role all), and its own memory knows who is busy.
+   */
+  dispatch?: MatchDispatch;
 }
 
-interface Begun {
-  matchId: string;
-  seed: string;
-  startedAt: string;
-  running: MatchRecord;
-  channel: LiveChannel;
-  /** Set when the service itself ends the match (its record could not be written). */
-  abortReason: string | null;
+/** Matches handed to other processes to play: the busy bots and the cap must then come from the database. */
+export interface MatchDispatch {
+  /** The bots seated in matches not yet ended anywhere, and how many such matches (after ending those whose player is gone). */
+  busy(): Promise<{ botIds: Set<string>; running: number }>;
+  /** Records the running match and hands it over, in one step; false (logged) when that failed and nothing was handed over. */
+  start(running: MatchRecord): Promise<boolean>;
 }
 
 interface Running {
@@ -83,7 +55,6 @@ interface Running {
   done: Promise<void>;
 }
 
-const GAME = 'pioneers' as const;
 export const DEFAULT_MAX_MATCHES = 100;
 
 
@@ -96,9 +67,11 @@ export class Scheduler {
   private ticks = 0;
   private readonly seatedAt = new Map<string, number>();
 
+  private readonly player: MatchPlayer;
   private readonly qualifier: Qualifier;
 
   constructor(private readonly opts: SchedulerOptions) {
+    this.player = new MatchPlayer(opts);
     this.qualifier = new Qualifier({
       store: opts.store, hub: opts.hub, platformKey: opts.platformKey, gate: opts.gate,
       enabled: opts.qualify?.enabled ?? true, opponents: opts.qualify?.opponents,
@@ -166,10 +139,20 @@ export class Scheduler {
       this.opts.log({ event: 'tick.error', error: String(err) });
       return [];
     }
-    const busy = new Set<string>(this.qualifier.busyBots);
+    let busy = new Set<string>(this.qualifier.busyBots);
     for (const r of this.running.values()) for (const id of r.botIds) busy.add(id);
+    let runningNow = this.running.size;
+    if (this.opts.dispatch) {
+      // Workers play the matches: who is busy, and how many run, is the database's to say (cluster-wide cap).
+      try {
+        ({ botIds: busy, running: runningNow } = await this.opts.dispatch.busy());
+      } catch (err) {
+        this.opts.log({ event: 'tick.error', error: String(err) });
+        return [];
+      }
+    }
     const tick = ++this.ticks;
-    const room = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - this.running.size);
+    const room = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - runningNow);
     // Challenges first: their bots leave this tick's pool (challenges.ts).
     const idle = new Map(bots.filter((b) => !busy.has(b.id)).map((b) => [b.id, b]));
     const challenged = this.stopping ? [] : await this.takeChallenges(idle, room);
@@ -242,10 +225,18 @@ export class Scheduler {
    */
   private startMatch(bots: BotRecord[], rated: boolean, challenge?: ChallengeTable): { matchId: string; stored: Promise<boolean> } {
     const matchId = challenge?.matchId ?? (this.opts.newMatchId ? this.opts.newMatchId() : newId('m'));
+    if (this.opts.dispatch) {
+      const running = this.player.prepare(matchId, bots, rated, challenge);
+      const stored = this.opts.dispatch.start(running).then((ok) => {
+        if (ok) this.opts.log({ event: 'match.queued', matchId, bots: running.players.map((p) => p.botId) });
+        return ok;
+      });
+      return { matchId, stored };
+    }
     const controller = new AbortController();
     const running: Running = { controller, botIds: bots.map((b) => b.id), done: Promise.resolve() };
     this.running.set(matchId, running);
-    const begun = this.beginMatch(matchId, bots, rated, challenge);
+    const begun = this.player.begin(matchId, bots, rated, challenge);
     const stored = this.opts.store.putMatch(begun.running).then(
       () => {
         this.opts.log({ event: 'match.start', matchId, bots: begun.running.players.map((p) => p.botId) });
@@ -258,165 +249,9 @@ export class Scheduler {
         return false;
       },
     );
-    running.done = this.playMatch(begun, stored, bots, controller.signal, challenge?.fillers ?? 0)
+    running.done = this.player.play(begun, stored, bots, controller.signal)
       .catch((err) => this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) }))
       .finally(() => this.running.delete(matchId));
     return { matchId, stored };
-  }
-
-  private beginMatch(matchId: string, bots: BotRecord[], rated: boolean, challenge?: ChallengeTable): Begun {
-    // 128 fresh random bits per match, never derived from another match's seed.
-    const seed = (this.opts.newSeed ?? newTournamentSeed)();
-    const startedAt = new Date().toISOString();
-    // A challenge of 2 bots gets built-in seats after them (the entrants' order in playMatch).
-    const seated = [
-      ...bots.map((b) => ({ botId: b.id, botName: b.name, version: currentVersion(b) as number | undefined })),
-      ...Array.from({ length: challenge?.fillers ?? 0 }, () => ({ ...CHALLENGE_FILLER, version: undefined })),
-    ];
-    const order = seatOrder(seed, seated.length);
-    const players = order.map((i, seat) => ({
-      seat, botId: seated[i].botId, botName: seated[i].botName, placement: null, ratingDelta: null,
-      ...(seated[i].version !== undefined ? { version: seated[i].version } : {}),
-    }));
-    const running: MatchRecord = {
-      id: matchId, game: GAME, status: 'running', players, startedAt, endedAt: null,
-      // Stored, never served while running (the routes withhold seed and replay).
-      seed, replay: [], rulesVersion: RULES_VERSION, seatCount: players.length, vp: null,
-      // Absent means rated: only the exception is written.
-      ...(rated ? {} : { rated: false }),
-      ...(challenge ? { challenge: challenge.challenge.id } : {}),
-    };
-    // The channel before the record: a viewer who finds the match in the store must find its stream too.
-    const channel = this.opts.hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
-    this.opts.metrics?.matchStarted();
-    return { matchId, seed, startedAt, running, channel, abortReason: null };
-  }
-
-  private async playMatch(begun: Begun, stored: Promise<boolean>, bots: BotRecord[], signal: AbortSignal, fillers = 0): Promise<void> {
-    const { matchId, seed, startedAt, running, channel } = begun;
-    const { store, hub, log } = this.opts;
-    const entrants: MatchEntrant[] = [
-      ...bots.map((b): MatchEntrant => ({ botId: b.id, botName: b.name, source: { type: 'ws', url: b.url } })),
-      ...Array.from({ length: fillers }, (): MatchEntrant => ({ botId: CHALLENGE_FILLER.botId, botName: CHALLENGE_FILLER.botName, source: { type: 'builtin', bot: CHALLENGE_FILLER.bot } })),
-    ];
-    let batch: MatchEvent[] = [];
-    let result: MatchResult | null = null;
-    /** The result as the runner gave it, notes included: for the owners' private data only. */
-    let full: MatchResult | null = null;
-    try {
-      result = await runMatch({
-        matchId, seed, entrants, platformKey: this.opts.platformKey,
-        deadlineMs: this.opts.deadlineMs, timeBankMs: this.opts.timeBankMs,
-        wallClockMs: this.opts.matchTimeoutMs, minTurnMs: this.opts.minTurnMs, signal, gate: versionGate(store, bots, this.opts.gate),
-        onEvent: (ev) => batch.push(ev),
-        onFlush: (view: () => PublicView) => {
-          const events = batch;
-          batch = [];
-          channel.publish(events, view);
-        },
-      });
-      full = result;
-      // Bots' notes are for their owners: the stored (public) record has none.
-      // The runner's record knows no versions: each seat names the version of its bot that played.
-      const versions = new Map(bots.map((b) => [b.id, currentVersion(b)]));
-      const match = withoutNotes(result.match);
-      result = { ...result, match: { ...match, players: match.players.map((p) => ({ ...p, version: versions.get(p.botId) })) } };
-    } catch (err) {
-      log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
-    }
-    const endedAt = new Date().toISOString();
-    const wasStored = await stored;
-    // What the running record said of the match that the runner's record does not: unrated, for a challenge.
-    const unrated = { ...(running.rated === false ? { rated: false } : {}), ...(running.challenge ? { challenge: running.challenge } : {}) };
-    if (wasStored && result && result.match.status === 'completed' && result.outcome) {
-      let record: MatchRecord | null = null;
-      try {
-        const finished = { ...result.match, ...unrated };
-        record = await retryWhileUnavailable(() => this.rateAndStore(finished), async () => {
-          const m = await store.getMatch(matchId);
-          return m?.status === 'completed' ? m : null;
-        });
-      } catch (err) {
-        log({ event: 'match.error', matchId, error: `cannot record the result: ${err instanceof Error ? err.message : String(err)}` });
-      }
-      if (record) {
-        hub.close(matchId, { status: 'completed', players: record.players, endedAt: record.endedAt ?? endedAt });
-        this.opts.metrics?.matchEnded('completed', result);
-        log({
-          event: 'match.end', matchId, reason: result.outcome.reason,
-          placements: record.players.map((p) => ({ botId: p.botId, placement: p.placement })),
-          durationMs: Date.parse(record.endedAt ?? endedAt) - Date.parse(startedAt),
-          ...unrated,
-        });
-        // After viewers and the log heard of the end: a write to a database that is away retries for a while.
-        await this.keepOwnerData(matchId, full, record.endedAt ?? endedAt);
-        this.tellOwners(full, record, bots);
-        return;
-      }
-      begun.abortReason = 'its result could not be recorded';
-    }
-    const aborted: MatchRecord = result
-      ? { ...result.match, ...unrated, status: 'aborted', players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) }
-      : { ...running, status: 'aborted', endedAt };
-    try {
-      if (wasStored) {
-        await retryWhileUnavailable(() => store.putMatch(aborted), async () => ((await store.getMatch(matchId))?.status === 'aborted' ? undefined : null));
-      }
-    } finally {
-      // Viewers, metrics and the log hear of the end even when the store failed.
-      hub.close(matchId, { status: 'aborted', players: aborted.players, endedAt: aborted.endedAt ?? endedAt });
-      this.opts.metrics?.matchEnded('aborted', result);
-      const reason = begun.abortReason ?? (signal.aborted ? 'server stopping' : 'wall clock or error');
-      log({ event: 'match.abort', matchId, reason, durationMs: Date.parse(endedAt) - Date.parse(startedAt) });
-    }
-    if (wasStored) await this.keepOwnerData(matchId, full, aborted.endedAt ?? endedAt);
-    if (wasStored) this.tellOwners(full, aborted, bots);
-  }
-
-  /** The owners' events of a final match; a sink that throws loses only its events. */
-  private tellOwners(full: MatchResult | null, record: MatchRecord, bots: BotRecord[]): void {
-    const sink = this.opts.onOwnerEvent;
-    if (!sink) return;
-    for (const event of ownerEventsOf(full, record, bots)) {
-      try {
-        sink(event);
-      } catch (err) {
-        this.opts.log({ event: 'match.error', matchId: record.id, error: `an owner event was lost: ${err instanceof Error ? err.message : String(err)}` });
-      }
-    }
-  }
-
-  /**
-   * Each seated bot's notes and strikes, kept privately for its owner once the match is final.
-   * A failure is logged and loses only that data: the match and its ratings stand.
-   */
-  private async keepOwnerData(matchId: string, full: MatchResult | null, endedAt: string): Promise<void> {
-    if (!full) return;
-    await Promise.all(
-      [...ownerDataOf(full, endedAt)].map(async ([botId, data]) => {
-        try {
-          // First write wins, so a retry after a write that landed changes nothing.
-          await retryWhileUnavailable(() => this.opts.store.putOwnerMatchData(matchId, botId, data), async () => null);
-        } catch (err) {
-          this.opts.log({ event: 'match.error', matchId, error: `cannot keep a bot's private match data: ${err instanceof Error ? err.message : String(err)}` });
-        }
-      }),
-    );
-  }
-
-  /** Rates a completed match (openskill Weng-Lin, ranks = placements) and stores match and ratings in one step; an unrated one changes no rating. */
-  private async rateAndStore(match: MatchRecord): Promise<MatchRecord> {
-    const { store } = this.opts;
-    if (match.rated === false) {
-      const record: MatchRecord = { ...match, players: match.players.map((p) => ({ ...p, ratingDelta: null })) };
-      await store.completeMatch(record, []);
-      return record;
-    }
-    const before = await Promise.all(match.players.map(async (p) => (await store.getRating(p.botId, GAME)) ?? { botId: p.botId, game: GAME, ...initialRating(), gamesPlayed: 0 }));
-    const rated = rate(before.map((r) => ({ id: r.botId, mu: r.mu, sigma: r.sigma })), match.players.map((p) => p.placement ?? match.players.length));
-    const ratings: RatingRecord[] = rated.map((r, i) => ({ botId: r.id, game: GAME, mu: r.mu, sigma: r.sigma, gamesPlayed: before[i].gamesPlayed + 1 }));
-    const record: MatchRecord = { ...match, players: match.players.map((p, i) => ({ ...p, ratingDelta: rated[i].ratingDelta })) };
-    await store.completeMatch(record, ratings);
-    return record;
   }
 }

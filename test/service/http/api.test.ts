@@ -50,7 +50,7 @@ describe('management API end to end (dev mode, real bots)', () => {
     const health = await h.send('GET', '/health');
     expect(health.status).toBe(200);
     // On a database /health also says whether it is reachable (docs/operating.md).
-    expect(health.json).toEqual(TEST_STORE === 'postgres' ? { status: 'ok', db: 'ok' } : { status: 'ok' });
+    expect(health.json).toEqual(TEST_STORE === 'postgres' ? { status: 'ok', role: 'all', db: 'ok' } : { status: 'ok', role: 'all' });
     const svc = await h.send('GET', '/.well-known/svc.json');
     expect(svc.status).toBe(200);
     expect(svc.json).toEqual({ publicKey: h.platformPublicKey });

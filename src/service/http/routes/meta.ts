@@ -12,9 +12,10 @@ export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Middl
   app.openapi(
     createRoute({ method: 'get', path: '/health', tags: ['service'], summary: 'Liveness', middleware: [limit] as const, responses: { 200: json(HealthSchema, 'The service is up') } }),
     async (c) => {
-      if (!deps.store.ping) return c.json({ status: 'ok' as const }, 200);
+      const role = deps.role ?? 'all';
+      if (!deps.store.ping) return c.json({ status: 'ok' as const, role }, 200);
       const db = await deps.store.ping().then(() => 'ok' as const, () => 'unavailable' as const);
-      return c.json({ status: 'ok' as const, db }, 200);
+      return c.json({ status: 'ok' as const, role, db }, 200);
     },
   );
 

@@ -13,6 +13,8 @@ const MATCHMAKER_LOCK = 0x61726d6d;
 export interface MatchmakerLease {
   /** True when this process is the database's matchmaker. */
   held: boolean;
+  /** Whether the lock's connection still answers: when it died, PostgreSQL released the lock and another process may hold it. */
+  alive(): Promise<boolean>;
   release(): Promise<void>;
 }
 
@@ -22,17 +24,30 @@ export async function claimMatchmaking(db: Db): Promise<MatchmakerLease> {
     const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [MATCHMAKER_LOCK]);
     if (!r.rows[0].ok) {
       client.release();
-      return { held: false, release: async () => {} };
+      return { held: false, alive: async () => false, release: async () => {} };
     }
   } catch (err) {
     client.release(true);
     throw err;
   }
   // The connection stays checked out for as long as the lease lives: the lock is the session's.
-  client.on('error', () => {});
+  let lost = false;
+  client.on('error', () => {
+    lost = true;
+  });
   let released = false;
   return {
     held: true,
+    async alive() {
+      if (lost || released) return false;
+      try {
+        await client.query('SELECT 1');
+        return true;
+      } catch {
+        lost = true;
+        return false;
+      }
+    },
     async release() {
       if (released) return;
       released = true;

@@ -11,6 +11,7 @@ import ownerData from './sql/0002-owner-data';
 import challenges from './sql/0003-challenges';
 import webhooks from './sql/0004-webhooks';
 import botVersions from './sql/0005-bot-versions';
+import matchJobs from './sql/0006-match-jobs';
 
 export interface Migration {
   version: number;
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'challenges', sql: challenges },
   { version: 4, name: 'webhooks', sql: webhooks },
   { version: 5, name: 'bot-versions', sql: botVersions },
+  { version: 6, name: 'match-jobs', sql: matchJobs },
 ];
 
 /** The schema version this program needs (and writes). */
