@@ -148,13 +148,13 @@ describe('serve and admin on PostgreSQL', () => {
     const url = await cluster().createDatabase();
     const refused = await runCli(['serve', '--store', url, '--no-migrate', '--dev', '--port', '0'], { env: env(), cwd: dir });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/schema is version 0, this arena needs 2; pending: 0001-initial, 0002-owner-data/);
+    expect(refused.stderr).toMatch(/schema is version 0, this arena needs 3; pending: 0001-initial, 0002-owner-data, 0003-live/);
     const m1 = await admin(['migrate-db', '--store', url]);
     expect(m1.code, m1.stderr).toBe(0);
-    expect(m1.stdout).toBe('applied 0001-initial\napplied 0002-owner-data\n');
+    expect(m1.stdout).toBe('applied 0001-initial\napplied 0002-owner-data\napplied 0003-live\n');
     const m2 = await admin(['migrate-db'], { ARENA_DATABASE_URL: url });
     expect(m2.stdout).toBe('');
-    expect(m2.stderr).toMatch(/already at schema version 2; nothing to do/);
+    expect(m2.stderr).toMatch(/already at schema version 3; nothing to do/);
     const s = await startServe(['--store', url, '--no-migrate', '--dev', '--port', '0', '--tick', '0'], env());
     await stopServe(s);
   }, 60_000);

@@ -30,11 +30,11 @@ describe('Postgres store', () => {
     const url = await cluster().createDatabase();
     const err = await openPgStore(url, { migrate: false }).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(MigrationsPending);
-    expect((err as Error).message).toMatch(/version 0, this arena needs 2; pending: 0001-initial, 0002-owner-data/);
+    expect((err as Error).message).toMatch(/version 0, this arena needs 3; pending: 0001-initial, 0002-owner-data, 0003-live/);
     // It changed nothing.
     expect((await sql(url, `SELECT to_regclass('arena_users')::text AS t`)).rows[0].t).toBeNull();
     const s = await openPgStore(url);
-    expect(s.applied.map((m) => m.version)).toEqual([1, 2]);
+    expect(s.applied.map((m) => m.version)).toEqual([1, 2, 3]);
     await s.close();
     const again = await openPgStore(url, { migrate: false });
     expect(again.applied).toEqual([]);

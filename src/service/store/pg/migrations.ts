@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import initial from './sql/0001-initial';
 import ownerData from './sql/0002-owner-data';
+import live from './sql/0003-live';
 
 export interface Migration {
   version: number;
@@ -18,6 +19,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'owner-data', sql: ownerData },
+  { version: 3, name: 'live', sql: live },
 ];
 
 /** The schema version this program needs (and writes). */
