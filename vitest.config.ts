@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Tests of what only the Postgres store has: run in the postgres project only. */
+const PG_ONLY = ['test/service/live/pg-hub.test.ts', 'test/e2e/live-across-processes.test.ts'];
 
 /**
  * The API, scheduler, live-stream and crash tests run a second time on the Postgres store
  * (test/support/test-store.ts reads ARENA_TEST_STORE): one matrix, not copies.
  */
-const ON_POSTGRES = ['test/service/api-e2e.test.ts', 'test/service/api-security.test.ts', 'test/service/api-bot-urls.test.ts', 'test/service/api-opponents.test.ts', 'test/service/scheduler.test.ts', 'test/service/store-crash.test.ts', 'test/serve-matches/live-stream.test.ts', 'test/serve-matches/follow.test.ts', 'test/serve-matches/owner-data.test.ts'];
+const ON_POSTGRES = ['test/service/api-e2e.test.ts', 'test/service/api-security.test.ts', 'test/service/api-bot-urls.test.ts', 'test/service/api-opponents.test.ts', 'test/service/scheduler.test.ts', 'test/service/store-crash.test.ts', 'test/serve-matches/live-stream.test.ts', 'test/serve-matches/follow.test.ts', 'test/serve-matches/owner-data.test.ts', ...PG_ONLY];
 
 export default defineConfig({
   // tsconfig.json "paths": the example bots import the package by name.
@@ -22,7 +25,7 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'file', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'] } },
+      { extends: true, test: { name: 'file', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: [...configDefaults.exclude, ...PG_ONLY] } },
       { extends: true, test: { name: 'postgres', include: ON_POSTGRES, env: { ARENA_TEST_STORE: 'postgres' } } },
     ],
   },
