@@ -1,5 +1,5 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, search, serve, serve-matches, simulate, startup, tournament-memory)
+// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, search, serve, serve-matches, serve-live, simulate, startup, tournament-memory)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 /** Options a suite may read (only `runner` does). */
@@ -10,7 +10,9 @@ const suites: Record<string, (o: BenchOptions) => Promise<BenchSuite[]>> = {
   keys: async () => (await import('./keys')).run(),
   runner: async (o) => (await import('./runner')).run(o),
   serve: async () => (await import('./serve')).run(),
-  'serve-matches': async () => (await import('./serve-matches')).run(),
+  // The live hub's cost per flush first (a few seconds), then the 200-match load.
+  'serve-matches': async () => [...(await (await import('./serve-live')).run()), ...(await (await import('./serve-matches')).run())],
+  'serve-live': async () => (await import('./serve-live')).run(),
   search: async () => (await import('./search')).run(),
   simulate: async () => (await import('./simulate')).run(),
   startup: async () => (await import('./startup')).run(),

@@ -17,7 +17,7 @@
 import pg from 'pg';
 import type { PublicView } from '../../../engine/types';
 import type { MatchEvent, MatchPlayer, PublicMatchEvent } from '../../protocol/index';
-import type { Db } from '../store/pg/db';
+import { Db } from '../store/pg/db';
 import { endLiveMatch, LIVE_CHANNEL, openLiveMatch, readLiveMatch, sweepLiveMatches, writeLiveEvents } from '../store/pg/live';
 import { LiveChannel, LiveHub, type LiveMatchHeader } from './hub';
 import { MirrorChannel } from './mirror';
@@ -44,6 +44,8 @@ const SILENT_MATCH_MS = 30_000;
 /** How long a viewer of a match the store has as running waits for its first live row. */
 const OPEN_WAIT_MS = 2_000;
 const RETRY_MIN_MS = 100;
+/** Connections of the hub's pool: one write in flight per match, so a few carry many matches (writes coalesce behind them). */
+const LIVE_POOL_SIZE = 4;
 const RETRY_MAX_MS = 5_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
@@ -92,6 +94,7 @@ export class PgLiveHub extends LiveHub {
   private constructor(
     private readonly db: Db,
     private readonly opts: PgLiveHubOptions,
+    private readonly url: string | undefined,
   ) {
     super();
     this.log = opts.log ?? (() => {});
@@ -99,9 +102,19 @@ export class PgLiveHub extends LiveHub {
     this.staleS = (opts.staleMs ?? 3_600_000) / 1000;
   }
 
-  /** Starts listening (a failed first connection retries in the background) and the poll. */
-  static async start(db: Db, opts: PgLiveHubOptions = {}): Promise<PgLiveHub> {
-    const hub = new PgLiveHub(db, opts);
+  /**
+   * Starts listening (a failed first connection retries in the background) and the poll. The hub
+   * reads and writes on a small pool of its own, on the store's database, whose commits do not wait
+   * for the disk (synchronous_commit off): the rows are scratch (a crash of PostgreSQL may lose the
+   * last few, never the match record, and viewers then resume from it), and a flush then costs a
+   * round trip, not a WAL flush.
+   */
+  static async start(store: Db, opts: PgLiveHubOptions = {}): Promise<PgLiveHub> {
+    const connectionString = (store.pool as unknown as { options: { connectionString?: string } }).options.connectionString;
+    const pool = new pg.Pool({ connectionString, max: LIVE_POOL_SIZE, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: '-c synchronous_commit=off' });
+    pool.on('error', () => {});
+    const db = new Db(pool, connectionString ?? '');
+    const hub = new PgLiveHub(db, opts, connectionString);
     await hub.listen();
     const poll = setInterval(() => hub.poll(), opts.pollMs ?? 5_000);
     poll.unref();
@@ -172,6 +185,7 @@ export class PgLiveHub extends LiveHub {
     const l = this.listener;
     this.listener = null;
     await l?.end().catch(() => {});
+    await this.db.pool.end().catch(() => {});
   }
 
   // --- the player's side: writes, one at a time per match, retried while the database is away
@@ -306,8 +320,7 @@ export class PgLiveHub extends LiveHub {
 
   private async listen(): Promise<void> {
     if (this.stopped) return;
-    const pool = this.db.pool as unknown as { options: { connectionString?: string } };
-    const client = new pg.Client({ connectionString: pool.options.connectionString, keepAlive: true, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, connectionTimeoutMillis: 5_000 });
     let lost = false;
     const onLost = (err?: Error) => {
       if (lost) return;
