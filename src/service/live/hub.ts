@@ -43,7 +43,8 @@ export class LiveChannel {
   /** Strikes per seat so far, for the snapshot (a late viewer's recent window may not hold them). */
   private readonly strikes: number[];
   private readonly viewers = new Set<LiveViewer>();
-  private view: (() => PublicView) | null = null;
+  /** The public view after lastSeq; null from it when not known (a mirror's last events at the end). */
+  private view: (() => PublicView | null) | null = null;
   protected ended = false;
 
   constructor(readonly header: LiveMatchHeader) {
@@ -64,7 +65,7 @@ export class LiveChannel {
   }
 
   /** publish with the public form made by `toPublic` (a mirror of another process's channel gets public events already). */
-  protected append<E extends { seq: number }>(events: readonly E[], toPublic: (ev: E) => PublicMatchEvent, view: () => PublicView): void {
+  protected append<E extends { seq: number }>(events: readonly E[], toPublic: (ev: E) => PublicMatchEvent, view: () => PublicView | null): void {
     if (this.ended) return;
     this.view = view;
     const watched = this.viewers.size > 0;
@@ -77,7 +78,10 @@ export class LiveChannel {
       this.events.push(pub);
       if (watched) chunk += this.message(ev.seq);
     }
-    if (watched && chunk) this.broadcast(chunk + sseMessage('view', { seq: this.lastSeq, view: view() }));
+    if (watched && chunk) {
+      const v = view();
+      this.broadcast(v === null ? chunk : chunk + sseMessage('view', { seq: this.lastSeq, view: v }));
+    }
   }
 
   /**
@@ -88,7 +92,8 @@ export class LiveChannel {
     if (lastEventId !== null && lastEventId <= this.lastSeq) {
       let chunk = '';
       for (let seq = lastEventId + 1; seq <= this.lastSeq; seq++) chunk += this.message(seq);
-      if (this.view) chunk += sseMessage('view', { seq: this.lastSeq, view: this.view() });
+      const v = this.view?.() ?? null;
+      if (v !== null) chunk += sseMessage('view', { seq: this.lastSeq, view: v });
       if (chunk) viewer.send(chunk);
     } else {
       const recent = this.events.slice(Math.max(0, this.events.length - SNAPSHOT_RECENT_EVENTS));

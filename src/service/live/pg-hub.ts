@@ -18,7 +18,7 @@ import pg from 'pg';
 import type { PublicView } from '../../../engine/types';
 import type { MatchEvent, MatchPlayer, PublicMatchEvent } from '../../protocol/index';
 import { Db } from '../store/pg/db';
-import { endLiveMatch, LIVE_CHANNEL, openLiveMatch, readLiveMatch, sweepLiveMatches, writeLiveEvents } from '../store/pg/live';
+import { endLiveMatch, LIVE_CHANNEL, openLiveMatch, readLiveMatch, sweepLiveMatches, writeLiveEvents, type LiveRow } from '../store/pg/live';
 import { LiveChannel, LiveHub, type LiveMatchHeader } from './hub';
 import { MirrorChannel } from './mirror';
 
@@ -55,8 +55,8 @@ class PublishedChannel extends LiveChannel {
   /** The newest seq in the tables (-1: none). */
   written = -1;
   opened = false;
-  /** The public view after lastSeq, taken when it was published (the runner's view function reads the game as it is now). */
-  latestView: PublicView | null = null;
+  /** The newest flush's view function (memoized: local viewers may have taken it already). */
+  viewOf: (() => PublicView) | null = null;
   final: string | null = null;
   endWritten = false;
   pump: Promise<void> | null = null;
@@ -71,10 +71,11 @@ class PublishedChannel extends LiveChannel {
   override publish(events: readonly MatchEvent[], view: () => PublicView): void {
     if (this.ended) return;
     const before = this.lastSeq;
-    const v = view();
-    super.publish(events, () => v);
+    let v: PublicView | null = null;
+    const get = () => (v ??= view());
+    super.publish(events, get);
     if (this.lastSeq === before) return;
-    this.latestView = v;
+    this.viewOf = get;
     this.onWork(this);
   }
 }
@@ -210,7 +211,11 @@ export class PgLiveHub extends LiveHub {
         } else if (ch.written < ch.lastSeq) {
           const upTo = ch.lastSeq;
           const events = ch.eventsFrom(ch.written + 1).map((e) => JSON.stringify(e));
-          await writeLiveEvents(this.db, ch.header.id, ch.written + 1, events, ch.latestView ? JSON.stringify(ch.latestView) : null);
+          // One view per write, not per flush (publicView costs more than the rest of a flush: npm run
+          // bench -- serve-live): taken as the write starts, after the newest flush. Between flushes the
+          // game is where its events say, the assumption LiveChannel.subscribe makes too.
+          const view = ch.viewOf ? JSON.stringify(ch.viewOf()) : null;
+          await writeLiveEvents(this.db, ch.header.id, ch.written + 1, events, view, view === null ? -1 : upTo);
           ch.written = upTo;
         } else if (ch.final !== null && !ch.endWritten) {
           await endLiveMatch(this.db, ch.header.id, ch.final, this.keepEndedS, this.staleS);
@@ -240,7 +245,7 @@ export class PgLiveHub extends LiveHub {
     }
     if (!row || row.final !== null) return undefined;
     const mirror = new MirrorChannel(JSON.parse(row.header) as LiveMatchHeader, () => {});
-    mirror.add(row.events.map((e) => JSON.parse(e) as PublicMatchEvent), row.view ? (JSON.parse(row.view) as PublicView) : null);
+    this.addRow(mirror, row);
     const entry = this.mirrors.get(matchId);
     if (entry) entry.mirror = mirror;
     // Whatever committed between that read and now: its notification found no mirror to wake.
@@ -277,7 +282,7 @@ export class PgLiveHub extends LiveHub {
     const id = mirror.header.id;
     const row = await readLiveMatch(this.db, id, mirror.lastSeq);
     if (row) {
-      if (row.events.length > 0) mirror.add(row.events.map((e) => JSON.parse(e) as PublicMatchEvent), row.view ? (JSON.parse(row.view) as PublicView) : null);
+      this.addRow(mirror, row);
       if (row.final !== null) return this.endMirror(mirror, JSON.parse(row.final) as Final);
       if (row.idleS * 1000 < SILENT_MATCH_MS) return;
     }
@@ -285,6 +290,13 @@ export class PgLiveHub extends LiveHub {
     const final = await this.opts.finalOf?.(id);
     if (final) this.endMirror(mirror, final);
     else if (!row) this.endMirror(mirror, null);
+  }
+
+  /** The row's events, and its view when it follows the last of them (at the end, events past the newest view come without one). */
+  private addRow(mirror: MirrorChannel, row: LiveRow): void {
+    if (row.events.length === 0) return;
+    const events = row.events.map((e) => JSON.parse(e) as PublicMatchEvent);
+    mirror.add(events, row.view !== null && row.viewSeq === events[events.length - 1].seq ? (JSON.parse(row.view) as PublicView) : null);
   }
 
   private endMirror(mirror: MirrorChannel, final: Final | null): void {

@@ -1,5 +1,5 @@
 // The live tables' statements (sql/0003-live.ts), each one round trip. A
-// write NOTIFYs `arena_live` with "<match id> <newest seq>" (or "<id> end"):
+// write NOTIFYs `arena_live` with "<match id> <view seq>" (or "<id> end"):
 // PostgreSQL delivers it to every listening process once the write commits,
 // so a process that reads on a notification finds the rows there.
 import type { Db } from './db';
@@ -11,8 +11,12 @@ export async function openLiveMatch(db: Db, matchId: string, header: string): Pr
   await db.query('INSERT INTO arena_live_matches (match_id, header) VALUES ($1, $2) ON CONFLICT (match_id) DO NOTHING', [matchId, header]);
 }
 
-/** Events firstSeq.. (JSON text each), the public view after the last, and the wake-up: one statement, one transaction. */
-export async function writeLiveEvents(db: Db, matchId: string, firstSeq: number, events: string[], view: string | null): Promise<void> {
+/**
+ * Events firstSeq.. (JSON text each), the newest public view when there is a
+ * new one (the event it follows: viewSeq), and the wake-up naming viewSeq:
+ * one statement, one transaction.
+ */
+export async function writeLiveEvents(db: Db, matchId: string, firstSeq: number, events: string[], view: string | null, viewSeq: number): Promise<void> {
   const lastSeq = firstSeq + events.length - 1;
   await db.query(
     `WITH ev AS (
@@ -20,10 +24,10 @@ export async function writeLiveEvents(db: Db, matchId: string, firstSeq: number,
        SELECT $1, $2::int + t.n::int - 1, t.e FROM unnest($3::text[]) WITH ORDINALITY AS t(e, n)
        ON CONFLICT DO NOTHING
      ), m AS (
-       UPDATE arena_live_matches SET last_seq = $4, view = $5, updated_at = now() WHERE match_id = $1
+       UPDATE arena_live_matches SET last_seq = $4, view = coalesce($5, view), view_seq = $6, updated_at = now() WHERE match_id = $1
      )
-     SELECT pg_notify('${LIVE_CHANNEL}', $6)`,
-    [matchId, firstSeq, events, lastSeq, view, `${matchId} ${lastSeq}`],
+     SELECT pg_notify('${LIVE_CHANNEL}', $7)`,
+    [matchId, firstSeq, events, lastSeq, view, viewSeq, `${matchId} ${viewSeq}`],
   );
 }
 
@@ -58,21 +62,25 @@ export interface LiveRow {
   header: string;
   lastSeq: number;
   view: string | null;
+  /** The event the view follows. */
+  viewSeq: number;
   final: string | null;
   /** Seconds since the player last wrote. */
   idleS: number;
-  /** Events after the asked seq, up to lastSeq, in order (JSON text each). */
+  /** Events after the asked seq, in order (JSON text each): up to viewSeq while the match runs, up to lastSeq once it ended. */
   events: string[];
 }
 
 /** The match's row and its events after `afterSeq`, in one statement (one snapshot: events and view agree). */
 export async function readLiveMatch(db: Db, matchId: string, afterSeq: number): Promise<LiveRow | null> {
-  const r = await db.query<{ header: string; last_seq: number; view: string | null; final: string | null; idle_s: number; events: string[] }>(
-    `SELECT m.header, m.last_seq, m.view, m.final, extract(epoch FROM now() - m.updated_at)::float8 AS idle_s,
-            ARRAY(SELECT e.event FROM arena_live_events e WHERE e.match_id = m.match_id AND e.seq > $2 AND e.seq <= m.last_seq ORDER BY e.seq) AS events
+  const r = await db.query<{ header: string; last_seq: number; view: string | null; view_seq: number; final: string | null; idle_s: number; events: string[] }>(
+    `SELECT m.header, m.last_seq, m.view, m.view_seq, m.final, extract(epoch FROM now() - m.updated_at)::float8 AS idle_s,
+            ARRAY(SELECT e.event FROM arena_live_events e
+                  WHERE e.match_id = m.match_id AND e.seq > $2 AND e.seq <= CASE WHEN m.final IS NULL THEN m.view_seq ELSE m.last_seq END
+                  ORDER BY e.seq) AS events
      FROM arena_live_matches m WHERE m.match_id = $1`,
     [matchId, afterSeq],
   );
   const row = r.rows[0];
-  return row ? { header: row.header, lastSeq: row.last_seq, view: row.view, final: row.final, idleS: row.idle_s, events: row.events } : null;
+  return row ? { header: row.header, lastSeq: row.last_seq, view: row.view, viewSeq: row.view_seq, final: row.final, idleS: row.idle_s, events: row.events } : null;
 }
