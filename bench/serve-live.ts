@@ -180,7 +180,7 @@ export async function run(): Promise<BenchSuite[]> {
             { name: 'in-memory hub, no viewer: publish', value: mem0.us, unit: 'us', extra: { cpuUs: mem0.cpuUs.toFixed(1) } },
             { name: 'in-memory hub, one viewer: publish', value: mem1.us, unit: 'us', extra: { cpuUs: mem1.cpuUs.toFixed(1) } },
             { name: 'postgres hub: publish (on the decision path)', value: pgAwaited.publishUs, unit: 'us', extra: { note: 'median; the write is sent from it, and runs after it' } },
-            { name: 'publicView, one call', value: (viewMs * 1000) / flushes, unit: 'us', extra: { note: 'not in the other rows (views precomputed); the in-memory hub calls it per flush watched, the postgres hub per write', awaitedCallsPerFlush: pgAwaited.viewsPerFlush.toFixed(2), backToBackCallsPerFlush: fastViews.toFixed(2) } },
+            { name: 'publicView, one call', value: (viewMs * 1000) / flushes, unit: 'us', extra: { note: 'not in the other rows (views precomputed); the in-memory hub calls it per flush watched, the postgres hub per write', awaitedCallsPerFlush: pgAwaited.viewsPerFlush.toFixed(3), backToBackCallsPerFlush: fastViews.toFixed(3) } },
             { name: 'postgres hub: flush awaited, p50 wall', value: pgAwaited.p50, unit: 'us', extra: { p99: pgAwaited.p99.toFixed(0) } },
             { name: 'postgres hub: CPU per flush, arena process', value: pgAwaited.cpuUs, unit: 'us' },
             { name: 'postgres hub: CPU per flush, PostgreSQL', value: pgAwaited.pgCpuUs, unit: 'us' },
