@@ -124,6 +124,12 @@ export class LiveChannel {
     this.viewers.clear();
   }
 
+  /** Closes every viewer's stream without an end (this server is going away; the match is not over): clients resume elsewhere with Last-Event-ID. */
+  dropViewers(): void {
+    for (const v of this.viewers) v.close();
+    this.viewers.clear();
+  }
+
   private broadcast(msg: string): void {
     for (const v of this.viewers) v.send(msg);
   }

@@ -76,6 +76,12 @@ export class MirrorChannel extends LiveChannel {
     };
   }
 
+  override dropViewers(): void {
+    super.dropViewers();
+    for (const w of this.waiting) w.viewer.close();
+    this.waiting.clear();
+  }
+
   override end(final: Parameters<LiveChannel['end']>[0]): void {
     if (this.ended) return;
     super.end(final);

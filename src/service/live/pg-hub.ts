@@ -183,6 +183,9 @@ export class PgLiveHub extends LiveHub {
     clearTimeout(timer);
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    // Matches played elsewhere go on: their spectators here resume on another server.
+    for (const { mirror } of this.mirrors.values()) mirror?.dropViewers();
+    this.mirrors.clear();
     const l = this.listener;
     this.listener = null;
     await l?.end().catch(() => {});

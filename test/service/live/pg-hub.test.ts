@@ -156,6 +156,28 @@ describe('Postgres live hub: two processes on one database', () => {
     }
   });
 
+  it('a server that stops closes its spectators\' streams of matches played elsewhere without an end: they resume on another', async () => {
+    const a = await PgLiveHub.start(storeA.db);
+    const b = await PgLiveHub.start(storeB.db);
+    const ch = a.open(header('m_pg5'));
+    try {
+      for (const r of rounds('pg-hub-5', 30)) ch.publish(r.events, () => publicView(r.game));
+      await a.flushed();
+      const v = testViewer();
+      (await b.find('m_pg5'))!.subscribe(v, null);
+      const waiting = testViewer();
+      (await b.find('m_pg5'))!.subscribe(waiting, ch.lastSeq + 3);
+      await b.stop();
+      expect(v.closed && waiting.closed).toBe(true);
+      expect(v.messages().map((m) => m.event)).not.toContain('end');
+      expect(waiting.chunks).toEqual([]);
+    } finally {
+      a.close('m_pg5', final);
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it('the tables hold only public forms and views, and the rows of ended matches go', async () => {
     const a = await PgLiveHub.start(storeA.db, { keepEndedMs: 0 });
     try {
