@@ -163,9 +163,11 @@ export class PgLiveHub extends LiveHub {
     if (!entry) {
       const e = { ready: this.load(matchId, storeSaysRunning), mirror: null as MirrorChannel | null };
       this.mirrors.set(matchId, (entry = e));
-      void e.ready.then((m) => {
-        if (!m && this.mirrors.get(matchId) === e) this.mirrors.delete(matchId);
-      });
+      // Not live (or the database did not answer: the caller hears of it): the next viewer asks again.
+      const forget = () => {
+        if (this.mirrors.get(matchId) === e) this.mirrors.delete(matchId);
+      };
+      e.ready.then((m) => void (m || forget()), forget);
     }
     const mirror = await entry.ready;
     return mirror && !mirror.isEnded ? mirror : undefined;
@@ -218,8 +220,16 @@ export class PgLiveHub extends LiveHub {
           // bench -- serve-live): taken as the write starts, after the newest flush. Between flushes the
           // game is where its events say, the assumption LiveChannel.subscribe makes too.
           const view = ch.viewOf ? JSON.stringify(ch.viewOf()) : null;
-          await writeLiveEvents(this.db, ch.header.id, ch.written + 1, events, view, view === null ? -1 : upTo);
-          ch.written = upTo;
+          const prev = await writeLiveEvents(this.db, ch.header.id, ch.written + 1, events, view, view === null ? -1 : upTo);
+          if (prev === null || prev < ch.written) {
+            // Rows written before are gone (PostgreSQL crashed before they reached its disk, or the
+            // row was deleted): write them again from what the tables still have; this process has all.
+            if (prev === null) ch.opened = false;
+            ch.written = prev ?? -1;
+            this.log({ event: 'live.rewrite', matchId: ch.header.id, from: ch.written + 1, note: 'the database lost live rows; writing them again' });
+          } else {
+            ch.written = upTo;
+          }
         } else if (ch.final !== null && !ch.endWritten) {
           await endLiveMatch(this.db, ch.header.id, ch.final, this.keepEndedS, this.staleS);
           ch.endWritten = true;

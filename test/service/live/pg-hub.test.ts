@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gameEvents, publicView, type Game } from '../../../engine/index';
 import { publicMatchEvent } from '../../../src/service/live/hub';
 import { PgLiveHub } from '../../../src/service/live/pg-hub';
+import { DatabaseUnavailable } from '../../../src/service/store/pg/connect';
 import { openPgStore, type PgStore } from '../../../src/service/store/pg-store';
 import { rounds, testViewer, type SseMsg } from '../../support/live-game';
 import { usePostgres } from '../../support/use-postgres';
@@ -211,6 +212,39 @@ describe('Postgres live hub: two processes on one database', () => {
       expect(left.rows[0]).toEqual({ m: 0, e: 0 });
     } finally {
       await a.stop();
+    }
+  });
+
+  it('with the database away (crashed) a viewer\'s lookup fails clearly (503 for the route); once it is back, what it lost is written again and streams work', async () => {
+    const a = await PgLiveHub.start(storeA.db);
+    const b = await PgLiveHub.start(storeB.db);
+    try {
+      const ch = a.open(header('m_pg6'));
+      for (const r of rounds('pg-hub-6', 20)) ch.publish(r.events, () => publicView(r.game));
+      await a.flushed();
+      cluster().stop('immediate');
+      try {
+        await expect(b.find('m_pg6')).rejects.toBeInstanceOf(DatabaseUnavailable);
+        await expect(b.find('m_pg6')).rejects.toBeInstanceOf(DatabaseUnavailable);
+        // The player goes on; its writes wait for the database.
+        const base = ch.lastSeq + 1;
+        for (const r of rounds('pg-hub-6b', 5)) ch.publish(r.events.map((e) => ({ ...e, seq: e.seq + base })), () => publicView(r.game));
+        expect(ch.lastSeq).toBeGreaterThan(base);
+      } finally {
+        cluster().start();
+      }
+      await a.flushed();
+      // The crash (immediate stop) may have lost the newest rows the player wrote before it (their commits
+      // do not wait for the disk): its next write finds out and writes them again, so all are there.
+      const v = testViewer();
+      (await b.find('m_pg6'))!.subscribe(v, null);
+      expect(v.messages()[0].data.seq).toBe(ch.lastSeq);
+      const rows = await storeA.db.query<{ n: number }>("SELECT count(*)::int AS n FROM arena_live_events WHERE match_id = 'm_pg6'");
+      expect(rows.rows[0].n).toBe(ch.lastSeq + 1);
+    } finally {
+      a.close('m_pg6', final);
+      await a.stop();
+      await b.stop();
     }
   });
 });

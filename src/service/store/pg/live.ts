@@ -14,21 +14,29 @@ export async function openLiveMatch(db: Db, matchId: string, header: string): Pr
 /**
  * Events firstSeq.. (JSON text each), the newest public view when there is a
  * new one (the event it follows: viewSeq), and the wake-up naming viewSeq:
- * one statement, one transaction.
+ * one statement, one transaction. Returns the row's last_seq before it (null:
+ * no row). Below firstSeq - 1, rows the player wrote are gone (a crash of
+ * PostgreSQL lost the newest: the live tables' commits do not wait for the
+ * disk), and last_seq stays put until the player writes them again.
  */
-export async function writeLiveEvents(db: Db, matchId: string, firstSeq: number, events: string[], view: string | null, viewSeq: number): Promise<void> {
+export async function writeLiveEvents(db: Db, matchId: string, firstSeq: number, events: string[], view: string | null, viewSeq: number): Promise<number | null> {
   const lastSeq = firstSeq + events.length - 1;
-  await db.query(
-    `WITH ev AS (
+  const r = await db.query<{ prev: number | null }>(
+    `WITH prev AS (
+       SELECT last_seq FROM arena_live_matches WHERE match_id = $1
+     ), ev AS (
        INSERT INTO arena_live_events (match_id, seq, event)
        SELECT $1, $2::int + t.n::int - 1, t.e FROM unnest($3::text[]) WITH ORDINALITY AS t(e, n)
+       WHERE EXISTS (SELECT 1 FROM prev)
        ON CONFLICT DO NOTHING
      ), m AS (
-       UPDATE arena_live_matches SET last_seq = $4, view = coalesce($5, view), view_seq = $6, updated_at = now() WHERE match_id = $1
+       UPDATE arena_live_matches SET last_seq = $4, view = coalesce($5, view), view_seq = $6, updated_at = now()
+       WHERE match_id = $1 AND last_seq >= $2::int - 1
      )
-     SELECT pg_notify('${LIVE_CHANNEL}', $7)`,
+     SELECT pg_notify('${LIVE_CHANNEL}', $7), (SELECT last_seq FROM prev) AS prev`,
     [matchId, firstSeq, events, lastSeq, view, viewSeq, `${matchId} ${viewSeq}`],
   );
+  return r.rows[0].prev;
 }
 
 /**
