@@ -108,7 +108,7 @@ export const DEFAULT_MATCH_TIMEOUT_MS = 10 * 60_000;
  * process on it serves the stream of every match, wherever it is played);
  * otherwise the in-memory hub. The Postgres modules load only for a Postgres store.
  */
-async function liveHubFor(store: Store, log: ServiceLog, matchTimeoutMs: number): Promise<LiveHub> {
+export async function liveHubFor(store: Store, log: ServiceLog, matchTimeoutMs: number): Promise<LiveHub> {
   if (!('db' in store)) return new LiveHub();
   const { PgStore } = await import('./store/pg-store');
   if (!(store instanceof PgStore)) return new LiveHub();

@@ -257,6 +257,8 @@ export class PgLiveHub extends LiveHub {
       row = await readLiveMatch(this.db, matchId, -1);
     }
     if (!row || row.final !== null) return undefined;
+    // Silent for long: its player may have died and the match been recorded aborted since (then its record answers).
+    if (row.idleS * 1000 >= SILENT_MATCH_MS && (await this.opts.finalOf?.(matchId))) return undefined;
     const mirror = new MirrorChannel(JSON.parse(row.header) as LiveMatchHeader, () => {});
     this.addRow(mirror, row);
     const entry = this.mirrors.get(matchId);

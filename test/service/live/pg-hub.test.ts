@@ -179,6 +179,30 @@ describe('Postgres live hub: two processes on one database', () => {
     }
   });
 
+  it('a match whose player died: once the store has it over, its spectators get the end, and a new one its record', async () => {
+    const a = await PgLiveHub.start(storeA.db);
+    const over = new Map<string, typeof final>();
+    const b = await PgLiveHub.start(storeB.db, { pollMs: 50, finalOf: async (id) => over.get(id) ?? null });
+    try {
+      const ch = a.open(header('m_pg7'));
+      for (const r of rounds('pg-hub-7', 20)) ch.publish(r.events, () => publicView(r.game));
+      await a.flushed();
+      await a.stop(); // dies: no end written
+      const v = testViewer();
+      (await b.find('m_pg7'))!.subscribe(v, null);
+      // Silent for over 30 s, and the matchmaker has recorded it aborted.
+      await storeA.db.query("UPDATE arena_live_matches SET updated_at = now() - interval '40 seconds' WHERE match_id = 'm_pg7'");
+      const aborted = { status: 'aborted' as const, players: [], endedAt: 't3' };
+      over.set('m_pg7', aborted);
+      await until('the end', () => v.closed);
+      expect(v.messages().at(-1)).toEqual({ event: 'end', data: { id: 'm_pg7', ...aborted } });
+      expect(await b.find('m_pg7')).toBeUndefined();
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it('the tables hold only public forms and views, and the rows of ended matches go', async () => {
     const a = await PgLiveHub.start(storeA.db, { keepEndedMs: 0 });
     try {
