@@ -202,6 +202,8 @@ export class PgLiveHub extends LiveHub {
     ch.pump = this.write(ch).finally(() => {
       ch.pump = null;
       this.pumping.delete(ch);
+      // A publish or close between the write's last look and now found the pump still set.
+      if (!ch.opened || ch.written < ch.lastSeq || (ch.final !== null && !ch.endWritten)) this.kick(ch);
     });
   }
 

@@ -181,7 +181,7 @@ describe('Postgres live hub: two processes on one database', () => {
 
   it('a match whose player died: once the store has it over, its spectators get the end, and a new one its record', async () => {
     const a = await PgLiveHub.start(storeA.db);
-    const over = new Map<string, typeof final>();
+    const over = new Map<string, { status: 'completed' | 'aborted'; players: never[]; endedAt: string }>();
     const b = await PgLiveHub.start(storeB.db, { pollMs: 50, finalOf: async (id) => over.get(id) ?? null });
     try {
       const ch = a.open(header('m_pg7'));
