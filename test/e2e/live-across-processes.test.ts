@@ -123,6 +123,8 @@ let match: MatchRecord;
 /** Streams: on A from the first hold to the end (the reference), on B likewise, and a hopper that leaves B and resumes on A and on B. */
 let onA: Reader;
 let onB: Reader;
+/** Opened on B the moment the match started. */
+let early: Reader;
 let hopper: Reader;
 let resumedOnA: Reader;
 let resumedOnB: Reader;
@@ -155,6 +157,8 @@ beforeAll(async () => {
   const second = gate.at(150);
   [matchId] = await a.scheduler.tick();
   const live = (server: RunningServer) => `${server.url}/matches/${matchId}/live`;
+  // At once: the store may have the match running before A's first live write is in (B waits for it).
+  early = read(live(b));
 
   // Hold 1, mid-game: everyone connects.
   await first.reached;
@@ -177,7 +181,7 @@ beforeAll(async () => {
   resumedOnA = read(live(a), leftAt);
   resumedOnB = read(live(b), leftAt);
 
-  await Promise.all([onA.done, onB.done, resumedOnA.done, resumedOnB.done]);
+  await Promise.all([onA.done, onB.done, resumedOnA.done, resumedOnB.done, early.done]);
   while (a.scheduler.runningCount > 0) await new Promise((r) => setTimeout(r, 20));
   match = MatchRecordSchema.parse(await (await fetch(`${b.url}/matches/${matchId}`)).json());
 }, 120_000);
@@ -213,6 +217,15 @@ describe('live streams across processes (two servers, one database)', () => {
     const onASeqs = eventSeqs(onA.text);
     expect(onASeqs.at(-1)).toBe(match.replay.length - 1);
     expect(messages(onA.text).at(-1)).toEqual(end);
+  });
+
+  it('a spectator on B from the moment the match started follows it live to the end (not a snapshot of a match B does not know yet)', () => {
+    const msgs = messages(early.text);
+    expect(msgs[0].type).toBe('snapshot');
+    const snap = msgs[0].type === 'snapshot' ? msgs[0].data : null;
+    expect(eventSeqs(early.text)).toEqual(match.replay.slice(snap!.seq + 1).map((e) => e.seq));
+    expect(eventSeqs(early.text).length).toBeGreaterThan(100);
+    expect(msgs.at(-1)!.type === 'end' && msgs.at(-1)!.data).toMatchObject({ status: 'completed' });
   });
 
   it('a spectator that lost its connection resumes with Last-Event-ID on A and on B: no gap, no repeat, then the end', () => {

@@ -203,6 +203,26 @@ describe('Postgres live hub: two processes on one database', () => {
     }
   });
 
+  it('a viewer of a match the store has as running waits a moment for its first live write (the two writes race); none comes: not live', async () => {
+    const a = await PgLiveHub.start(storeA.db);
+    const b = await PgLiveHub.start(storeB.db);
+    try {
+      expect(await b.find('m_pg8')).toBeUndefined();
+      const pending = b.find('m_pg8', true);
+      await new Promise((r) => setTimeout(r, 300));
+      const ch = a.open(header('m_pg8'));
+      const mirror = await pending;
+      expect(mirror?.header).toEqual(header('m_pg8'));
+      a.close(ch.header.id, final);
+      const t0 = Date.now();
+      expect(await b.find('m_never', true)).toBeUndefined();
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(1_900);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it('the tables hold only public forms and views, and the rows of ended matches go', async () => {
     const a = await PgLiveHub.start(storeA.db, { keepEndedMs: 0 });
     try {
