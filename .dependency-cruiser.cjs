@@ -2,8 +2,10 @@
 // test/layering.test.ts (and `npx depcruise engine src examples test bench scripts bin`).
 //
 //   cli -> (arena | service | sim | tui | client) -> runner -> engine
-//   with protocol, keys, probe and config shared below them, and fs (file-system
-//   helpers that import nothing) below all of those;
+//   with protocol, keys, probe and config shared below them, net (the address
+//   policy every outgoing connection obeys) below the runner, and fs (file-system
+//   helpers that import nothing) and text (escaping text from outside) below
+//   all of those;
 //   term holds terminal helpers for cli; web imports only engine and protocol.
 //
 // Each layer lists what of the project it may import (its own directory is
@@ -29,27 +31,36 @@ function layer(name, from, allowed, comment) {
   };
 }
 
-// The address checks the runner's connect uses (leaf modules in src/probe);
-// the rest of probe (deploy check, conformance) sits above the runner.
-const ADDRESS_CHECKS = ['src/probe/address-class.ts', 'src/probe/address-policy.ts', 'src/probe/pinned-lookup.ts'];
+// The engine's front door: code outside engine/ imports engine/index.ts, or
+// one of the modules kept out of it on purpose (engine/index.ts says why each).
+const ENGINE_DOORS = ['index.ts', 'rules-version.ts', 'bots/names.ts', 'rules-data.ts', 'board-data.ts', 'view-bytes.ts'];
 
 module.exports = {
   forbidden: [
     layer('engine-stands-alone', '^engine/', [], 'The engine is pure TypeScript with no I/O: it imports nothing outside engine/.'),
     layer('protocol-imports-nothing', '^src/protocol/', [], 'The zod schemas are the contract; they import nothing of the project.'),
     layer('fs-imports-nothing', '^src/fs/', [], 'File-system and stream helpers (mkdir -p that cannot hang, reads with a limit) import nothing of the project.'),
+    layer('text-imports-nothing', '^src/text/', [], 'Text from outside made safe to show (control characters escaped) imports nothing of the project.'),
     layer('keys-import-nothing', '^src/keys/', ['src/fs'], 'Ed25519 signing imports nothing of the project but the file-system helpers.'),
     layer('config-below-everything', '^src/config/', ['src/keys', 'src/protocol', 'src/fs'], 'Config (paths, profile, platform key) uses keys and protocol only.'),
-    layer('runner-on-engine', '^src/runner/', ['engine', 'src/protocol', 'src/keys', ...ADDRESS_CHECKS],
-      'The runner plays matches on the engine; it knows no arena, service or terminal, and of probe only the address checks.'),
-    layer('probe-on-runner', '^src/probe/', ['engine', 'src/runner', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'The deploy and conformance checks use the runner\'s socket path; shared by arena, service and cli.'),
-    layer('arena-is-a-library', '^src/arena/', ['engine', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/fs'],
+    layer('net-imports-nothing', '^src/net/', [], 'The address policy and pinned lookup every outgoing connection uses import nothing of the project.'),
+    layer('runner-on-engine', '^src/runner/', ['engine', 'src/protocol', 'src/keys', 'src/net'],
+      'The runner plays matches on the engine; it knows no arena, service, probe or terminal.'),
+    layer('probe-on-runner', '^src/probe/', ['engine', 'src/runner', 'src/net', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'The deploy and conformance checks use the runner\'s socket path; shared by arena, service and cli.'),
+    layer('arena-is-a-library', '^src/arena/', ['src/text', 'engine', 'src/runner', 'src/net', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/fs'],
       'Tournaments, ratings, stats: used by the service too, so no terminal (term, tui), no cli, no process.exit.'),
-    layer('sim-on-engine', '^src/sim/', ['engine', 'src/runner', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'In-process simulation.'),
+    layer('sim-on-engine', '^src/sim/', ['engine', 'src/runner', 'src/net', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'In-process simulation.'),
     layer('client-on-keys', '^src/client/', ['src/keys', 'src/protocol', 'src/config', 'src/fs'], 'The signed API client.'),
-    layer('tui-below-cli', '^src/tui/', ['engine', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/term', 'src/fs'], 'The replay viewer; commands call it, never the reverse.'),
-    layer('term-below-cli', '^src/term/', ['engine', 'src/arena', 'src/sim', 'src/runner', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'Terminal helpers for commands; they import no command.'),
+    layer('tui-below-cli', '^src/tui/', ['src/text', 'engine', 'src/arena', 'src/runner', 'src/net', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/term', 'src/fs'], 'The replay viewer; commands call it, never the reverse.'),
+    layer('term-below-cli', '^src/term/', ['src/text', 'engine', 'src/arena', 'src/sim', 'src/runner', 'src/net', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/fs'], 'Terminal helpers for commands; they import no command.'),
     layer('web-on-engine-and-protocol', '^src/web/', ['engine', 'src/protocol'], 'The dashboard reaches the service over HTTP only.'),
+    {
+      name: 'engine-front-door',
+      comment: `Outside engine/, import the engine only through engine/${ENGINE_DOORS.join(', engine/')} (the rest is its inside; tests may reach it).`,
+      severity: 'error',
+      from: { path: '^(src|examples|bench|scripts|bin)/' },
+      to: { path: '^engine/', pathNot: `^engine/(${ENGINE_DOORS.map((d) => d.replace(/\./g, '\\.')).join('|')})$` },
+    },
     {
       name: 'service-no-terminal',
       comment: 'serve runs without a terminal: it must not import the cli, tui, term or web code.',

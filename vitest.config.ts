@@ -8,7 +8,7 @@ const PG_ONLY = ['test/service/live/pg-hub.test.ts', 'test/e2e/live-across-proce
  * The API, scheduler, live-stream and crash tests run a second time on the Postgres store
  * (test/support/test-store.ts reads ARENA_TEST_STORE): one matrix, not copies.
  */
-const ON_POSTGRES = ['test/service/api-e2e.test.ts', 'test/service/api-security.test.ts', 'test/service/api-bot-urls.test.ts', 'test/service/api-opponents.test.ts', 'test/service/scheduler.test.ts', 'test/service/store-crash.test.ts', 'test/serve-matches/live-stream.test.ts', 'test/serve-matches/follow.test.ts', 'test/serve-matches/owner-data.test.ts', ...PG_ONLY];
+const ON_POSTGRES = ['test/service/http/api.test.ts', 'test/service/http/api-security.test.ts', 'test/service/http/api-bot-urls.test.ts', 'test/service/http/api-opponents.test.ts', 'test/service/scheduler/scheduler.test.ts', 'test/service/store/store-crash.test.ts', 'test/service/live/live-stream.test.ts', 'test/client/live-follow.test.ts', 'test/service/scheduler/owner-data.test.ts', 'test/e2e/challenge.test.ts', 'test/e2e/webhooks.test.ts', ...PG_ONLY];
 
 export default defineConfig({
   // tsconfig.json "paths": the example bots import the package by name.

@@ -9,7 +9,6 @@
 // run's median time per counted decision. ARENA_BENCH_SEARCH_GAMES sets the
 // count (default 1,000).
 import { createBuiltinBot, newGame, nextSeat, outcome, submit, type BuiltinBot, type BuiltinBotName } from '../engine';
-import type { SearchBot } from '../engine/bots/search';
 import { gameSeed } from '../src/sim/simulate';
 import { watchGc, type BenchSuite, type GcPause } from './harness';
 
@@ -44,7 +43,7 @@ async function play(hero: BuiltinBotName, games: number): Promise<Run> {
       if (c0) {
         const c = process.cpuUsage(c0);
         if (run.count === run.times.length) { run.times = grow(run.times); run.work = grow(run.work); }
-        run.work[run.count] = (bots[s] as Partial<SearchBot>).last?.used ?? 0;
+        run.work[run.count] = (bots[s] as { last?: { used: number } }).last?.used ?? 0;
         run.times[run.count++] = dt;
         if (dt > LIMIT_MS) run.slow.push({ start: t0, ms: dt, cpuMs: (c.user + c.system) / 1000 });
       }

@@ -15,7 +15,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publicView } from '../engine/index';
-import type { PublicView } from '../engine/types';
+import type { PublicView } from '../engine/index';
 import type { MatchEvent } from '../src/protocol/index';
 import { LiveHub } from '../src/service/live/hub';
 import { PgLiveHub } from '../src/service/live/pg-hub';

@@ -31,7 +31,7 @@ const BOARD_READS = Number(process.env.ARENA_BENCH_SERVE_BOARD_READS ?? 5);
 
 function arena(): ArenaRecords {
   const at = new Date().toISOString();
-  const r: ArenaRecords = { users: [], keys: [], bots: [], ratings: [], sessions: [], signInTokens: [], matches: [], ownerData: [], platformKeyPem: privateKeyToPem(generateKeyPair().privateKey) };
+  const r: ArenaRecords = { users: [], keys: [], bots: [], ratings: [], sessions: [], signInTokens: [], matches: [], ownerData: [], challenges: [], webhooks: [], webhookDeliveries: [], platformKeyPem: privateKeyToPem(generateKeyPair().privateKey) };
   for (let i = 0; i < BOTS; i++) {
     if (i % BOTS_PER_USER === 0) r.users.push({ id: newId('u'), name: `owner${i / BOTS_PER_USER}`, email: `owner${i}@example.com`, createdAt: at });
     const bot = { id: newId('b'), ownerId: r.users[r.users.length - 1].id, name: `bot${i}`, game: 'pioneers' as const, url: 'ws://127.0.0.1:9/', status: 'active' as const, createdAt: at, removedAt: null };

@@ -149,7 +149,7 @@ export async function buildAll({ quiet = false } = {}) {
   pruneOldChunks(new Set(result.outputFiles.map((f) => f.path)));
   // What each bundle is made of, for bin/arena's staleness check (bundle-fresh.mjs),
   // and which source files each of its output files holds (dist/<name>.outputs.json,
-  // for test/package/lazy-load.test.ts).
+  // for test/e2e/package-lazy-load.test.ts).
   const outputs = result.metafile.outputs;
   for (const name of Object.keys(ENTRIES)) {
     const entry = `dist/${name}.mjs`;

@@ -5,7 +5,7 @@
 // can use this as a regression test, or be stepped through under a debugger.
 import { isDeepStrictEqual } from 'node:util';
 import type { KeyObject } from 'node:crypto';
-import { parseAnswer } from '../../engine/shape';
+import { parseAnswer } from '../../engine/index';
 import { judgeAction } from '../runner/answer-frame';
 import { WsSeat } from '../runner/ws-seat';
 import type { RecordedAnswer, RecordedRequest } from './recorded-requests';

@@ -15,7 +15,7 @@
 // exact when the seat's total time used leaves at least a deadline in the
 // bank (then the bank never went below it); `deadlineExact` says so.
 import { cloneGame, isOver, newGame, pendingDecisions, stepReplay, type Game } from '../../engine';
-import type { DecisionKind, RecordedEvent, StrikeReason } from '../../engine/types';
+import type { DecisionKind, RecordedEvent, StrikeReason } from '../../engine/index';
 import type { MatchRecord } from '../protocol';
 import { SeatFrameWriter } from '../runner/seat-frame';
 

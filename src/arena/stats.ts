@@ -1,5 +1,5 @@
 // Per-bot tournament statistics, folded in one finished game at a time.
-import type { StrikeReason } from '../../engine/types';
+import type { StrikeReason } from '../../engine/index';
 import { seededRandom } from '../../engine';
 
 /**

@@ -3,6 +3,9 @@
 // Method: percentile bootstrap over seed groups. Games that share a seed (the
 // rotations of `arena play --duplicate`) are resampled together, so the
 // pairing that cancels the luck of the dice is kept inside every resample.
+// A share seen at 0% or 100% has no spread to resample (every resample says
+// the same), so there the interval is Wilson's score interval over the number
+// of seed groups: a bot that won all of 20 games has not shown that it always wins.
 // Pure: no I/O, no clock; the resampling PRNG is seeded by the caller (the
 // tournament seed), so the same results always give the same intervals.
 import { seededRandom } from '../../engine';
@@ -52,7 +55,7 @@ export const RESAMPLES = 1000;
 const WORK_BUDGET = 20_000_000;
 const MIN_RESAMPLES = 200;
 
-export const CI_METHOD = 'percentile bootstrap over seed groups (games sharing a seed resampled together)';
+export const CI_METHOD = 'percentile bootstrap over seed groups (games sharing a seed resampled together); Wilson score over the groups for a share seen at 0% or 100%';
 
 /** How many resamples a run of `games` games gets: RESAMPLES up to 20,000 games, then fewer, at least MIN_RESAMPLES. */
 export function resamplesFor(games: number): number {
@@ -158,22 +161,24 @@ export function packedVerdictStats(packed: PackedOutcomes, seed: string, resampl
     for (let k = 0; k < pairs.length; k++) ratios[entrants * 2 + k][r] = acc[entrants * 3 + k * 2] / acc[entrants * 3 + k * 2 + 1];
   }
 
-  const interval = (num: number, den: number, s: number, digits: number): Interval | null => {
+  const interval = (num: number, den: number, s: number, digits: number, share = false): Interval | null => {
     if (den === 0) return null;
-    const [low, high] = percentileInterval(ratios[s], CONFIDENCE);
-    return { value: round(num / den, digits), low: round(low, digits), high: round(high, digits) };
+    const value = num / den;
+    // Seed groups are the independent units; a statistic's games span at most all of them.
+    const [low, high] = share && (value === 0 || value === 1) ? wilsonInterval(value, Math.min(den, n), CONFIDENCE_Z) : percentileInterval(ratios[s], CONFIDENCE);
+    return { value: round(value, digits), low: round(low, digits), high: round(high, digits) };
   };
   return {
     bots: Array.from({ length: entrants }, (_, b) => ({
       games: total[b * 3 + 2],
       meanPlacement: interval(total[b * 3], total[b * 3 + 2], b * 2, 3),
-      winRate: interval(total[b * 3 + 1], total[b * 3 + 2], b * 2 + 1, 3),
+      winRate: interval(total[b * 3 + 1], total[b * 3 + 2], b * 2 + 1, 3, true),
     })),
     pairs: pairs.map(([a, b], k) => ({
       a,
       b,
       games: total[entrants * 3 + k * 2 + 1],
-      aAbove: interval(total[entrants * 3 + k * 2], total[entrants * 3 + k * 2 + 1], entrants * 2 + k, 3),
+      aAbove: interval(total[entrants * 3 + k * 2], total[entrants * 3 + k * 2 + 1], entrants * 2 + k, 3, true),
     })),
   };
 }
@@ -185,6 +190,17 @@ export function percentileInterval(values: Float64Array, confidence: number): [n
   const tail = (1 - confidence) / 2;
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1) + 0.5)))];
   return [at(tail), at(1 - tail)];
+}
+
+/** The normal quantile of a two-sided 95% interval. */
+const CONFIDENCE_Z = 1.959964;
+
+/** Wilson's score interval for a share `p` seen in `n` independent trials. */
+export function wilsonInterval(p: number, n: number, z: number): [number, number] {
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
 function round(x: number, digits: number): number {

@@ -4,7 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './errors';
 import { commands } from './commands/index';
 import { processIO, type CliIO } from './io';
-import { visibleLines } from '../term/visible';
+import { visibleLines } from '../text/visible';
 import { versionText } from './version';
 
 export function buildProgram(io: CliIO = processIO()): Command {

@@ -10,7 +10,7 @@ import { configuredServer } from './public-server';
 
 export async function loadRecordRef(ref: string, io: CliIO, url: string | undefined): Promise<{ record: MatchRecord; origin: string }> {
   if (!ref.trim()) throw usageError('REF is empty: give a match.json file, a directory of records, - for stdin, or a match id on the server');
-  const { RecordLoadError, fileSource, directorySource, remoteSource, stdinSource, loadRecord } = await import('../tui/load');
+  const { RecordLoadError, fileSource, directorySource, remoteSource, stdinSource, loadRecord } = await import('../arena/load');
   const sources = [stdinSource(io.stdin as AsyncIterable<Uint8Array> & { isTTY?: boolean }), fileSource, directorySource, remoteSource(() => configuredServer(io, url))];
   try {
     return await loadRecord(ref, sources);

@@ -4,6 +4,7 @@
 // layers over these.
 import { ApiKeyMetaSchema, BotListSchema, BotSchema, KeyListSchema, UserSchema, type ApiKeyMeta, type Bot, type Scope, type User } from '../protocol/api';
 import { BotStrikePageSchema, MatchNotesSchema, type BotStrikePage, type MatchNotes } from '../protocol/owner';
+import { ChallengeListSchema, ChallengeSchema, type Challenge } from '../protocol/challenge';
 import { callJson, callRaw, type ApiTarget } from './api';
 import { ClientError } from './errors';
 
@@ -45,7 +46,7 @@ export function getBot(t: ApiTarget, id: string): Promise<Bot> {
   return callJson(t, 'GET', `/bots/${seg(id)}`, BotSchema);
 }
 
-export function updateBot(t: ApiTarget, id: string, patch: { name?: string; url?: string }): Promise<Bot> {
+export function updateBot(t: ApiTarget, id: string, patch: { name?: string; url?: string; challengeable?: boolean }): Promise<Bot> {
   return callJson(t, 'PATCH', `/bots/${seg(id)}`, BotSchema, patch);
 }
 
@@ -55,6 +56,16 @@ export function pauseBot(t: ApiTarget, id: string): Promise<Bot> {
 
 export function resumeBot(t: ApiTarget, id: string): Promise<Bot> {
   return callJson(t, 'POST', `/bots/${seg(id)}/resume`, BotSchema);
+}
+
+/** Challenges bots (ids) to one unrated match with one of the caller's bots; pending until the scheduler plays it. */
+export function createChallenge(t: ApiTarget, botId: string, opponents: string[]): Promise<Challenge> {
+  return callJson(t, 'POST', '/challenges', ChallengeSchema, { botId, opponents });
+}
+
+/** The caller's challenges, newest first. */
+export async function listChallenges(t: ApiTarget, limit?: number): Promise<Challenge[]> {
+  return (await callJson(t, 'GET', limit !== undefined ? `/challenges?limit=${limit}` : '/challenges', ChallengeListSchema)).challenges;
 }
 
 /** DELETE answers 204 with no body. */
@@ -83,7 +94,16 @@ export function getMatchNotes(t: ApiTarget, botId: string, matchId: string): Pro
  * (404, or 403 for someone else's bot).
  */
 export async function resolveBotId(t: ApiTarget, idOrName: string): Promise<string> {
+  return (await resolveBotIds(t, [idOrName]))[0];
+}
+
+/** resolveBotId for several references with one listing (one request, not one each). */
+export async function resolveBotIds(t: ApiTarget, refs: string[]): Promise<string[]> {
   const bots = await listBots(t);
+  return refs.map((ref) => idOf(bots, ref));
+}
+
+function idOf(bots: Bot[], idOrName: string): string {
   if (bots.some((b) => b.id === idOrName)) return idOrName;
   const byName = bots.filter((b) => b.name === idOrName);
   if (byName.length > 1) throw new BotLookupError(`${byName.length} of your bots are named "${idOrName}"; give the id (${byName.map((b) => b.id).join(', ')})`);

@@ -1,8 +1,7 @@
 // The generated parts of docs/rules.md: every table of numbers comes from the
 // engine's constants (engine/rules-data.ts, engine/board.ts), never typed in.
-import { HEX_COUNT, hexVertices } from '../../engine/board';
+import { HEX_COUNT, hexVertices, type ResourceCounts } from '../../engine/index';
 import { rulesData, type RulesData } from '../../engine/rules-data';
-import type { ResourceCounts } from '../../engine/types';
 
 function table(head: string[], rows: Array<Array<string | number>>): string {
   return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');

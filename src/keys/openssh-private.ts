@@ -52,6 +52,7 @@ function readKey(r: SshReader): KeyObject {
   const priv = new SshReader(r.bytes(), 'OpenSSH private section');
   // Equal check-ints are how OpenSSH tells a correct decryption; for an
   // unencrypted key a mismatch means the file is corrupt.
+  // biome-ignore lint/suspicious/noSelfCompare: two reads of the stream, not one value
   if (priv.uint32() !== priv.uint32()) throw new KeyError('OpenSSH private key is corrupt (check values differ)');
   const privType = priv.string();
   if (privType !== 'ssh-ed25519') throw new KeyError(`OpenSSH private section is ${privType}, not ssh-ed25519`);

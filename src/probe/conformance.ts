@@ -9,7 +9,7 @@
 import type { KeyObject } from 'node:crypto';
 import type WebSocket from 'ws';
 import { seatView } from '../../engine/index';
-import type { DecisionKind } from '../../engine/types';
+import type { DecisionKind } from '../../engine/index';
 import { classifyFrame, judgeAction, type FrameVerdict } from '../runner/answer-frame';
 import { signBoundHandshake } from '../keys/handshake';
 import { FRAME_CEILING_BYTES, openBotSocket } from '../runner/connect';

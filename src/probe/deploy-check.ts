@@ -10,7 +10,7 @@ import {
   networkFailure as classifyNetworkError, openBotSocket, runGate,
   type AddressGate, type CheckedAddress, type ConnectFailure,
 } from '../runner/connect';
-import { pinnedLookup } from './pinned-lookup';
+import { pinnedLookup } from '../net/pinned-lookup';
 import { botAddresses } from './urls';
 
 export const DEPLOY_CHECK_MATCH_ID = 'deploy-check';

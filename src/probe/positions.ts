@@ -6,7 +6,7 @@ import {
   createBuiltinBot, legalActions, newGame, pendingDecisions, submit,
   type Game,
 } from '../../engine/index';
-import type { DecisionKind, TurnAction } from '../../engine/types';
+import type { DecisionKind, TurnAction } from '../../engine/index';
 
 export interface Position {
   game: Game;

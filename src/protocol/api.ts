@@ -45,6 +45,7 @@ export const BotSchema = z
     game: GameSchema,
     url: z.string().describe('Only ever shown to the owner.'),
     status: BotStatusSchema,
+    challengeable: z.boolean().describe('Whether other accounts may challenge it to unrated matches (POST /challenges); default true.'),
     createdAt: z.string(),
   })
   .describe("A registered bot, as its owner sees it.");
@@ -89,8 +90,12 @@ export const KeyCreateBodySchema = z.strictObject({
 });
 export const BotCreateBodySchema = z.strictObject({ name: BotNameSchema, game: GameSchema, url: BotUrlSchema });
 export const BotUpdateBodySchema = z
-  .strictObject({ name: BotNameSchema.optional(), url: BotUrlSchema.optional() })
-  .refine((b) => b.name !== undefined || b.url !== undefined, { message: 'give name, url or both' });
+  .strictObject({
+    name: BotNameSchema.optional(),
+    url: BotUrlSchema.optional(),
+    challengeable: z.boolean().optional().describe('false: nobody may challenge the bot (pending challenges naming it are refused at the next tick).'),
+  })
+  .refine((b) => b.name !== undefined || b.url !== undefined || b.challengeable !== undefined, { message: 'give name, url or challengeable' });
 export const EmailSignInBodySchema = z.strictObject({ email: z.email().max(254) });
 
 // Envelopes.

@@ -10,3 +10,6 @@ export * from './api';
 export * from './names';
 export * from './bot-check';
 export * from './owner';
+export * from './challenge';
+
+export * from './webhooks';

@@ -26,6 +26,8 @@ export const summaryShape = {
   endedAt: z.string().nullable(),
   rated: z.boolean().optional()
     .describe('false: played but changed no rating (two bots of one owner at the table, under `serve --same-owner avoid`). Absent means true; an aborted match changes no rating either way.'),
+  challenge: z.string().optional()
+    .describe('Set when the match was played for a challenge (GET /challenges): the challenge id. Such a match is unrated. Absent for matchmaking.'),
 };
 
 export const seedShape = {

@@ -8,7 +8,7 @@
 //    `illegal` strike, whether its shape or a rule was wrong.
 // The frame size (over MAX_FRAME_BYTES: `oversize`) is checked before both.
 import { submit, type Game } from '../../engine/index';
-import type { GameEvent, RejectionCode } from '../../engine/types';
+import type { GameEvent, RejectionCode } from '../../engine/index';
 import { DecisionResponseSchema, describeIssues } from '../protocol';
 
 export type FrameVerdict =

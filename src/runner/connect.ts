@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import WebSocket, { type ClientOptions } from 'ws';
 import { signBoundHandshake } from '../keys/handshake';
-import { pinnedLookup, type PinnedAddress } from '../probe/pinned-lookup';
+import { pinnedLookup, type PinnedAddress } from '../net/pinned-lookup';
 import { adoptRawSocket } from './client-frame';
 import { toWebSocketUrl } from './ws-url';
 
@@ -115,7 +115,7 @@ function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddr
         followRedirects: false,
         // After a Close frame, wait this long (not ws's 30 s) for the bot to end the connection.
         closeTimeout: CLOSE_TIMEOUT_MS,
-        // ws hands this to net/tls.connect (src/probe/pinned-lookup.ts); TLS still verifies the URL's host name.
+        // ws hands this to net/tls.connect (src/net/pinned-lookup.ts); TLS still verifies the URL's host name.
         lookup: address ? pinnedLookup(address) : undefined,
       };
       socket = new WebSocket(wsUrl, options);

@@ -5,7 +5,7 @@
 // engine's log. Kept for the whole match, a wrapper per event would be copied
 // by young-generation GCs until promoted, and GC is the largest part of what
 // the runner adds to a bare socket.
-import type { GameEvent } from '../../engine/types';
+import type { GameEvent } from '../../engine/index';
 import type { MatchEvent } from '../protocol';
 
 export class EventLog {

@@ -7,7 +7,7 @@ import {
   pendingDecisions, publicView, recordStrike, releaseEvents, resignSeat, RULES_VERSION, seatOrder, submit,
   type BuiltinBot, type Game, type StrikeDetail,
 } from '../../engine';
-import type { Outcome, PendingDecision } from '../../engine/types';
+import type { Outcome, PendingDecision } from '../../engine/index';
 import type { DecisionEntry, MatchRecord, StrikeReason } from '../protocol';
 import { judgeAction } from './answer-frame';
 import { boundDebugNote } from './debug-note';
@@ -163,7 +163,7 @@ function playRounds(m: MatchState): Promise<void> {
           continue;
         }
         // The DecisionRequest { id, matchId, game, seat, kind, deadlineMs, view: seatView(g, seat) },
-        // encoded straight from the game state (seat-frame.ts): no view object is built.
+        // encoded straight from the game state (seat-frame.ts, the view by engine/view-bytes.ts): no view object is built.
         const id = round.firstId + i;
         round.waiting++;
         seat.round = round;

@@ -1,7 +1,7 @@
 // The runner's public contract (shared with src/arena and the service).
 import type { KeyObject } from 'node:crypto';
-import type { Outcome, PublicView, RejectionCode } from '../../engine/types';
-import type { BuiltinBotName } from '../../engine/bots/index';
+import type { Outcome, PublicView, RejectionCode } from '../../engine/index';
+import type { BuiltinBotName } from '../../engine/index';
 import type { DecisionKind, MatchEvent, MatchRecord, StrikeReason } from '../protocol';
 import type { AddressGate } from './connect';
 

@@ -16,7 +16,7 @@ import type { Context, Hono } from 'hono';
 import { binaryAssetNames, readPackageAsset } from '../docs/package-files';
 
 /** The page paths of the dashboard's router (src/web/router.tsx); none collides with an API path. */
-export const DASHBOARD_PATHS = ['/', '/sign-in', '/account', '/account/bots', '/account/keys', '/match/:id', '/bot/:id'] as const;
+export const DASHBOARD_PATHS = ['/', '/sign-in', '/account', '/account/bots', '/account/keys', '/account/webhooks', '/match/:id', '/bot/:id'] as const;
 
 /**
  * API paths that are also pages (the router shows the page for each): a

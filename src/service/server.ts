@@ -5,20 +5,21 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { loadOrCreatePlatformKeyAt, PLATFORM_KEY_FILE, type PlatformKey } from '../config/platform-key';
-import { addressGate, type Resolver } from '../probe/address-policy';
+import { addressGate, type Resolver } from '../net/address-policy';
 import { deployCheck } from '../probe/deploy-check';
 import { createApp } from './http/app';
 import { ConnectionGate, defaultConnectionLimits, openFileLimit, type ConnectionLimits } from './http/connection-limit';
-import { DEFAULT_RATE_LIMITS, type AppDeps, type ServiceLog } from './http/deps';
-import { createLog, type LogFormat } from './http/log-format';
-import { logMailer, smtpMailer, type Mailer } from './http/mail';
-import { createMetrics, type ServiceMetrics } from './http/metrics';
+import { DEFAULT_RATE_LIMITS, type AppDeps } from './http/deps';
+import { createLog, type LogFormat, type ServiceLog } from './ops/log-format';
+import { logMailer, smtpMailer, type Mailer } from './ops/mail';
+import { createMetrics, type ServiceMetrics } from './ops/metrics';
 import type { ReplayGuard } from './http/replay-cache';
-import { timedStore } from './http/timed-store';
+import { timedStore } from './ops/timed-store';
 import { LiveHub } from './live/hub';
 import { DEFAULT_MAX_MATCHES, Scheduler } from './scheduler/scheduler';
 import type { SameOwnerRule } from './scheduler/tables';
 import type { Store } from './store/types';
+import { WebhookDispatcher } from './webhooks/dispatcher';
 import { join } from 'node:path';
 
 export interface ServerOptions {
@@ -70,6 +71,9 @@ export interface ServerOptions {
   /** Tests: a resolver for the URL policy (no real DNS), a mailer. */
   resolve?: Resolver;
   mailer?: Mailer;
+  /** Tests: a short webhook retry schedule (offsets from the event, ms) and how often due retries are looked for. */
+  webhookRetryScheduleMs?: readonly number[];
+  webhookPollMs?: number;
   /** Tests: fixed seeds and match ids, for a game that must hold given events (production: 128 random bits each). */
   newSeed?: () => string;
   newMatchId?: () => string;
@@ -81,6 +85,8 @@ export interface RunningServer {
   baseUrl: string;
   platformKey: PlatformKey;
   scheduler: Scheduler;
+  /** Delivers owner events to webhooks; its sink takes events from qualification too. */
+  webhooks: WebhookDispatcher;
   /** What /metrics reports; benchmarks read per-match results through it. */
   metrics: ServiceMetrics;
   /** The connection caps in force (defaults resolved). */
@@ -135,6 +141,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const hub = await liveHubFor(opts.store, log, opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS);
   const urlPolicy = { production, resolve: opts.resolve };
   const gate = addressGate(urlPolicy);
+  const webhooks = new WebhookDispatcher({
+    store, platformKey: platformKey.privateKey, urlPolicy, log,
+    retryScheduleMs: opts.webhookRetryScheduleMs, pollMs: opts.webhookPollMs,
+  });
 
   const scheduler = new Scheduler({
     store, hub, platformKey: platformKey.privateKey, gate,
@@ -142,7 +152,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     matchTimeoutMs: opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS,
     maxMatches: opts.maxMatches, sameOwner: opts.sameOwner,
     deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, minTurnMs: opts.minTurnMs, log, metrics,
-    newSeed: opts.newSeed, newMatchId: opts.newMatchId,
+    newSeed: opts.newSeed, newMatchId: opts.newMatchId, onOwnerEvent: webhooks.sink,
   });
   // A start that fails from here on lets go of the hub's connection (a shared hub holds one).
   const failed = async (err: unknown): Promise<never> => {
@@ -197,16 +207,20 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   deps.baseUrl = (opts.baseUrl ?? url).replace(/\/+$/, '');
+  // Deliveries (and their retries after a restart) belong to the server that owns matchmaking on this
+  // store (the one that recovers its matches), so one server sends each.
+  if (opts.recoverMatches !== false) await webhooks.start();
   if ((opts.tickSeconds ?? DEFAULT_TICK_SECONDS) > 0) scheduler.start();
 
   let closing: Promise<void> | null = null;
   return {
-    url, baseUrl: deps.baseUrl, platformKey, scheduler, metrics, connectionLimits,
+    url, baseUrl: deps.baseUrl, platformKey, scheduler, webhooks, metrics, connectionLimits,
     close: () =>
       (closing ??= (async () => {
         const stopped = new Promise<void>((r) => server.close(() => r()));
         server.closeIdleConnections();
         await scheduler.stop();
+        await webhooks.stop();
         // The ends of the matches just stopped reach the database before the store closes.
         await hub.stop();
         // Once closing, Node no longer times requests out: a client still sending one after the request timeout is cut off.

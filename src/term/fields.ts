@@ -1,6 +1,6 @@
 // One record as "name: value" lines on a terminal (`arena bots show`, `arena
 // matches show`), no colour, so it reads the same in a pipe.
-import { replaceControls } from './visible';
+import { replaceControls } from '../text/visible';
 
 /** "name: value" lines with the names aligned, for one record. */
 export function formatFields(fields: ReadonlyArray<readonly [string, string]>): string {

@@ -6,7 +6,7 @@
 // What the bot sent is shown with control characters escaped.
 import type { BotStrike } from '../protocol/owner';
 import { ANSWER_PREVIEW_BYTES, STRIKES_TO_RESIGN } from '../runner/index';
-import { visible } from './visible';
+import { visible } from '../text/visible';
 
 export function strikeLogText(strikes: BotStrike[]): string {
   return strikes.map((k) => {

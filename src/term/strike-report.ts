@@ -6,7 +6,7 @@
 // bot's hand: it goes to the owner's terminal, never into a replay or a stream.
 import type { TournamentStrike } from '../arena/tournament';
 import { ANSWER_PREVIEW_BYTES, STRIKES_TO_RESIGN } from '../runner/index';
-import { visible } from './visible';
+import { visible } from '../text/visible';
 
 /** The lines for one strike, without a trailing newline. Everything a bot sent is shown with control characters escaped. */
 export function strikeReport(s: TournamentStrike): string {

@@ -1,6 +1,6 @@
 // The acting seat's decision behind a replay event: how long it took and the
 // bot's own notes (DecisionResponse.debug), from the record's `decisions`.
-import { visible } from '../term/visible';
+import { visible } from '../text/visible';
 import { decisionsAt as lookup } from '../protocol/decision-lookup';
 import type { DecisionEntry } from '../protocol/match';
 import type { Timeline } from './timeline';

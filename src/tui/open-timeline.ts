@@ -4,7 +4,7 @@
 // the event schemas, and it spares building them at start-up); the kinds whose
 // data the replay only echoes, and any record that fails, go through the full
 // schema, so a bad record gets the message a full check gives.
-import { confirmReplayedRecord, loadRecord, parseRecordHeader, type RecordSource } from './load';
+import { confirmReplayedRecord, loadRecord, parseRecordHeader, type RecordSource } from '../arena/load';
 import type { MatchRecord } from '../protocol/match';
 import { buildTimeline, type Timeline, type TimelineOptions } from './timeline';
 

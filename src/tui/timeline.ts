@@ -1,10 +1,10 @@
 // Every moment of a recorded match, rebuilt from its seed and replay with the
 // engine: one frame per replay event. A record that does not reproduce
 // exactly is refused, naming the first event that differs.
-import { newGame, gameEvents, RULES_VERSION, type Game } from '../../engine/game';
-import { checkHeaderResult, checkHeaderSeats, stepReplay } from '../../engine/replay';
-import { publicView, seatSecrets } from '../../engine/view';
-import type { BoardView, DevCardName, Outcome, PublicView, ResourceCounts } from '../../engine/types';
+import {
+  checkHeaderResult, checkHeaderSeats, gameEvents, newGame, publicView, RULES_VERSION, seatSecrets, stepReplay, type Game,
+} from '../../engine/index';
+import type { BoardView, DevCardName, Outcome, PublicView, ResourceCounts } from '../../engine/index';
 import type { DecisionEntry, MatchEvent, MatchRecord } from '../protocol/match';
 
 /** What one seat holds; the replay is public, so this is the truth, not counts. */

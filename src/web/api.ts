@@ -5,7 +5,8 @@
 // same-origin check reads. Errors come back as ApiError with the API's
 // {"error":{"code","message"}} body.
 import type {
-  ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
+  ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, Challenge, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
+  Webhook, WebhookDelivery, WebhookEvent,
 } from '../protocol/index';
 
 export class ApiError extends Error {
@@ -87,11 +88,20 @@ export const revokeKey = (id: string) => api<ApiKeyMeta>('POST', `/keys/${encode
 
 export const listBots = (signal?: AbortSignal) => api<{ bots: Bot[] }>('GET', '/bots?game=pioneers', { signal });
 export const registerBot = (body: { name: string; url: string }) => api<Bot>('POST', '/bots', { body: { ...body, game: 'pioneers' } });
-export const updateBot = (id: string, body: { name?: string; url?: string }) => api<Bot>('PATCH', `/bots/${encodeURIComponent(id)}`, { body });
+export const updateBot = (id: string, body: { name?: string; url?: string; challengeable?: boolean }) => api<Bot>('PATCH', `/bots/${encodeURIComponent(id)}`, { body });
 export const pauseBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/pause`);
 export const resumeBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/resume`);
 export const removeBot = (id: string) => api<void>('DELETE', `/bots/${encodeURIComponent(id)}`);
 /** The owner's strike log of the bot (403 or 404 for anyone else). */
+export const createChallenge = (botId: string, opponents: string[]) => api<Challenge>('POST', '/challenges', { body: { botId, opponents } });
+export const listChallenges = (signal?: AbortSignal) => api<{ challenges: Challenge[] }>('GET', '/challenges?limit=20', { signal });
+
+export const listWebhooks = (signal?: AbortSignal) => api<{ webhooks: Webhook[] }>('GET', '/webhooks', { signal });
+export const addWebhook = (body: { url: string; events: WebhookEvent[] }) => api<Webhook>('POST', '/webhooks', { body });
+export const removeWebhook = (id: string) => api<void>('DELETE', `/webhooks/${encodeURIComponent(id)}`);
+export const listWebhookDeliveries = (id: string, signal?: AbortSignal) =>
+  api<{ deliveries: WebhookDelivery[] }>('GET', `/webhooks/${encodeURIComponent(id)}/deliveries`, { signal });
+
 export const listBotStrikes = (id: string, signal?: AbortSignal) => api<BotStrikePage>('GET', `/bots/${encodeURIComponent(id)}/strikes?limit=50`, { signal });
 
 export const getLeaderboard = (signal?: AbortSignal) =>

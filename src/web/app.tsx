@@ -7,6 +7,7 @@ import { AccountPage } from './pages/account';
 import { BotPage } from './pages/bot';
 import { HomePage } from './pages/home';
 import { KeysPage } from './pages/keys';
+import { WebhooksPage } from './pages/webhooks';
 import { MatchPage } from './pages/match';
 import { MyBotsPage } from './pages/my-bots';
 import { SignInPage } from './pages/sign-in';
@@ -44,6 +45,7 @@ function Page({ route }: { route: Route }) {
     case 'account': return <AccountPage />;
     case 'bots': return <MyBotsPage />;
     case 'keys': return <KeysPage />;
+    case 'webhooks': return <WebhooksPage />;
     default:
       return (
         <>
@@ -78,6 +80,7 @@ function Header({ pathname }: { pathname: string }) {
           <li><NavLink href={paths.home()} pathname={pathname}>Leaderboard</NavLink></li>
           {user && <li><NavLink href={paths.bots()} pathname={pathname}>My bots</NavLink></li>}
           {user && <li><NavLink href={paths.keys()} pathname={pathname}>API keys</NavLink></li>}
+          {user && <li><NavLink href={paths.webhooks()} pathname={pathname}>Webhooks</NavLink></li>}
         </ul>
       </nav>
       <div className="who">

@@ -11,6 +11,7 @@ export type Route =
   | { page: 'account' }
   | { page: 'bots' }
   | { page: 'keys' }
+  | { page: 'webhooks' }
   | { page: 'notfound' };
 
 export const paths = {
@@ -21,6 +22,7 @@ export const paths = {
   account: () => '/account',
   bots: () => '/account/bots',
   keys: () => '/account/keys',
+  webhooks: () => '/account/webhooks',
 };
 
 function decode(s: string): string | null {
@@ -46,6 +48,7 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/account') return { page: 'account' };
   if (pathname === '/account/bots') return { page: 'bots' };
   if (pathname === '/account/keys') return { page: 'keys' };
+  if (pathname === '/account/webhooks') return { page: 'webhooks' };
   let m = /^\/match(?:es)?\/([^/]+)$/.exec(pathname);
   if (m) {
     const id = decode(m[1]);

@@ -50,6 +50,19 @@ describe('verdictStats (bootstrap over seed groups)', () => {
     expect(v.pairs.find((p) => p.a === 0 && p.b === 2)!.aAbove).toBeNull();
   });
 
+  it('a share seen at 0% or 100% still gets an interval (Wilson over the seed groups), not [100%, 100%]', () => {
+    const games: GameOutcome[] = [];
+    for (let g = 0; g < 20; g++) games.push({ group: `g${g}`, placements: [1, 2], won: [true, false] });
+    const v = verdictStats(games, 2, 's');
+    // 20 of 20: Wilson's 95% interval is [0.839, 1].
+    expect(v.bots[0].winRate).toEqual({ value: 1, low: 0.839, high: 1 });
+    expect(v.bots[1].winRate).toEqual({ value: 0, low: 0, high: 0.161 });
+    expect(v.pairs[0].aAbove).toEqual({ value: 1, low: 0.839, high: 1 });
+    // Duplicate rotations of one seed are not independent: 4 games per group count as one trial.
+    const rotated = games.flatMap((g) => [g, g, g, g]);
+    expect(verdictStats(rotated, 2, 's').bots[0].winRate!.low).toBe(0.839);
+  });
+
   it('resamples whole seed groups: games of one group never split', () => {
     // Every group holds one game A wins and one it loses: any resample of whole groups is exactly 50%.
     const games: GameOutcome[] = [];

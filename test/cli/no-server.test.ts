@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKeyPair, privateKeyToPem } from '../../src/keys/index';
-import { runCli } from './run-cli';
+import { runCli } from '../support/run-cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'arena-no-server-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli';
+import { runCli } from '../support/run-cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'arena-play-usage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './run-cli';
+import { runCli } from '../support/run-cli';
 
 const home = mkdtempSync(join(tmpdir(), 'arena-verdict-cli-'));
 const env = { ARENA_CONFIG_DIR: join(home, 'config') };

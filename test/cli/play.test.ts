@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gameSeed } from '../../src/arena/seeds';
-import { runCli } from './run-cli';
-import { runArena } from '../cli-keys/run-arena';
+import { runCli } from '../support/run-cli';
+import { runArena } from '../support/run-arena';
 
 const home = mkdtempSync(join(tmpdir(), 'arena-play-cli-'));
 const config = join(home, 'config');

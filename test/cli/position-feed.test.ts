@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from './run-cli';
+import { runCli } from '../support/run-cli';
 import { startBot as startHeuristic } from '../../examples/heuristic-bot/bot';
 import { startBot as startStarter } from '../../examples/starter-bot/bot';
 import type { RunningBot } from '../../examples/starter-bot/server';

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/keys/index';
 import { checkBot } from '../../src/probe/conformance';
-import { runCli } from '../cli/run-cli';
+import { runCli } from '../support/run-cli';
 
 const root = resolve(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'arena-readme-bot-'));

@@ -3,7 +3,7 @@ import { createPublicKey, sign, verify } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateKeyPair, KeyError, loadPrivateKeyFile, privateKeyToPem, publicKeyRaw } from '../../src/keys/index';
-import { makeTempDir, opensslGenpkey, opensslPublicPem, sshKeygen } from './tmp';
+import { makeTempDir, opensslGenpkey, opensslPublicPem, sshKeygen } from '../support/tmp';
 
 const tmp = makeTempDir();
 afterAll(() => tmp.cleanup());

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createPublicKey } from 'node:crypto';
 import { formatPublicKey, generateKeyPair, KeyError, parsePublicKey, publicKeyRaw } from '../../src/keys/index';
-import { makeTempDir, opensslGenpkey, opensslPublicPem, sshKeygen } from './tmp';
+import { makeTempDir, opensslGenpkey, opensslPublicPem, sshKeygen } from '../support/tmp';
 
 const tmp = makeTempDir();
 afterAll(() => tmp.cleanup());

@@ -1,4 +1,4 @@
-// Frames are views of shared slabs (src/runner/frame-bytes.ts): a frame taken
+// Frames are views of shared slabs (engine/json-bytes.ts): a frame taken
 // must keep its bytes while later frames are written, across slab changes and
 // frames that outgrow the slab mid-way.
 import { describe, expect, it } from 'vitest';

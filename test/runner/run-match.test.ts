@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyReplay } from '../../engine/replay';
 import { generateKeyPair } from '../../src/keys';
 import { verifyHandshake } from '../../src/keys/handshake';
-import { addressGate } from '../../src/probe/address-policy';
+import { addressGate } from '../../src/net/address-policy';
 import { DecisionRequestSchema, MatchRecordSchema, STRIKE_REASONS, type MatchEvent, type StrikeReason } from '../../src/protocol';
 import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions } from '../../src/runner';
 import {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
 import { boardData } from '../../engine/board-data';
-import { runCli } from '../cli/run-cli';
+import { runCli } from '../support/run-cli';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'arena-new-'));

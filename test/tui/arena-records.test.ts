@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament } from '../../src/arena/tournament';
-import { loadRecord } from '../../src/tui/load';
+import { loadRecord } from '../../src/arena/load';
 import { renderPlain } from '../../src/tui/plain';
 import { buildTimeline } from '../../src/tui/timeline';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTournament } from '../../src/arena/tournament';
 import { initialState, reduceKey } from '../../src/tui/controls';
 import { decisionsAt } from '../../src/tui/decision-notes';
-import { loadRecord } from '../../src/tui/load';
+import { loadRecord } from '../../src/arena/load';
 import { renderPlain } from '../../src/tui/plain';
 import { composeScreen, helpOverlay } from '../../src/tui/render/screen';
 import { plainText } from '../../src/tui/render/style';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileSource, parseRecord, RecordLoadError } from '../../src/tui/load';
+import { fileSource, parseRecord, RecordLoadError } from '../../src/arena/load';
 import { openTimeline } from '../../src/tui/open-timeline';
 import { buildTimeline, ReplayVerifyError } from '../../src/tui/timeline';
 import { FIXTURE_4P, FIXTURE_TALK, readFixture } from './helpers';

@@ -71,7 +71,7 @@ describe('serving it', () => {
 
   it('sends index.html at / and every page path, revalidated, with the CSP', async () => {
     const html = readFileSync(join(WEB_DIR, 'index.html'));
-    for (const path of ['/', '/match/m-1', '/bot/b-1', '/sign-in', '/account', '/account/bots', '/account/keys']) {
+    for (const path of ['/', '/match/m-1', '/bot/b-1', '/sign-in', '/account', '/account/bots', '/account/keys', '/account/webhooks']) {
       const r = await get(base + path);
       expect(r.status, path).toBe(200);
       expect(r.body.equals(html)).toBe(true);

@@ -11,6 +11,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { RunningBot } from '../../examples/starter-bot/server';
 import type { Bot, LeaderboardRow, Match, MatchSummary, OpponentPage } from '../../src/protocol/index';
 import { formatDelta, formatRating } from '../../src/web/lib/format';
+import { describeEvent, type EventLike } from '../../src/web/lib/describe';
 import { eventOfTurn, ReplayCursor } from '../../src/web/lib/replay';
 import type { PublicView, RecordedEvent } from '../../engine/index';
 import { DecisionGate, gatedStarterBot, makeOwner, pauseAll, registerBots, type Owner } from './support/arena-setup';
@@ -214,6 +215,16 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     expect(await position(page)).toBe(t3);
     expectBoardIs(await boardCounts(page), frames.views[t3], 'turn 3');
     expect(await page.locator('[role="log"] li.current').getAttribute('data-seq')).toBe(String(t3));
+    // The current line in the shared words (src/protocol/describe.ts), its seats drawn as spans: the bot's name and seat.
+    const current = page.locator('[role="log"] li.current');
+    const words = describeEvent(match.replay[t3] as EventLike, { names: match.players.map((p) => p.botName), board: frames.views[t3].board });
+    expect((await current.locator('span').nth(1).textContent())?.replace(/\s+/g, ' ').trim()).toBe(words);
+    const seatSpans = current.locator('.who[data-seat]');
+    expect(await seatSpans.count()).toBeGreaterThan(0);
+    for (let i = 0; i < (await seatSpans.count()); i++) {
+      const seat = Number(await seatSpans.nth(i).getAttribute('data-seat'));
+      expect((await seatSpans.nth(i).textContent())?.trim()).toBe(`${match.players.find((p) => p.seat === seat)!.botName} (seat ${seat})`);
+    }
 
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('16');
     await page.getByRole('button', { name: 'Play' }).click();

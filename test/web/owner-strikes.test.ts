@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeOwner } from './support/arena-setup';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { signIn, startService, type Service } from './support/service';
-import { aborted, runningMatch } from '../service/store-fixtures';
+import { aborted, runningMatch } from '../service/store/store-fixtures';
 
 let svc: Service;
 let botId: string;

@@ -111,10 +111,11 @@ ${SERVER_HELP}`,
   serverOptions(
     bots
       .command('update')
-      .description('rename a bot or move it to a new URL (a new URL is checked like a new bot)')
+      .description('rename a bot, move it to a new URL (a new URL is checked like a new bot), or let other accounts challenge it or not')
       .argument(...BOT_ARG)
       .option('--name <NAME>', 'new name, 1-64 characters')
-      .option('--bot-url <URL>', 'new bot URL (--url is the server\'s)'),
+      .option('--bot-url <URL>', 'new bot URL (--url is the server\'s)')
+      .option('--challengeable <true|false>', 'whether other accounts may challenge the bot to unrated matches (arena challenge); false also refuses their pending ones'),
     'print the updated Bot as JSON',
   )
     .addHelpText(
@@ -123,12 +124,18 @@ ${SERVER_HELP}`,
 Examples:
   $ arena bots update greedy --name greedy_v2
   $ arena bots update greedy --bot-url https://bot2.example.com/ws
+  $ arena bots update greedy --challengeable false
 ${SERVER_HELP}`,
     )
-    .action(async (ref: string, flags: ServerFlags & { name?: string; botUrl?: string }) => {
-      if (flags.name === undefined && flags.botUrl === undefined) throw usageError('nothing to change: give --name, --bot-url or both');
+    .action(async (ref: string, flags: ServerFlags & { name?: string; botUrl?: string; challengeable?: string }) => {
+      if (flags.name === undefined && flags.botUrl === undefined && flags.challengeable === undefined) throw usageError('nothing to change: give --name, --bot-url or --challengeable');
       if (flags.name !== undefined) checkName(flags.name, 'bot');
-      const patch = { ...(flags.name !== undefined && { name: flags.name }), ...(flags.botUrl !== undefined && { url: flags.botUrl }) };
+      if (flags.challengeable !== undefined && flags.challengeable !== 'true' && flags.challengeable !== 'false') throw usageError('--challengeable is true or false');
+      const patch = {
+        ...(flags.name !== undefined && { name: flags.name }),
+        ...(flags.botUrl !== undefined && { url: flags.botUrl }),
+        ...(flags.challengeable !== undefined && { challengeable: flags.challengeable === 'true' }),
+      };
       const bot = await withBot(io, flags, ref, async (t, id) => (await import('../../client/owner')).updateBot(t, id, patch));
       await emit(io, flags.json, bot, () => botText(bot));
     });
@@ -187,6 +194,7 @@ function botText(b: Bot): string {
     ['status', b.status],
     ['game', b.game],
     ['url', b.url],
+    ['challenges', b.challengeable ? 'accepted' : 'refused'],
     ['created', b.createdAt],
   ]);
 }

@@ -7,7 +7,7 @@
 // what defining the command needs (commander, errors, small constants) and
 // loads its libraries when the action runs: `const { x } = await import(...)`
 // at the start of the action. The bundle splits at each import() (esbuild
-// code splitting), and test/package/lazy-load.test.ts checks that help and
+// code splitting), and test/e2e/package-lazy-load.test.ts checks that help and
 // `keys public` load no Ink, React, undici, openskill or view schemas.
 import type { Command } from 'commander';
 import type { CliIO } from '../io';
@@ -23,6 +23,8 @@ import { register as api } from './api';
 import { register as login } from './login';
 import { register as me } from './me';
 import { register as bots } from './bots';
+import { register as challenge } from './challenge';
+import { register as webhooks } from './webhooks';
 import { register as admin } from './admin';
 import { register as serve } from './serve';
 import { register as matches } from './matches';
@@ -35,4 +37,4 @@ import { register as newStarter } from './new';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, matches, leaderboard, watch, serve, admin];
+export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, challenge, webhooks, matches, leaderboard, watch, serve, admin];

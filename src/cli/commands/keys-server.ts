@@ -8,7 +8,7 @@ import type { CliIO } from '../io';
 import { checkName, emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
 
 // The six scopes (protocol/api.ts SCOPES), listed here so help loads no zod;
-// test/serve-cli checks the two lists agree.
+// test/e2e/owner-cli.test.ts checks the two lists agree.
 export const SCOPE_NAMES = ['bots.read', 'bots.write', 'keys.read', 'keys.write', 'account.read', 'account.write'] as const;
 
 /** Scope lists as the user types them: space- or comma-separated, each one of the six. */

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors';
 import { profilePath } from '../../config/paths';
 import type { Profile } from '../../config/profile';
-import { visible, visibleLines } from '../../term/visible';
+import { visible, visibleLines } from '../../text/visible';
 import { CliError, EXIT, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { libraryCliError } from '../library-errors';

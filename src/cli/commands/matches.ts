@@ -135,13 +135,15 @@ function seatText(m: MatchSummary): string {
 }
 
 export function summaryRow(m: MatchSummary, now: number): string[] {
-  return [m.id, m.rated === false ? `${m.status} unrated` : m.status, shortTime(m.startedAt), `${m.endedAt ? '' : 'for '}${duration(m.startedAt, m.endedAt, now)}`, seatText(m)];
+  return [m.id, m.challenge ? `${m.status} challenge` : m.rated === false ? `${m.status} unrated` : m.status, shortTime(m.startedAt), `${m.endedAt ? '' : 'for '}${duration(m.startedAt, m.endedAt, now)}`, seatText(m)];
 }
 
 function matchFields(m: MatchRecord, now: number): Array<[string, string]> {
   const fields: Array<[string, string]> = [
     ['id', m.id],
-    ['status', m.rated === false ? `${m.status}, unrated (two bots of one owner at the table: no rating changed)` : m.status],
+    ['status', m.challenge
+      ? `${m.status}, a challenge (${m.challenge}): unrated, no rating changed`
+      : m.rated === false ? `${m.status}, unrated (two bots of one owner at the table: no rating changed)` : m.status],
     ['game', `${m.game} (rules ${m.rulesVersion})`],
     ['started', shortTime(m.startedAt)],
     ['ended', m.endedAt ? shortTime(m.endedAt) : '-'],

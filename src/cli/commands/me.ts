@@ -7,7 +7,7 @@ import type { CliIO } from '../io';
 import { emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
 
 // The API's pattern (protocol/api.ts HANDLE_PATTERN), repeated so that help
-// and usage checks load no zod; test/serve-cli checks the two agree.
+// and usage checks load no zod; test/e2e/owner-cli.test.ts checks the two agree.
 export const HANDLE_RE = /^[a-z0-9_]{2,32}$/;
 
 export function register(program: Command, io: CliIO): void {

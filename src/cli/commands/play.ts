@@ -78,6 +78,8 @@ the first placed above the second (a tie counts half), with its interval.
 The intervals are percentile bootstraps over seeds: whole seed groups are
 resampled, which keeps the pairing of duplicate games; the resampling is
 seeded by the tournament seed, so the same --seed prints the same intervals.
+A share seen at 0% or 100% (nothing to resample) gets Wilson's score
+interval over the seed groups instead.
 
 --until-decided: after each seed group (in game order, whatever finished
 first), a sequential test asks whether the first two bots given differ: a

@@ -9,7 +9,7 @@ import { CliError, EXIT, noServerError, usageError } from '../errors';
 import type { CliIO } from '../io';
 import { configuredServer } from '../public-server';
 import { PLAIN_DEFAULT_WIDTH } from '../../tui/plain-width';
-import { RECORD_LIMITS } from '../../tui/record-limits';
+import { RECORD_LIMITS } from '../../arena/record-limits';
 import type { Timeline } from '../../tui/timeline';
 
 interface ReplayOptions {
@@ -238,7 +238,7 @@ async function loadTimeline(ref: string, io: CliIO, url: string | undefined, fra
 
 async function loadVerified(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy') {
   const [{ RecordLoadError, fileSource, directorySource, remoteSource, stdinSource }, { ReplayVerifyError }, { openVerifiedRecord }] = await Promise.all([
-    import('../../tui/load'), import('../../tui/timeline'), import('../../tui/open-timeline'),
+    import('../../arena/load'), import('../../tui/timeline'), import('../../tui/open-timeline'),
   ]);
   // A match id goes to the server; its URL is looked up only when a reference gets that far.
   const sources = [stdinSource(io.stdin as AsyncIterable<Uint8Array> & { isTTY?: boolean }), fileSource, directorySource, remoteSource(() => configuredServer(io, url))];

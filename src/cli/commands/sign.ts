@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { CliError, EXIT, usageError } from '../errors';
 import { libraryCliError } from '../library-errors';
 import type { CliIO } from '../io';
-import { visible } from '../../term/visible';
+import { visible } from '../../text/visible';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 

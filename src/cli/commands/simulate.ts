@@ -37,7 +37,8 @@ Statistics: as arena play prints them, under the table: each bot's mean
 placement and win rate with 95% confidence intervals (a percentile bootstrap
 over the seeds: each game alone, or with --duplicate each seed's group of
 games together; the resampling is seeded by --seed, so the same run
-prints the same intervals), and the head-to-head table: for each pair, how
+prints the same intervals; a share seen at 0% or 100% gets Wilson's
+interval over the seeds), and the head-to-head table: for each pair, how
 often the first placed above the second (a tie counts half). A repeated bot
 is named by its seat, e.g. random#2.
 

@@ -22,6 +22,9 @@ import { readHeadersFromNode, requestHeader, responseHeader } from './node-io';
 import { signInRoutes } from './routes/signin';
 import { mountDashboard } from '../dashboard';
 import { opponentRoutes } from './routes/opponents';
+import { challengeRoutes } from './routes/challenges';
+
+import { webhookRoutes } from './routes/webhooks';
 
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -86,6 +89,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   keyRoutes(app, deps, auth);
   botRoutes(app, deps, auth);
   ownerRoutes(app, deps, auth);
+  challengeRoutes(app, deps, auth);
+
+  webhookRoutes(app, deps, auth);
   signInRoutes(app, deps, limit);
   matchRoutes(app, deps, limit);
   opponentRoutes(app, deps, limit);

@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import ipaddr from 'ipaddr.js';
 import type { AppDeps } from './deps';
 import type { AppEnv } from './env';
-import { classifyAddress } from '../../probe/address-class';
+import { classifyAddress } from '../../net/address-class';
 import { rateLimited } from './errors';
 import { requestHeader } from './node-io';
 import { RateLimiter } from './rate-limit';

@@ -2,17 +2,16 @@
 // the mailer and the limits, never the store or the signatures.
 import type { KeyObject } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { AddressPolicy } from '../../probe/address-policy';
+import type { AddressPolicy } from '../../net/address-policy';
 import type { deployCheck } from '../../probe/deploy-check';
 import type { LiveHub } from '../live/hub';
 import type { Store } from '../store/types';
-import type { Mailer } from './mail';
-import type { ServiceMetrics } from './metrics';
+import type { Mailer } from '../ops/mail';
+import type { ServiceLog } from '../ops/log-format';
+import type { ServiceMetrics } from '../ops/metrics';
 import type { RateLimit } from './rate-limit';
 import type { ReplayGuard } from './replay-cache';
 
-/** One structured log line; the server prints it as JSON or pretty text. Never pass secrets or bot URLs. */
-export type ServiceLog = (fields: Record<string, unknown>) => void;
 
 export interface AppDeps {
   store: Store;
@@ -36,9 +35,9 @@ export interface AppDeps {
    * requests per address; signInMails: sign-in links one client address may ask for; signInMailsPerAddress:
    * sign-in links mailed to one e-mail address, whoever asks; deployChecks: the
    * checks (outgoing connections to a bot's URL) one account may have the server run; keyCreations: keys
-   * one account may add (defaults below).
+   * one account may add; webhookCreations: webhooks one account may add (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit };
+  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit; webhookCreations?: RateLimit };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
@@ -68,6 +67,8 @@ export const DEFAULT_RATE_LIMITS = {
   deployChecks: { perSecond: 1 / 5, burst: 20 },
   // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking cannot fill the store.
   keyCreations: { perSecond: 1 / 60, burst: 20 },
+  // Each one resolves a URL the account chose; removing and adding again cannot make the server resolve names at will.
+  webhookCreations: { perSecond: 1 / 60, burst: 20 },
 } as const;
 
 /** A limit as the API's descriptions word it: "20 in a row, then one every 5 seconds" (or "one a minute"). */

@@ -15,5 +15,6 @@ export const keyView = (k: KeyRecord): ApiKeyMeta =>
 /** The owner's view of a bot; the only response that carries its URL. */
 export const botView = (b: BotRecord): Bot =>
   BotSchema.parse({
-    id: b.id, ownerId: b.ownerId, name: b.name, game: b.game, url: b.url, status: b.status, createdAt: b.createdAt,
+    id: b.id, ownerId: b.ownerId, name: b.name, game: b.game, url: b.url, status: b.status,
+    challengeable: b.challengeable !== false, createdAt: b.createdAt,
   });

@@ -5,7 +5,7 @@
 // state, then one message per event; one that reconnects with Last-Event-ID
 // gets exactly the events it missed, then the current public view.
 import { publicEvent } from '../../../engine/index';
-import type { GameEvent, PublicView } from '../../../engine/types';
+import type { GameEvent, PublicView } from '../../../engine/index';
 import type { MatchEvent, MatchPlayer, PublicMatchEvent } from '../../protocol/index';
 import { sseMessage } from './sse';
 

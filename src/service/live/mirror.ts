@@ -2,7 +2,7 @@
 // it: a LiveChannel fed with the public events and views the player wrote to
 // the database (pg-hub.ts), so a snapshot, a Last-Event-ID resume and the end
 // are served exactly as for a match played here.
-import type { PublicView } from '../../../engine/types';
+import type { PublicView } from '../../../engine/index';
 import type { PublicMatchEvent } from '../../protocol/index';
 import { LiveChannel, type LiveMatchHeader, type LiveViewer } from './hub';
 import { sseMessage } from './sse';

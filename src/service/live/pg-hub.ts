@@ -15,7 +15,7 @@
 // publicMatchEvent), the engine's publicView, and the header (seats, bot ids
 // and names). Bot URLs and seeds are never in a channel.
 import pg from 'pg';
-import type { PublicView } from '../../../engine/types';
+import type { PublicView } from '../../../engine/index';
 import type { MatchEvent, MatchPlayer, PublicMatchEvent } from '../../protocol/index';
 import { Db } from '../store/pg/db';
 import { endLiveMatch, LIVE_CHANNEL, openLiveMatch, readLiveMatch, sweepLiveMatches, writeLiveEvents, type LiveRow } from '../store/pg/live';

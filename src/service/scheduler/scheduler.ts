@@ -9,7 +9,7 @@
 import { retryWhileUnavailable } from './store-retry';
 import type { KeyObject } from 'node:crypto';
 import { RULES_VERSION, seatOrder } from '../../../engine/index';
-import type { PublicView } from '../../../engine/types';
+import type { PublicView } from '../../../engine/index';
 import { displayRating, initialRating, rate } from '../../arena/ratings';
 import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchEvent, MatchRecord } from '../../protocol/index';
@@ -17,10 +17,12 @@ import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../
 import type { LiveChannel, LiveHub } from '../live/hub';
 import { newId } from '../store/ids';
 import type { BotRecord, RatingRecord, Store } from '../store/types';
+import type { ServiceLog } from '../ops/log-format';
 import { ownerDataOf } from './owner-data';
+import { CHALLENGE_FILLER, takeChallenges, type ChallengeTable } from './challenges';
+import type { OwnerEventSink } from '../owner-events';
+import { ownerEventsOf } from './owner-events-of';
 import { DEFAULT_SAME_OWNER, formTables, TABLE_SIZE, type SameOwnerRule } from './tables';
-
-export type ServiceLog = (fields: Record<string, unknown>) => void;
 
 /** What the scheduler reports to /metrics. */
 export interface SchedulerMetrics {
@@ -52,6 +54,8 @@ export interface SchedulerOptions {
   minTurnMs?: number;
   log: ServiceLog;
   metrics?: SchedulerMetrics;
+  /** Told of what owners may hear of (webhooks): match.completed, bot.struck_out, bot.unreachable. */
+  onOwnerEvent?: OwnerEventSink;
   /** Tests may fix these; production uses 128 random bits per seed. */
   newSeed?: () => string;
   newMatchId?: () => string;
@@ -145,21 +149,42 @@ export class Scheduler {
     const busy = new Set<string>();
     for (const r of this.running.values()) for (const id of r.botIds) busy.add(id);
     const tick = ++this.ticks;
-    const seats = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - this.running.size) * TABLE_SIZE;
-    const byId = new Map(this.longestWaiting(bots.filter((b) => !busy.has(b.id)), seats).map((b) => [b.id, b]));
+    const room = Math.max(0, (this.opts.maxMatches ?? DEFAULT_MAX_MATCHES) - this.running.size);
+    // Challenges first: their bots leave this tick's pool (challenges.ts).
+    const idle = new Map(bots.filter((b) => !busy.has(b.id)).map((b) => [b.id, b]));
+    const challenged = this.stopping ? [] : await this.takeChallenges(idle, room);
+    const seats = Math.max(0, room - challenged.length) * TABLE_SIZE;
+    const byId = new Map(this.longestWaiting([...idle.values()], seats).map((b) => [b.id, b]));
     const shown = new Map(ratings.map((r) => [r.botId, displayRating(r)]));
     const rule = this.opts.sameOwner ?? DEFAULT_SAME_OWNER;
     const tables = formTables([...byId.values()].map((b) => ({ botId: b.id, rating: shown.get(b.id) ?? displayRating(initialRating()), ownerId: b.ownerId })), rule);
     for (const table of tables) for (const id of table.botIds) this.seatedAt.set(id, tick);
+    for (const t of challenged) for (const b of t.bots) this.seatedAt.set(b.id, tick);
     // Only active bots keep a place in the queue (removed ones would pile up).
     const active = new Set(bots.map((b) => b.id));
     for (const id of this.seatedAt.keys()) if (!active.has(id)) this.seatedAt.delete(id);
     // Every table starts now; their running records are written meanwhile (the
     // store writes one at a time, so waiting for each before the next would
     // start the last of 200 tables seconds late).
-    const begun = this.stopping ? [] : tables.map((table) => this.startMatch(table.botIds.map((id) => byId.get(id)!), !(table.sameOwner && rule !== 'allow')));
+    const begun = this.stopping ? [] : [
+      ...challenged.map((t) => this.startMatch(t.bots, false, t)),
+      ...tables.map((table) => this.startMatch(table.botIds.map((id) => byId.get(id)!), !(table.sameOwner && rule !== 'allow'))),
+    ];
     const stored = await Promise.all(begun.map(async ({ matchId, stored }) => ((await stored) ? matchId : null)));
     return stored.filter((id): id is string => id !== null);
+  }
+
+  private async takeChallenges(idle: Map<string, BotRecord>, room: number): Promise<ChallengeTable[]> {
+    try {
+      return await takeChallenges({
+        store: this.opts.store, idle, room, now: Date.now(), log: this.opts.log,
+        newMatchId: () => (this.opts.newMatchId ? this.opts.newMatchId() : newId('m')),
+      });
+    } catch (err) {
+      // The store away: challenges wait for a later tick, matchmaking goes on.
+      this.opts.log({ event: 'tick.error', error: `challenges: ${String(err)}` });
+      return [];
+    }
   }
 
   /**
@@ -195,12 +220,12 @@ export class Scheduler {
    * says whether that write worked (if not, the match is aborted). The
    * result of a match is written only after its running record.
    */
-  private startMatch(bots: BotRecord[], rated: boolean): { matchId: string; stored: Promise<boolean> } {
-    const matchId = this.opts.newMatchId ? this.opts.newMatchId() : newId('m');
+  private startMatch(bots: BotRecord[], rated: boolean, challenge?: ChallengeTable): { matchId: string; stored: Promise<boolean> } {
+    const matchId = challenge?.matchId ?? (this.opts.newMatchId ? this.opts.newMatchId() : newId('m'));
     const controller = new AbortController();
     const running: Running = { controller, botIds: bots.map((b) => b.id), done: Promise.resolve() };
     this.running.set(matchId, running);
-    const begun = this.beginMatch(matchId, bots, rated);
+    const begun = this.beginMatch(matchId, bots, rated, challenge);
     const stored = this.opts.store.putMatch(begun.running).then(
       () => {
         this.opts.log({ event: 'match.start', matchId, bots: begun.running.players.map((p) => p.botId) });
@@ -213,24 +238,27 @@ export class Scheduler {
         return false;
       },
     );
-    running.done = this.playMatch(begun, stored, bots, controller.signal)
+    running.done = this.playMatch(begun, stored, bots, controller.signal, challenge?.fillers ?? 0)
       .catch((err) => this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) }))
       .finally(() => this.running.delete(matchId));
     return { matchId, stored };
   }
 
-  private beginMatch(matchId: string, bots: BotRecord[], rated: boolean): Begun {
+  private beginMatch(matchId: string, bots: BotRecord[], rated: boolean, challenge?: ChallengeTable): Begun {
     // 128 fresh random bits per match, never derived from another match's seed.
     const seed = (this.opts.newSeed ?? newTournamentSeed)();
     const startedAt = new Date().toISOString();
-    const order = seatOrder(seed, bots.length);
-    const players = order.map((i, seat) => ({ seat, botId: bots[i].id, botName: bots[i].name, placement: null, ratingDelta: null }));
+    // A challenge of 2 bots gets built-in seats after them (the entrants' order in playMatch).
+    const seated = [...bots.map((b) => ({ botId: b.id, botName: b.name })), ...Array.from({ length: challenge?.fillers ?? 0 }, () => CHALLENGE_FILLER)];
+    const order = seatOrder(seed, seated.length);
+    const players = order.map((i, seat) => ({ seat, botId: seated[i].botId, botName: seated[i].botName, placement: null, ratingDelta: null }));
     const running: MatchRecord = {
       id: matchId, game: GAME, status: 'running', players, startedAt, endedAt: null,
       // Stored, never served while running (the routes withhold seed and replay).
       seed, replay: [], rulesVersion: RULES_VERSION, seatCount: bots.length, vp: null,
       // Absent means rated: only the exception is written.
       ...(rated ? {} : { rated: false }),
+      ...(challenge ? { challenge: challenge.challenge.id } : {}),
     };
     // The channel before the record: a viewer who finds the match in the store must find its stream too.
     const channel = this.opts.hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
@@ -238,10 +266,13 @@ export class Scheduler {
     return { matchId, seed, startedAt, running, channel, abortReason: null };
   }
 
-  private async playMatch(begun: Begun, stored: Promise<boolean>, bots: BotRecord[], signal: AbortSignal): Promise<void> {
+  private async playMatch(begun: Begun, stored: Promise<boolean>, bots: BotRecord[], signal: AbortSignal, fillers = 0): Promise<void> {
     const { matchId, seed, startedAt, running, channel } = begun;
     const { store, hub, log } = this.opts;
-    const entrants: MatchEntrant[] = bots.map((b) => ({ botId: b.id, botName: b.name, source: { type: 'ws', url: b.url } }));
+    const entrants: MatchEntrant[] = [
+      ...bots.map((b): MatchEntrant => ({ botId: b.id, botName: b.name, source: { type: 'ws', url: b.url } })),
+      ...Array.from({ length: fillers }, (): MatchEntrant => ({ botId: CHALLENGE_FILLER.botId, botName: CHALLENGE_FILLER.botName, source: { type: 'builtin', bot: CHALLENGE_FILLER.bot } })),
+    ];
     let batch: MatchEvent[] = [];
     let result: MatchResult | null = null;
     /** The result as the runner gave it, notes included: for the owners' private data only. */
@@ -266,7 +297,8 @@ export class Scheduler {
     }
     const endedAt = new Date().toISOString();
     const wasStored = await stored;
-    const unrated = running.rated === false ? { rated: false } : {};
+    // What the running record said of the match that the runner's record does not: unrated, for a challenge.
+    const unrated = { ...(running.rated === false ? { rated: false } : {}), ...(running.challenge ? { challenge: running.challenge } : {}) };
     if (wasStored && result && result.match.status === 'completed' && result.outcome) {
       let record: MatchRecord | null = null;
       try {
@@ -289,6 +321,7 @@ export class Scheduler {
         });
         // After viewers and the log heard of the end: a write to a database that is away retries for a while.
         await this.keepOwnerData(matchId, full, record.endedAt ?? endedAt);
+        this.tellOwners(full, record, bots);
         return;
       }
       begun.abortReason = 'its result could not be recorded';
@@ -308,6 +341,20 @@ export class Scheduler {
       log({ event: 'match.abort', matchId, reason, durationMs: Date.parse(endedAt) - Date.parse(startedAt) });
     }
     if (wasStored) await this.keepOwnerData(matchId, full, aborted.endedAt ?? endedAt);
+    if (wasStored) this.tellOwners(full, aborted, bots);
+  }
+
+  /** The owners' events of a final match; a sink that throws loses only its events. */
+  private tellOwners(full: MatchResult | null, record: MatchRecord, bots: BotRecord[]): void {
+    const sink = this.opts.onOwnerEvent;
+    if (!sink) return;
+    for (const event of ownerEventsOf(full, record, bots)) {
+      try {
+        sink(event);
+      } catch (err) {
+        this.opts.log({ event: 'match.error', matchId: record.id, error: `an owner event was lost: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    }
   }
 
   /**

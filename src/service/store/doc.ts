@@ -6,7 +6,7 @@
 // lowdb is gone from here: it reads and writes a document whole, which is the
 // cost the journal removes. What is left (one strict parse, one durable
 // replace with a crash hook between its steps) is a few lines of our own.
-import type { BotRecord, KeyRecord, RatingRecord, SessionRecord, SignInTokenRecord, UserRecord } from './types';
+import type { BotRecord, ChallengeRecord, KeyRecord, RatingRecord, SessionRecord, SignInTokenRecord, UserRecord, WebhookDeliveryRecord, WebhookRecord } from './types';
 import { readTextIfExists } from '../../fs/read-if-exists';
 
 export const DOC_FILE = 'store.json';
@@ -23,6 +23,11 @@ export interface StoreDoc {
   ratings: Record<string, RatingRecord>;
   sessions: Record<string, SessionRecord>;
   signInTokens: Record<string, SignInTokenRecord>;
+  /** By id; absent in documents written before challenges (read as empty). */
+  challenges: Record<string, ChallengeRecord>;
+  /** Absent in documents written before webhooks (parseDoc adds them empty). */
+  webhooks: Record<string, WebhookRecord>;
+  webhookDeliveries: Record<string, WebhookDeliveryRecord>;
   /**
    * Byte offset, in the match log, of the last completion whose ratings are in
    * this document (-1: none). Completions after it are re-applied at open.
@@ -36,11 +41,13 @@ export interface StoreDoc {
   journalSeq?: number;
 }
 
-export const COLLECTIONS = ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens'] as const;
+export const COLLECTIONS = ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens', 'challenges', 'webhooks', 'webhookDeliveries'] as const;
+/** Collections added after format 1 was first written: a document without them has none yet. */
+const LATER_COLLECTIONS = ['challenges', 'webhooks', 'webhookDeliveries'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 export function emptyDoc(): StoreDoc {
-  return { format: FORMAT, rev: 0, users: {}, keys: {}, bots: {}, ratings: {}, sessions: {}, signInTokens: {}, ratingsThrough: -1, journalSeq: 0 };
+  return { format: FORMAT, rev: 0, users: {}, keys: {}, bots: {}, ratings: {}, sessions: {}, signInTokens: {}, challenges: {}, webhooks: {}, webhookDeliveries: {}, ratingsThrough: -1, journalSeq: 0 };
 }
 
 export function ratingKey(game: string, botId: string): string {
@@ -56,6 +63,7 @@ export function parseDoc(text: string, file: string): StoreDoc {
     throw new Error(`${file} is not valid JSON (${(err as Error).message}); restore it from a backup`);
   }
   const d = doc as Partial<StoreDoc> | null;
+  if (d && typeof d === 'object') for (const k of LATER_COLLECTIONS) d[k] ??= {};
   if (!d || typeof d !== 'object' || d.format !== FORMAT || typeof d.rev !== 'number' || typeof d.ratingsThrough !== 'number'
     || (d.journalSeq !== undefined && !Number.isSafeInteger(d.journalSeq))
     || COLLECTIONS.some((k) => !d[k] || typeof d[k] !== 'object')) {

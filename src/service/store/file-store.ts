@@ -38,7 +38,11 @@ import type { BotStrikePage } from '../../protocol';
 import {
   StoreConflict,
   StoreNotFound,
+  type BotPatch,
   type BotRecord,
+  type ChallengeLimits,
+  type ChallengeOutcome,
+  type ChallengeRecord,
   type KeyRecord,
   type HeadToHeadRow,
   type MatchPage,
@@ -51,6 +55,9 @@ import {
   type Store,
   type StoredMatch,
   type StrikeQuery,
+  type WebhookDeliveryPatch,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
   type UserRecord,
 } from './types';
 
@@ -70,6 +77,7 @@ export interface FileStoreOptions {
 }
 
 const COMPACT_BYTES = 8 * 1024 * 1024;
+const DAY_MS = 24 * 3600_000;
 /** Expired links and sessions are dropped at most this often (a scan of them all). */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -136,6 +144,22 @@ export async function openFileStore(dir: string, opts: FileStoreOptions = {}): P
   }
 }
 
+/** Oldest first; records made in the same millisecond keep their insertion order (a stable sort). */
+function byCreated(a: { createdAt: string }, b: { createdAt: string }): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
+}
+
+function indexIn(index: Map<string, Set<string>>, key: string, id: string, add: boolean): void {
+  let ids = index.get(key);
+  if (add) {
+    if (!ids) index.set(key, (ids = new Set()));
+    ids.add(id);
+  } else if (ids) {
+    ids.delete(id);
+    if (ids.size === 0) index.delete(key);
+  }
+}
+
 function own<T>(map: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
@@ -190,6 +214,13 @@ export class FileStore implements Store {
   private readonly byHandle = new Map<string, string>();
   /** ownerId -> their bot ids, oldest first: listBots reads an owner's few, not every bot (bots never change owner). */
   private readonly botsByOwner = new Map<string, string[]>();
+  /** ownerId -> their challenge ids, oldest first; and the ids still pending, oldest first (the scheduler reads these every tick). */
+  private readonly challengesByOwner = new Map<string, string[]>();
+  private readonly pendingChallenges = new Set<string>();
+
+  /** ownerId -> webhook ids and webhookId -> delivery ids: an event reads its owner's few webhooks, not every one. */
+  private readonly hooksByOwner = new Map<string, Set<string>>();
+  private readonly deliveriesByHook = new Map<string, Set<string>>();
   private readonly now: () => Date;
   private lastPrune = -Infinity;
   private compaction: Promise<void> | null = null;
@@ -216,6 +247,32 @@ export class FileStore implements Store {
     this.compactAt = Math.max(opts.compactBytes ?? COMPACT_BYTES, snapshotBytes);
     for (const u of Object.values(db.data.users)) this.indexUser(u, true);
     for (const b of Object.values(db.data.bots)) this.indexBot(b);
+    const challenges = Object.values(db.data.challenges).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const c of challenges) this.indexChallenge(c);
+    for (const w of Object.values(db.data.webhooks)) indexIn(this.hooksByOwner, w.ownerId, w.id, true);
+    for (const x of Object.values(db.data.webhookDeliveries)) indexIn(this.deliveriesByHook, x.webhookId, x.id, true);
+  }
+
+  private indexChallenge(c: ChallengeRecord): void {
+    let ids = this.challengesByOwner.get(c.ownerId);
+    if (!ids) this.challengesByOwner.set(c.ownerId, (ids = []));
+    if (!ids.includes(c.id)) ids.push(c.id);
+    if (c.status === 'pending') this.pendingChallenges.add(c.id);
+    else this.pendingChallenges.delete(c.id);
+  }
+
+  /** Keeps the webhook indexes in step with an entry: `add` false before it is applied (what goes), true after (what comes). */
+  private indexWebhooks(ops: Entry['o'], add: boolean): void {
+    const live = this.db.data;
+    for (const [coll, id, rec] of ops) {
+      if (coll === 'webhooks') {
+        const w = (add ? rec : own(live.webhooks, id)) as WebhookRecord | null | undefined;
+        if (w) indexIn(this.hooksByOwner, w.ownerId, id, add);
+      } else if (coll === 'webhookDeliveries') {
+        const x = (add ? rec : own(live.webhookDeliveries, id)) as WebhookDeliveryRecord | null | undefined;
+        if (x) indexIn(this.deliveriesByHook, x.webhookId, id, add);
+      }
+    }
   }
 
   private indexBot(b: BotRecord): void {
@@ -288,9 +345,12 @@ export class FileStore implements Store {
     });
     this.journalBytes += Buffer.byteLength(line);
     for (const [coll, id] of entry.o) if (coll === 'users' && Object.hasOwn(live.users, id)) this.indexUser(live.users[id], false);
+    this.indexWebhooks(entry.o, false);
     applyEntry(live, entry);
+    this.indexWebhooks(entry.o, true);
     for (const [coll, id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
     for (const [coll, , rec] of entry.o) if (coll === 'bots' && rec) this.indexBot(rec as BotRecord);
+    for (const [coll, , rec] of entry.o) if (coll === 'challenges' && rec) this.indexChallenge(rec as ChallengeRecord);
     for (const [id, at] of flushed) if (this.touches.get(id) === at) this.touches.delete(id);
     if (!this.compaction && this.journalBytes >= this.compactAt) await this.startCompaction();
     if (early) this.release();
@@ -523,7 +583,7 @@ export class FileStore implements Store {
       .map(copy);
   }
 
-  updateBot(id: string, patch: Partial<Pick<BotRecord, 'name' | 'url' | 'status'>>): Promise<BotRecord> {
+  updateBot(id: string, patch: BotPatch): Promise<BotRecord> {
     if (patch.status !== undefined && patch.status !== 'active' && patch.status !== 'paused') {
       return Promise.reject(new TypeError(`status must be active or paused, got ${JSON.stringify(patch.status)}`));
     }
@@ -534,6 +594,9 @@ export class FileStore implements Store {
       if (patch.name !== undefined) bot.name = patch.name;
       if (patch.url !== undefined) bot.url = patch.url;
       if (patch.status !== undefined) bot.status = patch.status;
+      // Stored only when false, so records from before challenges and after read the same.
+      if (patch.challengeable === false) bot.challengeable = false;
+      else if (patch.challengeable === true) delete bot.challengeable;
       return copy(bot);
     });
   }
@@ -551,6 +614,55 @@ export class FileStore implements Store {
 
   async listActiveBots(game: 'pioneers'): Promise<BotRecord[]> {
     return Object.values(this.data.bots).filter((b) => b.game === game && b.status === 'active' && !b.removedAt).map(copy);
+  }
+
+  // ---- challenges ----
+
+  addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord> {
+    // One commit: the counts and the add cannot be split by a concurrent request.
+    return this.mutate((d) => {
+      if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
+      const now = this.now().getTime();
+      const live = this.db.data.challenges;
+      const mine = (this.challengesByOwner.get(input.ownerId) ?? []).map((id) => live[id]).filter(Boolean);
+      const pending = mine.filter((c) => c.status === 'pending' && Date.parse(c.expiresAt) > now).length;
+      if (pending >= limits.maxPending) throw new StoreConflict('pending_challenges', `this account has ${pending} challenges waiting, the most it may have`);
+      const today = mine.filter((c) => Date.parse(c.createdAt) > now - DAY_MS).length;
+      if (today >= limits.maxPerDay) throw new StoreConflict('daily_challenges', `this account made ${today} challenges in the last 24 hours, the most it may`);
+      const rec: ChallengeRecord = {
+        id: newId('c'), ownerId: input.ownerId, botId: input.botId, opponents: [...input.opponents], status: 'pending',
+        matchId: null, reason: null, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + ttlMs).toISOString(), endedAt: null,
+      };
+      d.challenges[rec.id] = rec;
+      return copy(rec);
+    });
+  }
+
+  async listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError('limit must be 1..100');
+    const live = this.data.challenges;
+    return (this.challengesByOwner.get(ownerId) ?? []).slice(-limit).reverse().map((id) => copy(live[id]));
+  }
+
+  async listPendingChallenges(): Promise<ChallengeRecord[]> {
+    const live = this.data.challenges;
+    return [...this.pendingChallenges].map((id) => copy(live[id]));
+  }
+
+  settleChallenge(id: string, outcome: ChallengeOutcome): Promise<ChallengeRecord | null> {
+    return this.exclusive(async () => {
+      const known = own(this.db.data.challenges, id);
+      if (!known) throw new StoreNotFound('challenge', id);
+      if (known.status !== 'pending') return null;
+      return this.commit((d) => {
+        const c = d.challenges[id];
+        c.status = outcome.status;
+        c.endedAt = this.stamp();
+        if (outcome.status === 'played') c.matchId = outcome.matchId;
+        else c.reason = outcome.reason;
+        return copy(c);
+      });
+    });
   }
 
   // ---- sign-in links and sessions ----
@@ -751,6 +863,83 @@ export class FileStore implements Store {
     // The index is built once, in the write queue, so no append can slip between its scan and its use.
     if (!this.owner.isReady) await this.exclusive(() => this.owner.ready(), true);
     return this.owner.list(botId, query);
+  }
+
+  // ---- webhooks ----
+
+  addWebhook(input: Pick<WebhookRecord, 'ownerId' | 'url' | 'events'>, max: number): Promise<WebhookRecord> {
+    return this.mutate((d) => {
+      if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
+      const have = this.hooksByOwner.get(input.ownerId)?.size ?? 0;
+      if (have >= max) throw new StoreConflict('webhooks', `this account has ${have} webhooks, the most it may have`);
+      const hook: WebhookRecord = { id: newId('wh'), ownerId: input.ownerId, url: input.url, events: [...input.events], createdAt: this.stamp() };
+      d.webhooks[hook.id] = hook;
+      return copy(hook);
+    });
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | null> {
+    const w = typeof id === 'string' ? own(this.data.webhooks, id) : undefined;
+    return w ? copy(w) : null;
+  }
+
+  async listWebhooks(ownerId: string): Promise<WebhookRecord[]> {
+    const hooks = this.data.webhooks;
+    return [...(this.hooksByOwner.get(ownerId) ?? [])].map((id) => hooks[id]).filter(Boolean).sort(byCreated).map(copy);
+  }
+
+  removeWebhook(id: string): Promise<void> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhooks, id)) return;
+      await this.commit((d) => {
+        delete d.webhooks[id];
+        for (const x of this.deliveriesByHook.get(id) ?? []) delete d.webhookDeliveries[x];
+      });
+    });
+  }
+
+  addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhooks, rec.webhookId)) return false;
+      if (own(this.db.data.webhookDeliveries, rec.id)) throw new StoreConflict('delivery', `delivery ${rec.id} exists`);
+      // Newest first, the new one included: everything past `keep` goes.
+      const older = this.deliveriesOf(rec.webhookId).reverse();
+      await this.commit((d) => {
+        d.webhookDeliveries[rec.id] = copy(rec);
+        for (const x of older.slice(Math.max(0, keep - 1))) delete d.webhookDeliveries[x.id];
+      });
+      return true;
+    });
+  }
+
+  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean> {
+    return this.exclusive(async () => {
+      if (!own(this.db.data.webhookDeliveries, id)) return false;
+      await this.commit((d) => {
+        const x = d.webhookDeliveries[id];
+        x.status = patch.status;
+        x.attempts = patch.attempts;
+        x.lastAttemptAt = patch.lastAttemptAt;
+        x.nextAttemptAt = patch.nextAttemptAt;
+        x.responseStatus = patch.responseStatus;
+        x.error = patch.error;
+      });
+      return true;
+    });
+  }
+
+  async listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]> {
+    return this.deliveriesOf(webhookId).reverse().map(copy);
+  }
+
+  /** The webhook's deliveries, oldest first (live records: copy before handing out). */
+  private deliveriesOf(webhookId: string): WebhookDeliveryRecord[] {
+    const all = this.data.webhookDeliveries;
+    return [...(this.deliveriesByHook.get(webhookId) ?? [])].map((id) => all[id]).filter(Boolean).sort(byCreated);
+  }
+
+  async listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
+    return Object.values(this.data.webhookDeliveries).filter((x) => x.status === 'pending').map(copy);
   }
 
   // ---- backup and close ----

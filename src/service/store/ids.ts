@@ -2,7 +2,7 @@
 // with their kind so a misplaced id is obvious in a log or a bug report.
 import { randomBytes } from 'node:crypto';
 
-export type IdKind = 'u' | 'k' | 'b' | 'm';
+export type IdKind = 'u' | 'k' | 'b' | 'm' | 'c' | 'wh' | 'msg';
 
 /** e.g. `b_Xy3…`: the kind, an underscore, 96 random bits in base64url. */
 export function newId(kind: IdKind): string {

@@ -13,6 +13,9 @@ import { describeTarget, isUniqueViolation, openPool } from './pg/connect';
 import { Db } from './pg/db';
 import * as matches from './pg/matches';
 import * as ownerData from './pg/owner-data';
+import * as challenges from './pg/challenges';
+
+import * as webhooks from './pg/webhooks';
 import type { BotStrikePage } from '../../protocol';
 import { MigrationsPending, migrate, pendingMigrations, type Migration } from './pg/migrations';
 import { BOT_COLS, botOf, KEY_COLS, keyOf, USER_COLS, userOf } from './pg/rows';
@@ -20,13 +23,20 @@ import * as signIn from './pg/sign-in';
 import {
   StoreConflict,
   StoreNotFound,
+  type BotPatch,
   type BotRecord,
+  type ChallengeLimits,
+  type ChallengeOutcome,
+  type ChallengeRecord,
   type KeyRecord,
   type HeadToHeadRow,
   type MatchPage,
   type MatchQuery,
   type MatchSummaryPage,
   type OwnerMatchData,
+  type WebhookDeliveryPatch,
+  type WebhookDeliveryRecord,
+  type WebhookRecord,
   type RatingRecord,
   type SessionRecord,
   type SignInTokenRecord,
@@ -246,8 +256,8 @@ export class PgStore implements Store {
       status: 'active', createdAt: this.stamp(), removedAt: null,
     };
     try {
-      await this.db.query(`INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-        bot.id, bot.ownerId, bot.name, bot.game, bot.url, bot.status, bot.createdAt, null,
+      await this.db.query(`INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
+        bot.id, bot.ownerId, bot.name, bot.game, bot.url, bot.status, bot.createdAt, null, true,
       ]);
     } catch (err) {
       if ((err as { code?: string }).code === '23503') throw new StoreNotFound('user', input.ownerId);
@@ -281,16 +291,16 @@ export class PgStore implements Store {
     return r.rows.map(botOf);
   }
 
-  async updateBot(id: string, patch: Partial<Pick<BotRecord, 'name' | 'url' | 'status'>>): Promise<BotRecord> {
+  async updateBot(id: string, patch: BotPatch): Promise<BotRecord> {
     this.live();
     if (patch.status !== undefined && patch.status !== 'active' && patch.status !== 'paused') {
       throw new TypeError(`status must be active or paused, got ${JSON.stringify(patch.status)}`);
     }
-    // Only these three fields: a patch can never move a bot to another owner.
+    // Only these fields: a patch can never move a bot to another owner.
     const r = await this.db.query(
-      `UPDATE arena_bots SET name = COALESCE($2, name), url = COALESCE($3, url), status = COALESCE($4, status)
+      `UPDATE arena_bots SET name = COALESCE($2, name), url = COALESCE($3, url), status = COALESCE($4, status), challengeable = COALESCE($5, challengeable)
        WHERE id = $1 AND removed_at IS NULL RETURNING ${BOT_COLS}`,
-      [String(id), patch.name ?? null, patch.url ?? null, patch.status ?? null],
+      [String(id), patch.name ?? null, patch.url ?? null, patch.status ?? null, typeof patch.challengeable === 'boolean' ? patch.challengeable : null],
     );
     if (!r.rows[0]) throw new StoreNotFound('bot', id);
     return botOf(r.rows[0]);
@@ -306,6 +316,28 @@ export class PgStore implements Store {
     this.live();
     const r = await this.db.query(`SELECT ${BOT_COLS} FROM arena_bots WHERE game = $1 AND status = 'active' AND removed_at IS NULL ORDER BY seq`, [game]);
     return r.rows.map(botOf);
+  }
+
+  // ---- challenges ----
+
+  async addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord> {
+    this.live();
+    return challenges.addChallenge(this.db, input, ttlMs, limits, this.now());
+  }
+
+  async listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]> {
+    this.live();
+    return challenges.listChallenges(this.db, ownerId, limit);
+  }
+
+  async listPendingChallenges(): Promise<ChallengeRecord[]> {
+    this.live();
+    return challenges.listPendingChallenges(this.db);
+  }
+
+  async settleChallenge(id: string, outcome: ChallengeOutcome): Promise<ChallengeRecord | null> {
+    this.live();
+    return challenges.settleChallenge(this.db, id, outcome, this.stamp());
   }
 
   // ---- sign-in links and sessions ----
@@ -401,6 +433,46 @@ export class PgStore implements Store {
   async listBotStrikes(botId: string, query: StrikeQuery): Promise<BotStrikePage> {
     this.live();
     return ownerData.listBotStrikes(this.db, botId, query);
+  }
+
+  async addWebhook(input: Pick<WebhookRecord, 'ownerId' | 'url' | 'events'>, max: number): Promise<WebhookRecord> {
+    this.live();
+    return webhooks.addWebhook(this.db, input, max, this.stamp());
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | null> {
+    this.live();
+    return webhooks.getWebhook(this.db, id);
+  }
+
+  async listWebhooks(ownerId: string): Promise<WebhookRecord[]> {
+    this.live();
+    return webhooks.listWebhooks(this.db, ownerId);
+  }
+
+  async removeWebhook(id: string): Promise<void> {
+    this.live();
+    await webhooks.removeWebhook(this.db, id);
+  }
+
+  async addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean> {
+    this.live();
+    return webhooks.addWebhookDelivery(this.db, rec, keep);
+  }
+
+  async updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean> {
+    this.live();
+    return webhooks.updateWebhookDelivery(this.db, id, patch);
+  }
+
+  async listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]> {
+    this.live();
+    return webhooks.listWebhookDeliveries(this.db, webhookId);
+  }
+
+  async listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
+    this.live();
+    return webhooks.listPendingWebhookDeliveries(this.db);
   }
 
   async ping(): Promise<void> {

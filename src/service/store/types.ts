@@ -1,8 +1,8 @@
 // The service's storage contract. Routes and the scheduler talk to this
 // interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
-// and a contract suite in test/service/store-contract.ts runs against any
+// and a contract suite in test/service/store/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
-import type { ApiKeyMeta, Bot, BotStrikePage, DecisionNote, MatchRecord, StrikeDetail, User } from '../../protocol';
+import type { ApiKeyMeta, Bot, BotStrikePage, Challenge, DecisionNote, MatchRecord, StrikeDetail, User, Webhook, WebhookDelivery } from '../../protocol';
 
 export interface UserRecord extends User {
   createdAt: string;
@@ -13,10 +13,33 @@ export interface KeyRecord extends ApiKeyMeta {
   userId: string;
 }
 
-/** A bot as stored. Removed bots stay (old match records name them) but are hidden from their owner's lists. */
-export interface BotRecord extends Bot {
+/**
+ * A bot as stored. Removed bots stay (old match records name them) but are hidden from their owner's lists.
+ * `challengeable` is stored only when false (absent means true), like a match's `rated`.
+ */
+export interface BotRecord extends Omit<Bot, 'challengeable'> {
   removedAt: string | null;
+  challengeable?: false;
 }
+
+/** A challenge as stored: the API's Challenge plus the account that made it. */
+export interface ChallengeRecord extends Challenge {
+  ownerId: string;
+}
+
+/** How a pending challenge ended: played (its match started), or expired or refused with a reason. */
+export type ChallengeOutcome = { status: 'played'; matchId: string } | { status: 'expired' | 'refused'; reason: string };
+
+/** The per-account bounds addChallenge checks and applies in one step. */
+export interface ChallengeLimits {
+  /** Pending (and not yet past expiresAt) challenges the account may have at once. */
+  maxPending: number;
+  /** Challenges the account may have made in the 24 hours before now. */
+  maxPerDay: number;
+}
+
+/** What updateBot may change: never the owner. */
+export type BotPatch = Partial<Pick<BotRecord, 'name' | 'url' | 'status'>> & { challengeable?: boolean };
 
 /** Weng-Lin rating of one bot in one game. */
 export interface RatingRecord {
@@ -105,6 +128,19 @@ export interface StrikeQuery {
   cursor?: string | null;
 }
 
+/** A webhook as stored: the API's shape plus its owner. */
+export interface WebhookRecord extends Webhook {
+  ownerId: string;
+}
+
+/** One delivery as stored: the API's shape plus its owner (deliveries go when their webhook does). */
+export interface WebhookDeliveryRecord extends WebhookDelivery {
+  ownerId: string;
+}
+
+/** What an attempt changes of a delivery. */
+export type WebhookDeliveryPatch = Pick<WebhookDelivery, 'status' | 'attempts' | 'lastAttemptAt' | 'nextAttemptAt' | 'responseStatus' | 'error'>;
+
 /** Thrown by the store when a uniqueness rule (handle, e-mail, ids) would break. */
 export class StoreConflict extends Error {
   constructor(
@@ -119,7 +155,7 @@ export class StoreConflict extends Error {
 /** Thrown when a method names a record that does not exist (or, for updateBot, was removed). */
 export class StoreNotFound extends Error {
   constructor(
-    readonly what: 'user' | 'key' | 'bot' | 'match',
+    readonly what: 'user' | 'key' | 'bot' | 'match' | 'challenge',
     readonly id: string,
   ) {
     super(`no ${what} ${id}`);
@@ -196,12 +232,31 @@ export interface Store {
   getBot(id: string): Promise<BotRecord | null>;
   /** The owner's bots that are not removed, oldest first. */
   listBots(ownerId: string, game?: 'pioneers'): Promise<BotRecord[]>;
-  /** Throws StoreNotFound('bot') for an unknown or removed bot. */
-  updateBot(id: string, patch: Partial<Pick<BotRecord, 'name' | 'url' | 'status'>>): Promise<BotRecord>;
+  /** Throws StoreNotFound('bot') for an unknown or removed bot. `challengeable: true` clears the stored false. */
+  updateBot(id: string, patch: BotPatch): Promise<BotRecord>;
   /** Sets removedAt; removing twice keeps the first time. Throws StoreNotFound('bot') for an unknown bot. */
   removeBot(id: string): Promise<void>;
   /** Every `active`, not removed bot of the game (the scheduler's pool). */
   listActiveBots(game: 'pioneers'): Promise<BotRecord[]>;
+
+  // Challenges
+  /**
+   * A new pending challenge made now (the store's clock), expiring `ttlMs` later. In one atomic step
+   * with the add, refuses with StoreConflict('pending_challenges') when the owner already has
+   * limits.maxPending pending, unexpired ones, or StoreConflict('daily_challenges') when they made
+   * limits.maxPerDay in the last 24 hours. Throws StoreNotFound('user') for an unknown owner.
+   * The caller checks the bots (the store does not).
+   */
+  addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord>;
+  /** The owner's challenges, newest first, at most `limit` (1..100; RangeError outside). */
+  listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]>;
+  /** Every pending challenge of any owner, oldest first (the scheduler's queue; expired ones included until settled). */
+  listPendingChallenges(): Promise<ChallengeRecord[]>;
+  /**
+   * Ends a pending challenge (endedAt = now). Null when it is no longer pending (another settle won):
+   * a challenge ends once. Throws StoreNotFound('challenge') for an unknown id.
+   */
+  settleChallenge(id: string, outcome: ChallengeOutcome): Promise<ChallengeRecord | null>;
 
   // Sessions and sign-in links
   /**
@@ -269,6 +324,30 @@ export interface Store {
    * a limit outside 1..100.
    */
   listBotStrikes(botId: string, query: StrikeQuery): Promise<BotStrikePage>;
+
+  // Webhooks (issue 29 item 5)
+  /**
+   * A new webhook. Throws StoreNotFound('user') for an unknown owner, StoreConflict('webhooks') when the
+   * owner already has `max` (check and add are one atomic step).
+   */
+  addWebhook(input: Pick<WebhookRecord, 'ownerId' | 'url' | 'events'>, max: number): Promise<WebhookRecord>;
+  /** Any string is safe to pass: unknown ones are null. */
+  getWebhook(id: string): Promise<WebhookRecord | null>;
+  /** The owner's webhooks, oldest first. */
+  listWebhooks(ownerId: string): Promise<WebhookRecord[]>;
+  /** Removes the webhook and its deliveries (pending ones are never tried again). Unknown ids change nothing. */
+  removeWebhook(id: string): Promise<void>;
+  /**
+   * Keeps a new delivery of an existing webhook and drops that webhook's oldest past `keep` (pending or not).
+   * A delivery for a webhook that is gone is not kept: resolves false.
+   */
+  addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean>;
+  /** Records an attempt; false (and nothing changed) for a delivery no longer kept (dropped, or its webhook removed). */
+  updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean>;
+  /** The webhook's deliveries, newest first. */
+  listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]>;
+  /** Every pending delivery of every webhook, any order (the dispatcher's queue after a restart). */
+  listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]>;
 
   /** A consistent copy of the whole store into an empty or new directory. */
   backup(dir: string): Promise<void>;

@@ -3,7 +3,7 @@
 // one for the end. No colour, no escape codes.
 import type { LiveMessage } from '../../protocol/live';
 import { lineText, span } from '../render/style';
-import { describePublicEvent } from './describe';
+import { describeEvent } from '../render/events';
 import type { LiveState } from './state';
 
 export class PlainPrinter {
@@ -23,7 +23,7 @@ export class PlainPrinter {
     for (const e of s.log) {
       if (e.ev.seq <= this.printed) continue;
       this.printed = e.ev.seq;
-      this.write(`#${e.ev.seq} turn ${e.turn}: ${lineText(describePublicEvent(e.ev, { names: s.names }))}`);
+      this.write(`#${e.ev.seq} turn ${e.turn}: ${lineText(describeEvent(e.ev, { names: s.names }))}`);
     }
     if (msg.type === 'end') this.write(endLine(s));
   }

@@ -3,11 +3,10 @@
 // awards, strikes), the open offer, and the event log. The Ink app draws
 // these lines; tests read them as text.
 import { renderBoard, boardSize } from '../render/board';
-import { countsText } from '../render/events';
+import { countsText, describeEvent } from '../render/events';
 import { seatColour } from '../render/palette';
 import { chooseScale, shortName } from '../render/screen';
 import { besides, lineWidth, span, truncate, type Line } from '../render/style';
-import { describePublicEvent } from './describe';
 import type { LiveState } from './state';
 
 export interface LiveScreenOptions {
@@ -96,7 +95,7 @@ export function liveLog(s: LiveState, width: number, height: number, short: bool
   const entries = s.log.slice(Math.max(0, s.log.length - height));
   return entries.map((e, i) => {
     const prefix = span(`${String(e.turn).padStart(3)} `, { dim: true });
-    const body = describePublicEvent(e.ev, { names, short });
+    const body = describeEvent(e.ev, { names, short });
     const newest = i === entries.length - 1;
     const line: Line = newest ? [span('▶', { bold: true }), ...[prefix, ...body].map((x) => ({ ...x, inverse: true, dim: false }))] : [span(' '), prefix, ...body];
     return truncate(line, width);

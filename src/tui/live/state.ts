@@ -3,7 +3,7 @@
 // view, a window of recent public events with the turn each happened in,
 // strikes per seat, and how the match ended. Only public information ever
 // arrives here, so only public information can be drawn.
-import type { PublicView } from '../../../engine/types';
+import type { PublicView } from '../../../engine/index';
 import type { PublicMatchEvent } from '../../protocol/events';
 import type { LiveEnd, LiveMatchHeaderData, LiveMessage } from '../../protocol/live';
 import type { LiveConnection } from '../../protocol/live';

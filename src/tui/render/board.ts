@@ -4,8 +4,8 @@
 // Two scales: compact (fits 80x24 beside the panels) and wide.
 import {
   EDGE_COUNT, EDGE_VERTICES, HEX_CENTER, HEX_COUNT, VERTEX_COUNT, VERTEX_XY,
-} from '../../../engine/board';
-import type { BoardView } from '../../../engine/types';
+} from '../../../engine/index';
+import type { BoardView } from '../../../engine/index';
 import { Grid } from './grid';
 import { RESOURCE_COLOUR, RESOURCE_LETTER, seatColour } from './palette';
 import type { Line, Style } from './style';

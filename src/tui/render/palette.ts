@@ -1,6 +1,6 @@
 // Letters and colours for resources and seats. Letters carry the meaning;
 // colours only repeat it.
-import type { HexKind, ResourceName } from '../../../engine/board';
+import type { HexKind, ResourceName } from '../../../engine/index';
 import type { Colour } from './style';
 
 export const RESOURCE_LETTER: Record<HexKind, string> = {

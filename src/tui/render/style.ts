@@ -3,7 +3,7 @@
 // distinction a span's colour makes is also made by its characters, so the
 // plain and NO_COLOR renderings lose nothing.
 
-import { replaceControls } from '../../term/visible';
+import { replaceControls } from '../../text/visible';
 import { cutToWidth, displayWidth } from '../../term/width';
 
 export type Colour =

@@ -1,7 +1,7 @@
 // The event log in words, newest last. Long matches have thousands of events:
 // only the last LOG_WINDOW up to the current one are in the page.
 import { useEffect, useRef } from 'react';
-import { describeEvent, type DescribeContext, type EventLike } from '../lib/describe';
+import { eventParts, type DescribeContext, type EventLike } from '../lib/describe';
 
 export const LOG_WINDOW = 100;
 
@@ -43,7 +43,19 @@ export function EventLog({ events, current, ctx, live = false }: EventLogProps) 
           return (
             <li key={ev.seq ?? idx} className={cls || undefined} data-seq={ev.seq ?? idx} data-kind={ev.kind}>
               <span className="seq" aria-hidden="true">{ev.seq ?? idx}</span>
-              <span>{describeEvent(ev, ctx)}</span>
+              <span>
+                {eventParts(ev, ctx).map((p, k) =>
+                  p.seat !== undefined ? (
+                    <span key={k} className="who" data-seat={p.seat}>
+                      <span className={`swatch seat${p.seat}`} aria-hidden="true" /> {p.text}
+                    </span>
+                  ) : p.mark ? (
+                    <span key={k} className={`mark-${p.mark}`}>{p.text}</span>
+                  ) : (
+                    p.text
+                  ),
+                )}
+              </span>
             </li>
           );
         })}

@@ -45,6 +45,7 @@ export function MatchList({ matches, empty, botId }: { matches: readonly MatchSu
               {m.status === 'running' ? 'Watch' : 'Replay'} {m.id}
             </Link>{' '}
             <span className={`status ${m.status}`}>{m.status}</span>{' '}
+            {m.challenge && <><span className="status unrated" data-testid="challenge">challenge</span>{' '}</>}
             <span className="muted">{formatAgo(m.endedAt ?? m.startedAt)}</span>
             {mine && m.status === 'completed' && (
               <span> · {mine.placement === null ? '–' : ordinal(mine.placement)}{mine.ratingDelta === null ? '' : ` (${formatDelta(mine.ratingDelta)})`}</span>

@@ -2,7 +2,7 @@ import type { Scope } from '../../protocol/index';
 
 // The spec's six scopes (src/protocol/api.ts SCOPES), listed here with what
 // each allows; web code imports types only from the protocol, keeping zod
-// out of the page bundle. test/web/web-lib.test.ts checks the lists agree.
+// out of the page bundle. test/web/lib/web-lib.test.ts checks the lists agree.
 export const SCOPE_TEXT: ReadonlyArray<readonly [Scope, string]> = [
   ['bots.read', 'list and inspect your bots'],
   ['bots.write', 'register, update, pause and remove bots'],

@@ -62,7 +62,7 @@ function Account({ user }: { user: User }) {
           <button type="submit" className="primary" disabled={busy}>Save handle</button>
         </div>
       </form>
-      <p><Link href={paths.bots()}>My bots</Link> · <Link href={paths.keys()}>API keys</Link></p>
+      <p><Link href={paths.bots()}>My bots</Link> · <Link href={paths.keys()}>API keys</Link> · <Link href={paths.webhooks()}>Webhooks</Link></p>
     </>
   );
 }

@@ -1,7 +1,11 @@
 // A bot's public page: name, owner, rating history, opponents and recent matches. It is
 // built from public data only (leaderboard and match records), so it can
 // never show the bot's URL: no public response carries one. Its owner, signed
-// in, also sees the bot's strike log (StrikeLog: the server answers only them).
+// in, also sees the bot's strike log (StrikeLog: the server answers only them);
+// a signed-in visitor may challenge the bot, or, as its owner, refuse challenges (ChallengePanel).
+
+// in, also sees the bot's strike log (StrikeLog: the server answers only them)
+// and the webhooks that hear of it (BotWebhooks).
 import type { LeaderboardRow, MatchSummary } from '../../protocol/index';
 import { getLeaderboard, listMatches } from '../api';
 import { PageTitle } from '../components/page-title';
@@ -9,6 +13,9 @@ import { MatchList } from '../components/match-list';
 import { OpponentsTable } from '../components/opponents-table';
 import { RatingChart } from '../components/rating-chart';
 import { StrikeLog } from '../components/strike-log';
+import { ChallengePanel } from '../components/challenge-panel';
+
+import { BotWebhooks } from '../components/bot-webhooks';
 import { formatRating } from '../lib/format';
 import { ratingHistory } from '../lib/rating-history';
 import { useData } from '../lib/use-data';
@@ -86,7 +93,9 @@ export function BotPage({ id }: { id: string }) {
         <h2 id="recent-h">Recent matches</h2>
         <MatchList matches={matches.filter((m) => m.status !== 'running').slice(0, 20)} empty="No finished matches yet." botId={id} />
       </section>
+      {user && <ChallengePanel botId={id} name={name} />}
       {user && <StrikeLog botId={id} />}
+      {user && <BotWebhooks botId={id} />}
     </>
   );
 }

@@ -54,7 +54,9 @@ export function MatchPage({ id, event }: { id: string; event: number | null }) {
       <PageTitle>{title}</PageTitle>
       <p>
         <span className={`status ${match.status}`}>{match.status}</span>{' '}
-        {match.rated === false ? (
+        {match.challenge ? (
+          <><span className="status unrated" data-testid="challenge" title="Played for a challenge one owner made: it changed no rating">challenge · unrated</span>{' '}</>
+        ) : match.rated === false ? (
           <><span className="status unrated" data-testid="unrated" title="Two bots of one owner sat at this table: it changed no rating">unrated</span>{' '}</>
         ) : null}
         <span className="muted" data-testid="match-times">started {formatTime(match.startedAt, { seconds: true })}{match.endedAt ? `, ended ${formatTime(match.endedAt, { seconds: true })}` : ''}</span>

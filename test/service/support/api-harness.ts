@@ -13,15 +13,15 @@ import type { KeyObject } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import { request } from 'undici';
 import { generateKeyPair, publicKeyRaw, signRequest } from '../../../src/keys/index';
-import type { Resolver } from '../../../src/probe/address-policy';
+import type { Resolver } from '../../../src/net/address-policy';
 import { deployCheck } from '../../../src/probe/deploy-check';
 import type { Scope } from '../../../src/protocol/api';
 import { SCOPES } from '../../../src/protocol/api';
 import { createApp } from '../../../src/service/http/app';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from '../../../src/service/http/deps';
-import { logMailer, type Mailer } from '../../../src/service/http/mail';
-import { createMetrics } from '../../../src/service/http/metrics';
-import { timedStore } from '../../../src/service/http/timed-store';
+import { logMailer, type Mailer } from '../../../src/service/ops/mail';
+import { createMetrics } from '../../../src/service/ops/metrics';
+import { timedStore } from '../../../src/service/ops/timed-store';
 import { LiveHub } from '../../../src/service/live/hub';
 import type { Store, UserRecord } from '../../../src/service/store/types';
 import { openTestStore } from '../../support/test-store';
@@ -171,6 +171,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
           user: u,
           keys: (await store.listKeys(u.id)).map(({ lastUsedAt: _used, ...k }) => k),
           bots: await store.listBots(u.id),
+          challenges: await store.listChallenges(u.id, 100),
+
+          webhooks: await Promise.all((await store.listWebhooks(u.id)).map(async (w) => ({ ...w, deliveries: await store.listWebhookDeliveries(w.id) }))),
         })),
       );
     },

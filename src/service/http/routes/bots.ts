@@ -3,7 +3,7 @@
 // bot; its URL appears in no other response and in no log line.
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { checkBotUrl, UrlRejected } from '../../../probe/address-policy';
+import { checkBotUrl, UrlRejected } from '../../../net/address-policy';
 import { BotCreateBodySchema, BotListSchema, BotSchema, BotUpdateBodySchema, GameSchema } from '../../../protocol/api';
 import { BotCheckBodySchema, BotCheckMessageSchema, type BotCheckMessage, type BotCheckStep } from '../../../protocol/bot-check';
 import type { Authenticator } from '../auth';
@@ -158,7 +158,7 @@ export function botRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
 
   app.openapi(
     createRoute({
-      method: 'patch', path: '/bots/{id}', tags: ['bots'], summary: 'Rename a bot or change its URL (a new URL is checked like a new bot)', security: SECURITY,
+      method: 'patch', path: '/bots/{id}', tags: ['bots'], summary: 'Rename a bot, change its URL (checked like a new bot) or whether it accepts challenges', security: SECURITY,
       middleware: [auth.require('bots.write')] as const,
       request: { params: IdParam, body: { content: { 'application/json': { schema: BotUpdateBodySchema } }, required: true } },
       responses: { 200: json(BotSchema, 'The updated bot'), ...AUTH_ERRORS, ...NOT_FOUND, ...URL_ERRORS },

@@ -8,7 +8,9 @@
 import type pg from 'pg';
 import initial from './sql/0001-initial';
 import ownerData from './sql/0002-owner-data';
-import live from './sql/0003-live';
+import challenges from './sql/0003-challenges';
+import webhooks from './sql/0004-webhooks';
+import live from './sql/0005-live';
 
 export interface Migration {
   version: number;
@@ -19,7 +21,9 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'owner-data', sql: ownerData },
-  { version: 3, name: 'live', sql: live },
+  { version: 3, name: 'challenges', sql: challenges },
+  { version: 4, name: 'webhooks', sql: webhooks },
+  { version: 5, name: 'live', sql: live },
 ];
 
 /** The schema version this program needs (and writes). */

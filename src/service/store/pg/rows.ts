@@ -1,6 +1,6 @@
 // Rows of the arena tables as the Store's records. Each call builds a new
 // object, so callers always get copies.
-import type { BotRecord, KeyRecord, RatingRecord, SessionRecord, SignInTokenRecord, UserRecord } from '../types';
+import type { BotRecord, ChallengeRecord, KeyRecord, RatingRecord, SessionRecord, SignInTokenRecord, UserRecord } from '../types';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Row = Record<string, any>;
@@ -14,9 +14,17 @@ export const keyOf = (r: Row): KeyRecord => ({
   lastUsedAt: r.last_used_at, revokedAt: r.revoked_at, userId: r.user_id,
 });
 
-export const BOT_COLS = 'id, owner_id, name, game, url, status, created_at, removed_at';
+export const BOT_COLS = 'id, owner_id, name, game, url, status, created_at, removed_at, challengeable';
 export const botOf = (r: Row): BotRecord => ({
   id: r.id, ownerId: r.owner_id, name: r.name, game: r.game, url: r.url, status: r.status, createdAt: r.created_at, removedAt: r.removed_at,
+  // Only the exception is in the record, as in the file store.
+  ...(r.challengeable === false ? { challengeable: false as const } : {}),
+});
+
+export const CHALLENGE_COLS = 'id, owner_id, bot_id, opponents, status, match_id, reason, created_at, expires_at, ended_at';
+export const challengeOf = (r: Row): ChallengeRecord => ({
+  id: r.id, botId: r.bot_id, opponents: JSON.parse(r.opponents), status: r.status, matchId: r.match_id, reason: r.reason,
+  createdAt: r.created_at, expiresAt: r.expires_at, endedAt: r.ended_at, ownerId: r.owner_id,
 });
 
 export const RATING_COLS = 'bot_id, game, mu, sigma, games_played';

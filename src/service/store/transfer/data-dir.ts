@@ -49,11 +49,21 @@ export async function readDataDir(dir: string): Promise<ArenaRecords> {
     return {
       users: Object.values(doc.users), keys: Object.values(doc.keys), bots: Object.values(doc.bots),
       ratings: Object.values(doc.ratings), sessions: Object.values(doc.sessions), signInTokens: Object.values(doc.signInTokens),
-      matches, ownerData, platformKeyPem: existsSync(keyFile) ? await readFile(keyFile, 'utf8') : null,
+      matches, ownerData,
+      // Oldest first, the order both stores list them in.
+      challenges: Object.values(doc.challenges).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+
+      webhooks: Object.values(doc.webhooks).sort(byCreated), webhookDeliveries: Object.values(doc.webhookDeliveries).sort(byCreated),
+      platformKeyPem: existsSync(keyFile) ? await readFile(keyFile, 'utf8') : null,
     };
   } finally {
     await log.close();
   }
+}
+
+/** Oldest first; the sort is stable, so records of one millisecond keep their stored order. */
+function byCreated(a: { createdAt: string }, b: { createdAt: string }): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
 }
 
 /** Writes the records as a new data directory; `dir` must be new or empty. */
@@ -68,6 +78,10 @@ export async function writeDataDir(dir: string, r: ArenaRecords): Promise<void> 
   for (const x of r.ratings) doc.ratings[ratingKey(x.game, x.botId)] = x;
   for (const s of r.sessions) doc.sessions[s.tokenHash] = s;
   for (const t of r.signInTokens) doc.signInTokens[t.tokenHash] = t;
+  for (const c of r.challenges) doc.challenges[c.id] = c;
+
+  for (const w of r.webhooks) doc.webhooks[w.id] = w;
+  for (const d of r.webhookDeliveries) doc.webhookDeliveries[d.id] = d;
   const { log } = await MatchLog.open(root, -1);
   try {
     for (const { match, ratings } of r.matches) {

@@ -2,8 +2,9 @@
 // transaction (one moment of a live database, without stopping its
 // servers), loaded in one transaction into an empty database.
 import type { Db, Sql } from '../pg/db';
-import { BOT_COLS, botOf, KEY_COLS, keyOf, RATING_COLS, ratingOf, SESSION_COLS, sessionOf, TOKEN_COLS, tokenOf, USER_COLS, userOf } from '../pg/rows';
+import { BOT_COLS, botOf, CHALLENGE_COLS, challengeOf, KEY_COLS, keyOf, RATING_COLS, ratingOf, SESSION_COLS, sessionOf, TOKEN_COLS, tokenOf, USER_COLS, userOf } from '../pg/rows';
 import { insertOwnerMatchData } from '../pg/owner-data';
+import { challengeParams } from '../pg/challenges';
 import type { ArenaRecords } from './records';
 
 export async function readPostgres(db: Db): Promise<ArenaRecords> {
@@ -26,6 +27,10 @@ export async function readPostgres(db: Db): Promise<ArenaRecords> {
       signInTokens: (await rows(`SELECT ${TOKEN_COLS} FROM arena_sign_in_tokens ORDER BY seq`)).map(tokenOf),
       matches,
       ownerData,
+      challenges: (await rows(`SELECT ${CHALLENGE_COLS} FROM arena_challenges ORDER BY seq`)).map(challengeOf),
+
+      webhooks: (await rows('SELECT data FROM arena_webhooks ORDER BY seq')).map((w) => JSON.parse(w.data)),
+      webhookDeliveries: (await rows('SELECT data FROM arena_webhook_deliveries ORDER BY seq')).map((d) => JSON.parse(d.data)),
       platformKeyPem: key[0]?.private_key_pem ?? null,
     };
   });
@@ -38,7 +43,7 @@ export class DatabaseNotEmpty extends Error {
   }
 }
 
-const TABLES = ['arena_users', 'arena_keys', 'arena_bots', 'arena_ratings', 'arena_sessions', 'arena_sign_in_tokens', 'arena_matches', 'arena_owner_match_data', 'arena_bot_strikes'];
+const TABLES = ['arena_users', 'arena_keys', 'arena_bots', 'arena_ratings', 'arena_sessions', 'arena_sign_in_tokens', 'arena_matches', 'arena_owner_match_data', 'arena_bot_strikes', 'arena_challenges', 'arena_webhooks', 'arena_webhook_deliveries'];
 
 /** Loads the records into an empty, migrated database, all or nothing. */
 export async function loadPostgres(db: Db, r: ArenaRecords): Promise<void> {
@@ -53,12 +58,16 @@ export async function loadPostgres(db: Db, r: ArenaRecords): Promise<void> {
     };
     await each(r.users, 'INSERT INTO arena_users (id, name, email, email_key, created_at) VALUES ($1, $2, $3, $4, $5)', (u) => [u.id, u.name, u.email, u.email.trim().toLowerCase(), u.createdAt]);
     await each(r.keys, `INSERT INTO arena_keys (${KEY_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, (k) => [k.id, k.name, k.publicKey, JSON.stringify(k.scopes), k.createdAt, k.lastUsedAt, k.revokedAt, k.userId]);
-    await each(r.bots, `INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, (b) => [b.id, b.ownerId, b.name, b.game, b.url, b.status, b.createdAt, b.removedAt]);
+    await each(r.bots, `INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, (b) => [b.id, b.ownerId, b.name, b.game, b.url, b.status, b.createdAt, b.removedAt, b.challengeable !== false]);
     await each(r.ratings, `INSERT INTO arena_ratings (${RATING_COLS}) VALUES ($1, $2, $3, $4, $5)`, (x) => [x.botId, x.game, x.mu, x.sigma, x.gamesPlayed]);
     await each(r.sessions, `INSERT INTO arena_sessions (${SESSION_COLS}) VALUES ($1, $2, $3, $4)`, (s) => [s.tokenHash, s.userId, s.createdAt, s.expiresAt]);
     await each(r.signInTokens, `INSERT INTO arena_sign_in_tokens (${TOKEN_COLS}) VALUES ($1, $2, $3, $4, $5)`, (t) => [t.tokenHash, t.email, t.createdAt, t.expiresAt, t.usedAt]);
     await loadMatches(sql, r.matches);
     for (const { matchId, botId, data } of r.ownerData) await insertOwnerMatchData(sql, matchId, botId, data);
+    await each(r.challenges, `INSERT INTO arena_challenges (${CHALLENGE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, challengeParams);
+
+    await each(r.webhooks, 'INSERT INTO arena_webhooks (id, owner_id, data) VALUES ($1, $2, $3)', (w) => [w.id, w.ownerId, JSON.stringify(w)]);
+    await each(r.webhookDeliveries, 'INSERT INTO arena_webhook_deliveries (id, webhook_id, status, data) VALUES ($1, $2, $3, $4)', (d) => [d.id, d.webhookId, d.status, JSON.stringify(d)]);
     if (r.platformKeyPem) {
       await sql(`INSERT INTO arena_platform_key (id, private_key_pem) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET private_key_pem = EXCLUDED.private_key_pem`, [r.platformKeyPem]);
     }

@@ -1,7 +1,7 @@
 // An arena's whole content as plain records, in each kind's stored order:
 // what `arena admin export` and `import` move between stores. The data
 // directory's format (the file store's) is the interchange and backup format.
-import type { BotRecord, KeyRecord, OwnerMatchData, RatingRecord, SessionRecord, SignInTokenRecord, StoredMatch, UserRecord } from '../types';
+import type { BotRecord, ChallengeRecord, KeyRecord, OwnerMatchData, RatingRecord, SessionRecord, SignInTokenRecord, StoredMatch, UserRecord, WebhookDeliveryRecord, WebhookRecord } from '../types';
 
 export interface ArenaRecords {
   users: UserRecord[];
@@ -14,6 +14,12 @@ export interface ArenaRecords {
   matches: { match: StoredMatch; ratings: RatingRecord[] | null }[];
   /** The owners' private match data, in the order it was kept (each bot's strike log in order). Not counted in RecordCounts. */
   ownerData: { matchId: string; botId: string; data: OwnerMatchData }[];
+  /** Challenges, oldest first. Not counted in RecordCounts. */
+  challenges: ChallengeRecord[];
+
+  /** Webhooks, oldest first, and their kept deliveries, oldest first (pending ones resume after an import). Not counted. */
+  webhooks: WebhookRecord[];
+  webhookDeliveries: WebhookDeliveryRecord[];
   /** PKCS#8 PEM of the platform key, when the source has one. */
   platformKeyPem: string | null;
 }
