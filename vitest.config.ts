@@ -7,8 +7,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const ON_POSTGRES = ['test/service/http/api.test.ts', 'test/service/http/api-security.test.ts', 'test/service/http/api-bot-urls.test.ts', 'test/service/http/api-opponents.test.ts', 'test/service/scheduler/scheduler.test.ts', 'test/service/store/store-crash.test.ts', 'test/service/live/live-stream.test.ts', 'test/client/live-follow.test.ts', 'test/service/scheduler/owner-data.test.ts', 'test/e2e/challenge.test.ts', 'test/e2e/webhooks.test.ts', 'test/e2e/qualification.test.ts'];
 
-/** Suites about the database itself (a cluster of serve processes on one): only in the postgres project. */
-const POSTGRES_ONLY = ['test/e2e/cluster.test.ts', 'test/service/queue/match-worker.test.ts'];
+/** Suites about what only the Postgres store has (a cluster of serve processes on one database, the shared live hub): only in the postgres project. */
+const POSTGRES_ONLY = ['test/e2e/cluster.test.ts', 'test/service/queue/match-worker.test.ts', 'test/service/live/pg-hub.test.ts', 'test/e2e/live-across-processes.test.ts'];
 
 export default defineConfig({
   // tsconfig.json "paths": the example bots import the package by name.

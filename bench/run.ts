@@ -1,5 +1,5 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, scale, search, serve, serve-matches, simulate, startup, tournament-memory)
+// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, scale, search, serve, serve-matches, serve-live, simulate, startup, tournament-memory)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 /** Options a suite may read (only `runner` does). */
@@ -11,7 +11,9 @@ const suites: Record<string, (o: BenchOptions) => Promise<BenchSuite[]>> = {
   runner: async (o) => (await import('./runner')).run(o),
   scale: async () => (await import('./scale')).run(),
   serve: async () => (await import('./serve')).run(),
-  'serve-matches': async () => (await import('./serve-matches')).run(),
+  // The live hub's cost per flush first (a few seconds), then the 200-match load.
+  'serve-matches': async () => [...(await (await import('./serve-live')).run()), ...(await (await import('./serve-matches')).run())],
+  'serve-live': async () => (await import('./serve-live')).run(),
   search: async () => (await import('./search')).run(),
   simulate: async () => (await import('./simulate')).run(),
   startup: async () => (await import('./startup')).run(),

@@ -6,7 +6,8 @@ import type { PlatformKey } from '../config/platform-key';
 import { addressGate } from '../net/address-policy';
 import { createLog, type LogFormat } from '../service/ops/log-format';
 import { createMetrics } from '../service/ops/metrics';
-import { LiveHub } from '../service/live/hub';
+import { liveHubFor } from '../service/server';
+import { WebhookDispatcher } from '../service/webhooks/dispatcher';
 import { MatchWorker } from '../service/queue/match-worker';
 import { startOpsServer } from '../service/queue/ops-server';
 import { jobStartLatency, registerQueueMetrics } from '../service/queue/queue-metrics';
@@ -42,12 +43,18 @@ export async function startClusterRole(o: ClusterRoleOptions): Promise<RunningRo
   const log = createLog(o.logOut, o.logFormat);
   const metrics = createMetrics();
   registerQueueMetrics(metrics.registry, o.store.db);
-  // Viewers of a worker's matches: this hub stays in the process until a hub shared through the database replaces it (MatchHub is all the player needs).
-  const hub = new LiveHub();
-  const common = { store: o.store, hub, platformKey: o.platformKey.privateKey, matchTimeoutMs: o.matchTimeoutMs, minTurnMs: o.minTurnMs, log, metrics };
+  // Viewers of a worker's matches watch through any api process: the hub shares them through the database.
+  const hub = await liveHubFor(o.store, log, o.matchTimeoutMs);
+  // Owners' events: every role stores their deliveries; the scheduler (one at a time) sends them.
+  const webhooks = new WebhookDispatcher({ store: o.store, platformKey: o.platformKey.privateKey, urlPolicy: { production: !o.dev }, log });
+  const common = { store: o.store, hub, platformKey: o.platformKey.privateKey, matchTimeoutMs: o.matchTimeoutMs, minTurnMs: o.minTurnMs, log, metrics, onOwnerEvent: webhooks.sink };
   let stopRole: () => Promise<void>;
   if (o.role === 'scheduler') {
-    const role = new SchedulerRole({ ...common, db: o.store.db, tickMs: o.tickMs, maxMatches: o.maxMatches, sameOwner: o.sameOwner, onLeading: (on) => o.say(on ? 'this scheduler holds the matchmaker lock: it forms the tables' : 'lost the matchmaker lock; waiting for it') });
+    const role = new SchedulerRole({ ...common, db: o.store.db, tickMs: o.tickMs, maxMatches: o.maxMatches, sameOwner: o.sameOwner, onLeading: (on) => {
+      o.say(on ? 'this scheduler holds the matchmaker lock: it forms the tables' : 'lost the matchmaker lock; waiting for it');
+      // Only the leading scheduler sends webhooks (a standby's would send them twice).
+      if (on) webhooks.start().catch((err: unknown) => log({ event: 'webhook.error', error: `cannot start sending: ${err instanceof Error ? err.message : String(err)}` }));
+    } });
     await role.start();
     if (!role.leading) o.say('another scheduler holds the matchmaker lock: this one waits and takes over within a tick of its end');
     stopRole = () => role.stop();
@@ -62,12 +69,16 @@ export async function startClusterRole(o: ClusterRoleOptions): Promise<RunningRo
     ops = await startOpsServer({ host: o.host, port: o.port, role: o.role, store: o.store, registry: metrics.registry });
   } catch (err) {
     await stopRole();
+    await webhooks.stop();
+    await hub.stop();
     throw err;
   }
   return {
     url: ops.url,
     async close() {
       await stopRole();
+      await webhooks.stop();
+      await hub.stop();
       await ops.close();
     },
   };

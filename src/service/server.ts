@@ -10,7 +10,7 @@ import { deployCheck } from '../probe/deploy-check';
 import { createApp } from './http/app';
 import { ConnectionGate, defaultConnectionLimits, openFileLimit, type ConnectionLimits } from './http/connection-limit';
 import { DEFAULT_RATE_LIMITS, type AppDeps } from './http/deps';
-import { createLog, type LogFormat } from './ops/log-format';
+import { createLog, type LogFormat, type ServiceLog } from './ops/log-format';
 import { logMailer, smtpMailer, type Mailer } from './ops/mail';
 import { createMetrics, type ServiceMetrics } from './ops/metrics';
 import type { ReplayGuard } from './http/replay-cache';
@@ -124,6 +124,27 @@ export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_00
 export const DEFAULT_TICK_SECONDS = 30;
 export const DEFAULT_MATCH_TIMEOUT_MS = 10 * 60_000;
 
+/**
+ * The live hub: with a Postgres store, one shared through the database (every
+ * process on it serves the stream of every match, wherever it is played);
+ * otherwise the in-memory hub. The Postgres modules load only for a Postgres store.
+ */
+export async function liveHubFor(store: Store, log: ServiceLog, matchTimeoutMs: number): Promise<LiveHub> {
+  if (!('db' in store)) return new LiveHub();
+  const { PgStore } = await import('./store/pg-store');
+  if (!(store instanceof PgStore)) return new LiveHub();
+  const { PgLiveHub } = await import('./live/pg-hub');
+  return PgLiveHub.start(store.db, {
+    log,
+    // A running match's rows outlive any match (its timeout) before they count as a dead player's.
+    staleMs: Math.max(3_600_000, 2 * matchTimeoutMs),
+    finalOf: async (id) => {
+      const m = await store.getMatch(id);
+      return m && m.status !== 'running' ? { status: m.status, players: m.players, endedAt: m.endedAt ?? new Date().toISOString() } : null;
+    },
+  });
+}
+
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const startedAt = Date.now();
   const production = !opts.dev;
@@ -133,7 +154,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   if (opts.queueMetricsDb) registerQueueMetrics(metrics.registry, opts.queueMetricsDb);
   const store = timedStore(opts.store, metrics);
   const platformKey = opts.platformKey ?? loadOrCreatePlatformKeyAt(join(opts.dataDir, PLATFORM_KEY_FILE));
-  const hub = new LiveHub();
+  const hub = await liveHubFor(opts.store, log, opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS);
   const urlPolicy = { production, resolve: opts.resolve };
   const gate = addressGate(urlPolicy);
   const webhooks = new WebhookDispatcher({
@@ -151,7 +172,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     newSeed: opts.newSeed, newMatchId: opts.newMatchId, onOwnerEvent: webhooks.sink,
     qualify: { enabled: qualify, opponents: opts.qualifyOpponents },
   });
-  if (opts.recoverMatches !== false) await scheduler.recover();
+  // A start that fails from here on lets go of the hub's connection (a shared hub holds one).
+  const failed = async (err: unknown): Promise<never> => {
+    await hub.stop(0);
+    throw err;
+  };
+  if (opts.recoverMatches !== false) await scheduler.recover().catch(failed);
 
   // The base URL is known only once the port is; the app reads it through deps.
   const deps: AppDeps = {
@@ -195,7 +221,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     ) as Server;
     connections.attach(s);
     s.once('error', reject);
-  });
+  }).catch(failed);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   deps.baseUrl = (opts.baseUrl ?? url).replace(/\/+$/, '');
@@ -213,6 +239,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         server.closeIdleConnections();
         await scheduler.stop();
         await webhooks.stop();
+        // The ends of the matches just stopped reach the database before the store closes.
+        await hub.stop();
         // Once closing, Node no longer times requests out: a client still sending one after the request timeout is cut off.
         const cut = setTimeout(() => server.closeAllConnections(), timeouts.requestMs);
         await stopped;

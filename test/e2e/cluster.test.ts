@@ -5,7 +5,9 @@
 // rated once. kill -9 of a worker mid-match: its match is aborted once (by the
 // scheduler's lease sweep), never played again, its bots seated again. kill -9
 // of the scheduler: the standby takes over within a tick. kill -9 of an api:
-// the other serves everything. At the end nothing is left running, and every
+// the other serves everything. A spectator on api #1 follows a match a worker
+// plays and resumes on api #2 with Last-Event-ID, with no gap and no repeat.
+// At the end nothing is left running, and every
 // bot's games played equal its completed rated matches.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ import { usePostgres } from '../support/use-postgres';
 import { existsSync } from 'node:fs';
 import { runCli } from '../support/run-cli';
 import { startServe, stopServe, type ServeProcess } from '../support/serve-process';
+import { SseParser, type SseEvent } from '../../src/client/sse';
 
 const cluster = usePostgres();
 let dir: string;
@@ -50,6 +53,24 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Reads a match's live stream from `base` until `enough` says so, then hangs up; `lastEventId` resumes. */
+async function spectate(base: string, matchId: string, lastEventId: string | null, enough: (events: SseEvent[]) => boolean): Promise<SseEvent[]> {
+  const ac = new AbortController();
+  const res = await fetch(`${base}/matches/${matchId}/live`, { signal: ac.signal, headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
+  expect(res.status).toBe(200);
+  const events: SseEvent[] = [];
+  const parser = new SseParser((e) => events.push(e));
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      parser.push(chunk);
+      if (enough(events)) break;
+    }
+  } finally {
+    ac.abort();
+  }
+  return events;
 }
 
 describe('serve --role: api, scheduler and workers on one database', () => {
@@ -105,6 +126,19 @@ describe('serve --role: api, scheduler and workers on one database', () => {
         const r = await db.query(`SELECT j.match_id, j.worker_id FROM arena_match_jobs j JOIN arena_matches m ON m.id = j.match_id WHERE m.status = 'running' AND j.worker_id IS NOT NULL`);
         return r.rows.length > 0 ? (r.rows as Array<{ match_id: string; worker_id: string }>) : null;
       });
+      // A spectator on api #1 follows a match a worker plays, hangs up, and resumes on api #2 with Last-Event-ID: no gap, no repeat.
+      const watched = running[running.length - 1].match_id;
+      const seqs = (events: SseEvent[]) => events.filter((e) => e.type === 'event').map((e) => (JSON.parse(e.data) as { seq: number }).seq);
+      const first = await spectate(api1.url, watched, null, (events) => seqs(events).length >= 5);
+      const resumeFrom = first[first.length - 1].lastEventId;
+      expect(resumeFrom).toMatch(/^\d+$/);
+      const second = await spectate(api2.url, watched, resumeFrom, (events) => seqs(events).length >= 5 || events.some((e) => e.type === 'end'));
+      expect(second.some((e) => e.type === 'snapshot'), 'a resumed stream gets no new snapshot').toBe(false);
+      const after = seqs(second);
+      expect(after.length).toBeGreaterThan(0);
+      expect(after[0]).toBe(Number(resumeFrom) + 1);
+      after.forEach((seq, i) => expect(seq).toBe(after[0] + i));
+
       const busy = await db.query(`SELECT bot_ids FROM arena_matches WHERE status = 'running'`);
       const seated = busy.rows.flatMap((r: { bot_ids: string[] }) => r.bot_ids);
       expect(new Set(seated).size).toBe(seated.length);

@@ -273,9 +273,12 @@ Examples:
       if (minTurnMs) say(`matches are paced for spectators: each turn takes at least ${minTurnMs} ms (--min-turn-ms)`);
       const caps = server.connectionLimits;
       say(`connections: at most ${caps.maxConnections} for requests, ${caps.maxConnectionsPerAddress} from one address, and ${caps.maxLiveStreams} live streams (--max-connections, --max-connections-per-address, --max-live-streams)`);
+      // The handlers before the line a supervisor (or a test) waits for: a signal sent the moment it
+      // reads it must find them, or it ends the process at once, the store unflushed.
+      const stop = untilSignal(signals, say);
       say(`listening on ${server.url}`);
 
-      await untilSignal(signals, say);
+      await stop;
       // Stop accepting and finish in-flight requests, then flush the store.
       await server.close();
       await lease?.release();

@@ -43,8 +43,9 @@ export class LiveChannel {
   /** Strikes per seat so far, for the snapshot (a late viewer's recent window may not hold them). */
   private readonly strikes: number[];
   private readonly viewers = new Set<LiveViewer>();
-  private view: (() => PublicView) | null = null;
-  private ended = false;
+  /** The public view after lastSeq; null from it when not known (a mirror's last events at the end). */
+  private view: (() => PublicView | null) | null = null;
+  protected ended = false;
 
   constructor(readonly header: LiveMatchHeader) {
     this.strikes = header.players.map(() => 0);
@@ -60,6 +61,11 @@ export class LiveChannel {
 
   /** New replay events and a way to read the public view after them (read only when someone watches). */
   publish(events: readonly MatchEvent[], view: () => PublicView): void {
+    this.append(events, publicMatchEvent, view);
+  }
+
+  /** publish with the public form made by `toPublic` (a mirror of another process's channel gets public events already). */
+  protected append<E extends { seq: number }>(events: readonly E[], toPublic: (ev: E) => PublicMatchEvent, view: () => PublicView | null): void {
     if (this.ended) return;
     this.view = view;
     const watched = this.viewers.size > 0;
@@ -67,12 +73,15 @@ export class LiveChannel {
     let chunk = '';
     for (const ev of events) {
       if (ev.seq !== this.events.length) continue; // already published, or out of order: never repeat or skip
-      const pub = publicMatchEvent(ev);
+      const pub = toPublic(ev);
       if (pub.kind === 'timeout') this.strikes[pub.seat] = pub.data.strikes;
       this.events.push(pub);
       if (watched) chunk += this.message(ev.seq);
     }
-    if (watched && chunk) this.broadcast(chunk + sseMessage('view', { seq: this.lastSeq, view: view() }));
+    if (watched && chunk) {
+      const v = view();
+      this.broadcast(v === null ? chunk : chunk + sseMessage('view', { seq: this.lastSeq, view: v }));
+    }
   }
 
   /**
@@ -83,7 +92,8 @@ export class LiveChannel {
     if (lastEventId !== null && lastEventId <= this.lastSeq) {
       let chunk = '';
       for (let seq = lastEventId + 1; seq <= this.lastSeq; seq++) chunk += this.message(seq);
-      if (this.view) chunk += sseMessage('view', { seq: this.lastSeq, view: this.view() });
+      const v = this.view?.() ?? null;
+      if (v !== null) chunk += sseMessage('view', { seq: this.lastSeq, view: v });
       if (chunk) viewer.send(chunk);
     } else {
       const recent = this.events.slice(Math.max(0, this.events.length - SNAPSHOT_RECENT_EVENTS));
@@ -95,8 +105,13 @@ export class LiveChannel {
     };
   }
 
+  /** The public events published so far from `from` on (seq order). */
+  eventsFrom(from: number): readonly PublicMatchEvent[] {
+    return this.events.slice(from);
+  }
+
   /** The SSE text of event seq, serialized once whoever asks first. */
-  private message(seq: number): string {
+  protected message(seq: number): string {
     return (this.messages[seq] ??= sseMessage('event', this.events[seq], seq));
   }
 
@@ -109,6 +124,12 @@ export class LiveChannel {
     this.viewers.clear();
   }
 
+  /** Closes every viewer's stream without an end (this server is going away; the match is not over): clients resume elsewhere with Last-Event-ID. */
+  dropViewers(): void {
+    for (const v of this.viewers) v.close();
+    this.viewers.clear();
+  }
+
   private broadcast(msg: string): void {
     for (const v of this.viewers) v.send(msg);
   }
@@ -116,17 +137,36 @@ export class LiveChannel {
 
 /** The channels of every running match. */
 export class LiveHub {
-  private readonly channels = new Map<string, LiveChannel>();
+  protected readonly channels = new Map<string, LiveChannel>();
 
   open(header: LiveMatchHeader): LiveChannel {
-    const ch = new LiveChannel(header);
+    const ch = this.newChannel(header);
     this.channels.set(header.id, ch);
     return ch;
   }
 
+  /** The channel a match played here publishes to (a hub shared by processes makes one that also writes to the database). */
+  protected newChannel(header: LiveMatchHeader): LiveChannel {
+    return new LiveChannel(header);
+  }
+
+  /** The channel of a match played in this process. */
   get(matchId: string): LiveChannel | undefined {
     return this.channels.get(matchId);
   }
+
+  /**
+   * The channel a viewer of a running match subscribes to, or undefined when
+   * the match is not live. Here: one played in this process. `storeSaysRunning`:
+   * the store has the match as running (a hub shared by processes may wait a
+   * moment for the player's first write).
+   */
+  async find(matchId: string, _storeSaysRunning = false): Promise<LiveChannel | undefined> {
+    return this.channels.get(matchId);
+  }
+
+  /** Stops background work (none here); a shared hub first finishes its writes, for up to `waitMs`. */
+  async stop(_waitMs?: number): Promise<void> {}
 
   close(matchId: string, final: Parameters<LiveChannel['end']>[0]): void {
     const ch = this.channels.get(matchId);

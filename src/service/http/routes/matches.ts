@@ -159,7 +159,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const channel = deps.hub.get(id);
+      let channel = deps.hub.get(id);
       if (!channel) {
         // A finished match: its answers are cached (finishedLive), a replay of the game each is too dear.
         const lastEventId = parseLastEventId(c.req.header('last-event-id'));
@@ -167,22 +167,31 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
         if (done && (lastEventId === null || lastEventId >= done.lastSeq)) {
           return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, SSE_HEADERS);
         }
+        // Played by another process on the same database (a hub shared through it; the in-memory hub has none).
+        channel = await deps.hub.find(id);
+      }
+      if (!channel) {
+        const lastEventId = parseLastEventId(c.req.header('last-event-id'));
+        let done = finished.get(id);
         const m = await store.getMatch(id);
         if (!m) throw new ApiError('not_found', `no match ${id}`);
-        if (m.status === 'running') {
+        if (m.status === 'running') channel = await deps.hub.find(id, true);
+        if (!channel && m.status === 'running') {
           // In the store but not live (the hub has not opened it): what anyone may see of it, then end.
           const { seed: _s, replay: _r, ...header } = publicMatch(m);
           const end = sseMessage('end', { id: m.id, status: m.status, players: m.players, endedAt: m.endedAt });
           return c.body(sseMessage('snapshot', { match: header, seq: m.replay.length - 1, view: null, recent: [], strikes: strikesOf(m) }) + end, 200, SSE_HEADERS);
         }
-        if (!done) finished.set(id, (done = finishedLive(m)));
-        // A viewer that lost the stream while the match ended resumes from its last event, as from a running one.
-        if (lastEventId !== null && lastEventId < done.lastSeq) {
-          let body = '';
-          for (let seq = lastEventId + 1; seq < m.replay.length; seq++) body += sseMessage('event', publicMatchEvent(m.replay[seq]), seq);
-          return c.body(body + done.tail, 200, SSE_HEADERS);
+        if (!channel) {
+          if (!done) finished.set(id, (done = finishedLive(m)));
+          // A viewer that lost the stream while the match ended resumes from its last event, as from a running one.
+          if (lastEventId !== null && lastEventId < done.lastSeq) {
+            let body = '';
+            for (let seq = lastEventId + 1; seq < m.replay.length; seq++) body += sseMessage('event', publicMatchEvent(m.replay[seq]), seq);
+            return c.body(body + done.tail, 200, SSE_HEADERS);
+          }
+          return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, SSE_HEADERS);
         }
-        return c.body(lastEventId === null || lastEventId > done.lastSeq ? done.snapshot : done.tail, 200, SSE_HEADERS);
       }
       const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
       if (!outgoing || typeof outgoing.writeHead !== 'function') throw new Error('live streams need the Node HTTP server (@hono/node-server)');

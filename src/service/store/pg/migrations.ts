@@ -12,6 +12,7 @@ import challenges from './sql/0003-challenges';
 import webhooks from './sql/0004-webhooks';
 import botVersions from './sql/0005-bot-versions';
 import matchJobs from './sql/0006-match-jobs';
+import live from './sql/0007-live';
 
 export interface Migration {
   version: number;
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'webhooks', sql: webhooks },
   { version: 5, name: 'bot-versions', sql: botVersions },
   { version: 6, name: 'match-jobs', sql: matchJobs },
+  { version: 7, name: 'live', sql: live },
 ];
 
 /** The schema version this program needs (and writes). */
