@@ -93,6 +93,8 @@ export async function runDemoServe(io: CliIO, opts: DemoServeOptions, signals: S
     const links: string[] = [];
     const server = await startServer({
       store, dataDir, host: opts.host ?? '127.0.0.1', port: opts.port, dev: true, tickSeconds: tick, sameOwner: 'allow',
+      // The example bots are known to play legally: they play rated from the first tick (no qualifiers).
+      qualify: 'off',
       // The service's own log stays out of the way; the sign-in link is handed over here.
       logOut: { write: () => true },
       mailer: { sendSignIn: async (_to, link) => void links.push(link) },

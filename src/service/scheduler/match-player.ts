@@ -7,7 +7,7 @@
 // played but not rated (`rated: false`).
 import type { KeyObject } from 'node:crypto';
 import { RULES_VERSION, seatOrder } from '../../../engine/index';
-import type { PublicView } from '../../../engine/types';
+import type { PublicView } from '../../../engine/index';
 import { initialRating, rate } from '../../arena/ratings';
 import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchEvent, MatchRecord } from '../../protocol/index';
