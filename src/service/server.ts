@@ -89,6 +89,8 @@ export interface ServerOptions {
   qualify?: 'on' | 'off';
   /** The built-ins a qualifier seats (2 or 3; default DEFAULT_QUALIFY_OPPONENTS, qualify.ts). */
   qualifyOpponents?: readonly BuiltinBotName[];
+  /** Tests: with a Postgres store, write each match's live events at most this often (ms; default pg-hub.ts DEFAULT_WRITE_INTERVAL_MS). */
+  liveWriteIntervalMs?: number;
   /** Tests: fixed seeds and match ids, for a game that must hold given events (production: 128 random bits each). */
   newSeed?: () => string;
   newMatchId?: () => string;
@@ -129,13 +131,13 @@ export const DEFAULT_MATCH_TIMEOUT_MS = 10 * 60_000;
  * process on it serves the stream of every match, wherever it is played);
  * otherwise the in-memory hub. The Postgres modules load only for a Postgres store.
  */
-export async function liveHubFor(store: Store, log: ServiceLog, matchTimeoutMs: number): Promise<LiveHub> {
+export async function liveHubFor(store: Store, log: ServiceLog, matchTimeoutMs: number, writeIntervalMs?: number): Promise<LiveHub> {
   if (!('db' in store)) return new LiveHub();
   const { PgStore } = await import('./store/pg-store');
   if (!(store instanceof PgStore)) return new LiveHub();
   const { PgLiveHub } = await import('./live/pg-hub');
   return PgLiveHub.start(store.db, {
-    log,
+    log, writeIntervalMs,
     // A running match's rows outlive any match (its timeout) before they count as a dead player's.
     staleMs: Math.max(3_600_000, 2 * matchTimeoutMs),
     finalOf: async (id) => {
@@ -154,7 +156,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   if (opts.queueMetricsDb) registerQueueMetrics(metrics.registry, opts.queueMetricsDb);
   const store = timedStore(opts.store, metrics);
   const platformKey = opts.platformKey ?? loadOrCreatePlatformKeyAt(join(opts.dataDir, PLATFORM_KEY_FILE));
-  const hub = await liveHubFor(opts.store, log, opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS);
+  const hub = await liveHubFor(opts.store, log, opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS, opts.liveWriteIntervalMs);
   const urlPolicy = { production, resolve: opts.resolve };
   const gate = addressGate(urlPolicy);
   const webhooks = new WebhookDispatcher({

@@ -148,7 +148,8 @@ beforeAll(async () => {
     bots.push(bot);
     await storeA.addBot({ ownerId: owner.id, name: `bot${i}`, game: 'pioneers', url: bot.url });
   }
-  const common = { port: 0, dev: true, tickSeconds: 0, deadlineMs: 10_000, sameOwner: 'allow' as const };
+  // liveWriteIntervalMs 0: a live write per flush, so the checks below see a view at every flush.
+  const common = { port: 0, dev: true, tickSeconds: 0, deadlineMs: 10_000, sameOwner: 'allow' as const, liveWriteIntervalMs: 0 };
   a = await startServer({ ...common, store: storeA, dataDir: join(dir, 'a'), newSeed: () => '5f3c0e8a9b7d4c21a0e6f9b8c7d6e5f4', newMatchId: () => 'm_liveStreamTest01' });
   // B serves the API only: on a shared database the matchmaker alone recovers (aborts) running matches.
   b = await startServer({ ...common, store: storeB, dataDir: join(dir, 'b'), recoverMatches: false });

@@ -37,7 +37,20 @@ export interface PgLiveHubOptions {
   idleMirrorMs?: number;
   /** Whether a match is over, from the store: ends a mirror whose player died without writing the end. */
   finalOf?: (matchId: string) => Promise<Final | null>;
+  /**
+   * At most one write of a match's events per this many ms (default DEFAULT_WRITE_INTERVAL_MS);
+   * the flushes in between go in the next write. The end is written at once.
+   */
+  writeIntervalMs?: number;
 }
+
+/**
+ * Bots that answer at once play a decision every few hundred microseconds: a
+ * write per flush would cost the database more CPU than the workers spend
+ * playing (npm run bench -- scale). A tenth of a second is below what a
+ * spectator notices, and every paced turn (--min-turn-ms) still gets its own.
+ */
+export const DEFAULT_WRITE_INTERVAL_MS = 100;
 
 /** A running match no write has touched for this long is asked about in the store. */
 const SILENT_MATCH_MS = 30_000;
@@ -231,6 +244,8 @@ export class PgLiveHub extends LiveHub {
             this.log({ event: 'live.rewrite', matchId: ch.header.id, from: ch.written + 1, note: 'the database lost live rows; writing them again' });
           } else {
             ch.written = upTo;
+            // Flushes meanwhile wait for the next write; a match that ended is written out at once.
+            if (ch.final === null) await sleep(this.opts.writeIntervalMs ?? DEFAULT_WRITE_INTERVAL_MS);
           }
         } else if (ch.final !== null && !ch.endWritten) {
           await endLiveMatch(this.db, ch.header.id, ch.final, this.keepEndedS, this.staleS);

@@ -51,6 +51,40 @@ function expected(game: Game, views: Map<number, unknown>) {
 }
 
 describe('Postgres live hub: two processes on one database', () => {
+  it('a match played faster than its writes: the flushes between two writes go in one (every event once, one view a write), the end at once', async () => {
+    const a = await PgLiveHub.start(storeA.db, { writeIntervalMs: 200 });
+    const b = await PgLiveHub.start(storeB.db);
+    try {
+      const ch = a.open(header('m_batch'));
+      await a.flushed();
+      const viewer = testViewer();
+      (await b.find('m_batch', true))!.subscribe(viewer, null);
+      let flushes = 0;
+      for (const r of rounds('pg-hub-batch')) {
+        ch.publish(r.events, () => publicView(r.game));
+        flushes++;
+        // A round every 2 ms, as bots that answer at once: without the interval each would be its own write.
+        await new Promise((res) => setTimeout(res, 2));
+        if (ch.lastSeq > 400) break;
+      }
+      const endedAt = Date.now();
+      a.close('m_batch', final);
+      await until('the end on B', () => viewer.closed);
+      // The end is not held back by the interval (B polls at most a notification away).
+      expect(Date.now() - endedAt).toBeLessThan(5_000);
+      // Subscribed before the first event: a snapshot at seq -1, then every event from 0.
+      expect(viewer.eventIds()).toEqual(Array.from({ length: ch.lastSeq + 1 }, (_, i) => i));
+      const views = viewer.messages().filter((m) => m.event === 'view').length;
+      expect(views).toBeGreaterThan(0);
+      // Over a hundred flushes in under a second or two: a handful of writes, not one each.
+      expect(flushes).toBeGreaterThan(100);
+      expect(views).toBeLessThan(flushes / 5);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it('a viewer on the other process gets a snapshot, every later event once, each view, then the end; and resumes on either', async () => {
     const a = await PgLiveHub.start(storeA.db);
     const b = await PgLiveHub.start(storeB.db);
