@@ -1,6 +1,15 @@
 // Engine throughput on one core: whole games with built-in bots, and the
 // engine alone (replaying recorded answers) to show where the time goes.
-import { createBuiltinBot, newGame, nextSeat, submit, type AnyAction, type BuiltinBot, type BuiltinBotName, type Game } from '../engine';
+import {
+  createBuiltinBot,
+  newGame,
+  nextSeat,
+  submit,
+  type AnyAction,
+  type BuiltinBot,
+  type BuiltinBotName,
+  type Game,
+} from '../engine';
 import { playToEnd } from '../src/sim/simulate';
 import { measure, type BenchSuite } from './harness';
 
@@ -80,7 +89,8 @@ export async function run(): Promise<BenchSuite[]> {
   const avgAnswers = totalAnswers / recorded.length;
   // The decision mix explains the per-decision cost: most answers are trade
   // responses (every offer asks each opponent), the cheapest kind.
-  let responses = 0, offers = 0;
+  let responses = 0,
+    offers = 0;
   for (const r of recorded) {
     for (const [, a] of r.answers) {
       if ('accept' in a) responses++;
@@ -90,34 +100,52 @@ export async function run(): Promise<BenchSuite[]> {
   const pct = (x: number) => `${Math.round((100 * x) / totalAnswers)}%`;
 
   const row = (name: string, r: { gamesPerSec: number; decisionsPerSec: number; games: number }) => ({
-    name, value: r.gamesPerSec, unit: 'games/s',
-    extra: { decisionsPerSec: Math.round(r.decisionsPerSec), nsPerDecision: Math.round(1e9 / r.decisionsPerSec), games: r.games },
+    name,
+    value: r.gamesPerSec,
+    unit: 'games/s',
+    extra: {
+      decisionsPerSec: Math.round(r.decisionsPerSec),
+      nsPerDecision: Math.round(1e9 / r.decisionsPerSec),
+      games: r.games,
+    },
   });
-  return [{
-    suite: 'engine (one core)',
-    baseline: 'random x4 (bots + engine)',
-    rows: [
-      row('random x4 (bots + engine)', random),
-      row('random x4, every answer through submit', oneByOne),
-      row('random x3 (bots + engine)', random3),
-      row('greedy + random x3', greedy1),
-      row('greedy x4', greedy4),
-      {
-        name: 'engine only: replay random x4 answers, no events', value: engineOnly.opsPerSec, unit: 'games/s',
-        extra: { decisionsPerSec: Math.round(engineOnly.opsPerSec * avgAnswers), nsPerDecision: Math.round(1e9 / (engineOnly.opsPerSec * avgAnswers)) },
-      },
-      {
-        name: 'engine only: replay random x4 answers, with events', value: withEvents.opsPerSec, unit: 'games/s',
-        extra: { decisionsPerSec: Math.round(withEvents.opsPerSec * avgAnswers), nsPerDecision: Math.round(1e9 / (withEvents.opsPerSec * avgAnswers)) },
-      },
-    ],
-    notes: [
-      `random x4 games average ${avgAnswers.toFixed(0)} decisions: ${pct(responses)} trade responses, ${pct(offers)} offers, the rest other turn actions, setup, bandit, discards`,
-      'engine only = newGame + submit of recorded answers (validation and rules), without choosing moves;',
-      'the gap to "random x4" is the bots: legal-action generation and choice.',
-      'bots rows run playToEnd (src/sim), as arena simulate does: the seats asked by an offer answer at once (answerOpenOffer);',
-      '"every answer through submit" is the same games one answer at a time. Each row follows 0.5 s of untimed games (JIT warm-up).',
-      'requirement: >= 1,000 random x4 games/s on one core; goal 3,000.',
-    ],
-  }];
+  return [
+    {
+      suite: 'engine (one core)',
+      baseline: 'random x4 (bots + engine)',
+      rows: [
+        row('random x4 (bots + engine)', random),
+        row('random x4, every answer through submit', oneByOne),
+        row('random x3 (bots + engine)', random3),
+        row('greedy + random x3', greedy1),
+        row('greedy x4', greedy4),
+        {
+          name: 'engine only: replay random x4 answers, no events',
+          value: engineOnly.opsPerSec,
+          unit: 'games/s',
+          extra: {
+            decisionsPerSec: Math.round(engineOnly.opsPerSec * avgAnswers),
+            nsPerDecision: Math.round(1e9 / (engineOnly.opsPerSec * avgAnswers)),
+          },
+        },
+        {
+          name: 'engine only: replay random x4 answers, with events',
+          value: withEvents.opsPerSec,
+          unit: 'games/s',
+          extra: {
+            decisionsPerSec: Math.round(withEvents.opsPerSec * avgAnswers),
+            nsPerDecision: Math.round(1e9 / (withEvents.opsPerSec * avgAnswers)),
+          },
+        },
+      ],
+      notes: [
+        `random x4 games average ${avgAnswers.toFixed(0)} decisions: ${pct(responses)} trade responses, ${pct(offers)} offers, the rest other turn actions, setup, bandit, discards`,
+        'engine only = newGame + submit of recorded answers (validation and rules), without choosing moves;',
+        'the gap to "random x4" is the bots: legal-action generation and choice.',
+        'bots rows run playToEnd (src/sim), as arena simulate does: the seats asked by an offer answer at once (answerOpenOffer);',
+        '"every answer through submit" is the same games one answer at a time. Each row follows 0.5 s of untimed games (JIT warm-up).',
+        'requirement: >= 1,000 random x4 games/s on one core; goal 3,000.',
+      ],
+    },
+  ];
 }

@@ -51,7 +51,12 @@ export function formatSuite(suite: BenchSuite): string {
   if (suite.headline) lines.push(suite.headline);
   const w = Math.max(...suite.rows.map((r) => r.name.length), 4);
   for (const r of suite.rows) {
-    const extra = r.extra ? '  ' + Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(' ') : '';
+    const extra = r.extra
+      ? '  ' +
+        Object.entries(r.extra)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')
+      : '';
     const ratio = r.ratio === undefined ? '' : `  x${r.ratio.toFixed(3)}`;
     lines.push(`${r.name.padEnd(w)}  ${fmt(r.value).padStart(12)} ${r.unit}${ratio}${extra}`);
   }
@@ -64,7 +69,10 @@ function fmt(v: number): string {
 }
 
 /** One garbage-collection pause on this thread: when it started (performance.now() time) and how long it took. */
-export interface GcPause { start: number; ms: number }
+export interface GcPause {
+  start: number;
+  ms: number;
+}
 
 /**
  * Records this thread's GC pauses from now until stop(). The entries arrive a
@@ -103,7 +111,11 @@ export function median(xs: readonly number[]): number {
 }
 
 /** CPU and run-queue time of this process's threads, in ns (Linux schedstat); the main thread apart from the others (V8's GC and compiler helpers, libuv's pool). */
-export interface ThreadTimes { mainCpuNs: number; mainWaitNs: number; otherCpuNs: number }
+export interface ThreadTimes {
+  mainCpuNs: number;
+  mainWaitNs: number;
+  otherCpuNs: number;
+}
 
 /** This process's thread times now, or null where /proc/self/task/<tid>/schedstat is not readable (not Linux). */
 export function threadTimes(): ThreadTimes | null {
@@ -130,5 +142,11 @@ export function threadTimes(): ThreadTimes | null {
 
 /** b - a, field by field (null if either is). */
 export function threadTimesSince(a: ThreadTimes | null, b: ThreadTimes | null): ThreadTimes | null {
-  return a && b ? { mainCpuNs: b.mainCpuNs - a.mainCpuNs, mainWaitNs: b.mainWaitNs - a.mainWaitNs, otherCpuNs: b.otherCpuNs - a.otherCpuNs } : null;
+  return a && b
+    ? {
+        mainCpuNs: b.mainCpuNs - a.mainCpuNs,
+        mainWaitNs: b.mainWaitNs - a.mainWaitNs,
+        otherCpuNs: b.otherCpuNs - a.otherCpuNs,
+      }
+    : null;
 }

@@ -4,7 +4,17 @@ import { createHash, sign, verify } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { measure, type BenchSuite } from './harness';
 import {
-  generateKeyPair, NonceMemory, publicKeyFromRaw, publicKeyRaw, requestMessage, signBoundHandshake, signRequest, verifyBoundHandshake, verifyHandshake, signHandshake, verifyRequest,
+  generateKeyPair,
+  NonceMemory,
+  publicKeyFromRaw,
+  publicKeyRaw,
+  requestMessage,
+  signBoundHandshake,
+  signRequest,
+  verifyBoundHandshake,
+  verifyHandshake,
+  signHandshake,
+  verifyRequest,
 } from '../src/keys/index';
 
 // noble's sync API needs a SHA-512; node's own is the fastest one available.
@@ -36,14 +46,33 @@ export async function run(): Promise<BenchSuite[]> {
   const rows = [
     ['@noble/ed25519 verify (raw key)', batch((i) => ed.verify(sigs[i], msgs[i], raw))],
     ['node:crypto verify (KeyObject)', batch((i) => verify(null, msgs[i], publicKey, sigs[i]))],
-    ['node:crypto verify (raw key -> KeyObject each time)', batch((i) => verify(null, msgs[i], publicKeyFromRaw(raw), sigs[i]))],
-    ['verifyRequest (raw stored key, cached KeyObject)', batch((i) => verifyRequest({ method: 'POST', path: reqs[i].path, body, headers: reqs[i].headers, now, lookupKey: () => record }).ok)],
+    [
+      'node:crypto verify (raw key -> KeyObject each time)',
+      batch((i) => verify(null, msgs[i], publicKeyFromRaw(raw), sigs[i])),
+    ],
+    [
+      'verifyRequest (raw stored key, cached KeyObject)',
+      batch(
+        (i) =>
+          verifyRequest({
+            method: 'POST',
+            path: reqs[i].path,
+            body,
+            headers: reqs[i].headers,
+            now,
+            lookupKey: () => record,
+          }).ok,
+      ),
+    ],
     ['verifyHandshake (raw platform key, cached KeyObject)', batch((i) => verifyHandshake(raw, handshakes[i], now).ok)],
     // A fresh nonce memory per batch: the same 64 handshakes again would be replays.
-    ['verifyBoundHandshake (audience, signature, nonce memory)', () => {
-      const nonces = new NonceMemory();
-      return batch((i) => verifyBoundHandshake(raw, bound[i], audience, nonces, now).ok)();
-    }],
+    [
+      'verifyBoundHandshake (audience, signature, nonce memory)',
+      () => {
+        const nonces = new NonceMemory();
+        return batch((i) => verifyBoundHandshake(raw, bound[i], audience, nonces, now).ok)();
+      },
+    ],
   ] as const;
 
   // Rounds interleave the cases and keep each case's best, so a burst of load

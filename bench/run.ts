@@ -3,7 +3,9 @@
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 /** Options a suite may read (only `runner` does). */
-interface BenchOptions { runs?: number }
+interface BenchOptions {
+  runs?: number;
+}
 
 const suites: Record<string, (o: BenchOptions) => Promise<BenchSuite[]>> = {
   engine: async () => (await import('./engine')).run(),
@@ -12,7 +14,10 @@ const suites: Record<string, (o: BenchOptions) => Promise<BenchSuite[]>> = {
   scale: async () => (await import('./scale')).run(),
   serve: async () => (await import('./serve')).run(),
   // The live hub's cost per flush first (a few seconds), then the 200-match load.
-  'serve-matches': async () => [...(await (await import('./serve-live')).run()), ...(await (await import('./serve-matches')).run())],
+  'serve-matches': async () => [
+    ...(await (await import('./serve-live')).run()),
+    ...(await (await import('./serve-matches')).run()),
+  ],
   'serve-live': async () => (await import('./serve-live')).run(),
   search: async () => (await import('./search')).run(),
   simulate: async () => (await import('./simulate')).run(),
@@ -21,7 +26,9 @@ const suites: Record<string, (o: BenchOptions) => Promise<BenchSuite[]>> = {
 };
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  process.stdout.write(`Usage: npm run bench [-- suite...] [--runs N]\n\nRuns every suite, or the ones named, and prints a table per suite (ratios to a\nbaseline measured in the same run), then one JSON document of all of them.\n\n--runs N  runner: runs of interleaved rounds pooled for its verdict (default 3; or BENCH_RUNS)\n\nSuites: ${Object.keys(suites).join(', ')}\n`);
+  process.stdout.write(
+    `Usage: npm run bench [-- suite...] [--runs N]\n\nRuns every suite, or the ones named, and prints a table per suite (ratios to a\nbaseline measured in the same run), then one JSON document of all of them.\n\n--runs N  runner: runs of interleaved rounds pooled for its verdict (default 3; or BENCH_RUNS)\n\nSuites: ${Object.keys(suites).join(', ')}\n`,
+  );
   process.exit(0);
 }
 const args = process.argv.slice(2);
@@ -54,4 +61,6 @@ for (const name of names) {
     process.stdout.write(formatSuite(suite) + '\n\n');
   }
 }
-process.stdout.write(JSON.stringify({ node: process.version, date: new Date().toISOString(), suites: results }, null, 2) + '\n');
+process.stdout.write(
+  JSON.stringify({ node: process.version, date: new Date().toISOString(), suites: results }, null, 2) + '\n',
+);

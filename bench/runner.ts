@@ -7,7 +7,14 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import {
-  isOver, newGame, pendingDecisions, seatView, submit, type AnyAction, type DecisionKind, type PioneersView,
+  isOver,
+  newGame,
+  pendingDecisions,
+  seatView,
+  submit,
+  type AnyAction,
+  type DecisionKind,
+  type PioneersView,
 } from '../engine';
 import { generateKeyPair } from '../src/keys';
 import { parseAction, type DecisionRequest } from '../src/protocol';
@@ -40,14 +47,18 @@ type Rate = { games: number; decisions: number; ms: number };
 async function listen(onMessage: (ws: WebSocket, data: Buffer) => void) {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
   await new Promise<void>((r) => wss.once('listening', () => r()));
-  const handler = BOT_SPIN_US > 0
-    ? (ws: WebSocket, data: Buffer) => {
-      spin(BOT_SPIN_US);
-      onMessage(ws, data);
-    }
-    : onMessage;
+  const handler =
+    BOT_SPIN_US > 0
+      ? (ws: WebSocket, data: Buffer) => {
+          spin(BOT_SPIN_US);
+          onMessage(ws, data);
+        }
+      : onMessage;
   wss.on('connection', (ws) => ws.on('message', (data: Buffer) => handler(ws, data)));
-  return { url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => wss.close(() => r())) };
+  return {
+    url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => wss.close(() => r())),
+  };
 }
 
 function spin(us: number): void {
@@ -111,7 +122,10 @@ function playInProcess(seed: string, policy: Policy, timing?: Timing, record?: s
       const t1 = performance.now();
       const view = seatView(g, d.seat);
       const t2 = performance.now();
-      if (timing) Buffer.from(JSON.stringify({ id, matchId: seed, game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs: 5000, view }));
+      if (timing)
+        Buffer.from(
+          JSON.stringify({ id, matchId: seed, game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs: 5000, view }),
+        );
       const t3 = performance.now();
       const answerText = JSON.stringify({ id, action: policy(view, d.kind, seed) });
       const t4 = performance.now();
@@ -144,7 +158,11 @@ function playInProcess(seed: string, policy: Policy, timing?: Timing, record?: s
  * from its 'message' handler. No promise or timer per round trip: the cheapest loop ws allows, so
  * the runner is measured against the socket alone. Same ws options as the runner (no compression).
  */
-async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner' = 'ws'): Promise<{ us: number; trips: number; threads: ThreadTimes | null }> {
+async function echoRoundTrips(
+  size: number,
+  ms: number,
+  framing: 'ws' | 'runner' = 'ws',
+): Promise<{ us: number; trips: number; threads: ThreadTimes | null }> {
   const reply = JSON.stringify({ id: 1, action: { type: 'end_turn' } });
   const server = await listen((ws) => ws.send(reply));
   let client: WebSocket;
@@ -153,7 +171,13 @@ async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner'
     await new Promise((r) => client.once('open', r));
   } else {
     // The runner's own socket path: sendText frames and masks the request itself (src/runner/client-frame.ts).
-    const opened = await openBotSocket({ url: server.url, matchId: 'echo', platformKey: generateKeyPair().privateKey, maxPayload: 1 << 20, handshakeTimeoutMs: 5000 });
+    const opened = await openBotSocket({
+      url: server.url,
+      matchId: 'echo',
+      platformKey: generateKeyPair().privateKey,
+      maxPayload: 1 << 20,
+      handshakeTimeoutMs: 5000,
+    });
     if (!opened.ok) throw new Error(`echo: ${opened.failure.message}`);
     client = opened.socket;
   }
@@ -183,17 +207,36 @@ async function echoRoundTrips(size: number, ms: number, framing: 'ws' | 'runner'
  * answer, no connect/close). `botMs`, if given, reads the bots' own time so far: the steady
  * figure then leaves out what the bots spent between the first and the last answer.
  */
-async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typeof runMatch>[0]['platformKey'], matchIdFor?: (seed: string, n: number) => string, botMs?: () => number) {
+async function wsMatches(
+  urls: string[],
+  ms: number,
+  platformKey: Parameters<typeof runMatch>[0]['platformKey'],
+  matchIdFor?: (seed: string, n: number) => string,
+  botMs?: () => number,
+) {
   const rate: Rate = { games: 0, decisions: 0, ms: 0 };
-  let steadyMs = 0, steadyDecisions = 0, strikes = 0;
+  let steadyMs = 0,
+    steadyDecisions = 0,
+    strikes = 0;
   const threads0 = threadTimes();
   const t0 = performance.now();
   while (performance.now() - t0 < ms) {
     const seed = `${SEED_PREFIX}${rate.games % SEEDS}`;
-    const entrants: MatchEntrant[] = urls.map((url, i) => ({ botId: `w${i}`, botName: `w${i}`, source: { type: 'ws', url } }));
-    let first = 0, last = 0, actions = 0, botFirst = 0, botLast = 0;
+    const entrants: MatchEntrant[] = urls.map((url, i) => ({
+      botId: `w${i}`,
+      botName: `w${i}`,
+      source: { type: 'ws', url },
+    }));
+    let first = 0,
+      last = 0,
+      actions = 0,
+      botFirst = 0,
+      botLast = 0;
     const r = await runMatch({
-      matchId: matchIdFor ? matchIdFor(seed, rate.games) : `${seed}#${rate.games}`, seed, entrants, platformKey,
+      matchId: matchIdFor ? matchIdFor(seed, rate.games) : `${seed}#${rate.games}`,
+      seed,
+      entrants,
+      platformKey,
       onEvent: (e) => {
         if (e.kind !== 'action') return;
         last = performance.now();
@@ -213,14 +256,21 @@ async function wsMatches(urls: string[], ms: number, platformKey: Parameters<typ
   rate.ms = performance.now() - t0;
   // Thread times over whole matches (connect and close included, like totalUs).
   const threads = threadTimesSince(threads0, threadTimes());
-  return { rate, totalUs: (rate.ms * 1000) / rate.decisions, steadyUs: (steadyMs * 1000) / steadyDecisions, threads, strikes };
+  return {
+    rate,
+    totalUs: (rate.ms * 1000) / rate.decisions,
+    steadyUs: (steadyMs * 1000) / steadyDecisions,
+    threads,
+    strikes,
+  };
 }
 
 const perSec = (x: Rate) => ({ games: x.games, 'decisions/s': Math.round((x.decisions * 1000) / x.ms) });
 
 export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
   const runs = opts.runs ?? Number(process.env.BENCH_RUNS ?? DEFAULT_RUNS);
-  if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`bench runner: runs must be a positive integer, got ${runs}`);
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new RangeError(`bench runner: runs must be a positive integer, got ${runs}`);
   const { privateKey } = generateKeyPair();
   const gcWatch = watchGc();
 
@@ -229,27 +279,45 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
   // With a timing record, so the plain way (timed rows only) is warm too.
   const warmTiming: Timing = { frameMs: 0, viewMs: 0, jsonMs: 0, parseMs: 0, submitMs: 0 };
   for (let i = 0; i < SEEDS; i++) playInProcess(`${SEED_PREFIX}${i}`, legalPlayer(), warmTiming);
-  await wsMatches(warm.map((b) => b.url), Math.min(MIN_MS, 1500), privateKey);
+  await wsMatches(
+    warm.map((b) => b.url),
+    Math.min(MIN_MS, 1500),
+    privateKey,
+  );
   await Promise.all(warm.map((b) => b.close()));
   await echoRoundTrips(2000, 300);
 
   // (1) Whole matches: in-process vs WebSocket bots, same seeds, same policy.
   const inProc: Rate = { games: 0, decisions: 0, ms: 0 };
   let t0 = performance.now();
-  while (performance.now() - t0 < MIN_MS) inProc.decisions += playInProcess(`${SEED_PREFIX}${inProc.games++ % SEEDS}`, legalPlayer());
+  while (performance.now() - t0 < MIN_MS)
+    inProc.decisions += playInProcess(`${SEED_PREFIX}${inProc.games++ % SEEDS}`, legalPlayer());
   inProc.ms = performance.now() - t0;
 
   const builtin: Rate = { games: 0, decisions: 0, ms: 0 };
   t0 = performance.now();
   while (performance.now() - t0 < MIN_MS) {
-    const entrants: MatchEntrant[] = [0, 1, 2, 3].map((i) => ({ botId: `r${i}`, botName: `r${i}`, source: { type: 'builtin', bot: 'random' } }));
-    const r = await runMatch({ matchId: `b${builtin.games}`, seed: `${SEED_PREFIX}${builtin.games++ % SEEDS}`, entrants, platformKey: privateKey });
+    const entrants: MatchEntrant[] = [0, 1, 2, 3].map((i) => ({
+      botId: `r${i}`,
+      botName: `r${i}`,
+      source: { type: 'builtin', bot: 'random' },
+    }));
+    const r = await runMatch({
+      matchId: `b${builtin.games}`,
+      seed: `${SEED_PREFIX}${builtin.games++ % SEEDS}`,
+      entrants,
+      platformKey: privateKey,
+    });
     builtin.decisions += r.seats.reduce((n, s) => n + s.decisions, 0);
   }
   builtin.ms = performance.now() - t0;
 
   const policyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
-  const ws = await wsMatches(policyBots.map((b) => b.url), MIN_MS, privateKey);
+  const ws = await wsMatches(
+    policyBots.map((b) => b.url),
+    MIN_MS,
+    privateKey,
+  );
   const botMs = policyBots.reduce((n, b) => n + b.stats.botMs, 0);
   const frames = policyBots.reduce((n, b) => n + b.stats.frames, 0);
   const avgFrame = Math.round(policyBots.reduce((n, b) => n + b.stats.bytes, 0) / frames);
@@ -262,7 +330,12 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
     playInProcess(`${SEED_PREFIX}${i}`, legalPlayer(), undefined, rec);
     return rec;
   });
-  let echoUs = Infinity, ownFramingEchoUs = Infinity, totalUs = Infinity, steadyUs = Infinity, policySteadyUs = Infinity, replayGames = 0;
+  let echoUs = Infinity,
+    ownFramingEchoUs = Infinity,
+    totalUs = Infinity,
+    steadyUs = Infinity,
+    policySteadyUs = Infinity,
+    replayGames = 0;
   // Each round's own ratios (runner rows against the echo of the same round): their median does not hang on one lucky or unlucky echo round.
   const roundRatios = { nearFree: [] as number[], policy: [] as number[] };
   // Per run: the median of its rounds' ratios (the spread of the verdict), and its echo and runner medians in us.
@@ -270,11 +343,19 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
   // GC pauses on this thread (runner, bots and ws alike), per round trip and per decision of the near-free rounds.
   const gc = { echoMs: 0, trips: 0, runnerMs: 0, decisions: 0, policyMs: 0, policyDecisions: 0 };
   const rounds = {
-    echoUs: [] as number[], nearFreeUs: [] as number[], policyUs: [] as number[],
-    echoGcUs: [] as number[], nearFreeTotalUs: [] as number[], nearFreeGcUs: [] as number[],
+    echoUs: [] as number[],
+    nearFreeUs: [] as number[],
+    policyUs: [] as number[],
+    echoGcUs: [] as number[],
+    nearFreeTotalUs: [] as number[],
+    nearFreeGcUs: [] as number[],
     // Per trip / per decision, in us: the main thread's CPU, its time runnable but not running, the other threads' CPU.
-    echoMainCpuUs: [] as number[], echoMainWaitUs: [] as number[], echoOtherCpuUs: [] as number[],
-    nearFreeMainCpuUs: [] as number[], nearFreeMainWaitUs: [] as number[], nearFreeOtherCpuUs: [] as number[],
+    echoMainCpuUs: [] as number[],
+    echoMainWaitUs: [] as number[],
+    echoOtherCpuUs: [] as number[],
+    nearFreeMainCpuUs: [] as number[],
+    nearFreeMainWaitUs: [] as number[],
+    nearFreeOtherCpuUs: [] as number[],
   };
   const perEach = (t: ThreadTimes | null, n: number, into: number[][]) => {
     if (!t) return;
@@ -287,7 +368,13 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
     const replayBots = await Promise.all([0, 1, 2, 3].map(() => startReplayBot(recorded)));
     const steadyBots = await Promise.all([0, 1, 2, 3].map(() => startPolicyBot(legalPlayer())));
     const steadyBotMs = () => steadyBots.reduce((n, b) => n + b.stats.botMs, 0);
-    const thisRun = { nearFree: [] as number[], policy: [] as number[], echoUs: [] as number[], nearFreeUs: [] as number[], policyUs: [] as number[] };
+    const thisRun = {
+      nearFree: [] as number[],
+      policy: [] as number[],
+      echoUs: [] as number[],
+      nearFreeUs: [] as number[],
+      policyUs: [] as number[],
+    };
     for (let round = 0; round < ROUNDS; round++) {
       let gc0 = await gcWatch.totalMs();
       const echo = await echoRoundTrips(avgFrame, MIN_MS / ROUNDS);
@@ -299,19 +386,35 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
       rounds.echoGcUs.push((echoGcMs * 1000) / echo.trips);
       ownFramingEchoUs = Math.min(ownFramingEchoUs, (await echoRoundTrips(avgFrame, MIN_MS / ROUNDS, 'runner')).us);
       gc0 = await gcWatch.totalMs();
-      const r = await wsMatches(replayBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, (seed) => seed);
+      const r = await wsMatches(
+        replayBots.map((b) => b.url),
+        MIN_MS / ROUNDS,
+        privateKey,
+        (seed) => seed,
+      );
       const runnerGcMs = (await gcWatch.totalMs()) - gc0;
       gc.runnerMs += runnerGcMs;
       gc.decisions += r.rate.decisions;
       rounds.nearFreeTotalUs.push(r.totalUs);
-      perEach(r.threads, r.rate.decisions, [rounds.nearFreeMainCpuUs, rounds.nearFreeMainWaitUs, rounds.nearFreeOtherCpuUs]);
+      perEach(r.threads, r.rate.decisions, [
+        rounds.nearFreeMainCpuUs,
+        rounds.nearFreeMainWaitUs,
+        rounds.nearFreeOtherCpuUs,
+      ]);
       rounds.nearFreeGcUs.push((runnerGcMs * 1000) / r.rate.decisions);
-      if (r.strikes) throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
+      if (r.strikes)
+        throw new Error(`replay bots took ${r.strikes} strikes: recorded answers do not line up with the runner's ids`);
       totalUs = Math.min(totalUs, r.totalUs);
       steadyUs = Math.min(steadyUs, r.steadyUs);
       replayGames += r.rate.games;
       gc0 = await gcWatch.totalMs();
-      const p = await wsMatches(steadyBots.map((b) => b.url), MIN_MS / ROUNDS, privateKey, undefined, steadyBotMs);
+      const p = await wsMatches(
+        steadyBots.map((b) => b.url),
+        MIN_MS / ROUNDS,
+        privateKey,
+        undefined,
+        steadyBotMs,
+      );
       gc.policyMs += (await gcWatch.totalMs()) - gc0;
       gc.policyDecisions += p.rate.decisions;
       policySteadyUs = Math.min(policySteadyUs, p.steadyUs);
@@ -326,7 +429,13 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
     rounds.echoUs.push(...thisRun.echoUs);
     rounds.nearFreeUs.push(...thisRun.nearFreeUs);
     rounds.policyUs.push(...thisRun.policyUs);
-    perRun.push({ nearFree: median(thisRun.nearFree), policy: median(thisRun.policy), echoUs: median(thisRun.echoUs), nearFreeUs: median(thisRun.nearFreeUs), policyUs: median(thisRun.policyUs) });
+    perRun.push({
+      nearFree: median(thisRun.nearFree),
+      policy: median(thisRun.policy),
+      echoUs: median(thisRun.echoUs),
+      nearFreeUs: median(thisRun.nearFreeUs),
+      policyUs: median(thisRun.policyUs),
+    });
     await Promise.all([...replayBots, ...steadyBots].map((b) => b.close()));
   }
   const verdict = {
@@ -359,7 +468,13 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
   gcWatch.stop();
 
   // Each row: the best of ROUNDS passes over the same games (one pass is ~50 ms, easily hit by a neighbour).
-  const timing: Timing = { frameMs: Infinity, viewMs: Infinity, jsonMs: Infinity, parseMs: Infinity, submitMs: Infinity };
+  const timing: Timing = {
+    frameMs: Infinity,
+    viewMs: Infinity,
+    jsonMs: Infinity,
+    parseMs: Infinity,
+    submitMs: Infinity,
+  };
   let tDecisions = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const pass: Timing = { frameMs: 0, viewMs: 0, jsonMs: 0, parseMs: 0, submitMs: 0 };
@@ -374,9 +489,24 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
       suite: 'runner: whole matches (4 seats)',
       baseline: 'in-process, same policy, no runner',
       rows: [
-        { name: 'in-process, same policy, no runner', value: (inProc.games * 1000) / inProc.ms, unit: 'games/s', extra: perSec(inProc) },
-        { name: 'runMatch, 4 built-in random seats', value: (builtin.games * 1000) / builtin.ms, unit: 'games/s', extra: perSec(builtin) },
-        { name: 'runMatch, 4 WebSocket bots on loopback', value: (ws.rate.games * 1000) / ws.rate.ms, unit: 'games/s', extra: perSec(ws.rate) },
+        {
+          name: 'in-process, same policy, no runner',
+          value: (inProc.games * 1000) / inProc.ms,
+          unit: 'games/s',
+          extra: perSec(inProc),
+        },
+        {
+          name: 'runMatch, 4 built-in random seats',
+          value: (builtin.games * 1000) / builtin.ms,
+          unit: 'games/s',
+          extra: perSec(builtin),
+        },
+        {
+          name: 'runMatch, 4 WebSocket bots on loopback',
+          value: (ws.rate.games * 1000) / ws.rate.ms,
+          unit: 'games/s',
+          extra: perSec(ws.rate),
+        },
       ],
       notes: [
         'In-process and WebSocket rows play the same seeds with the same policy (legalActionsFromView): the same games.',
@@ -393,25 +523,42 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
         { name: 'bare ws round trip', value: echoUs, unit: 'us', extra: { requestBytes: avgFrame } },
         { name: '  (bare round trip, frames masked as the runner does)', value: ownFramingEchoUs, unit: 'us' },
         { name: 'runner, near-free bots, steady state', value: steadyUs, unit: 'us' },
-        { name: 'runner, near-free bots, incl. connect+close', value: totalUs, unit: 'us', extra: { games: replayGames } },
+        {
+          name: 'runner, near-free bots, incl. connect+close',
+          value: totalUs,
+          unit: 'us',
+          extra: { games: replayGames },
+        },
         { name: 'runner, policy bots, steady state, bot time excluded', value: policySteadyUs, unit: 'us' },
-        { name: 'runner, policy bots, incl. connect+close, bot time excluded', value: ((ws.rate.ms - botMs) * 1000) / ws.rate.decisions, unit: 'us' },
+        {
+          name: 'runner, policy bots, incl. connect+close, bot time excluded',
+          value: ((ws.rate.ms - botMs) * 1000) / ws.rate.decisions,
+          unit: 'us',
+        },
         { name: '  of which: request frame from game state', value: us(timing.frameMs), unit: 'us' },
         { name: '  (the plain way: seatView)', value: us(timing.viewMs), unit: 'us' },
         { name: '  (the plain way: JSON.stringify + UTF-8)', value: us(timing.jsonMs), unit: 'us' },
         { name: '  of which: parse + schema-check answer', value: us(timing.parseMs), unit: 'us' },
         { name: '  of which: engine submit', value: us(timing.submitMs), unit: 'us' },
-        { name: '  GC pauses, runner with near-free bots (per decision)', value: (gc.runnerMs * 1000) / gc.decisions, unit: 'us' },
+        {
+          name: '  GC pauses, runner with near-free bots (per decision)',
+          value: (gc.runnerMs * 1000) / gc.decisions,
+          unit: 'us',
+        },
         { name: '  GC pauses, bare ws round trip (per trip)', value: (gc.echoMs * 1000) / gc.trips, unit: 'us' },
-        { name: '  GC pauses, runner with policy bots (per decision)', value: (gc.policyMs * 1000) / gc.policyDecisions, unit: 'us' },
+        {
+          name: '  GC pauses, runner with policy bots (per decision)',
+          value: (gc.policyMs * 1000) / gc.policyDecisions,
+          unit: 'us',
+        },
       ],
       notes: [
         `Goal: the arena adds under 30% to a bare round trip (ratio under 1.3), under 40% with policy bots. Steady state: x${(steadyUs / echoUs).toFixed(2)}; policy bots, steady: x${(policySteadyUs / echoUs).toFixed(2)} (best against best). The verdict is the median of the rounds' own ratios, pooled over the runs (rounds: ${roundRatios.nearFree.map((x) => x.toFixed(2)).join(', ')}; policy ${roundRatios.policy.map((x) => x.toFixed(2)).join(', ')}). Per run, median echo / near-free / policy steady us: ${perRun.map((x) => `${x.echoUs.toFixed(1)}/${x.nearFreeUs.toFixed(1)}/${x.policyUs.toFixed(1)}`).join(', ')}.`,
-        'Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server\'s does in the baseline. The garbage the bots make is not left out: V8 runs most scavenges as tasks between message handlers, not inside them, so their pauses land in the runner\'s time (the policy GC row, against the near-free one). The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.',
+        "Policy rows: the bot time left out is what each bot spends in its message handler before the send (JSON.parse of the request, the policy, JSON.stringify of the answer); its send stays in, as the echo server's does in the baseline. The garbage the bots make is not left out: V8 runs most scavenges as tasks between message handlers, not inside them, so their pauses land in the runner's time (the policy GC row, against the near-free one). The steady row is, like the near-free one, first answer to last of each match (connect and close are not per-decision costs), and best of the same interleaved rounds; the incl. connect+close row is one longer run.",
         'Near-free bots answer from answers recorded in-process, so nearly all of their time is the socket itself, like the echo server.',
         'The bare round trip: same frame size, a Buffer sent as a text frame with ws.send, same ws options, next frame sent from the message handler (no promise or timer per trip).',
         `The runner frames and masks its requests itself, four bytes at a time, and writes each in one call (src/runner/client-frame.ts); ws.send masks byte by byte in JavaScript on Node 20 and copies through option objects. The indented round-trip row is the bare echo sent that way: against it the runner's steady state is x${(steadyUs / ownFramingEchoUs).toFixed(2)}, policy bots x${(policySteadyUs / ownFramingEchoUs).toFixed(2)}; that difference is the runner's own work per decision.`,
-        'Breakdown rows are measured in-process on the same games (submit is engine work); the runner encodes each request from the game state (src/runner/seat-frame.ts around engine/view-bytes.ts); the "plain way" rows build the view with seatView and encode it with JSON.stringify, on the same decisions. Of the rest, GC is the largest part: the GC rows are this thread\'s pauses (PerformanceObserver) over the same interleaved rounds, whole matches for the runner. They are mostly scavenges copying what a match keeps to its end: the engine\'s events (the replay), whose data objects outlive every young generation; with events off the runner\'s pauses fall to about the echo\'s. A finished match empties the engine\'s log (releaseEvents) once its replay is built: a dead log array already in the old generation would keep its young events alive through every scavenge until a full GC. A bigger or smaller young generation (--max-semi-space-size 4 or 64) makes it worse, not better. The runner\'s own loop without sockets costs under 2 us a decision, bot and engine included (the built-in row above).',
+        "Breakdown rows are measured in-process on the same games (submit is engine work); the runner encodes each request from the game state (src/runner/seat-frame.ts around engine/view-bytes.ts); the \"plain way\" rows build the view with seatView and encode it with JSON.stringify, on the same decisions. Of the rest, GC is the largest part: the GC rows are this thread's pauses (PerformanceObserver) over the same interleaved rounds, whole matches for the runner. They are mostly scavenges copying what a match keeps to its end: the engine's events (the replay), whose data objects outlive every young generation; with events off the runner's pauses fall to about the echo's. A finished match empties the engine's log (releaseEvents) once its replay is built: a dead log array already in the old generation would keep its young events alive through every scavenge until a full GC. A bigger or smaller young generation (--max-semi-space-size 4 or 64) makes it worse, not better. The runner's own loop without sockets costs under 2 us a decision, bot and engine included (the built-in row above).",
         `Best of ${runs}x${ROUNDS} interleaved rounds for the echo and near-free rows, best of ${ROUNDS} passes for each breakdown row (the machine is shared).`,
       ],
     },

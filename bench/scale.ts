@@ -69,25 +69,52 @@ const selfCpu = () => {
   return (u.user + u.system) / 1e6;
 };
 
-interface DbStats { xacts: number; rows: number }
+interface DbStats {
+  xacts: number;
+  rows: number;
+}
 async function dbStats(c: pg.Client, db: string): Promise<DbStats> {
   // Backends report their counters about once a second: wait for the last ones.
   await new Promise((r) => setTimeout(r, 1_200));
-  const r = await c.query(`SELECT xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS w FROM pg_stat_database WHERE datname = $1`, [db]);
+  const r = await c.query(
+    `SELECT xact_commit + xact_rollback AS x, tup_inserted + tup_updated + tup_deleted AS w FROM pg_stat_database WHERE datname = $1`,
+    [db],
+  );
   // This query's own transaction counts too: the caller subtracts its reads.
   return { xacts: Number(r.rows[0].x), rows: Number(r.rows[0].w) };
 }
 
 function startWorker(url: string, concurrency: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/arena'), 'serve', '--role', 'worker', '--store', url, '--dev', '--port', '0', '--concurrency', String(concurrency), '--log-format', 'json'], {
-    cwd: ROOT, env: { PATH: process.env.PATH, NODE_OPTIONS: '' }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin/arena'),
+      'serve',
+      '--role',
+      'worker',
+      '--store',
+      url,
+      '--dev',
+      '--port',
+      '0',
+      '--concurrency',
+      String(concurrency),
+      '--log-format',
+      'json',
+    ],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let err = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       err += d;
       if (/listening on/.test(err)) resolve(child);
-      for (const line of d.split('\n')) if (/match\.(abort|error)|queue\./.test(line)) process.stderr.write(`worker: ${line}\n`);
+      for (const line of d.split('\n'))
+        if (/match\.(abort|error)|queue\./.test(line)) process.stderr.write(`worker: ${line}\n`);
       if (err.length > 100_000) err = err.slice(-10_000);
     });
     child.once('exit', (code) => reject(new Error(`worker exited ${code}: ${err.slice(-2000)}`)));
@@ -119,11 +146,18 @@ async function runWith(cluster: PgCluster, workers: number, each: number, bots: 
   try {
     const owner = await store.createUser({ email: 'bench@example.com', name: 'bench' });
     const records: BotRecord[] = [];
-    for (const [i, b] of bots.entries()) records.push(await store.addBot({ ownerId: owner.id, name: `b${i}`, game: 'pioneers', url: b.url }));
+    for (const [i, b] of bots.entries())
+      records.push(await store.addBot({ ownerId: owner.id, name: `b${i}`, game: 'pioneers', url: b.url }));
     const log = () => {};
     await migrateQueue(store.db, log);
     const dispatch = new QueueDispatch({ db: store.db, store, matchTimeoutMs: 600_000, log });
-    const player = new MatchPlayer({ store, hub: new LiveHub(), platformKey: generateKeyPair().privateKey, matchTimeoutMs: 600_000, log });
+    const player = new MatchPlayer({
+      store,
+      hub: new LiveHub(),
+      platformKey: generateKeyPair().privateKey,
+      matchTimeoutMs: 600_000,
+      log,
+    });
     let n = 0;
     // As the scheduler: a bot plays one match at a time (busyBots), so the bench seats only idle ones.
     let busy = new Set<string>();
@@ -165,10 +199,12 @@ async function runWith(cluster: PgCluster, workers: number, each: number, bots: 
     const cpu1 = { w: procs.reduce((s, p) => s + cpuOf(p.pid!), 0), pg: postgresCpu(cluster), me: selfCpu() };
     const after = await dbStats(stats, name);
 
-    const measured = (await store.db.query<{ record: string; w: number }>(
-      `SELECT m.record, extract(epoch FROM j.started_at - j.enqueued_at)::float8 * 1000 AS w FROM arena_matches m JOIN arena_match_jobs j ON j.match_id = m.id WHERE m.id >= $1 ORDER BY m.id`,
-      [`m${String(first).padStart(5, '0')}`],
-    )).rows;
+    const measured = (
+      await store.db.query<{ record: string; w: number }>(
+        `SELECT m.record, extract(epoch FROM j.started_at - j.enqueued_at)::float8 * 1000 AS w FROM arena_matches m JOIN arena_match_jobs j ON j.match_id = m.id WHERE m.id >= $1 ORDER BY m.id`,
+        [`m${String(first).padStart(5, '0')}`],
+      )
+    ).rows;
     let decisions = 0;
     let completed = 0;
     for (const row of measured) {
@@ -181,11 +217,18 @@ async function runWith(cluster: PgCluster, workers: number, each: number, bots: 
     // The bench's own transactions: each poll, each enqueue (one each), and the stats read itself; its rows: the enqueues'.
     const enqueueRows = 3; // match row, job row, graphile job row
     return {
-      workers, each, seconds, completed, decisions,
-      workerCpu: cpu1.w - cpu0.w, pgCpu: cpu1.pg - cpu0.pg, benchCpu: cpu1.me - cpu0.me,
+      workers,
+      each,
+      seconds,
+      completed,
+      decisions,
+      workerCpu: cpu1.w - cpu0.w,
+      pgCpu: cpu1.pg - cpu0.pg,
+      benchCpu: cpu1.me - cpu0.me,
       xacts: after.xacts - before.xacts - polls - enqueues - 1,
       rows: after.rows - before.rows - enqueues * enqueueRows,
-      waitP50: q(0.5), waitP99: q(0.99),
+      waitP50: q(0.5),
+      waitP99: q(0.99),
     };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
@@ -201,7 +244,11 @@ export async function run(): Promise<BenchSuite[]> {
   try {
     for (let i = 0; i < BOTS; i++) {
       const play = legalPlayer();
-      bots.push(await startTestBot({ behaviour: (ctx) => answer(ctx, play(ctx.request.view, ctx.request.kind, ctx.request.matchId)) }));
+      bots.push(
+        await startTestBot({
+          behaviour: (ctx) => answer(ctx, play(ctx.request.view, ctx.request.kind, ctx.request.matchId)),
+        }),
+      );
     }
     const one = await runWith(cluster, 1, SLOTS, bots);
     const two = await runWith(cluster, 2, SLOTS / 2, bots);
@@ -214,27 +261,34 @@ export async function run(): Promise<BenchSuite[]> {
       extra: {
         'matches/s': +(r.completed / r.seconds).toFixed(2),
         completed: `${r.completed}/${MATCHES}`,
-        'cpu workers s': +r.workerCpu.toFixed(2), 'cpu postgres s': +r.pgCpu.toFixed(2), 'cpu bots+queue s': +r.benchCpu.toFixed(2),
-        'db round trips/match': +(r.xacts / r.completed).toFixed(1), 'per decision': +(r.xacts / r.decisions).toFixed(4),
-        'rows written/match': +(r.rows / r.completed).toFixed(1), 'rows/decision': +(r.rows / r.decisions).toFixed(4),
+        'cpu workers s': +r.workerCpu.toFixed(2),
+        'cpu postgres s': +r.pgCpu.toFixed(2),
+        'cpu bots+queue s': +r.benchCpu.toFixed(2),
+        'db round trips/match': +(r.xacts / r.completed).toFixed(1),
+        'per decision': +(r.xacts / r.decisions).toFixed(4),
+        'rows written/match': +(r.rows / r.completed).toFixed(1),
+        'rows/decision': +(r.rows / r.decisions).toFixed(4),
         'decisions/match': Math.round(r.decisions / r.completed),
-        'enqueue-to-start p50 ms': +r.waitP50.toFixed(1), 'p99 ms': +r.waitP99.toFixed(1),
+        'enqueue-to-start p50 ms': +r.waitP50.toFixed(1),
+        'p99 ms': +r.waitP99.toFixed(1),
       },
     });
     const perCpu = (r: Run) => r.completed / r.workerCpu;
     const ratio = perCpu(two) / perCpu(one);
     const sameLoad = perCpu(two) / perCpu(control);
-    return [{
-      suite: 'scale',
-      baseline: row(one).name,
-      headline: `matches per worker CPU second, 2 workers against 1: x${ratio.toFixed(2)} (goal at least x0.85); against 1 worker with the same matches per process: x${sameLoad.toFixed(2)}; matches/s ${(one.completed / one.seconds).toFixed(2)} -> ${(two.completed / two.seconds).toFixed(2)}`,
-      verdict: { perWorkerCpuRatio: +ratio.toFixed(3), sameLoadPerProcessRatio: +sameLoad.toFixed(3) },
-      rows: [row(one), row(two), row(control)],
-      notes: [
-        'round trips = transactions in pg_stat_database (a statement outside a transaction is one), the bench\'s own polls and enqueues taken out; rows = tuples inserted, updated or deleted',
-        'the bots and the queueing run in this process; PostgreSQL is durable (fsync on)',
-      ],
-    }];
+    return [
+      {
+        suite: 'scale',
+        baseline: row(one).name,
+        headline: `matches per worker CPU second, 2 workers against 1: x${ratio.toFixed(2)} (goal at least x0.85); against 1 worker with the same matches per process: x${sameLoad.toFixed(2)}; matches/s ${(one.completed / one.seconds).toFixed(2)} -> ${(two.completed / two.seconds).toFixed(2)}`,
+        verdict: { perWorkerCpuRatio: +ratio.toFixed(3), sameLoadPerProcessRatio: +sameLoad.toFixed(3) },
+        rows: [row(one), row(two), row(control)],
+        notes: [
+          "round trips = transactions in pg_stat_database (a statement outside a transaction is one), the bench's own polls and enqueues taken out; rows = tuples inserted, updated or deleted",
+          'the bots and the queueing run in this process; PostgreSQL is durable (fsync on)',
+        ],
+      },
+    ];
   } finally {
     await Promise.all(bots.map((b) => b.close()));
     removePostgres(cluster);

@@ -18,7 +18,9 @@ const SEED = 'bench-search';
 const LIMIT_MS = 5;
 
 interface Run {
-  firsts: number; times: Float64Array; count: number;
+  firsts: number;
+  times: Float64Array;
+  count: number;
   /** Counted work of each decision (search only; 0 otherwise). */
   work: Float64Array;
   /** Decisions over LIMIT_MS: when, how long, and the process's CPU time meanwhile. */
@@ -27,12 +29,20 @@ interface Run {
 
 /** Games of `hero` (rotating seats) against greedy x3; times every decision of the hero. */
 async function play(hero: BuiltinBotName, games: number): Promise<Run> {
-  const run: Run = { firsts: 0, times: new Float64Array(games * 120), count: 0, work: new Float64Array(games * 120), slow: [] };
+  const run: Run = {
+    firsts: 0,
+    times: new Float64Array(games * 120),
+    count: 0,
+    work: new Float64Array(games * 120),
+    slow: [],
+  };
   for (let i = 0; i < games; i++) {
     const seed = gameSeed(SEED, i);
     // Rotation as in src/sim/simulate.ts: the hero (bot 0) sits at seat i % 4.
     const heroSeat = i % 4;
-    const bots: BuiltinBot[] = [0, 1, 2, 3].map((s) => createBuiltinBot(s === heroSeat ? hero : 'greedy', `${seed}:${s}`));
+    const bots: BuiltinBot[] = [0, 1, 2, 3].map((s) =>
+      createBuiltinBot(s === heroSeat ? hero : 'greedy', `${seed}:${s}`),
+    );
     const g = newGame(seed, 4, { events: false });
     for (let s = nextSeat(g); s !== -1; s = nextSeat(g)) {
       // The CPU clock is read outside the timed span, for the hero only.
@@ -42,7 +52,10 @@ async function play(hero: BuiltinBotName, games: number): Promise<Run> {
       const dt = performance.now() - t0;
       if (c0) {
         const c = process.cpuUsage(c0);
-        if (run.count === run.times.length) { run.times = grow(run.times); run.work = grow(run.work); }
+        if (run.count === run.times.length) {
+          run.times = grow(run.times);
+          run.work = grow(run.work);
+        }
         run.work[run.count] = (bots[s] as { last?: { used: number } }).last?.used ?? 0;
         run.times[run.count++] = dt;
         if (dt > LIMIT_MS) run.slow.push({ start: t0, ms: dt, cpuMs: (c.user + c.system) / 1000 });
@@ -77,7 +90,16 @@ function stats(r: Run, pauses: readonly GcPause[]) {
   }
   perUnit.sort((a, b) => a - b);
   const msPerUnit = perUnit.length ? perUnit[perUnit.length >> 1] : 0;
-  return { mean, p99: t[Math.floor(t.length * 0.99)], max: t[t.length - 1], over: r.slow.length, withGc, offCpu, maxWork, msPerUnit };
+  return {
+    mean,
+    p99: t[Math.floor(t.length * 0.99)],
+    max: t[t.length - 1],
+    over: r.slow.length,
+    withGc,
+    offCpu,
+    maxWork,
+    msPerUnit,
+  };
 }
 
 export async function run(): Promise<BenchSuite[]> {
@@ -88,25 +110,36 @@ export async function run(): Promise<BenchSuite[]> {
   const search = await play('search', GAMES);
   await new Promise((r) => setTimeout(r, 10));
   gc.stop();
-  const gs = stats(greedy, gc.pauses), ss = stats(search, gc.pauses);
+  const gs = stats(greedy, gc.pauses),
+    ss = stats(search, gc.pauses);
   const row = (name: string, r: Run, s: ReturnType<typeof stats>) => ({
-    name, value: r.firsts / GAMES, unit: 'first places',
+    name,
+    value: r.firsts / GAMES,
+    unit: 'first places',
     extra: {
-      firsts: r.firsts, games: GAMES, decisions: r.count,
-      msPerDecision: s.mean.toFixed(3), p99Ms: s.p99.toFixed(3), maxMs: s.max.toFixed(2),
-      over5Ms: s.over, over5MsInGc: s.withGc, over5MsOffCpu: s.offCpu,
+      firsts: r.firsts,
+      games: GAMES,
+      decisions: r.count,
+      msPerDecision: s.mean.toFixed(3),
+      p99Ms: s.p99.toFixed(3),
+      maxMs: s.max.toFixed(2),
+      over5Ms: s.over,
+      over5MsInGc: s.withGc,
+      over5MsOffCpu: s.offCpu,
       ...(s.maxWork > 0 ? { maxWork: s.maxWork, maxWorkMs: (s.maxWork * s.msPerUnit).toFixed(2) } : {}),
     },
   });
-  return [{
-    suite: 'search bot vs greedy x3 (4 seats, seats rotating)',
-    baseline: 'greedy + greedy x3',
-    rows: [row('greedy + greedy x3', greedy, gs), row('search + greedy x3', search, ss)],
-    notes: [
-      'value: share of games the first bot wins; an equal bot wins 25%. Goal for search: at least 40% over 1,000 games.',
-      `times are per decision of the first bot only (search/greedy mean time x${(ss.mean / gs.mean).toFixed(0)}); goal for search: every decision within ${LIMIT_MS} ms, so max within ${LIMIT_MS} ms and over5Ms 0`,
-      `over5Ms: decisions over ${LIMIT_MS} ms; over5MsInGc: those that overlapped a garbage collection; over5MsOffCpu: those for half of which the process had no CPU (another process on a shared machine). greedy's own over5Ms shows how noisy the machine was`,
-      'maxWork: the most counted work (simulated decisions, static evaluations, drawn worlds) of one search decision, the same on any machine; maxWorkMs: that work at the median time per counted decision of this run, the worst decision on a quiet machine',
-    ],
-  }];
+  return [
+    {
+      suite: 'search bot vs greedy x3 (4 seats, seats rotating)',
+      baseline: 'greedy + greedy x3',
+      rows: [row('greedy + greedy x3', greedy, gs), row('search + greedy x3', search, ss)],
+      notes: [
+        'value: share of games the first bot wins; an equal bot wins 25%. Goal for search: at least 40% over 1,000 games.',
+        `times are per decision of the first bot only (search/greedy mean time x${(ss.mean / gs.mean).toFixed(0)}); goal for search: every decision within ${LIMIT_MS} ms, so max within ${LIMIT_MS} ms and over5Ms 0`,
+        `over5Ms: decisions over ${LIMIT_MS} ms; over5MsInGc: those that overlapped a garbage collection; over5MsOffCpu: those for half of which the process had no CPU (another process on a shared machine). greedy's own over5Ms shows how noisy the machine was`,
+        'maxWork: the most counted work (simulated decisions, static evaluations, drawn worlds) of one search decision, the same on any machine; maxWorkMs: that work at the median time per counted decision of this run, the worst decision on a quiet machine',
+      ],
+    },
+  ];
 }

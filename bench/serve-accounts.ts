@@ -27,7 +27,11 @@ interface Sized {
   writes: number[];
 }
 
-async function setUp(root: string, n: number, budgetMs: number): Promise<Sized | { n: number; reached: number; ms: number }> {
+async function setUp(
+  root: string,
+  n: number,
+  budgetMs: number,
+): Promise<Sized | { n: number; reached: number; ms: number }> {
   const store = await openFileStore(join(root, `n${n}`));
   const bots: string[] = [];
   const t0 = performance.now();
@@ -38,7 +42,9 @@ async function setUp(root: string, n: number, budgetMs: number): Promise<Sized |
     while (next < n && !over) {
       const i = next++;
       const u = await store.createUser({ email: `user${i}@example.com`, name: `user${i}` });
-      bots.push((await store.addBot({ ownerId: u.id, name: `bot ${i}`, game: 'pioneers', url: `https://bot${i}.example/` })).id);
+      bots.push(
+        (await store.addBot({ ownerId: u.id, name: `bot ${i}`, game: 'pioneers', url: `https://bot${i}.example/` })).id,
+      );
       if (i % 1000 === 999 && performance.now() - t0 > budgetMs) over = true;
     }
   };
@@ -55,30 +61,57 @@ function matchOf(bots: string[]): StoredMatch {
   while (seats.size < 4) seats.add(bots[Math.floor(Math.random() * bots.length)]);
   const now = new Date().toISOString();
   return {
-    id: `m_${randomBytes(9).toString('base64url')}`, game: 'pioneers', status: 'running',
-    players: [...seats].map((botId, seat) => ({ seat, botId, botName: `bot ${seat}`, placement: null, ratingDelta: null })),
-    startedAt: now, endedAt: null, seed: randomBytes(16).toString('hex'), replay: [], rulesVersion: 'bench-1', seatCount: 4, vp: null,
+    id: `m_${randomBytes(9).toString('base64url')}`,
+    game: 'pioneers',
+    status: 'running',
+    players: [...seats].map((botId, seat) => ({
+      seat,
+      botId,
+      botName: `bot ${seat}`,
+      placement: null,
+      ratingDelta: null,
+    })),
+    startedAt: now,
+    endedAt: null,
+    seed: randomBytes(16).toString('hex'),
+    replay: [],
+    rulesVersion: 'bench-1',
+    seatCount: 4,
+    vp: null,
   };
 }
 
 function finish(m: StoredMatch): StoredMatch {
   const at = new Date().toISOString();
   return {
-    ...m, status: 'completed', endedAt: at, vp: [10, 8, 6, 4],
-    replay: Array.from({ length: 200 }, (_, seq) => ({ seq, at, kind: 'talk' as const, seat: seq % 4, data: { message: `event ${seq}` } })),
+    ...m,
+    status: 'completed',
+    endedAt: at,
+    vp: [10, 8, 6, 4],
+    replay: Array.from({ length: 200 }, (_, seq) => ({
+      seq,
+      at,
+      kind: 'talk' as const,
+      seat: seq % 4,
+      data: { message: `event ${seq}` },
+    })),
     players: m.players.map((p, seat) => ({ ...p, placement: seat + 1, ratingDelta: 1.5 - seat })),
   };
 }
 
 async function ratingsOf(store: FileStore, m: StoredMatch): Promise<RatingRecord[]> {
-  return Promise.all(m.players.map(async (p, seat) => {
-    const n = ((await store.getRating(p.botId, 'pioneers'))?.gamesPlayed ?? 0) + 1;
-    return { botId: p.botId, game: 'pioneers' as const, mu: 25 + 1 - seat, sigma: 8, gamesPlayed: n };
-  }));
+  return Promise.all(
+    m.players.map(async (p, seat) => {
+      const n = ((await store.getRating(p.botId, 'pioneers'))?.gamesPlayed ?? 0) + 1;
+      return { botId: p.botId, game: 'pioneers' as const, mu: 25 + 1 - seat, sigma: 8, gamesPlayed: n };
+    }),
+  );
 }
 
 function diskBytes(dir: string, pattern: RegExp): number {
-  return readdirSync(dir).filter((f) => pattern.test(f)).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+  return readdirSync(dir)
+    .filter((f) => pattern.test(f))
+    .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
 }
 
 export async function accountsSuite(): Promise<BenchSuite> {
@@ -90,7 +123,9 @@ export async function accountsSuite(): Promise<BenchSuite> {
       const budget = n >= 100_000 ? SETUP_BUDGET_MS : Infinity;
       const got = await setUp(root, n, budget);
       if (!('store' in got)) {
-        skipped.push(`${n.toLocaleString('en-US')} accounts: not set up within ${SETUP_BUDGET_MS / 1000} s (${got.reached.toLocaleString('en-US')} in ${(got.ms / 1000).toFixed(1)} s), left out`);
+        skipped.push(
+          `${n.toLocaleString('en-US')} accounts: not set up within ${SETUP_BUDGET_MS / 1000} s (${got.reached.toLocaleString('en-US')} in ${(got.ms / 1000).toFixed(1)} s), left out`,
+        );
         continue;
       }
       process.stderr.write(`bench serve: ${n} accounts with a bot each set up in ${Math.round(got.setupMs)} ms\n`);

@@ -31,9 +31,16 @@ interface Round {
   view: PublicView;
 }
 
-const header = (id: string) => ({ id, game: 'pioneers' as const, status: 'running' as const, players: [], startedAt: new Date().toISOString() });
+const header = (id: string) => ({
+  id,
+  game: 'pioneers' as const,
+  status: 'running' as const,
+  players: [],
+  startedAt: new Date().toISOString(),
+});
 const final = { status: 'completed' as const, players: [], endedAt: new Date().toISOString() };
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const sink = { send: () => {}, close: () => {} };
 
 /** CPU seconds (user + system) of every process of the cluster, from /proc (the postmaster and its backends). */
@@ -63,12 +70,14 @@ export async function run(): Promise<BenchSuite[]> {
   const games: Round[][] = [];
   let viewMs = 0;
   for (let g = 0; g < GAMES; g++) {
-    games.push([...rounds(`bench-live-${g}`)].map((r) => {
-      const t = performance.now();
-      const view = publicView(r.game);
-      viewMs += performance.now() - t;
-      return { events: r.events, view };
-    }));
+    games.push(
+      [...rounds(`bench-live-${g}`)].map((r) => {
+        const t = performance.now();
+        const view = publicView(r.game);
+        viewMs += performance.now() - t;
+        return { events: r.events, view };
+      }),
+    );
   }
   const flushes = games.reduce((n, g) => n + g.length, 0);
   const events = games.reduce((n, g) => n + g.reduce((m, r) => m + r.events.length, 0), 0);
@@ -121,7 +130,15 @@ export async function run(): Promise<BenchSuite[]> {
           a.close(ch.header.id, final);
           await a.flushed();
         }
-        return { wallUs: ((performance.now() - t0) * 1000) / flushes, cpuUs: cpuUs(c0) / flushes, pgCpuUs: ((clusterCpuS(cluster) - pg0) * 1e6) / flushes, publishUs: median(publishUs), p50: median(walls), p99: pct(walls, 99), viewsPerFlush: views / flushes };
+        return {
+          wallUs: ((performance.now() - t0) * 1000) / flushes,
+          cpuUs: cpuUs(c0) / flushes,
+          pgCpuUs: ((clusterCpuS(cluster) - pg0) * 1e6) / flushes,
+          publishUs: median(publishUs),
+          p50: median(walls),
+          p99: pct(walls, 99),
+          viewsPerFlush: views / flushes,
+        };
       };
       await awaited('warm');
       const pgAwaited = await awaited('awaited');
@@ -154,13 +171,19 @@ export async function run(): Promise<BenchSuite[]> {
         while (!(mirror = await b.find(id))) await new Promise((r) => setTimeout(r, 1));
         let done!: () => void;
         const ended = new Promise<void>((r) => (done = r));
-        mirror.subscribe({ send: (chunk) => {
-          const now = performance.now();
-          for (const m of chunk.matchAll(/^id: (\d+)$/gm)) {
-            const at = sent.get(Number(m[1]));
-            if (at !== undefined) lag.push(now - at);
-          }
-        }, close: () => done() }, mirror.lastSeq);
+        mirror.subscribe(
+          {
+            send: (chunk) => {
+              const now = performance.now();
+              for (const m of chunk.matchAll(/^id: (\d+)$/gm)) {
+                const at = sent.get(Number(m[1]));
+                if (at !== undefined) lag.push(now - at);
+              }
+            },
+            close: () => done(),
+          },
+          mirror.lastSeq,
+        );
         for (const r of games[0]) {
           const now = performance.now();
           for (const e of r.events) sent.set(e.seq, now);
@@ -177,21 +200,60 @@ export async function run(): Promise<BenchSuite[]> {
           baseline: 'in-memory hub, no viewer: publish',
           headline: `A flush through PostgreSQL (INSERT + NOTIFY, awaited): ${pgAwaited.p50.toFixed(0)} us wall (p99 ${pgAwaited.p99.toFixed(0)}), ${(pgAwaited.cpuUs + pgAwaited.pgCpuUs).toFixed(0)} us CPU (arena ${pgAwaited.cpuUs.toFixed(0)} + PostgreSQL ${pgAwaited.pgCpuUs.toFixed(0)}); the in-memory hub ${mem0.us.toFixed(1)} us (${mem1.us.toFixed(1)} with a viewer)`,
           rows: [
-            { name: 'in-memory hub, no viewer: publish', value: mem0.us, unit: 'us', extra: { cpuUs: mem0.cpuUs.toFixed(1) } },
-            { name: 'in-memory hub, one viewer: publish', value: mem1.us, unit: 'us', extra: { cpuUs: mem1.cpuUs.toFixed(1) } },
-            { name: 'postgres hub: publish (on the decision path)', value: pgAwaited.publishUs, unit: 'us', extra: { note: 'median; the write is sent from it, and runs after it' } },
-            { name: 'publicView, one call', value: (viewMs * 1000) / flushes, unit: 'us', extra: { note: 'not in the other rows (views precomputed); the in-memory hub calls it per flush watched, the postgres hub per write', awaitedCallsPerFlush: pgAwaited.viewsPerFlush.toFixed(3), backToBackCallsPerFlush: fastViews.toFixed(3) } },
-            { name: 'postgres hub: flush awaited, p50 wall', value: pgAwaited.p50, unit: 'us', extra: { p99: pgAwaited.p99.toFixed(0) } },
+            {
+              name: 'in-memory hub, no viewer: publish',
+              value: mem0.us,
+              unit: 'us',
+              extra: { cpuUs: mem0.cpuUs.toFixed(1) },
+            },
+            {
+              name: 'in-memory hub, one viewer: publish',
+              value: mem1.us,
+              unit: 'us',
+              extra: { cpuUs: mem1.cpuUs.toFixed(1) },
+            },
+            {
+              name: 'postgres hub: publish (on the decision path)',
+              value: pgAwaited.publishUs,
+              unit: 'us',
+              extra: { note: 'median; the write is sent from it, and runs after it' },
+            },
+            {
+              name: 'publicView, one call',
+              value: (viewMs * 1000) / flushes,
+              unit: 'us',
+              extra: {
+                note: 'not in the other rows (views precomputed); the in-memory hub calls it per flush watched, the postgres hub per write',
+                awaitedCallsPerFlush: pgAwaited.viewsPerFlush.toFixed(3),
+                backToBackCallsPerFlush: fastViews.toFixed(3),
+              },
+            },
+            {
+              name: 'postgres hub: flush awaited, p50 wall',
+              value: pgAwaited.p50,
+              unit: 'us',
+              extra: { p99: pgAwaited.p99.toFixed(0) },
+            },
             { name: 'postgres hub: CPU per flush, arena process', value: pgAwaited.cpuUs, unit: 'us' },
             { name: 'postgres hub: CPU per flush, PostgreSQL', value: pgAwaited.pgCpuUs, unit: 'us' },
-            { name: 'postgres hub, rounds back to back: wall per flush', value: fastWallUs, unit: 'us', extra: { cpuUs: fastCpuUs.toFixed(0), note: 'writes coalesce while one is in flight' } },
-            { name: 'viewer on another hub, a round a ms: publish to message, p50', value: median(lag) * 1000, unit: 'us', extra: { p99us: (pct(lag, 99) * 1000).toFixed(0), events: lag.length } },
+            {
+              name: 'postgres hub, rounds back to back: wall per flush',
+              value: fastWallUs,
+              unit: 'us',
+              extra: { cpuUs: fastCpuUs.toFixed(0), note: 'writes coalesce while one is in flight' },
+            },
+            {
+              name: 'viewer on another hub, a round a ms: publish to message, p50',
+              value: median(lag) * 1000,
+              unit: 'us',
+              extra: { p99us: (pct(lag, 99) * 1000).toFixed(0), events: lag.length },
+            },
           ],
           notes: [
             'One flush is one decision round of a match: its new events (1.5 on average here) and the public view after them.',
             'Awaited: each write waits for the previous, as a lone match on an idle machine; CPU is this process (both hubs, idle listeners) and every PostgreSQL process over the loop, from /proc.',
-            'Back to back: the next round starts after one turn of the event loop (faster than any bot answers); the player\'s writes then carry several rounds each.',
-            'Publish to message: both hubs in this process, each with its own connections; the viewer\'s hub wakes on the NOTIFY and reads the new rows.',
+            "Back to back: the next round starts after one turn of the event loop (faster than any bot answers); the player's writes then carry several rounds each.",
+            "Publish to message: both hubs in this process, each with its own connections; the viewer's hub wakes on the NOTIFY and reads the new rows.",
           ],
         },
       ];

@@ -59,10 +59,11 @@ async function startBot(): Promise<BotServer> {
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => {
-      for (const c of wss.clients) c.terminate();
-      wss.close(() => http.close(() => r()));
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close(() => http.close(() => r()));
+      }),
   };
 }
 
@@ -153,10 +154,17 @@ process.stdin.on('data', (d) => {
 process.stdin.on('end', async () => { await Promise.all(open); process.stdout.write(JSON.stringify(counts)); });
 `;
 
-interface ViewerCounts { messages: number; bytes: number; ended: number; failed: number }
+interface ViewerCounts {
+  messages: number;
+  bytes: number;
+  ended: number;
+  failed: number;
+}
 
 function startViewers(): { watch(url: string): void; done(): Promise<ViewerCounts> } {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', VIEWER_CHILD], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', VIEWER_CHILD], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const exited = new Promise<void>((r) => child.on('close', () => r()));
@@ -170,21 +178,26 @@ function startViewers(): { watch(url: string): void; done(): Promise<ViewerCount
   };
 }
 
-async function runnerAlone(bots: BotServer[], platformKey: ReturnType<typeof generateKeyPair>['privateKey']): Promise<{ phase: Phase; aborted: number; strikes: number }> {
+async function runnerAlone(
+  bots: BotServer[],
+  platformKey: ReturnType<typeof generateKeyPair>['privateKey'],
+): Promise<{ phase: Phase; aborted: number; strikes: number }> {
   const phase = new Phase();
   phase.start();
   let aborted = 0;
   let strikes = 0;
-  await Promise.all(Array.from({ length: MATCHES }, async (_, m) => {
-    const entrants: MatchEntrant[] = [0, 1, 2, 3].map((k) => {
-      const bot = bots[(m * 4 + k) % bots.length];
-      return { botId: `b${m}-${k}`, botName: `b${m}-${k}`, source: { type: 'ws', url: bot.url } };
-    });
-    const r = await runMatch({ matchId: `runner-${m}`, seed: newTournamentSeed(), entrants, platformKey });
-    if (r.match.status !== 'completed') aborted++;
-    strikes += r.seats.reduce((n, s) => n + s.strikeLog.length, 0);
-    phase.take(r);
-  }));
+  await Promise.all(
+    Array.from({ length: MATCHES }, async (_, m) => {
+      const entrants: MatchEntrant[] = [0, 1, 2, 3].map((k) => {
+        const bot = bots[(m * 4 + k) % bots.length];
+        return { botId: `b${m}-${k}`, botName: `b${m}-${k}`, source: { type: 'ws', url: bot.url } };
+      });
+      const r = await runMatch({ matchId: `runner-${m}`, seed: newTournamentSeed(), entrants, platformKey });
+      if (r.match.status !== 'completed') aborted++;
+      strikes += r.seats.reduce((n, s) => n + s.strikeLog.length, 0);
+      phase.take(r);
+    }),
+  );
   phase.stop();
   return { phase, aborted, strikes };
 }
@@ -194,9 +207,19 @@ async function service(bots: BotServer[], matches = MATCHES, viewerCount = VIEWE
   const store = await openFileStore(join(dir, 'data'));
   const owner = await store.createUser({ email: 'bench@example.com', name: 'bench' });
   // Four registered bots per bot server: 800 bots, so one tick seats 200 tables of 4.
-  for (let i = 0; i < matches * 4; i++) await store.addBot({ ownerId: owner.id, name: `bench${i}`, game: 'pioneers', url: bots[i % bots.length].url });
+  for (let i = 0; i < matches * 4; i++)
+    await store.addBot({ ownerId: owner.id, name: `bench${i}`, game: 'pioneers', url: bots[i % bots.length].url });
   // Every viewer comes from 127.0.0.1: lift the per-address cap on open streams.
-  const server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, liveStreamsPerAddress: viewerCount + 1, maxMatches: matches, sameOwner: 'allow' });
+  const server = await startServer({
+    store,
+    dataDir: join(dir, 'data'),
+    port: 0,
+    dev: true,
+    tickSeconds: 0,
+    liveStreamsPerAddress: viewerCount + 1,
+    maxMatches: matches,
+    sameOwner: 'allow',
+  });
   const phase = new Phase();
   const ended = { completed: 0, aborted: 0, strikes: 0 };
   // Viewers join as the matches open (before their first decision), two per match on the first WATCHED.
@@ -205,7 +228,9 @@ async function service(bots: BotServer[], matches = MATCHES, viewerCount = VIEWE
   let opened = 0;
   LiveHub.prototype.open = function watched(this: LiveHub, ...args: Parameters<typeof open>) {
     const ch = open.apply(this, args);
-    if (opened++ < Math.min(WATCHED, viewerCount)) for (let v = 0; v < viewerCount / Math.min(WATCHED, viewerCount); v++) viewerProcess.watch(`${server.url}/matches/${ch.header.id}/live`);
+    if (opened++ < Math.min(WATCHED, viewerCount))
+      for (let v = 0; v < viewerCount / Math.min(WATCHED, viewerCount); v++)
+        viewerProcess.watch(`${server.url}/matches/${ch.header.id}/live`);
     return ch;
   };
   // The service's own work on the decision path: the live hub's publish after each round.
@@ -243,10 +268,20 @@ export async function run(): Promise<BenchSuite[]> {
   const { privateKey } = generateKeyPair();
   const bots = await Promise.all(Array.from({ length: BOT_SERVERS }, () => startBot()));
   // Warm-up: JIT the engine, runner, ws, the bots' policy and the service before anything is timed.
-  await Promise.all(Array.from({ length: 8 }, (_, m) => runMatch({
-    matchId: `warm-${m}`, seed: `warm-${m}`, platformKey: privateKey,
-    entrants: [0, 1, 2, 3].map((k) => ({ botId: `w${k}`, botName: `w${k}`, source: { type: 'ws', url: bots[(m * 4 + k) % bots.length].url } })),
-  })));
+  await Promise.all(
+    Array.from({ length: 8 }, (_, m) =>
+      runMatch({
+        matchId: `warm-${m}`,
+        seed: `warm-${m}`,
+        platformKey: privateKey,
+        entrants: [0, 1, 2, 3].map((k) => ({
+          botId: `w${k}`,
+          botName: `w${k}`,
+          source: { type: 'ws', url: bots[(m * 4 + k) % bots.length].url },
+        })),
+      }),
+    ),
+  );
   await service(bots, 8, 4);
 
   // Alternate, and keep each side's best round (by p99).
@@ -263,7 +298,9 @@ export async function run(): Promise<BenchSuite[]> {
     const al = await runnerAlone(bots, privateKey);
     aborted += sv.aborted + sv.ended.aborted + al.aborted;
     addedP99.push(sv.phase.pct(99) - al.phase.pct(99));
-    rounds.push(`round ${round + 1}: runner p50/p99 ${al.phase.pct(50).toFixed(1)}/${al.phase.pct(99).toFixed(1)} ms, ${al.phase.cpuUs.toFixed(0)} us CPU; service ${sv.phase.pct(50).toFixed(1)}/${sv.phase.pct(99).toFixed(1)} ms, ${sv.phase.cpuUs.toFixed(0)} us CPU`);
+    rounds.push(
+      `round ${round + 1}: runner p50/p99 ${al.phase.pct(50).toFixed(1)}/${al.phase.pct(99).toFixed(1)} ms, ${al.phase.cpuUs.toFixed(0)} us CPU; service ${sv.phase.pct(50).toFixed(1)}/${sv.phase.pct(99).toFixed(1)} ms, ${sv.phase.cpuUs.toFixed(0)} us CPU`,
+    );
     if (!svc || sv.phase.pct(99) < svc.phase.pct(99)) svc = sv;
     if (!alone || al.phase.pct(99) < alone.phase.pct(99)) alone = al;
   }
@@ -279,24 +316,67 @@ export async function run(): Promise<BenchSuite[]> {
       suite: `serve-matches: time per decision, ${MATCHES} concurrent matches, ${BOT_SERVERS} ws bots on loopback`,
       baseline: 'runner alone, p50',
       rows: [
-        { name: 'runner alone, p50', value: a.pct(50), unit: 'ms', extra: { decisions: a.latencies.length, matches: MATCHES, aborted: alone!.aborted, strikes: alone!.strikes, wallMs: Math.round(a.ms) } },
+        {
+          name: 'runner alone, p50',
+          value: a.pct(50),
+          unit: 'ms',
+          extra: {
+            decisions: a.latencies.length,
+            matches: MATCHES,
+            aborted: alone!.aborted,
+            strikes: alone!.strikes,
+            wallMs: Math.round(a.ms),
+          },
+        },
         { name: 'runner alone, p99', value: a.pct(99), unit: 'ms' },
-        { name: `service + ${VIEWERS} viewers, p50`, value: s.pct(50), unit: 'ms', extra: { decisions: s.latencies.length, matches: svc!.started, completed: svc!.ended.completed, aborted: svc!.aborted, strikes: svc!.ended.strikes, wallMs: Math.round(s.ms) } },
+        {
+          name: `service + ${VIEWERS} viewers, p50`,
+          value: s.pct(50),
+          unit: 'ms',
+          extra: {
+            decisions: s.latencies.length,
+            matches: svc!.started,
+            completed: svc!.ended.completed,
+            aborted: svc!.aborted,
+            strikes: svc!.ended.strikes,
+            wallMs: Math.round(s.ms),
+          },
+        },
         { name: `service + ${VIEWERS} viewers, p99`, value: s.pct(99), unit: 'ms' },
         { name: 'added by the service, p50', value: added.p50, unit: 'ms' },
         { name: 'added by the service, p99', value: added.p99, unit: 'ms' },
-        { name: 'CPU per decision, runner alone', value: a.cpuUs / 1000, unit: 'ms', extra: { us: a.cpuUs.toFixed(0) } },
-        { name: 'CPU per decision, service', value: s.cpuUs / 1000, unit: 'ms', extra: { us: s.cpuUs.toFixed(0), addedUs: (s.cpuUs - a.cpuUs).toFixed(0) } },
-        { name: 'service work per decision round (hub publish), p50', value: pctOf(svc!.publishMs, 50), unit: 'ms', extra: { rounds: svc!.publishMs.length } },
-        { name: 'service work per decision round (hub publish), p99', value: pctOf(svc!.publishMs, 99), unit: 'ms', extra: { maxMs: svc!.publishMs.reduce((m, x) => Math.max(m, x), 0).toFixed(2) } },
+        {
+          name: 'CPU per decision, runner alone',
+          value: a.cpuUs / 1000,
+          unit: 'ms',
+          extra: { us: a.cpuUs.toFixed(0) },
+        },
+        {
+          name: 'CPU per decision, service',
+          value: s.cpuUs / 1000,
+          unit: 'ms',
+          extra: { us: s.cpuUs.toFixed(0), addedUs: (s.cpuUs - a.cpuUs).toFixed(0) },
+        },
+        {
+          name: 'service work per decision round (hub publish), p50',
+          value: pctOf(svc!.publishMs, 50),
+          unit: 'ms',
+          extra: { rounds: svc!.publishMs.length },
+        },
+        {
+          name: 'service work per decision round (hub publish), p99',
+          value: pctOf(svc!.publishMs, 99),
+          unit: 'ms',
+          extra: { maxMs: svc!.publishMs.reduce((m, x) => Math.max(m, x), 0).toFixed(2) },
+        },
       ],
       notes: [
         `Goal: p99 added latency <= 5 ms and no match aborted: ${verdict} (added p99 by round: ${addedP99.map((x) => `${x.toFixed(1)} ms`).join(', ')}; ${aborted} matches aborted in all rounds). With 200 matches and their bots on one event loop a decision mostly waits its turn behind the others, and that wait swings by tens of ms between runs on a shared machine: the CPU rows below are the steadier measure of what the service adds.`,
         `Best of ${ROUNDS} alternating rounds per side (by p99): ${rounds.join('; ')}.`,
         'Per decision: request sent to answer received, as the runner measures it (SeatStats.latenciesMs), over every decision of every match.',
-        'Both phases play the same number of matches at once against the same bot servers with the same policy, in this one process: bots, runner, service and viewers share one event loop, so queueing behind the other matches is in both numbers and the difference is the service\'s own work (store, scheduler, hub, SSE, HTTP).',
+        "Both phases play the same number of matches at once against the same bot servers with the same policy, in this one process: bots, runner, service and viewers share one event loop, so queueing behind the other matches is in both numbers and the difference is the service's own work (store, scheduler, hub, SSE, HTTP).",
         'CPU per decision: this process (bots and runner in both, plus the service in the second) over the phase, divided by its decisions; unlike latency it hardly depends on what else the machine runs.',
-        'Hub publish: the service\'s synchronous work between a round\'s answers and the next request (public form and SSE text of each event, the public view when someone watches, writes to the viewers).',
+        "Hub publish: the service's synchronous work between a round's answers and the next request (public form and SSE text of each event, the public view when someone watches, writes to the viewers).",
         `Live viewers: ${VIEWERS} SSE streams on ${Math.min(WATCHED, svc!.started)} matches, read by a child process (their parsing is not the service's CPU); ${svc!.viewers.messages} messages, ${(svc!.viewers.bytes / (1024 * 1024)).toFixed(1)} MiB delivered, ${svc!.viewers.ended} streams ended with their match, ${svc!.viewers.failed} failed.`,
       ],
     },
@@ -305,13 +385,25 @@ export async function run(): Promise<BenchSuite[]> {
       baseline: 'runner alone: event-loop delay p99',
       rows: [
         { name: 'runner alone: event-loop delay p50', value: a.loopMs(50), unit: 'ms' },
-        { name: 'runner alone: event-loop delay p99', value: a.loopMs(99), unit: 'ms', extra: { maxMs: a.loopMs('max').toFixed(1) } },
+        {
+          name: 'runner alone: event-loop delay p99',
+          value: a.loopMs(99),
+          unit: 'ms',
+          extra: { maxMs: a.loopMs('max').toFixed(1) },
+        },
         { name: 'service: event-loop delay p50', value: s.loopMs(50), unit: 'ms' },
-        { name: 'service: event-loop delay p99', value: s.loopMs(99), unit: 'ms', extra: { maxMs: s.loopMs('max').toFixed(1) } },
+        {
+          name: 'service: event-loop delay p99',
+          value: s.loopMs(99),
+          unit: 'ms',
+          extra: { maxMs: s.loopMs('max').toFixed(1) },
+        },
         { name: 'runner alone: peak RSS', value: a.rssMiB, unit: 'MiB' },
         { name: 'service: peak RSS', value: s.rssMiB, unit: 'MiB' },
       ],
-      notes: ['monitorEventLoopDelay at 10 ms resolution over each phase; RSS sampled every 100 ms (the process also holds the bots).'],
+      notes: [
+        'monitorEventLoopDelay at 10 ms resolution over each phase; RSS sampled every 100 ms (the process also holds the bots).',
+      ],
     },
   ];
 }

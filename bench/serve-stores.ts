@@ -31,19 +31,61 @@ const BOARD_READS = Number(process.env.ARENA_BENCH_SERVE_BOARD_READS ?? 5);
 
 function arena(): ArenaRecords {
   const at = new Date().toISOString();
-  const r: ArenaRecords = { users: [], keys: [], bots: [], ratings: [], sessions: [], signInTokens: [], matches: [], ownerData: [], challenges: [], webhooks: [], webhookDeliveries: [], platformKeyPem: privateKeyToPem(generateKeyPair().privateKey) };
+  const r: ArenaRecords = {
+    users: [],
+    keys: [],
+    bots: [],
+    ratings: [],
+    sessions: [],
+    signInTokens: [],
+    matches: [],
+    ownerData: [],
+    challenges: [],
+    webhooks: [],
+    webhookDeliveries: [],
+    platformKeyPem: privateKeyToPem(generateKeyPair().privateKey),
+  };
   for (let i = 0; i < BOTS; i++) {
-    if (i % BOTS_PER_USER === 0) r.users.push({ id: newId('u'), name: `owner${i / BOTS_PER_USER}`, email: `owner${i}@example.com`, createdAt: at });
-    const bot = { id: newId('b'), ownerId: r.users[r.users.length - 1].id, name: `bot${i}`, game: 'pioneers' as const, url: 'ws://127.0.0.1:9/', status: 'active' as const, createdAt: at, removedAt: null };
+    if (i % BOTS_PER_USER === 0)
+      r.users.push({
+        id: newId('u'),
+        name: `owner${i / BOTS_PER_USER}`,
+        email: `owner${i}@example.com`,
+        createdAt: at,
+      });
+    const bot = {
+      id: newId('b'),
+      ownerId: r.users[r.users.length - 1].id,
+      name: `bot${i}`,
+      game: 'pioneers' as const,
+      url: 'ws://127.0.0.1:9/',
+      status: 'active' as const,
+      createdAt: at,
+      removedAt: null,
+    };
     r.bots.push(bot);
-    r.ratings.push({ botId: bot.id, game: 'pioneers', mu: 25 + (i % 97) / 10, sigma: 8 - (i % 13) / 10, gamesPlayed: 1 + (i % 50) });
+    r.ratings.push({
+      botId: bot.id,
+      game: 'pioneers',
+      mu: 25 + (i % 97) / 10,
+      sigma: 8 - (i % 13) / 10,
+      gamesPlayed: 1 + (i % 50),
+    });
   }
   return r;
 }
 
 async function measureStore(name: string, store: Store, platformKeyPem: string): Promise<BenchRow[]> {
   const { createPrivateKey } = await import('node:crypto');
-  const scheduler = new Scheduler({ store, hub: new LiveHub(), platformKey: createPrivateKey(platformKeyPem), tickMs: 3_600_000, matchTimeoutMs: 60_000, deadlineMs: 2000, log: () => {} });
+  const scheduler = new Scheduler({
+    store,
+    hub: new LiveHub(),
+    platformKey: createPrivateKey(platformKeyPem),
+    tickMs: 3_600_000,
+    matchTimeoutMs: 60_000,
+    deadlineMs: 2000,
+    log: () => {},
+  });
   const ticks: number[] = [];
   let started = 0;
   try {
@@ -56,7 +98,16 @@ async function measureStore(name: string, store: Store, platformKeyPem: string):
   } finally {
     await scheduler.stop();
   }
-  const server = await startServer({ store, dataDir: '', platformKey: { privateKey: createPrivateKey(platformKeyPem), publicKeyBase64: '', path: '', created: false }, host: '127.0.0.1', port: 0, dev: true, tickSeconds: 0, rateLimits: { key: { perSecond: 1e9, burst: 1e9 }, address: { perSecond: 1e9, burst: 1e9 } } });
+  const server = await startServer({
+    store,
+    dataDir: '',
+    platformKey: { privateKey: createPrivateKey(platformKeyPem), publicKeyBase64: '', path: '', created: false },
+    host: '127.0.0.1',
+    port: 0,
+    dev: true,
+    tickSeconds: 0,
+    rateLimits: { key: { perSecond: 1e9, burst: 1e9 }, address: { perSecond: 1e9, burst: 1e9 } },
+  });
   const reads: number[] = [];
   let rows = 0;
   try {
@@ -72,7 +123,12 @@ async function measureStore(name: string, store: Store, platformKeyPem: string):
     await server.close();
   }
   return [
-    { name: `${name}: one scheduler tick`, value: median(ticks), unit: 'ms', extra: { matches_started: started, ticks: ticks.length } },
+    {
+      name: `${name}: one scheduler tick`,
+      value: median(ticks),
+      unit: 'ms',
+      extra: { matches_started: started, ticks: ticks.length },
+    },
     { name: `${name}: GET /leaderboard`, value: median(reads), unit: 'ms', extra: { rows, reads: reads.length } },
   ];
 }
@@ -86,7 +142,9 @@ export async function storesSuite(): Promise<BenchSuite> {
     let t0 = performance.now();
     await writeDataDir(join(root, 'data'), records);
     const file = await openFileStore(join(root, 'data'));
-    process.stderr.write(`bench serve: ${BOTS} bots seeded in a data directory in ${Math.round(performance.now() - t0)} ms\n`);
+    process.stderr.write(
+      `bench serve: ${BOTS} bots seeded in a data directory in ${Math.round(performance.now() - t0)} ms\n`,
+    );
     try {
       rows.push(...(await measureStore('file store', file, records.platformKeyPem!)));
     } finally {
@@ -97,7 +155,9 @@ export async function storesSuite(): Promise<BenchSuite> {
     try {
       await loadPostgres(pg.db, records);
       await pg.db.query('ANALYZE');
-      process.stderr.write(`bench serve: ${BOTS} bots loaded into PostgreSQL in ${Math.round(performance.now() - t0)} ms\n`);
+      process.stderr.write(
+        `bench serve: ${BOTS} bots loaded into PostgreSQL in ${Math.round(performance.now() - t0)} ms\n`,
+      );
       rows.push(...(await measureStore('postgres', pg, records.platformKeyPem!)));
     } finally {
       await pg.close();

@@ -51,7 +51,10 @@ export async function run(): Promise<BenchSuite[]> {
   const asked = process.env.ARENA_BENCH_SERVE_PARTS;
   // By default the stores part runs where PostgreSQL is installed; asked for by name, it says what is missing.
   const withPostgres = asked !== undefined || hasPostgres();
-  if (!withPostgres) process.stderr.write('serve: PostgreSQL is not installed (apt-get install postgresql): the stores part is skipped\n');
+  if (!withPostgres)
+    process.stderr.write(
+      'serve: PostgreSQL is not installed (apt-get install postgresql): the stores part is skipped\n',
+    );
   const parts = (asked ?? `http,store,accounts${withPostgres ? ',stores' : ''}`).split(',');
   const out: BenchSuite[] = [];
   if (parts.includes('http')) out.push(await httpSuite());
@@ -85,14 +88,23 @@ async function serverRole(): Promise<never> {
   const user = await store.createUser({ email: 'bench@example.com', name: 'bench' });
   const keyIds: string[] = [];
   for (const publicKey of JSON.parse(process.env[KEYS_ENV] ?? '[]') as string[]) {
-    keyIds.push((await store.addKey({ userId: user.id, name: `bench ${keyIds.length}`, publicKey, scopes: ['bots.read'] })).id);
+    keyIds.push(
+      (await store.addKey({ userId: user.id, name: `bench ${keyIds.length}`, publicKey, scopes: ['bots.read'] })).id,
+    );
   }
-  for (let i = 0; i < BOTS_PER_USER; i++) await store.addBot({ ownerId: user.id, name: `bot ${i}`, game: 'pioneers', url: `http://127.0.0.1:9/bot-${i}` });
+  for (let i = 0; i < BOTS_PER_USER; i++)
+    await store.addBot({ ownerId: user.id, name: `bot ${i}`, game: 'pioneers', url: `http://127.0.0.1:9/bot-${i}` });
   // Log lines go where an operator's would (a file), here one that keeps nothing.
   const logOut = createWriteStream('/dev/null');
   const server = await startServer({
-    store, dataDir: join(dir, 'data'), host: '127.0.0.1', port: 0, dev: true, tickSeconds: 0,
-    rateLimits: { key: NO_LIMIT, address: NO_LIMIT }, logOut,
+    store,
+    dataDir: join(dir, 'data'),
+    host: '127.0.0.1',
+    port: 0,
+    dev: true,
+    tickSeconds: 0,
+    rateLimits: { key: NO_LIMIT, address: NO_LIMIT },
+    logOut,
   });
   const profile = await startProfile(process.env[PROFILE_ENV]);
   process.stdout.write(`${JSON.stringify({ url: server.url, keyIds })}\n`);
@@ -129,7 +141,12 @@ async function startProfile(file: string | undefined): Promise<{ stop(): Promise
 type ServerChild = ChildProcessByStdio<Writable, Readable, Readable>;
 
 /** Starts the server child and returns its address, key ids and a way to read its CPU time. */
-async function spawnServer(publicKeys: string[]): Promise<{ child: ServerChild; url: string; keyIds: string[]; cpu(): Promise<{ userMs: number; systemMs: number }> }> {
+async function spawnServer(publicKeys: string[]): Promise<{
+  child: ServerChild;
+  url: string;
+  keyIds: string[];
+  cpu(): Promise<{ userMs: number; systemMs: number }>;
+}> {
   const child = spawn(process.execPath, [...process.execArgv, process.argv[1], 'serve'], {
     env: { ...process.env, [ROLE_ENV]: 'server', [KEYS_ENV]: JSON.stringify(publicKeys) },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -141,7 +158,8 @@ async function spawnServer(publicKeys: string[]): Promise<{ child: ServerChild; 
   lines.on('line', (line) => waiting.shift()?.(line));
   const nextLine = () =>
     new Promise<string>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`bench serve: the server exited (${code}): ${stderr.slice(-2000)}`));
+      const onExit = (code: number | null) =>
+        reject(new Error(`bench serve: the server exited (${code}): ${stderr.slice(-2000)}`));
       child.once('exit', onExit);
       waiting.push((line) => {
         child.off('exit', onExit);
@@ -187,10 +205,14 @@ async function httpSuite(): Promise<BenchSuite> {
     // Each case checks one answer in full, so the suite cannot measure a refusal.
     const health = await pool.request({ path: '/health', method: 'GET' });
     const healthBody = (await health.body.json()) as { status?: string };
-    if (health.statusCode !== 200 || healthBody.status !== 'ok') throw new Error(`bench serve: /health answered ${health.statusCode}`);
+    if (health.statusCode !== 200 || healthBody.status !== 'ok')
+      throw new Error(`bench serve: /health answered ${health.statusCode}`);
     const bots = await pool.request({ path: '/bots', method: 'GET', headers: signedHeaders() });
     const botsBody = (await bots.body.json()) as { bots?: unknown[] };
-    if (bots.statusCode !== 200 || botsBody.bots?.length !== BOTS_PER_USER) throw new Error(`bench serve: signed GET /bots answered ${bots.statusCode} ${JSON.stringify(botsBody).slice(0, 300)}`);
+    if (bots.statusCode !== 200 || botsBody.bots?.length !== BOTS_PER_USER)
+      throw new Error(
+        `bench serve: signed GET /bots answered ${bots.statusCode} ${JSON.stringify(botsBody).slice(0, 300)}`,
+      );
 
     type Req = { path: string; headers?: Record<string, string> };
     // A case prepares a round's requests: signing happens before the clock starts
@@ -199,12 +221,15 @@ async function httpSuite(): Promise<BenchSuite> {
     const best = new Map<string, { rate: number; perCpu: number; perUser: number }>();
     const cases: Array<[string, (ms: number) => () => Req]> = [
       ['unsigned GET /health', () => () => ({ path: '/health' })],
-      ['signed GET /bots', (ms) => {
-        const n = Math.ceil(((best.get('signed GET /bots')?.rate ?? 3000) * ms * 1.5) / 1000);
-        const signed = Array.from({ length: n }, signedHeaders);
-        let i = 0;
-        return () => ({ path: '/bots', headers: i < signed.length ? signed[i++] : signedHeaders() });
-      }],
+      [
+        'signed GET /bots',
+        (ms) => {
+          const n = Math.ceil(((best.get('signed GET /bots')?.rate ?? 3000) * ms * 1.5) / 1000);
+          const signed = Array.from({ length: n }, signedHeaders);
+          let i = 0;
+          return () => ({ path: '/bots', headers: i < signed.length ? signed[i++] : signedHeaders() });
+        },
+      ],
     ];
     const load = async (next: () => Req, ms: number): Promise<Load> => {
       const cpu0 = await server.cpu();
@@ -239,21 +264,29 @@ async function httpSuite(): Promise<BenchSuite> {
         const perCpu = (l.requests * 1000) / (l.userMs + l.systemMs);
         const perUser = (l.requests * 1000) / l.userMs;
         const prev = best.get(name);
-        best.set(name, { rate: Math.max(rate, prev?.rate ?? 0), perCpu: Math.max(perCpu, prev?.perCpu ?? 0), perUser: Math.max(perUser, prev?.perUser ?? 0) });
+        best.set(name, {
+          rate: Math.max(rate, prev?.rate ?? 0),
+          perCpu: Math.max(perCpu, prev?.perCpu ?? 0),
+          perUser: Math.max(perUser, prev?.perUser ?? 0),
+        });
       }
     }
     const rows: BenchRow[] = [];
     for (const [name] of cases) {
       const b = best.get(name)!;
       rows.push({
-        name: `${name}, per second of server CPU`, value: b.perCpu, unit: 'req/s',
+        name: `${name}, per second of server CPU`,
+        value: b.perCpu,
+        unit: 'req/s',
         extra: { us_cpu_per_req: ((1000 / b.perCpu) * 1000).toFixed(1) },
       });
     }
     for (const [name] of cases) {
       const b = best.get(name)!;
       rows.push({
-        name: `${name}, per second of server user CPU`, value: b.perUser, unit: 'req/s',
+        name: `${name}, per second of server user CPU`,
+        value: b.perUser,
+        unit: 'req/s',
         extra: { us_user_per_req: ((1000 / b.perUser) * 1000).toFixed(1) },
       });
     }
@@ -270,7 +303,12 @@ async function httpSuite(): Promise<BenchSuite> {
     const verifyUs = verifyMicros();
     const healthUs = 1e6 / healthCpu;
     const ceiling = healthUs / (healthUs + verifyUs);
-    rows.push({ name: 'Ed25519 verify alone (node:crypto, this process, one core)', value: 1e6 / verifyUs, unit: 'verify/s', extra: { us_per_verify: verifyUs.toFixed(1) } });
+    rows.push({
+      name: 'Ed25519 verify alone (node:crypto, this process, one core)',
+      value: 1e6 / verifyUs,
+      unit: 'verify/s',
+      extra: { us_per_verify: verifyUs.toFixed(1) },
+    });
     return {
       suite: 'serve: signed requests against /health',
       baseline: 'unsigned GET /health, per second of server CPU',
@@ -287,7 +325,9 @@ async function httpSuite(): Promise<BenchSuite> {
   } finally {
     await pool.close();
     server.child.stdin.end();
-    await new Promise<void>((resolve) => (server.child.exitCode !== null ? resolve() : server.child.once('exit', () => resolve())));
+    await new Promise<void>((resolve) =>
+      server.child.exitCode !== null ? resolve() : server.child.once('exit', () => resolve()),
+    );
   }
 }
 
@@ -320,7 +360,13 @@ function botIdOf(i: number): string {
 
 function replayOf(n: number): MatchEvent[] {
   const at = new Date().toISOString();
-  return Array.from({ length: n }, (_, seq) => ({ seq, at, kind: 'talk' as const, seat: seq % 4, data: { message: `event ${seq}` } }));
+  return Array.from({ length: n }, (_, seq) => ({
+    seq,
+    at,
+    kind: 'talk' as const,
+    seat: seq % 4,
+    data: { message: `event ${seq}` },
+  }));
 }
 
 function matchOf(i: number, status: StoredMatch['status'], events: number): StoredMatch {
@@ -331,8 +377,11 @@ function matchOf(i: number, status: StoredMatch['status'], events: number): Stor
     game: 'pioneers',
     status,
     players: [0, 1, 2, 3].map((seat) => ({
-      seat, botId: botIdOf(i * 4 + seat), botName: `bot ${(i * 4 + seat) % BOT_POOL}`,
-      placement: status === 'completed' ? seat + 1 : null, ratingDelta: status === 'completed' ? 1.5 - seat : null,
+      seat,
+      botId: botIdOf(i * 4 + seat),
+      botName: `bot ${(i * 4 + seat) % BOT_POOL}`,
+      placement: status === 'completed' ? seat + 1 : null,
+      ratingDelta: status === 'completed' ? 1.5 - seat : null,
     })),
     startedAt: now,
     endedAt: done ? now : null,
@@ -345,7 +394,13 @@ function matchOf(i: number, status: StoredMatch['status'], events: number): Stor
 }
 
 function ratingsOf(m: StoredMatch): RatingRecord[] {
-  return m.players.map((p, seat) => ({ botId: p.botId, game: 'pioneers', mu: 25 + 1 - seat, sigma: 8, gamesPlayed: 1 }));
+  return m.players.map((p, seat) => ({
+    botId: p.botId,
+    game: 'pioneers',
+    mu: 25 + 1 - seat,
+    sigma: 8,
+    gamesPlayed: 1,
+  }));
 }
 
 /**
@@ -361,10 +416,12 @@ async function seedMatches(dataDir: string, n: number): Promise<void> {
   const BATCH = 256;
   for (let from = 0; from < n; from += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, n - from) }, (_, j) => matchOf(from + j, 'completed', 40));
-    await Promise.all(batch.map((match) => {
-      const env: MatchEnvelope = { v: 1, match, ratings: ratingsOf(match) };
-      return writeFile(matchFile(dir, match.id), JSON.stringify(env), { mode: 0o600 });
-    }));
+    await Promise.all(
+      batch.map((match) => {
+        const env: MatchEnvelope = { v: 1, match, ratings: ratingsOf(match) };
+        return writeFile(matchFile(dir, match.id), JSON.stringify(env), { mode: 0o600 });
+      }),
+    );
     for (const match of batch) {
       const line: LogLine = { id: match.id, v: 1, m: summaryOf(match) };
       lines.push(JSON.stringify(line));
@@ -392,7 +449,9 @@ async function storeSuite(): Promise<BenchSuite> {
         if (!(cursor = page.next)) break;
       }
       if (seen !== n) throw new Error(`bench serve: seeded ${n} matches but the store lists ${seen}`);
-      process.stderr.write(`bench serve: ${n} matches seeded in ${Math.round(seeded - seedStart)} ms, the store opened in ${Math.round(performance.now() - seeded)} ms\n`);
+      process.stderr.write(
+        `bench serve: ${n} matches seeded in ${Math.round(seeded - seedStart)} ms, the store opened in ${Math.round(performance.now() - seeded)} ms\n`,
+      );
       stores.push({ n, store, put: [], complete: [] });
     }
     // A match as the scheduler writes it: stored running, then completed with its seats' ratings.
@@ -406,8 +465,14 @@ async function storeSuite(): Promise<BenchSuite> {
       for (const s of i % 2 ? stores : [...stores].reverse()) {
         const running = matchOf(s.n + i + 5, 'running', 0);
         const put = await time(() => s.store.putMatch(running));
-        const finished = { ...running, status: 'completed' as const, endedAt: new Date().toISOString(), replay: replayOf(2000), vp: [10, 8, 6, 4],
-          players: running.players.map((p, seat) => ({ ...p, placement: seat + 1, ratingDelta: 1.5 - seat })) };
+        const finished = {
+          ...running,
+          status: 'completed' as const,
+          endedAt: new Date().toISOString(),
+          replay: replayOf(2000),
+          vp: [10, 8, 6, 4],
+          players: running.players.map((p, seat) => ({ ...p, placement: seat + 1, ratingDelta: 1.5 - seat })),
+        };
         const complete = await time(() => s.store.completeMatch(finished, ratingsOf(finished)));
         if (i >= 0) {
           s.put.push(put);
@@ -420,7 +485,11 @@ async function storeSuite(): Promise<BenchSuite> {
       name: writeName(s.n),
       value: median(s.put.map((p, i) => p + s.complete[i])),
       unit: 'ms',
-      extra: { putMatch_ms: median(s.put).toFixed(2), completeMatch_ms: median(s.complete).toFixed(2), writes: s.put.length },
+      extra: {
+        putMatch_ms: median(s.put).toFixed(2),
+        completeMatch_ms: median(s.complete).toFixed(2),
+        writes: s.put.length,
+      },
     }));
     return {
       suite: 'serve: store write time by matches stored',

@@ -29,16 +29,37 @@ const SHORT = Number(process.env.ARENA_BENCH_SIM_SHORT_GAMES ?? 8000);
 const ROUNDS = Number(process.env.ARENA_BENCH_SIM_ROUNDS ?? 3);
 const BOTS = ['random', 'random', 'random', 'random'];
 
-
 /** Wall seconds of `arena simulate` processes started together, one per entry of `runs` (workers, games). */
 async function commands(runs: Array<{ workers: number; games: number; seed: string }>): Promise<number> {
   const arena = join(packageRoot(), 'bin', 'arena');
   const t0 = performance.now();
-  await Promise.all(runs.map(({ workers, games, seed }) => new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [arena, 'simulate', '--games', String(games), '--bots', BOTS.join(','), '--seed', seed, '--workers', String(workers), '--quiet', '--json'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`arena simulate exited ${code}`))));
-  })));
+  await Promise.all(
+    runs.map(
+      ({ workers, games, seed }) =>
+        new Promise<void>((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            [
+              arena,
+              'simulate',
+              '--games',
+              String(games),
+              '--bots',
+              BOTS.join(','),
+              '--seed',
+              seed,
+              '--workers',
+              String(workers),
+              '--quiet',
+              '--json',
+            ],
+            { stdio: ['ignore', 'ignore', 'inherit'] },
+          );
+          child.on('error', reject);
+          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`arena simulate exited ${code}`))));
+        }),
+    ),
+  );
   return (performance.now() - t0) / 1000;
 }
 
@@ -48,14 +69,39 @@ async function wholeCommands(games: number, label: string, cores: number): Promi
   const rates = new Map<number, number[]>(counts.map((w) => [w, []]));
   const ceiling: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    for (const workers of counts) rates.get(workers)!.push(games / await commands([{ workers, games, seed: `bench-sim/${games}/${r}` }]));
-    ceiling.push(games / await commands([0, 1].map((i) => ({ workers: 1, games: games / 2, seed: `bench-sim-proc/${games}/${r}/${i}` }))));
+    for (const workers of counts)
+      rates.get(workers)!.push(games / (await commands([{ workers, games, seed: `bench-sim/${games}/${r}` }])));
+    ceiling.push(
+      games /
+        (await commands(
+          [0, 1].map((i) => ({ workers: 1, games: games / 2, seed: `bench-sim-proc/${games}/${r}/${i}` })),
+        )),
+    );
   }
   // Each round's own ratio to the one-worker run just before it, so a slow moment of the machine shows in both sides of a pair.
-  const paired = (xs: number[]) => ({ games, rounds: ROUNDS, pairedRatio: median(xs.map((x, r) => x / rates.get(1)![r])).toFixed(3) });
-  const rows = counts.map((w) => ({ name: `arena simulate --workers ${w}`, value: Math.round(median(rates.get(w)!)), unit: 'games/s', extra: paired(rates.get(w)!) }));
-  rows.push({ name: '2 processes --workers 1 side by side (ceiling)', value: Math.round(median(ceiling)), unit: 'games/s', extra: paired(ceiling) });
-  return { suite: `simulate on worker threads (random x4), ${label}: ${games.toLocaleString('en-US')} games`, baseline: 'arena simulate --workers 1', rows, notes: [] };
+  const paired = (xs: number[]) => ({
+    games,
+    rounds: ROUNDS,
+    pairedRatio: median(xs.map((x, r) => x / rates.get(1)![r])).toFixed(3),
+  });
+  const rows = counts.map((w) => ({
+    name: `arena simulate --workers ${w}`,
+    value: Math.round(median(rates.get(w)!)),
+    unit: 'games/s',
+    extra: paired(rates.get(w)!),
+  }));
+  rows.push({
+    name: '2 processes --workers 1 side by side (ceiling)',
+    value: Math.round(median(ceiling)),
+    unit: 'games/s',
+    extra: paired(ceiling),
+  });
+  return {
+    suite: `simulate on worker threads (random x4), ${label}: ${games.toLocaleString('en-US')} games`,
+    baseline: 'arena simulate --workers 1',
+    rows,
+    notes: [],
+  };
 }
 
 export async function run(): Promise<BenchSuite[]> {
@@ -71,16 +117,37 @@ export async function run(): Promise<BenchSuite[]> {
   ];
 
   // In this process: the calling thread warm (after a first run), worker threads fresh each time.
-  const inProcess = new Map<number, number[]>([[1, []], [2, []]]);
-  await simulateParallel({ games: Math.min(SHORT, 500), bots: BOTS, seed: 'bench-sim-warm', workers: 1 }, simWorkerScript);
+  const inProcess = new Map<number, number[]>([
+    [1, []],
+    [2, []],
+  ]);
+  await simulateParallel(
+    { games: Math.min(SHORT, 500), bots: BOTS, seed: 'bench-sim-warm', workers: 1 },
+    simWorkerScript,
+  );
   for (let r = 0; r < ROUNDS; r++) {
     for (const workers of [1, 2]) {
-      const res = await simulateParallel({ games: SHORT, bots: BOTS, seed: `bench-sim/${r}`, workers }, simWorkerScript);
+      const res = await simulateParallel(
+        { games: SHORT, bots: BOTS, seed: `bench-sim/${r}`, workers },
+        simWorkerScript,
+      );
       inProcess.get(workers)!.push(SHORT / res.seconds);
     }
   }
-  short.rows.push({ name: 'in this process, warm: 1 (the calling thread)', value: Math.round(median(inProcess.get(1)!)), unit: 'games/s', extra: { games: SHORT, rounds: ROUNDS } });
-  short.rows.push({ name: 'in this process: 2 fresh worker threads', value: Math.round(median(inProcess.get(2)!)), unit: 'games/s', extra: { games: SHORT, rounds: ROUNDS } });
-  short.notes.push('The in-process rows put a warm thread against worker threads that start cold: a library caller\'s view, not the CLI\'s.');
+  short.rows.push({
+    name: 'in this process, warm: 1 (the calling thread)',
+    value: Math.round(median(inProcess.get(1)!)),
+    unit: 'games/s',
+    extra: { games: SHORT, rounds: ROUNDS },
+  });
+  short.rows.push({
+    name: 'in this process: 2 fresh worker threads',
+    value: Math.round(median(inProcess.get(2)!)),
+    unit: 'games/s',
+    extra: { games: SHORT, rounds: ROUNDS },
+  });
+  short.notes.push(
+    "The in-process rows put a warm thread against worker threads that start cold: a library caller's view, not the CLI's.",
+  );
   return [long, short];
 }

@@ -12,7 +12,16 @@
 // system time, which Linux adds up when a child is reaped); elsewhere the
 // suite reports wall time and says so.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +68,8 @@ function runOnce(c: Case, env: NodeJS.ProcessEnv): { cpu: number | null; wall: n
   const r = spawnSync(c.cmd, c.args, { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT });
   const wall = performance.now() - t0;
   const cpu1 = childrenCpuMs();
-  if (r.status !== 0) throw new Error(`bench startup: ${c.name} exited ${r.status}: ${r.stderr?.toString().slice(0, 500)}`);
+  if (r.status !== 0)
+    throw new Error(`bench startup: ${c.name} exited ${r.status}: ${r.stderr?.toString().slice(0, 500)}`);
   return { cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, wall };
 }
 
@@ -91,7 +101,12 @@ function rows(cases: Case[], samples: Map<string, Sample>): { rows: BenchRow[]; 
     rows: cases.map((c) => {
       const s = samples.get(c.name)!;
       // CPU: the mean (ticks are 10 ms, so only the sum over runs is exact); wall: the median.
-      return { name: c.name, value: cpu ? mean(s.cpuMs) : median(s.wallMs), unit: cpu ? 'ms CPU' : 'ms wall', extra: { wallMedianMs: Math.round(median(s.wallMs)), runs: s.wallMs.length } };
+      return {
+        name: c.name,
+        value: cpu ? mean(s.cpuMs) : median(s.wallMs),
+        unit: cpu ? 'ms CPU' : 'ms wall',
+        extra: { wallMedianMs: Math.round(median(s.wallMs)), runs: s.wallMs.length },
+      };
     }),
   };
 }
@@ -108,19 +123,45 @@ function installedLayout(dir: string): string {
 
 /** A match of 200 turns (the cap), played by the arena itself; random bots rarely reach 10 VP. */
 function capMatch(dir: string, env: NodeJS.ProcessEnv): string {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'arena'), 'play', 'builtin:random', 'builtin:random', 'builtin:random', '--games', '4', '--seed', 'bench-startup', '--out', dir, '--json'], { env, encoding: 'utf8', cwd: ROOT });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'arena'),
+      'play',
+      'builtin:random',
+      'builtin:random',
+      'builtin:random',
+      '--games',
+      '4',
+      '--seed',
+      'bench-startup',
+      '--out',
+      dir,
+      '--json',
+    ],
+    { env, encoding: 'utf8', cwd: ROOT },
+  );
   if (r.status !== 0) throw new Error(`bench startup: arena play failed: ${r.stderr}`);
   const summary = JSON.parse(r.stdout) as { matches: Array<{ id: string; turns: number }> };
   const m = summary.matches.find((x) => x.turns === 200);
-  if (!m) throw new Error(`bench startup: no 200-turn match among ${summary.matches.map((x) => x.turns).join(', ')} turns`);
+  if (!m)
+    throw new Error(`bench startup: no 200-turn match among ${summary.matches.map((x) => x.turns).join(', ')} turns`);
   return join(dir, `${m.id}.json`);
 }
 
 export async function run(): Promise<BenchSuite[]> {
   const work = mkdtempSync(join(tmpdir(), 'arena-bench-startup-'));
   try {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: work, ARENA_CONFIG_DIR: join(work, 'config'), NODE_OPTIONS: '', LANG: process.env.LANG };
-    const binary = readdirSync(join(ROOT, 'dist')).find((f) => f === `arena-${process.platform}-${process.arch}${process.platform === 'win32' ? '.exe' : ''}`);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: work,
+      ARENA_CONFIG_DIR: join(work, 'config'),
+      NODE_OPTIONS: '',
+      LANG: process.env.LANG,
+    };
+    const binary = readdirSync(join(ROOT, 'dist')).find(
+      (f) => f === `arena-${process.platform}-${process.arch}${process.platform === 'win32' ? '.exe' : ''}`,
+    );
     const binaryPath = binary ? join(ROOT, 'dist', binary) : null;
     const checkout = join(ROOT, 'bin', 'arena');
     const launcher = installedLayout(join(work, 'package'));
@@ -135,13 +176,21 @@ export async function run(): Promise<BenchSuite[]> {
     ];
     const replay: Case[] = [
       { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
-      { name: 'arena replay --plain, 200 turns (bundle)', cmd: process.execPath, args: [launcher, 'replay', '--plain', match] },
-      ...(binaryPath ? [{ name: 'arena replay --plain, 200 turns (binary)', cmd: binaryPath, args: ['replay', '--plain', match] }] : []),
+      {
+        name: 'arena replay --plain, 200 turns (bundle)',
+        cmd: process.execPath,
+        args: [launcher, 'replay', '--plain', match],
+      },
+      ...(binaryPath
+        ? [{ name: 'arena replay --plain, 200 turns (binary)', cmd: binaryPath, args: ['replay', '--plain', match] }]
+        : []),
     ];
     const h = rows(help, measureCases(help, RUNS, env));
     const r = rows(replay, measureCases(replay, Math.max(3, Math.round(RUNS / 4)), env));
     const notes = [
-      h.cpu ? 'CPU = user + system time of the child, mean over runs' : 'no /proc here: wall time (median) instead of CPU time',
+      h.cpu
+        ? 'CPU = user + system time of the child, mean over runs'
+        : 'no /proc here: wall time (median) instead of CPU time',
       'goal: arena --help at most 2x node -e 0 (bundle and binary)',
       binaryPath ? `binary: ${binary}` : 'no binary in dist/: run npm run build:binary to include it',
     ];
@@ -152,7 +201,9 @@ export async function run(): Promise<BenchSuite[]> {
         suite: 'startup: arena replay --plain of a 200-turn match',
         baseline: 'node -e 0',
         rows: r.rows,
-        notes: [`record: ${Math.round(replayRecord.length / 1024)} KiB, ${(JSON.parse(replayRecord.toString()) as { replay: unknown[] }).replay.length} events; goal: under 300 ms (wall)`],
+        notes: [
+          `record: ${Math.round(replayRecord.length / 1024)} KiB, ${(JSON.parse(replayRecord.toString()) as { replay: unknown[] }).replay.length} events; goal: under 300 ms (wall)`,
+        ],
       },
     ];
   } finally {

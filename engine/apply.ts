@@ -5,8 +5,26 @@
 import { RESOURCES } from './board';
 import { checkWin, endTurn, startTurn } from './flow';
 import { applyBandit, checkBandit } from './rules/bandit';
-import { applyBuyDev, applyCity, applyRoad, applySettlement, checkBuyDev, checkCity, checkRoad, checkSettlement } from './rules/build';
-import { applyEmbargo, applyKnight, applyRoadworks, applyWindfall, checkEmbargo, checkKnight, checkRoadworks, checkWindfall } from './rules/dev';
+import {
+  applyBuyDev,
+  applyCity,
+  applyRoad,
+  applySettlement,
+  checkBuyDev,
+  checkCity,
+  checkRoad,
+  checkSettlement,
+} from './rules/build';
+import {
+  applyEmbargo,
+  applyKnight,
+  applyRoadworks,
+  applyWindfall,
+  checkEmbargo,
+  checkKnight,
+  checkRoadworks,
+  checkWindfall,
+} from './rules/dev';
 import { checkDiscard } from './rules/discard';
 import { applySetup, checkSetup } from './rules/setup';
 import { applyBankTrade, applyOffer, checkBankTrade, checkOffer, resolveOffer } from './rules/trade';
@@ -17,8 +35,17 @@ import type { Counts } from './canon';
 import type { Game } from './state';
 import { STAGE_BANDIT, STAGE_TURN, addTalk, emit, toCounts } from './state';
 import type {
-  ActionEventData, AnyAction, BanditAction, DecisionKind, DiscardAction, RejectionCode, ResourceName, SetupAction, TradeResponse,
-  TurnAction, TurnActionType,
+  ActionEventData,
+  AnyAction,
+  BanditAction,
+  DecisionKind,
+  DiscardAction,
+  RejectionCode,
+  ResourceName,
+  SetupAction,
+  TradeResponse,
+  TurnAction,
+  TurnActionType,
 } from './types';
 
 // Reused by countsOf: an answer's counts are read by its check and apply, then dropped.
@@ -34,7 +61,10 @@ export function countsOf(kind: DecisionKind, action: AnyAction): Counts {
     const a = action as TurnAction;
     scratch.type = a.type;
     if (a.type === 'play_windfall') countsInto(a.take, scratchA);
-    else if (a.type === 'offer_trade') { countsInto(a.give, scratchA); countsInto(a.get, scratchB); }
+    else if (a.type === 'offer_trade') {
+      countsInto(a.give, scratchA);
+      countsInto(a.get, scratchB);
+    }
   }
   return scratch;
 }
@@ -50,37 +80,56 @@ type Of<K extends TurnActionType> = Extract<TurnAction, { type: K }>;
 // trade responses in bot play): string cases are compared in order.
 function checkTurn(g: Game, seat: number, a: TurnAction, c: Counts): RejectionCode | null {
   switch (c.type) {
-    case 'offer_trade': return checkOffer(g, seat, c.a, c.b, (a as Of<'offer_trade'>).to ?? -1);
-    case 'end_turn': return null;
-    case 'build_road': return checkRoad(g, seat, (a as Of<'build_road'>).edge);
-    case 'build_settlement': return checkSettlement(g, seat, (a as Of<'build_settlement'>).vertex);
-    case 'build_city': return checkCity(g, seat, (a as Of<'build_city'>).vertex);
-    case 'buy_dev': return checkBuyDev(g, seat);
+    case 'offer_trade':
+      return checkOffer(g, seat, c.a, c.b, (a as Of<'offer_trade'>).to ?? -1);
+    case 'end_turn':
+      return null;
+    case 'build_road':
+      return checkRoad(g, seat, (a as Of<'build_road'>).edge);
+    case 'build_settlement':
+      return checkSettlement(g, seat, (a as Of<'build_settlement'>).vertex);
+    case 'build_city':
+      return checkCity(g, seat, (a as Of<'build_city'>).vertex);
+    case 'buy_dev':
+      return checkBuyDev(g, seat);
     case 'play_knight': {
       const k = a as Of<'play_knight'>;
       return checkKnight(g, seat, k.hex, k.victim ?? -1);
     }
-    case 'play_roadworks': return checkRoadworks(g, seat, (a as Of<'play_roadworks'>).edges);
-    case 'play_windfall': return checkWindfall(g, seat, c.a);
-    case 'play_embargo': return checkEmbargo(g, seat);
+    case 'play_roadworks':
+      return checkRoadworks(g, seat, (a as Of<'play_roadworks'>).edges);
+    case 'play_windfall':
+      return checkWindfall(g, seat, c.a);
+    case 'play_embargo':
+      return checkEmbargo(g, seat);
     case 'bank_trade': {
       const t = a as Of<'bank_trade'>;
       return checkBankTrade(g, seat, res(t.give), res(t.get));
     }
-    default: throw new Error(`unprepared turn answer: ${String(c.type)}`);
+    default:
+      throw new Error(`unprepared turn answer: ${String(c.type)}`);
   }
 }
 
 /** Why the answer is illegal right now (a stable code), or null. The caller has checked the seat owes `kind`. */
-export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, c: Counts): RejectionCode | null {
+export function checkAnswer(
+  g: Game,
+  seat: number,
+  kind: DecisionKind,
+  action: AnyAction,
+  c: Counts,
+): RejectionCode | null {
   switch (kind) {
-    case 'trade': return null; // accepting without cover is legal; such an accepter is skipped at resolution
+    case 'trade':
+      return null; // accepting without cover is legal; such an accepter is skipped at resolution
     case 'setup': {
       const a = action as SetupAction;
       return checkSetup(g, a.settlement, a.road);
     }
-    case 'turn': return checkTurn(g, seat, action as TurnAction, c);
-    case 'discard': return checkDiscard(g, seat, c.a);
+    case 'turn':
+      return checkTurn(g, seat, action as TurnAction, c);
+    case 'discard':
+      return checkDiscard(g, seat, c.a);
     case 'bandit': {
       const a = action as BanditAction;
       return checkBandit(g, seat, a.hex, a.victim ?? -1);
@@ -90,7 +139,8 @@ export function checkAnswer(g: Game, seat: number, kind: DecisionKind, action: A
 
 function emitAction(g: Game, seat: number, kind: DecisionKind, action: AnyAction, isDefault: boolean): void {
   // kind and action belong together (the seat owed `kind`); TypeScript cannot see that here.
-  if (g.log) emit(g, 'action', seat, (isDefault ? { kind, action, default: true } : { kind, action }) as ActionEventData);
+  if (g.log)
+    emit(g, 'action', seat, (isDefault ? { kind, action, default: true } : { kind, action }) as ActionEventData);
 }
 
 function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
@@ -107,18 +157,32 @@ function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
       endTurn(g);
       return; // the next turn's roll already ran its own win check
     }
-    case 'build_road': applyRoad(g, seat, (a as Of<'build_road'>).edge, false); break;
-    case 'build_settlement': applySettlement(g, seat, (a as Of<'build_settlement'>).vertex); break;
-    case 'build_city': applyCity(g, seat, (a as Of<'build_city'>).vertex); break;
-    case 'buy_dev': applyBuyDev(g, seat); break;
+    case 'build_road':
+      applyRoad(g, seat, (a as Of<'build_road'>).edge, false);
+      break;
+    case 'build_settlement':
+      applySettlement(g, seat, (a as Of<'build_settlement'>).vertex);
+      break;
+    case 'build_city':
+      applyCity(g, seat, (a as Of<'build_city'>).vertex);
+      break;
+    case 'buy_dev':
+      applyBuyDev(g, seat);
+      break;
     case 'play_knight': {
       const k = a as Of<'play_knight'>;
       applyKnight(g, seat, k.hex, k.victim ?? -1);
       break;
     }
-    case 'play_roadworks': applyRoadworks(g, seat, (a as Of<'play_roadworks'>).edges); break;
-    case 'play_windfall': applyWindfall(g, seat, c.a); break;
-    case 'play_embargo': applyEmbargo(g, seat, res((a as Of<'play_embargo'>).resource)); break;
+    case 'play_roadworks':
+      applyRoadworks(g, seat, (a as Of<'play_roadworks'>).edges);
+      break;
+    case 'play_windfall':
+      applyWindfall(g, seat, c.a);
+      break;
+    case 'play_embargo':
+      applyEmbargo(g, seat, res((a as Of<'play_embargo'>).resource));
+      break;
     case 'bank_trade': {
       const t = a as Of<'bank_trade'>;
       applyBankTrade(g, seat, res(t.give), res(t.get));
@@ -129,7 +193,14 @@ function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
 }
 
 /** Applies a legal answer (c: its counts, as given to checkAnswer). isDefault marks answers the engine played for the seat (strikes, resignation). */
-export function applyAnswer(g: Game, seat: number, kind: DecisionKind, action: AnyAction, c: Counts, isDefault: boolean): void {
+export function applyAnswer(
+  g: Game,
+  seat: number,
+  kind: DecisionKind,
+  action: AnyAction,
+  c: Counts,
+  isDefault: boolean,
+): void {
   g.pendingCache = null;
   switch (kind) {
     case 'trade':
@@ -201,7 +272,8 @@ function completeDiscards(g: Game): void {
 }
 
 function completeTrade(g: Game): void {
-  const asked = g.asked, buf = g.bufAction;
+  const asked = g.asked,
+    buf = g.bufAction;
   for (let s = 0, n = g.n; s < n; s++) {
     if (((asked >> s) & 1) === 0) continue;
     const a = buf[s] as TradeResponse;

@@ -61,7 +61,8 @@ export function longestRoadLength(g: Game, seat: number): number {
 function longestTrail(g: Game, seat: number, part: Uint8Array | null): number {
   let best = 0;
   seen.fill(0);
-  const first = seat * ROAD_LIMIT, last = first + roadCount(g, seat);
+  const first = seat * ROAD_LIMIT,
+    last = first + roadCount(g, seat);
   for (let i = first; i < last; i++) touched[g.roadList[i]] = 0;
   for (let i = first; i < last; i++) {
     const e = g.roadList[i];
@@ -106,12 +107,20 @@ function cut(g: Game, seat: number, v: number): boolean {
  * farVia is set to the last edge of a farthest path.
  */
 function farthest(g: Game, seat: number, v: number, via: number, dist: number): number {
-  let sp = 0, best = -1;
-  dfsVertex[sp] = v; dfsVia[sp] = via; dfsDist[sp++] = dist;
+  let sp = 0,
+    best = -1;
+  dfsVertex[sp] = v;
+  dfsVia[sp] = via;
+  dfsDist[sp++] = dist;
   while (sp > 0) {
     sp--;
-    const u = dfsVertex[sp], from = dfsVia[sp], d = dfsDist[sp];
-    if (d > best) { best = d; farVia = from; }
+    const u = dfsVertex[sp],
+      from = dfsVia[sp],
+      d = dfsDist[sp];
+    if (d > best) {
+      best = d;
+      farVia = from;
+    }
     if (from !== -1 && cut(g, seat, u)) continue;
     for (let i = u * 3; i < u * 3 + 3; i++) {
       const x = VERTEX_EDGES[i];
@@ -133,7 +142,10 @@ function farthest(g: Game, seat: number, v: number, via: number, dist: number): 
 function longestInPart(g: Game, seat: number, e: number, atMost: number): number {
   // Collect the part; count its vertices, an opponent's town once per road
   // ending there (no trail passes it, so each such end is a leaf of its own).
-  let sp = 0, edges = 0, vertices = 0, distinct = 0;
+  let sp = 0,
+    edges = 0,
+    vertices = 0,
+    distinct = 0;
   partStack[sp++] = e;
   inPart[e] = 1;
   while (sp > 0) {
@@ -141,19 +153,26 @@ function longestInPart(g: Game, seat: number, e: number, atMost: number): number
     edges++;
     for (let end = 0; end < 2; end++) {
       const v = EDGE_VERTICES[f * 2 + end];
-      if (cut(g, seat, v)) { vertices++; continue; }
+      if (cut(g, seat, v)) {
+        vertices++;
+        continue;
+      }
       if (partVertex[v] === 1) continue;
       partVertex[v] = 1;
       partVertices[distinct++] = v;
       for (let i = v * 3; i < v * 3 + 3; i++) {
         const x = VERTEX_EDGES[i];
-        if (x !== -1 && inPart[x] === 0 && g.roadOwner[x] === seat) { inPart[x] = 1; partStack[sp++] = x; }
+        if (x !== -1 && inPart[x] === 0 && g.roadOwner[x] === seat) {
+          inPart[x] = 1;
+          partStack[sp++] = x;
+        }
       }
     }
   }
   vertices += distinct;
   for (let i = 0; i < distinct; i++) partVertex[partVertices[i]] = 0;
-  const first = seat * ROAD_LIMIT, last = first + roadCount(g, seat);
+  const first = seat * ROAD_LIMIT,
+    last = first + roadCount(g, seat);
   if (edges <= atMost || edges === vertices - 1) {
     for (let i = first; i < last; i++) inPart[g.roadList[i]] = 0;
     if (edges <= atMost) return 0;
@@ -165,10 +184,11 @@ function longestInPart(g: Game, seat: number, e: number, atMost: number): number
     farthest(g, seat, start, -1, 0);
     const leaf = farVia;
     // The far end is a leaf reached over `leaf`: walk back from its other side.
-    const a = EDGE_VERTICES[leaf * 2], b = EDGE_VERTICES[leaf * 2 + 1];
+    const a = EDGE_VERTICES[leaf * 2],
+      b = EDGE_VERTICES[leaf * 2 + 1];
     const far = farthest(g, seat, a, leaf, 1);
     const far2 = farthest(g, seat, b, leaf, 1);
-    return far > far2 ? far : far2;
+    return Math.max(far, far2);
   }
   // The same search as longestRoadLength, from this part's vertices only. A
   // start at an opponent's town may also walk into the part beyond it; those
@@ -186,7 +206,8 @@ function longestInPart(g: Game, seat: number, e: number, atMost: number): number
  * instead of searching the whole part.
  */
 function longestThrough(g: Game, seat: number, e: number, atMost: number): number {
-  const a = EDGE_VERTICES[e * 2], b = EDGE_VERTICES[e * 2 + 1];
+  const a = EDGE_VERTICES[e * 2],
+    b = EDGE_VERTICES[e * 2 + 1];
   const from = ownDegree(g, seat, b) === 1 ? a : ownDegree(g, seat, a) === 1 ? b : -1;
   if (from === -1) return longestInPart(g, seat, e, atMost);
   used[e] = 1;
@@ -230,11 +251,17 @@ export function updateLongestRoad(g: Game, seatMask: number): void {
 function moveLongestRoad(g: Game): void {
   const holder = g.longestRoad;
   // The sole strict maximum among all seats other than the holder.
-  let max = -1, maxSeat = -1, ties = 0;
+  let max = -1,
+    maxSeat = -1,
+    ties = 0;
   for (let s = 0; s < g.n; s++) {
     if (s === holder) continue;
     const l = g.roadLen[s];
-    if (l > max) { max = l; maxSeat = s; ties = 1; } else if (l === max) ties++;
+    if (l > max) {
+      max = l;
+      maxSeat = s;
+      ties = 1;
+    } else if (l === max) ties++;
   }
   const sole = ties === 1 && max >= LONGEST_ROAD_MIN ? maxSeat : -1;
   let next = holder;
@@ -243,7 +270,12 @@ function moveLongestRoad(g: Game): void {
   else if (max > g.roadLen[holder]) next = sole; // strictly exceeded: to the sole maximum, or nobody if that is tied
   if (next !== holder) {
     g.longestRoad = next;
-    if (g.log) emit(g, 'award', next === -1 ? undefined : next, { award: 'longestRoad', seat: next === -1 ? null : next, from: holder === -1 ? null : holder });
+    if (g.log)
+      emit(g, 'award', next === -1 ? undefined : next, {
+        award: 'longestRoad',
+        seat: next === -1 ? null : next,
+        from: holder === -1 ? null : holder,
+      });
   }
 }
 

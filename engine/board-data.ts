@@ -3,9 +3,23 @@
 // seed's resources and tokens. Everything here is derived from engine/board.ts,
 // so it can never disagree with the engine.
 import {
-  EDGE_COUNT, EDGE_EDGES, EDGE_VERTICES, HEX_CENTER, HEX_COUNT, HEX_ROW_COL,
-  PORTS, VERTEX_COUNT, VERTEX_EDGES, VERTEX_HEXES, VERTEX_PORT, VERTEX_VERTICES, VERTEX_XY,
-  RESOURCES, hexVertices, slots, type Port,
+  EDGE_COUNT,
+  EDGE_EDGES,
+  EDGE_VERTICES,
+  HEX_CENTER,
+  HEX_COUNT,
+  HEX_ROW_COL,
+  PORTS,
+  VERTEX_COUNT,
+  VERTEX_EDGES,
+  VERTEX_HEXES,
+  VERTEX_PORT,
+  VERTEX_VERTICES,
+  VERTEX_XY,
+  RESOURCES,
+  hexVertices,
+  slots,
+  type Port,
 } from './board';
 import { boardView } from './view';
 import { createGame, RULES_VERSION } from './state';
@@ -65,4 +79,3 @@ export function boardData(seed?: string): BoardData {
   }
   return data;
 }
-

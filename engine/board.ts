@@ -17,7 +17,12 @@ const ROW_LENGTHS = [3, 4, 5, 4, 3];
 const ROW_OFFSETS = [2, 1, 0, 1, 2];
 /** Corner offsets from a hex centre, in the spec's corner order. */
 const CORNERS: ReadonlyArray<readonly [number, number]> = [
-  [0, -2], [1, -1], [1, 1], [0, 2], [-1, 1], [-1, -1],
+  [0, -2],
+  [1, -1],
+  [1, 1],
+  [0, 2],
+  [-1, 1],
+  [-1, -1],
 ];
 
 /** Lattice coordinates of each hex centre (x, y), as in the spec. */
@@ -94,12 +99,16 @@ export const VERTEX_HEXES = new Int8Array(VERTEX_COUNT * 3).fill(-1);
 function pushSlot(arr: Int8Array, v: number, value: number): void {
   for (let i = v * 3; i < v * 3 + 3; i++) {
     if (arr[i] === value) return;
-    if (arr[i] === -1) { arr[i] = value; return; }
+    if (arr[i] === -1) {
+      arr[i] = value;
+      return;
+    }
   }
   throw new Error(`board: vertex ${v} has more than 3 neighbours`);
 }
 for (let e = 0; e < EDGE_COUNT; e++) {
-  const a = EDGE_VERTICES[e * 2], b = EDGE_VERTICES[e * 2 + 1];
+  const a = EDGE_VERTICES[e * 2],
+    b = EDGE_VERTICES[e * 2 + 1];
   pushSlot(VERTEX_VERTICES, a, b);
   pushSlot(VERTEX_VERTICES, b, a);
   pushSlot(VERTEX_EDGES, a, e);
@@ -155,7 +164,15 @@ export interface Port {
 /** Ring positions and kinds of the nine fixed ports, in ring order. */
 const PORT_POSITIONS = [0, 3, 7, 10, 13, 17, 20, 23, 27];
 const PORT_KINDS: ReadonlyArray<ResourceName | null> = [
-  null, 'brick', null, 'lumber', null, 'wool', 'grain', null, 'ore',
+  null,
+  'brick',
+  null,
+  'lumber',
+  null,
+  'wool',
+  'grain',
+  null,
+  'ore',
 ];
 
 export const PORTS: readonly Port[] = PORT_POSITIONS.map((pos, i) => {

@@ -5,7 +5,15 @@
 
 import { EDGE_COUNT, HEX_COUNT, RESOURCES, VERTEX_COUNT, VERTEX_EDGES } from './board';
 import type {
-  AnyAction, BanditAction, DecisionKind, DiscardAction, ResourceCounts, SetupAction, TradeResponse, TurnAction, TurnActionType,
+  AnyAction,
+  BanditAction,
+  DecisionKind,
+  DiscardAction,
+  ResourceCounts,
+  SetupAction,
+  TradeResponse,
+  TurnAction,
+  TurnActionType,
 } from './types';
 
 /**
@@ -43,7 +51,11 @@ export interface CanonInfo {
 const INFO: unique symbol = Symbol('canonInfo');
 
 function canon<T extends AnyAction>(
-  kind: DecisionKind, action: T, a: ResourceCounts | null = null, b: ResourceCounts | null = null, offerGive = -1,
+  kind: DecisionKind,
+  action: T,
+  a: ResourceCounts | null = null,
+  b: ResourceCounts | null = null,
+  offerGive = -1,
 ): T {
   const type = kind === 'turn' ? (action as TurnAction).type : null;
   const counts = Object.freeze({ type, a: a === null ? ZERO5 : slots(a), b: b === null ? ZERO5 : slots(b) });
@@ -77,7 +89,7 @@ const roadworksPairs = new Array<TurnAction | undefined>(EDGE_COUNT * EDGE_COUNT
 /** The canonical play_roadworks answer for edges [a, b], created on first use (at most 72 x 72). */
 export function roadworksPair(a: number, b: number): TurnAction {
   const key = a * EDGE_COUNT + b;
-  return roadworksPairs[key] ??= canon('turn', { type: 'play_roadworks', edges: [a, b] });
+  return (roadworksPairs[key] ??= canon('turn', { type: 'play_roadworks', edges: [a, b] }));
 }
 
 // Discards are built from the hand, so their canonical objects are made on
@@ -87,12 +99,17 @@ const DISCARD_CACHE_LIMIT = 4096;
 
 /** The canonical discard answer for five counts (each below 1024). */
 export function discardOf(cards: ArrayLike<number>): DiscardAction {
-  const c0 = cards[0], c1 = cards[1], c2 = cards[2], c3 = cards[3], c4 = cards[4];
+  const c0 = cards[0],
+    c1 = cards[1],
+    c2 = cards[2],
+    c3 = cards[3],
+    c4 = cards[4];
   // Counts below 64 (every real hand) pack into 30 bits, a small integer, which
   // V8 hashes without allocating; larger ones take a key of their own from 2^30 up.
-  const key = (c0 | c1 | c2 | c3 | c4) < 64
-    ? c0 | (c1 << 6) | (c2 << 12) | (c3 << 18) | (c4 << 24)
-    : 1073741824 + c0 + 1024 * (c1 + 1024 * (c2 + 1024 * (c3 + 1024 * c4)));
+  const key =
+    (c0 | c1 | c2 | c3 | c4) < 64
+      ? c0 | (c1 << 6) | (c2 << 12) | (c3 << 18) | (c4 << 24)
+      : 1073741824 + c0 + 1024 * (c1 + 1024 * (c2 + 1024 * (c3 + 1024 * c4)));
   let action = discards.get(key);
   if (action === undefined) {
     if (discards.size >= DISCARD_CACHE_LIMIT) {
@@ -113,38 +130,53 @@ function one(r: number): ResourceCounts {
 
 export const END_TURN: TurnAction = canon('turn', { type: 'end_turn' });
 export const BUY_DEV: TurnAction = canon('turn', { type: 'buy_dev' });
-export const BUILD_ROAD: readonly TurnAction[] = Array.from({ length: EDGE_COUNT }, (_, e) => canon('turn', { type: 'build_road', edge: e }));
-export const BUILD_SETTLEMENT: readonly TurnAction[] = Array.from({ length: VERTEX_COUNT }, (_, v) => canon('turn', { type: 'build_settlement', vertex: v }));
-export const BUILD_CITY: readonly TurnAction[] = Array.from({ length: VERTEX_COUNT }, (_, v) => canon('turn', { type: 'build_city', vertex: v }));
-export const ROADWORKS_ONE: readonly TurnAction[] = Array.from({ length: EDGE_COUNT }, (_, e) => canon('turn', { type: 'play_roadworks', edges: [e] }));
-export const EMBARGO: readonly TurnAction[] = RESOURCES.map((r) => canon('turn', { type: 'play_embargo', resource: r }));
+export const BUILD_ROAD: readonly TurnAction[] = Array.from({ length: EDGE_COUNT }, (_, e) =>
+  canon('turn', { type: 'build_road', edge: e }),
+);
+export const BUILD_SETTLEMENT: readonly TurnAction[] = Array.from({ length: VERTEX_COUNT }, (_, v) =>
+  canon('turn', { type: 'build_settlement', vertex: v }),
+);
+export const BUILD_CITY: readonly TurnAction[] = Array.from({ length: VERTEX_COUNT }, (_, v) =>
+  canon('turn', { type: 'build_city', vertex: v }),
+);
+export const ROADWORKS_ONE: readonly TurnAction[] = Array.from({ length: EDGE_COUNT }, (_, e) =>
+  canon('turn', { type: 'play_roadworks', edges: [e] }),
+);
+export const EMBARGO: readonly TurnAction[] = RESOURCES.map((r) =>
+  canon('turn', { type: 'play_embargo', resource: r }),
+);
 
 /** BANK_TRADE[give * 5 + get]; entries with give === get are unused. */
 export const BANK_TRADE: readonly TurnAction[] = Array.from({ length: 25 }, (_, i) =>
-  canon('turn', { type: 'bank_trade', give: RESOURCES[Math.floor(i / 5)], get: RESOURCES[i % 5] }));
+  canon('turn', { type: 'bank_trade', give: RESOURCES[Math.floor(i / 5)], get: RESOURCES[i % 5] }),
+);
 
 /** OFFER_ONE[give * 5 + get]: an open 1-for-1 offer. */
 export const OFFER_ONE: readonly TurnAction[] = Array.from({ length: 25 }, (_, i) => {
-  const give = one(Math.floor(i / 5)), get = one(i % 5);
+  const give = one(Math.floor(i / 5)),
+    get = one(i % 5);
   return canon('turn', { type: 'offer_trade', give, get }, give, get, Math.floor(i / 5));
 });
 
 /** WINDFALL[a * 5 + b] for a <= b: take one of a and one of b (two of a when equal). */
 export const WINDFALL: readonly TurnAction[] = Array.from({ length: 25 }, (_, i) => {
-  const a = Math.floor(i / 5), b = i % 5;
+  const a = Math.floor(i / 5),
+    b = i % 5;
   const take: ResourceCounts = a === b ? { [RESOURCES[a]]: 2 } : { [RESOURCES[a]]: 1, [RESOURCES[b]]: 1 };
   return canon('turn', { type: 'play_windfall', take }, take);
 });
 
 /** KNIGHT[hex * 5 + victim + 1] (victim -1 = none). */
 export const KNIGHT: readonly TurnAction[] = Array.from({ length: HEX_COUNT * 5 }, (_, i) => {
-  const hex = Math.floor(i / 5), victim = (i % 5) - 1;
+  const hex = Math.floor(i / 5),
+    victim = (i % 5) - 1;
   return canon('turn', victim === -1 ? { type: 'play_knight', hex } : { type: 'play_knight', hex, victim });
 });
 
 /** BANDIT[hex * 5 + victim + 1] (victim -1 = none). */
 export const BANDIT: readonly BanditAction[] = Array.from({ length: HEX_COUNT * 5 }, (_, i) => {
-  const hex = Math.floor(i / 5), victim = (i % 5) - 1;
+  const hex = Math.floor(i / 5),
+    victim = (i % 5) - 1;
   return canon('bandit', victim === -1 ? { hex } : { hex, victim });
 });
 

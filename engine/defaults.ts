@@ -24,8 +24,10 @@ export function defaultSetup(g: Game): SetupAction {
 
 export function defaultAnswer(g: Game, seat: number, kind: DecisionKind): AnyAction {
   switch (kind) {
-    case 'setup': return defaultSetup(g);
-    case 'turn': return END_TURN;
+    case 'setup':
+      return defaultSetup(g);
+    case 'turn':
+      return END_TURN;
     case 'discard': {
       const out = new Int16Array(5);
       defaultDiscard(g, seat, out);
@@ -35,7 +37,7 @@ export function defaultAnswer(g: Game, seat: number, kind: DecisionKind): AnyAct
       for (let h = 0; h < HEX_COUNT; h++) if (h !== g.bandit) return BANDIT[h * 5];
       throw new Error('unreachable');
     }
-    case 'trade': return REJECT;
+    case 'trade':
+      return REJECT;
   }
 }
-

@@ -49,6 +49,12 @@ export function finish(g: Game, reason: 'win' | 'cap', winner: number): void {
   g.pendingCache = null;
   if (g.log) {
     const o = g.outcome;
-    emit(g, 'end', undefined, { reason, winner: o.winner, placements: o.placements.slice(), vp: o.vp.slice(), turns: o.turns });
+    emit(g, 'end', undefined, {
+      reason,
+      winner: o.winner,
+      placements: o.placements.slice(),
+      vp: o.vp.slice(),
+      turns: o.turns,
+    });
   }
 }

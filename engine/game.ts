@@ -12,12 +12,30 @@ import { shuffle, stream } from './rng';
 import { parseAnswer } from './shape';
 import type { Game } from './state';
 import {
-  OFFER_LIMIT, RULES_VERSION, STAGE_BANDIT, STAGE_DISCARD, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN,
-  createGame, emit, setupSeat,
+  OFFER_LIMIT,
+  RULES_VERSION,
+  STAGE_BANDIT,
+  STAGE_DISCARD,
+  STAGE_OVER,
+  STAGE_SETUP,
+  STAGE_TRADE,
+  STAGE_TURN,
+  createGame,
+  emit,
+  setupSeat,
 } from './state';
 import { boardView } from './view';
 import type {
-  AnyAction, DecisionKind, GameEvent, Outcome, PendingDecision, RejectionCode, StrikeReason, SubmitResult, TimeoutEvent, TradeResponse,
+  AnyAction,
+  DecisionKind,
+  GameEvent,
+  Outcome,
+  PendingDecision,
+  RejectionCode,
+  StrikeReason,
+  SubmitResult,
+  TimeoutEvent,
+  TradeResponse,
 } from './types';
 
 export { RULES_VERSION };
@@ -40,23 +58,35 @@ export function seatOrder(seed: string, botCount: number): number[] {
 /** The decision kind the seat owes now, or null. */
 export function owedKind(g: Game, seat: number): DecisionKind | null {
   switch (g.stage) {
-    case STAGE_SETUP: return seat === setupSeat(g) ? 'setup' : null;
-    case STAGE_TURN: return seat === g.current ? 'turn' : null;
-    case STAGE_BANDIT: return seat === g.current ? 'bandit' : null;
-    case STAGE_DISCARD: return (g.waiting >> seat) & 1 ? 'discard' : null;
-    case STAGE_TRADE: return (g.waiting >> seat) & 1 ? 'trade' : null;
-    default: return null;
+    case STAGE_SETUP:
+      return seat === setupSeat(g) ? 'setup' : null;
+    case STAGE_TURN:
+      return seat === g.current ? 'turn' : null;
+    case STAGE_BANDIT:
+      return seat === g.current ? 'bandit' : null;
+    case STAGE_DISCARD:
+      return (g.waiting >> seat) & 1 ? 'discard' : null;
+    case STAGE_TRADE:
+      return (g.waiting >> seat) & 1 ? 'trade' : null;
+    default:
+      return null;
   }
 }
 
 function computePending(g: Game): readonly PendingDecision[] {
   switch (g.stage) {
-    case STAGE_SETUP: return PENDING[K_SETUP][1 << setupSeat(g)];
-    case STAGE_TURN: return PENDING[K_TURN][1 << g.current];
-    case STAGE_BANDIT: return PENDING[K_BANDIT][1 << g.current];
-    case STAGE_DISCARD: return PENDING[K_DISCARD][g.waiting];
-    case STAGE_TRADE: return PENDING[K_TRADE][g.waiting];
-    default: return NONE;
+    case STAGE_SETUP:
+      return PENDING[K_SETUP][1 << setupSeat(g)];
+    case STAGE_TURN:
+      return PENDING[K_TURN][1 << g.current];
+    case STAGE_BANDIT:
+      return PENDING[K_BANDIT][1 << g.current];
+    case STAGE_DISCARD:
+      return PENDING[K_DISCARD][g.waiting];
+    case STAGE_TRADE:
+      return PENDING[K_TRADE][g.waiting];
+    default:
+      return NONE;
   }
 }
 
@@ -73,11 +103,15 @@ function lowestSeat(mask: number): number {
 export function nextSeat(g: Game): number {
   switch (g.stage) {
     case STAGE_TURN:
-    case STAGE_BANDIT: return g.current;
+    case STAGE_BANDIT:
+      return g.current;
     case STAGE_TRADE:
-    case STAGE_DISCARD: return lowestSeat(g.waiting);
-    case STAGE_SETUP: return setupSeat(g);
-    default: return -1;
+    case STAGE_DISCARD:
+      return lowestSeat(g.waiting);
+    case STAGE_SETUP:
+      return setupSeat(g);
+    default:
+      return -1;
   }
 }
 
@@ -108,8 +142,12 @@ function describe(answer: unknown): string {
 export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
   // Answers to offers are two-thirds of all answers in bot play: the engine's own
   // ACCEPT / REJECT from a seat that owes one need no shape or rule check.
-  if ((answer === REJECT || answer === ACCEPT) && g.stage === STAGE_TRADE && Number.isInteger(seat)
-    && ((g.waiting >> seat) & 1) === 1) {
+  if (
+    (answer === REJECT || answer === ACCEPT) &&
+    g.stage === STAGE_TRADE &&
+    Number.isInteger(seat) &&
+    ((g.waiting >> seat) & 1) === 1
+  ) {
     const isDefault = g.nextDefault[seat] === 1 || g.resigned[seat] === 1;
     g.nextDefault[seat] = 0;
     if (!g.log) {
@@ -121,13 +159,21 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
     return { ok: true, events: g.log.slice(start) };
   }
   if (g.stage === STAGE_OVER) return { ok: false, reason: rejection('game_over') };
-  if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) return { ok: false, reason: rejection('bad_seat', `seat ${seat}`) };
+  if (!Number.isInteger(seat) || seat < 0 || seat >= g.n)
+    return { ok: false, reason: rejection('bad_seat', `seat ${seat}`) };
   const info = canonicalInfo(answer);
   // Open 1-for-1 offers are most of a random bot's turn answers. The engine's
   // own OFFER_ONE needs only the offer limit and its one card checked (shape,
   // sides and target are known); an offer moves no VP, so no win check.
-  if (info !== undefined && info.offerGive >= 0 && g.log === null && g.stage === STAGE_TURN && seat === g.current
-    && g.offers < OFFER_LIMIT && g.hand[seat * 5 + info.offerGive] >= 1) {
+  if (
+    info !== undefined &&
+    info.offerGive >= 0 &&
+    g.log === null &&
+    g.stage === STAGE_TURN &&
+    seat === g.current &&
+    g.offers < OFFER_LIMIT &&
+    g.hand[seat * 5 + info.offerGive] >= 1
+  ) {
     g.nextDefault[seat] = 0;
     g.pendingCache = null;
     applyOffer(g, seat, info.counts.a, info.counts.b, -1, null);
@@ -147,7 +193,8 @@ export function submit(g: Game, seat: number, answer: unknown): SubmitResult {
     counts = info.counts;
   } else {
     const parsed = parseAnswer(kind, answer);
-    if (!parsed.ok) return { ok: false, reason: { code: parsed.code, message: `${kind} answer rejected: ${parsed.message}` } };
+    if (!parsed.ok)
+      return { ok: false, reason: { code: parsed.code, message: `${kind} answer rejected: ${parsed.message}` } };
     action = parsed.action;
     counts = countsOf(kind, action);
   }
@@ -210,13 +257,23 @@ export function defaultAction(g: Game, seat: number): AnyAction {
 }
 
 /** Why a strike happened, for people reading the replay: the rejection code of an illegal answer, and a short message. */
-export interface StrikeDetail { code?: RejectionCode; message?: string }
+export interface StrikeDetail {
+  code?: RejectionCode;
+  message?: string;
+}
 
 /**
  * Records a strike (a `timeout` event). When the seat owes a decision, its
  * next applied answer (the default the caller plays) is flagged `default`.
  */
-export function recordStrike(g: Game, seat: number, reason: StrikeReason, strikes: number, decision: DecisionKind, detail?: StrikeDetail): GameEvent {
+export function recordStrike(
+  g: Game,
+  seat: number,
+  reason: StrikeReason,
+  strikes: number,
+  decision: DecisionKind,
+  detail?: StrikeDetail,
+): GameEvent {
   if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
   g.strikes[seat] = strikes;
   if (owedKind(g, seat) !== null) g.nextDefault[seat] = 1;

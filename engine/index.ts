@@ -11,8 +11,25 @@
 export * from './types';
 export * from './board';
 export {
-  RULES_VERSION, newGame, seatOrder, pendingDecisions, nextSeat, submit, offerAnswerers, answerOpenOffer, defaultAction, recordStrike, resignSeat,
-  abortGame, isOver, outcome, gameEvents, releaseEvents, currentTurn, currentSeat, cloneGame,
+  RULES_VERSION,
+  newGame,
+  seatOrder,
+  pendingDecisions,
+  nextSeat,
+  submit,
+  offerAnswerers,
+  answerOpenOffer,
+  defaultAction,
+  recordStrike,
+  resignSeat,
+  abortGame,
+  isOver,
+  outcome,
+  gameEvents,
+  releaseEvents,
+  currentTurn,
+  currentSeat,
+  cloneGame,
 } from './game';
 export type { Game, StrikeDetail } from './game';
 export { seatView, publicView, seatSecrets } from './view';

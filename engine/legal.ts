@@ -6,9 +6,23 @@
 
 import { EDGE_COUNT, EDGE_VERTICES, HEX_COUNT, HEX_KINDS, RESOURCES, VERTEX_COUNT, VERTEX_EDGES } from './board';
 import {
-  ACCEPT, BANDIT, BANK_TRADE, BUILD_CITY, BUILD_ROAD, BUILD_SETTLEMENT, BUY_DEV, EMBARGO as EMBARGO_ACTIONS,
-  END_TURN, KNIGHT as KNIGHT_ACTIONS, OFFER_ONE, REJECT, ROADWORKS_ONE, SETUP, WINDFALL as WINDFALL_ACTIONS,
-  discardOf, roadworksPair,
+  ACCEPT,
+  BANDIT,
+  BANK_TRADE,
+  BUILD_CITY,
+  BUILD_ROAD,
+  BUILD_SETTLEMENT,
+  BUY_DEV,
+  EMBARGO as EMBARGO_ACTIONS,
+  END_TURN,
+  KNIGHT as KNIGHT_ACTIONS,
+  OFFER_ONE,
+  REJECT,
+  ROADWORKS_ONE,
+  SETUP,
+  WINDFALL as WINDFALL_ACTIONS,
+  discardOf,
+  roadworksPair,
 } from './canon';
 import { owedKind } from './game';
 import { nextU32, randInt } from './rng';
@@ -17,9 +31,22 @@ import { distanceOk, placeRoad, placeSettlement, roadPlaceCode } from './rules/p
 import { canCoverGet } from './rules/trade';
 import type { Game } from './state';
 import {
-  EMBARGO, KNIGHT, OFFER_LIMIT, ROAD_LIMIT, ROADWORKS, TOWN_LIMIT,
-  STAGE_BANDIT, STAGE_DISCARD, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, WINDFALL,
-  createGame, handTotal, roadCount, townCount,
+  EMBARGO,
+  KNIGHT,
+  OFFER_LIMIT,
+  ROAD_LIMIT,
+  ROADWORKS,
+  TOWN_LIMIT,
+  STAGE_BANDIT,
+  STAGE_DISCARD,
+  STAGE_SETUP,
+  STAGE_TRADE,
+  STAGE_TURN,
+  WINDFALL,
+  createGame,
+  handTotal,
+  roadCount,
+  townCount,
 } from './state';
 import type { AnyAction, DecisionKind, PioneersView, ResourceCounts } from './types';
 import { DEV_CARDS } from './types';
@@ -51,11 +78,20 @@ function fillFor(g: Game, seat: number, kind: DecisionKind | null, out: AnyActio
       add(REJECT);
       if (canCoverGet(g, seat)) add(ACCEPT);
       break;
-    case null: break;
-    case 'setup': legalSetup(g); break;
-    case 'turn': legalTurn(g, seat); break;
-    case 'discard': legalDiscards(g, seat); break;
-    case 'bandit': legalBandit(g, seat, BANDIT); break;
+    case null:
+      break;
+    case 'setup':
+      legalSetup(g);
+      break;
+    case 'turn':
+      legalTurn(g, seat);
+      break;
+    case 'discard':
+      legalDiscards(g, seat);
+      break;
+    case 'bandit':
+      legalBandit(g, seat, BANDIT);
+      break;
   }
   return count;
 }
@@ -99,7 +135,10 @@ function setupCount(g: Game): number {
 function setupAt(g: Game, k: number): AnyAction {
   for (let v = 0; v < VERTEX_COUNT; v++) {
     const m = setupEdges[v];
-    if (k >= BITS[m]) { k -= BITS[m]; continue; }
+    if (k >= BITS[m]) {
+      k -= BITS[m];
+      continue;
+    }
     for (let i = 0; i < 3; i++) if ((m >> i) & 1 && k-- === 0) return SETUP[v * 3 + i]!;
   }
   throw new Error('setupAt: index out of range');
@@ -118,7 +157,8 @@ function legalBandit(g: Game, seat: number, table: readonly AnyAction[]): void {
 function legalTurn(g: Game, seat: number): void {
   legalTurnMoves(g, seat);
   const gives = tradeGives(g, seat);
-  const bank = gives & 31, offer = gives >> 5;
+  const bank = gives & 31,
+    offer = gives >> 5;
   // The trades are most of the list: written through locals rather than add(),
   // which reads and writes the module-level cursor for every entry.
   const out = target;
@@ -140,11 +180,16 @@ function legalTurn(g: Game, seat: number): void {
  * bits 5..9 open 1-for-1 offers. One pass over the hand for both.
  */
 function tradeGives(g: Game, seat: number): number {
-  const h = g.hand, o = seat * 5;
+  const h = g.hand,
+    o = seat * 5;
   const rate = g.portMask[seat] * 5; // into RATES
   let mask = 0;
   // Unrolled, the hand in locals: this runs for every turn decision.
-  const b = h[o], l = h[o + 1], w = h[o + 2], gr = h[o + 3], or = h[o + 4];
+  const b = h[o],
+    l = h[o + 1],
+    w = h[o + 2],
+    gr = h[o + 3],
+    or = h[o + 4];
   if (b >= RATES[rate]) mask |= 1;
   if (l >= RATES[rate + 1]) mask |= 2;
   if (w >= RATES[rate + 2]) mask |= 4;
@@ -191,7 +236,10 @@ const BITS = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3, 
  * draw too).
  */
 export function randomResponse(g: Game, seat: number, rng: Uint32Array): boolean {
-  if (!canCoverGet(g, seat)) { nextU32(rng); return false; }
+  if (!canCoverGet(g, seat)) {
+    nextU32(rng);
+    return false;
+  }
   return randInt(rng, 2) !== 0;
 }
 
@@ -218,7 +266,8 @@ export function randomLegalAction(g: Game, seat: number, out: AnyAction[], rng: 
   }
   const moves = turnSegments(g, seat);
   const gives = tradeGives(g, seat);
-  const bank = gives & 31, offer = gives >> 5;
+  const bank = gives & 31,
+    offer = gives >> 5;
   const banks = 4 * BITS[bank];
   const k = randInt(rng, moves + banks + 4 * BITS[offer]);
   if (k < moves) return segmentAt(k);
@@ -243,7 +292,11 @@ const segList: Array<readonly AnyAction[]> = new Array(9).fill(END_LIST);
 const segLen = new Int32Array(9);
 let segCount = 0;
 
-const CAT_ROADS = 0, CAT_SETTLEMENTS = 1, CAT_CITIES = 2, CAT_KNIGHTS = 3, CAT_ROADWORKS = 4;
+const CAT_ROADS = 0,
+  CAT_SETTLEMENTS = 1,
+  CAT_CITIES = 2,
+  CAT_KNIGHTS = 3,
+  CAT_ROADWORKS = 4;
 const CATS = 5;
 /** The game the cache describes (a clone is another game), and per seat and category the board print it was listed at. */
 let cacheGame: Game | null = null;
@@ -263,7 +316,9 @@ let printCities = 0;
 let printBandit = 0;
 
 function boardPrints(g: Game): void {
-  let roads = 0, towns = 0, cities = 0;
+  let roads = 0,
+    towns = 0,
+    cities = 0;
   for (let s = 0; s < g.n; s++) {
     roads += g.roadsLeft[s];
     towns += townCount(g, s);
@@ -289,7 +344,8 @@ function ownPrint(g: Game, seat: number): number {
 
 /** Drops the entries other seats' pieces made illegal, keeping the order. */
 function filterCached(g: Game, seat: number, cat: number, slot: number): void {
-  const list = cacheList[slot], ids = cacheIds[slot];
+  const list = cacheList[slot],
+    ids = cacheIds[slot];
   let kept = 0;
   for (let i = 0, n = cacheLen[slot]; i < n; i++) {
     const id = ids[i];
@@ -323,16 +379,27 @@ function cached(g: Game, seat: number, cat: number, print: number): number {
 }
 
 function relist(g: Game, seat: number, cat: number, slot: number): void {
-  const saveTarget = target, saveCount = count;
+  const saveTarget = target,
+    saveCount = count;
   target = cacheList[slot];
   idTarget = cacheIds[slot];
   count = 0;
   switch (cat) {
-    case CAT_ROADS: pushRoadEdges(g, seat); break;
-    case CAT_SETTLEMENTS: pushSettlementVertices(g, seat); break;
-    case CAT_CITIES: pushCityVertices(g, seat); break;
-    case CAT_KNIGHTS: legalBandit(g, seat, KNIGHT_ACTIONS); break;
-    case CAT_ROADWORKS: legalRoadworks(g, seat); break;
+    case CAT_ROADS:
+      pushRoadEdges(g, seat);
+      break;
+    case CAT_SETTLEMENTS:
+      pushSettlementVertices(g, seat);
+      break;
+    case CAT_CITIES:
+      pushCityVertices(g, seat);
+      break;
+    case CAT_KNIGHTS:
+      legalBandit(g, seat, KNIGHT_ACTIONS);
+      break;
+    case CAT_ROADWORKS:
+      legalRoadworks(g, seat);
+      break;
   }
   cacheLen[slot] = count;
   target = saveTarget;
@@ -353,16 +420,31 @@ function pushCached(g: Game, seat: number, cat: number, print: number): void {
 // The last turnSegments result, for the seat's next decision of the same
 // turn: after an offer nobody took, or one that left what the seat can afford
 // as it was, the segments are the same.
-let memoSeat = -1, memoAfford = 0, memoPieces = 0, memoCities = 0, memoBandit = 0, memoMoves = 0;
+let memoSeat = -1,
+  memoAfford = 0,
+  memoPieces = 0,
+  memoCities = 0,
+  memoBandit = 0,
+  memoMoves = 0;
 
-const AFFORD_ROAD = 1, AFFORD_SETTLEMENT = 2, AFFORD_CITY = 4, AFFORD_BUY = 8;
-const PLAY_KNIGHT = 16, PLAY_ROADWORKS = 32, PLAY_WINDFALL = 64, PLAY_EMBARGO = 128;
+const AFFORD_ROAD = 1,
+  AFFORD_SETTLEMENT = 2,
+  AFFORD_CITY = 4,
+  AFFORD_BUY = 8;
+const PLAY_KNIGHT = 16,
+  PLAY_ROADWORKS = 32,
+  PLAY_WINDFALL = 64,
+  PLAY_EMBARGO = 128;
 
 /** Which of the turn's segments (other than end and the trades) the seat may use now, as AFFORD_* and PLAY_* bits. */
 function affordable(g: Game, seat: number): number {
   const o = seat * 5;
   const h = g.hand;
-  const brick = h[o], lumber = h[o + 1], wool = h[o + 2], grain = h[o + 3], ore = h[o + 4];
+  const brick = h[o],
+    lumber = h[o + 1],
+    wool = h[o + 2],
+    grain = h[o + 3],
+    ore = h[o + 4];
   let m = 0;
   // Costs spelled out (see COST_* in state.ts): this runs for every turn decision.
   if (brick >= 1 && lumber >= 1) {
@@ -391,7 +473,13 @@ function turnSegments(g: Game, seat: number): number {
   }
   boardPrints(g);
   const m = affordable(g, seat);
-  if (seat === memoSeat && m === memoAfford && printPieces === memoPieces && printCities === memoCities && printBandit === memoBandit) {
+  if (
+    seat === memoSeat &&
+    m === memoAfford &&
+    printPieces === memoPieces &&
+    printCities === memoCities &&
+    printBandit === memoBandit
+  ) {
     return memoMoves;
   }
   segCount = 0;
@@ -435,7 +523,6 @@ function segmentAt(k: number): AnyAction {
   }
 }
 
-
 const vertexMark = new Uint8Array(VERTEX_COUNT);
 
 const edgeMark = new Uint8Array(EDGE_COUNT);
@@ -446,7 +533,8 @@ const edgeMark = new Uint8Array(EDGE_COUNT);
  * 72 edges, without the scan.
  */
 function pushRoadEdges(g: Game, seat: number): void {
-  let lo = EDGE_COUNT, hi = -1;
+  let lo = EDGE_COUNT,
+    hi = -1;
   for (let i = seat * ROAD_LIMIT, last = i + roadCount(g, seat); i < last; i++) {
     const e = g.roadList[i];
     for (let end = 0; end < 2; end++) {
@@ -463,13 +551,18 @@ function pushRoadEdges(g: Game, seat: number): void {
     }
   }
   for (let f = lo; f <= hi; f++) {
-    if (edgeMark[f]) { edgeMark[f] = 0; idTarget[count] = f; add(BUILD_ROAD[f]); }
+    if (edgeMark[f]) {
+      edgeMark[f] = 0;
+      idTarget[count] = f;
+      add(BUILD_ROAD[f]);
+    }
   }
 }
 
 /** Settlement spots in vertex order: ends of own roads that pass the distance rule. */
 function pushSettlementVertices(g: Game, seat: number): void {
-  let lo = VERTEX_COUNT, hi = -1;
+  let lo = VERTEX_COUNT,
+    hi = -1;
   for (let i = seat * ROAD_LIMIT, last = i + roadCount(g, seat); i < last; i++) {
     const e = g.roadList[i];
     for (let end = 0; end < 2; end++) {
@@ -481,13 +574,18 @@ function pushSettlementVertices(g: Game, seat: number): void {
     }
   }
   for (let v = lo; v <= hi; v++) {
-    if (vertexMark[v]) { vertexMark[v] = 0; idTarget[count] = v; add(BUILD_SETTLEMENT[v]); }
+    if (vertexMark[v]) {
+      vertexMark[v] = 0;
+      idTarget[count] = v;
+      add(BUILD_SETTLEMENT[v]);
+    }
   }
 }
 
 /** Own settlements (not yet cities), in vertex order. */
 function pushCityVertices(g: Game, seat: number): void {
-  let lo = VERTEX_COUNT, hi = -1;
+  let lo = VERTEX_COUNT,
+    hi = -1;
   for (let i = seat * TOWN_LIMIT, last = i + townCount(g, seat); i < last; i++) {
     const v = g.townList[i];
     if (g.isCity[v]) continue;
@@ -496,7 +594,10 @@ function pushCityVertices(g: Game, seat: number): void {
     if (v > hi) hi = v;
   }
   for (let v = lo; v <= hi; v++) {
-    if (vertexMark[v]) { vertexMark[v] = 0; add(BUILD_CITY[v]); }
+    if (vertexMark[v]) {
+      vertexMark[v] = 0;
+      add(BUILD_CITY[v]);
+    }
   }
 }
 
@@ -533,7 +634,10 @@ function legalRoadworks(g: Game, seat: number): void {
         }
       }
       for (let b = 0; b < EDGE_COUNT; b++) {
-        if (isSecond[b]) { isSecond[b] = 0; add(roadworksPair(a, b)); }
+        if (isSecond[b]) {
+          isSecond[b] = 0;
+          add(roadworksPair(a, b));
+        }
       }
     }
   }
@@ -659,13 +763,20 @@ export function gameFromView(view: PioneersView, kind: DecisionKind, memo: ViewM
       // Each setup step places one town; pick the step whose snake position is this seat.
       g.setupStep = view.towns.length;
       break;
-    case 'turn': g.stage = STAGE_TURN; break;
-    case 'bandit': g.stage = STAGE_BANDIT; break;
+    case 'turn':
+      g.stage = STAGE_TURN;
+      break;
+    case 'bandit':
+      g.stage = STAGE_BANDIT;
+      break;
     case 'discard': {
       g.stage = STAGE_DISCARD;
       const total = handTotal(g, seat);
       g.owed[seat] = total > 7 ? total >> 1 : 0;
-      if (total > 7) { g.asked = 1 << seat; g.waiting = 1 << seat; }
+      if (total > 7) {
+        g.asked = 1 << seat;
+        g.waiting = 1 << seat;
+      }
       break;
     }
     case 'trade': {
@@ -674,7 +785,10 @@ export function gameFromView(view: PioneersView, kind: DecisionKind, memo: ViewM
       if (t) {
         g.tradeFrom = t.from;
         g.tradeTo = t.to ?? -1;
-        for (let r = 0; r < 5; r++) { g.tradeGive[r] = countOf(t.give, r); g.tradeGet[r] = countOf(t.get, r); }
+        for (let r = 0; r < 5; r++) {
+          g.tradeGive[r] = countOf(t.give, r);
+          g.tradeGet[r] = countOf(t.get, r);
+        }
       }
       g.asked = 1 << seat;
       g.waiting = 1 << seat;
@@ -689,4 +803,3 @@ export function legalActionsFromView(view: PioneersView, kind: DecisionKind, mem
   const g = gameFromView(view, kind, memo);
   return legalActions(g, view.seat);
 }
-

@@ -14,5 +14,11 @@ export function placements(vp: readonly number[], winner: number, resigned: Arra
 export function computeOutcome(g: Game, reason: 'win' | 'cap', winner: number): Outcome {
   const vp: number[] = [];
   for (let s = 0; s < g.n; s++) vp.push(trueVp(g, s));
-  return { reason, winner: winner === -1 ? null : winner, placements: placements(vp, winner, g.resigned), vp, turns: g.turn };
+  return {
+    reason,
+    winner: winner === -1 ? null : winner,
+    placements: placements(vp, winner, g.resigned),
+    vp,
+    turns: g.turn,
+  };
 }

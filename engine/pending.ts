@@ -4,7 +4,11 @@
 import type { DecisionKind, PendingDecision } from './types';
 
 export const KINDS: readonly DecisionKind[] = ['setup', 'turn', 'discard', 'bandit', 'trade'];
-export const K_SETUP = 0, K_TURN = 1, K_DISCARD = 2, K_BANDIT = 3, K_TRADE = 4;
+export const K_SETUP = 0,
+  K_TURN = 1,
+  K_DISCARD = 2,
+  K_BANDIT = 3,
+  K_TRADE = 4;
 
 export const PENDING: ReadonlyArray<ReadonlyArray<readonly PendingDecision[]>> = KINDS.map((kind) => {
   const one = [0, 1, 2, 3].map((seat) => Object.freeze({ seat, kind }));

@@ -48,7 +48,10 @@ function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>, skipSt
 
 /** The recorded event is the produced one plus its stamp (`seq` and `at`, not compared here). */
 function sameEvent(produced: GameEvent, recorded: RecordedEvent): boolean {
-  return isRecord(recorded) && sameKeys(produced as unknown as Record<string, unknown>, recorded as Record<string, unknown>, true);
+  return (
+    isRecord(recorded) &&
+    sameKeys(produced as unknown as Record<string, unknown>, recorded as Record<string, unknown>, true)
+  );
 }
 
 function summary(e: RecordedEvent | undefined): string {
@@ -137,7 +140,8 @@ export function stepReplay(
   };
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
-    if (!isRecord(ev) || typeof ev.kind !== 'string') return { ok: false, index: i, message: `event ${i} is not an event object with a string kind` };
+    if (!isRecord(ev) || typeof ev.kind !== 'string')
+      return { ok: false, index: i, message: `event ${i} is not an event object with a string kind` };
     if (!isInput(ev)) continue;
     // Everything regenerated so far must match. The log may lag behind the
     // record while a simultaneous set (discards, trade answers) is buffered.
@@ -159,7 +163,11 @@ export function stepReplay(
 }
 
 function mismatchAt(log: readonly GameEvent[], events: readonly RecordedEvent[], j: number): ReplayResult {
-  return { ok: false, index: j, message: `event ${j}: recorded ${summary(events[j])}, engine produced ${summary(log[j])}` };
+  return {
+    ok: false,
+    index: j,
+    message: `event ${j}: recorded ${summary(events[j])}, engine produced ${summary(log[j])}`,
+  };
 }
 
 /** Re-plays the recorded inputs from the seed and checks the engine reproduces the record exactly. */
@@ -186,9 +194,11 @@ export function checkHeaderSeats(header: RecordHeader, events: readonly Recorded
   if (typeof startSeats === 'number' && startSeats !== header.seatCount) {
     return `the header says ${header.seatCount} seats, but the replay's start event says ${startSeats}`;
   }
-  if (header.players.length !== header.seatCount) return `the header names ${header.players.length} players for ${header.seatCount} seats`;
+  if (header.players.length !== header.seatCount)
+    return `the header names ${header.players.length} players for ${header.seatCount} seats`;
   const seats = header.players.map((p) => p.seat).sort((a, b) => a - b);
-  if (seats.some((s, i) => s !== i)) return `the header's players sit in seats ${seats.join(', ')}; a ${header.seatCount}-seat match has each of seats 0-${header.seatCount - 1} once`;
+  if (seats.some((s, i) => s !== i))
+    return `the header's players sit in seats ${seats.join(', ')}; a ${header.seatCount}-seat match has each of seats 0-${header.seatCount - 1} once`;
   return null;
 }
 
@@ -197,22 +207,29 @@ export function checkHeaderSeats(header: RecordHeader, events: readonly Recorded
  * events and the outcome verifyReplay returned). Returns what contradicts
  * the replay, or null.
  */
-export function checkHeaderResult(header: RecordHeader, events: readonly RecordedEvent[], outcome: Outcome | null): string | null {
+export function checkHeaderResult(
+  header: RecordHeader,
+  events: readonly RecordedEvent[],
+  outcome: Outcome | null,
+): string | null {
   const last = events[events.length - 1];
   const end = last?.kind === 'end' && isRecord(last.data) ? last.data.reason : undefined;
   if (end === undefined) return 'the replay stops before the game ends (no end event)';
   const ended = end === 'aborted' ? 'an abort' : end === 'win' ? 'a win' : 'a turn cap';
   const status = end === 'aborted' ? 'aborted' : 'completed';
-  if (header.status !== status) return `the header says status ${header.status}, but the replay ends with ${ended} (${status})`;
+  if (header.status !== status)
+    return `the header says status ${header.status}, but the replay ends with ${ended} (${status})`;
   if (outcome === null) {
     const placed = header.players.find((p) => p.placement !== null);
-    if (placed) return `the header gives seat ${placed.seat} placement ${placed.placement}, but an aborted match has no placements`;
+    if (placed)
+      return `the header gives seat ${placed.seat} placement ${placed.placement}, but an aborted match has no placements`;
     if (header.vp !== null) return 'the header gives final VP, but an aborted match has none';
     return null;
   }
   for (const p of [...header.players].sort((a, b) => a.seat - b.seat)) {
     const replayed = outcome.placements[p.seat];
-    if (p.placement !== replayed) return `the header gives seat ${p.seat} placement ${p.placement}, but the replay gives it placement ${replayed}`;
+    if (p.placement !== replayed)
+      return `the header gives seat ${p.seat} placement ${p.placement}, but the replay gives it placement ${replayed}`;
   }
   const vp = header.vp;
   if (vp === null || vp.length !== outcome.vp.length || vp.some((v, s) => v !== outcome.vp[s])) {

@@ -17,7 +17,10 @@ export function cyrb128(str: string): Uint32Array {
 }
 
 function cyrb128Into(str: string, out: Uint32Array): Uint32Array {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let i = 0; i < str.length; i++) {
     const k = str.charCodeAt(i);
     h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
@@ -58,7 +61,10 @@ export function nextU32(s: Uint32Array): number {
   // but V8 keeps every value a small integer; elements above 2^31 read from a
   // Uint32Array and >>> 0 results would otherwise be doubles. Only the result
   // is made unsigned.
-  const a = s[0] | 0, b = s[1] | 0, c = s[2] | 0, d = s[3] | 0;
+  const a = s[0] | 0,
+    b = s[1] | 0,
+    c = s[2] | 0,
+    d = s[3] | 0;
   const t = (a + b + d) | 0;
   s[3] = (d + 1) | 0;
   s[0] = b ^ (b >>> 9);

@@ -4,9 +4,31 @@
 import { HEX_KINDS, PORTS, RESOURCES } from './board';
 import { REJECTION_MESSAGES } from './rejections';
 import {
-  AWARD_VP, BANK_RATE, BOARD_RESOURCES, CITY_LIMIT, CITY_VP, COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, DECK_COUNTS,
-  DISCARD_ABOVE, GENERIC_PORT_RATE, LARGEST_ARMY_MIN, LONGEST_ROAD_MIN, MAX_TURNS, OFFER_LIMIT, RESOURCE_PORT_RATE,
-  ROAD_LIMIT, RULES_VERSION, SETTLEMENT_LIMIT, SETTLEMENT_VP, TALK_LIMIT, TALK_LOG_SIZE, TOKENS, WIN_VP,
+  AWARD_VP,
+  BANK_RATE,
+  BOARD_RESOURCES,
+  CITY_LIMIT,
+  CITY_VP,
+  COST_CITY,
+  COST_DEV,
+  COST_ROAD,
+  COST_SETTLEMENT,
+  DECK_COUNTS,
+  DISCARD_ABOVE,
+  GENERIC_PORT_RATE,
+  LARGEST_ARMY_MIN,
+  LONGEST_ROAD_MIN,
+  MAX_TURNS,
+  OFFER_LIMIT,
+  RESOURCE_PORT_RATE,
+  ROAD_LIMIT,
+  RULES_VERSION,
+  SETTLEMENT_LIMIT,
+  SETTLEMENT_VP,
+  TALK_LIMIT,
+  TALK_LOG_SIZE,
+  TOKENS,
+  WIN_VP,
 } from './state';
 import { DEV_CARDS, type ResourceCounts } from './types';
 
@@ -23,14 +45,30 @@ export interface RulesData {
   resources: readonly string[];
   costs: Record<'road' | 'settlement' | 'city' | 'dev_card', ResourceCounts>;
   pieceLimits: Record<'road' | 'settlement' | 'city', number>;
-  victoryPoints: { settlement: number; city: number; victory_point: number; largestArmy: number; longestRoad: number; toWin: number };
+  victoryPoints: {
+    settlement: number;
+    city: number;
+    victory_point: number;
+    largestArmy: number;
+    longestRoad: number;
+    toWin: number;
+  };
   awards: { largestArmyKnights: number; longestRoadLength: number };
   deck: Record<string, number>;
   hexes: Record<string, number>;
   tokens: readonly number[];
   ports: Array<{ vertices: readonly [number, number]; rate: 2 | 3; resource: string | null }>;
   bankRates: { base: number; genericPort: number; resourcePort: number };
-  limits: { turnCap: number; offersPerTurn: number; devCardsPlayedPerTurn: number; talkChars: number; talkLog: number; discardAbove: number; roadworksRoads: number; windfallCards: number };
+  limits: {
+    turnCap: number;
+    offersPerTurn: number;
+    devCardsPlayedPerTurn: number;
+    talkChars: number;
+    talkLog: number;
+    discardAbove: number;
+    roadworksRoads: number;
+    windfallCards: number;
+  };
   rejections: Array<{ code: string; meaning: string }>;
 }
 
@@ -40,9 +78,21 @@ export function rulesData(): RulesData {
   return {
     rulesVersion: RULES_VERSION,
     resources: RESOURCES,
-    costs: { road: counts(COST_ROAD), settlement: counts(COST_SETTLEMENT), city: counts(COST_CITY), dev_card: counts(COST_DEV) },
+    costs: {
+      road: counts(COST_ROAD),
+      settlement: counts(COST_SETTLEMENT),
+      city: counts(COST_CITY),
+      dev_card: counts(COST_DEV),
+    },
     pieceLimits: { road: ROAD_LIMIT, settlement: SETTLEMENT_LIMIT, city: CITY_LIMIT },
-    victoryPoints: { settlement: SETTLEMENT_VP, city: CITY_VP, victory_point: 1, largestArmy: AWARD_VP, longestRoad: AWARD_VP, toWin: WIN_VP },
+    victoryPoints: {
+      settlement: SETTLEMENT_VP,
+      city: CITY_VP,
+      victory_point: 1,
+      largestArmy: AWARD_VP,
+      longestRoad: AWARD_VP,
+      toWin: WIN_VP,
+    },
     awards: { largestArmyKnights: LARGEST_ARMY_MIN, longestRoadLength: LONGEST_ROAD_MIN },
     deck: Object.fromEntries(DEV_CARDS.map((c, i) => [c, DECK_COUNTS[i]])),
     hexes,

@@ -30,7 +30,12 @@ export const MAX_ANSWER_COUNT = 1000;
 export const WINDFALL_CARDS = 2;
 
 class ShapeError extends Error {
-  constructor(readonly code: ShapeCode, message: string) { super(message); }
+  constructor(
+    readonly code: ShapeCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 function bad(message: string): never {
@@ -59,7 +64,8 @@ function talk(o: Record<string, unknown>): string | undefined {
   // Characters are code points, as the spec's schema bound counts them (JSON Schema maxLength); length counts UTF-16 units.
   if (v.length > TALK_LIMIT) {
     const chars = codePoints(v);
-    if (chars > TALK_LIMIT) throw new ShapeError('talk_too_long', `'talk' is ${chars} characters; the limit is ${TALK_LIMIT}`);
+    if (chars > TALK_LIMIT)
+      throw new ShapeError('talk_too_long', `'talk' is ${chars} characters; the limit is ${TALK_LIMIT}`);
   }
   return v;
 }
@@ -72,7 +78,8 @@ function codePoints(s: string): number {
 
 function resource(o: Record<string, unknown>, key: string): ResourceName {
   const v = o[key];
-  if (typeof v !== 'string' || !(RESOURCES as readonly string[]).includes(v)) bad(`'${key}' must be one of ${RESOURCES.join(', ')}`);
+  if (typeof v !== 'string' || !(RESOURCES as readonly string[]).includes(v))
+    bad(`'${key}' must be one of ${RESOURCES.join(', ')}`);
   return v as ResourceName;
 }
 
@@ -81,13 +88,15 @@ function counts(o: Record<string, unknown>, key: string): ResourceCounts {
   if (!isRecord(v)) bad(`'${key}' must be an object of resource counts, e.g. {"brick": 1}`);
   // Closed keys: in ResourceCounts the keys are the data.
   for (const k of Object.keys(v)) {
-    if (!(RESOURCES as readonly string[]).includes(k)) bad(`'${key}': unknown resource '${k}' (allowed: ${RESOURCES.join(', ')})`);
+    if (!(RESOURCES as readonly string[]).includes(k))
+      bad(`'${key}': unknown resource '${k}' (allowed: ${RESOURCES.join(', ')})`);
   }
   const out: ResourceCounts = {};
   for (const r of RESOURCES) {
     const c = v[r];
     if (c === undefined) continue;
-    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0 || c > MAX_ANSWER_COUNT) bad(`'${key}.${r}' must be an integer 0..${MAX_ANSWER_COUNT}`);
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0 || c > MAX_ANSWER_COUNT)
+      bad(`'${key}.${r}' must be an integer 0..${MAX_ANSWER_COUNT}`);
     if (c > 0) out[r] = c;
   }
   return out;
@@ -97,7 +106,8 @@ function windfallTake(o: Record<string, unknown>): ResourceCounts {
   const take = counts(o, 'take');
   let total = 0;
   for (const r of RESOURCES) total += take[r] ?? 0;
-  if (total !== WINDFALL_CARDS) throw new ShapeError('bad_amount', `'take' names ${total} cards; a windfall takes exactly ${WINDFALL_CARDS}`);
+  if (total !== WINDFALL_CARDS)
+    throw new ShapeError('bad_amount', `'take' names ${total} cards; a windfall takes exactly ${WINDFALL_CARDS}`);
   return take;
 }
 
@@ -107,8 +117,17 @@ function withOptional<T extends object>(base: T, extra: Record<string, unknown>)
 }
 
 const TURN_TYPES: readonly TurnAction['type'][] = [
-  'build_road', 'build_settlement', 'build_city', 'buy_dev', 'play_knight', 'play_roadworks', 'play_windfall',
-  'play_embargo', 'bank_trade', 'offer_trade', 'end_turn',
+  'build_road',
+  'build_settlement',
+  'build_city',
+  'buy_dev',
+  'play_knight',
+  'play_roadworks',
+  'play_windfall',
+  'play_embargo',
+  'bank_trade',
+  'offer_trade',
+  'end_turn',
 ];
 
 function parseTurn(o: Record<string, unknown>): TurnAction {
@@ -118,23 +137,36 @@ function parseTurn(o: Record<string, unknown>): TurnAction {
   }
   const t = type as TurnAction['type'];
   switch (t) {
-    case 'build_road': return { type: t, edge: int(o, 'edge', EDGE_COUNT - 1) };
-    case 'build_settlement': return { type: t, vertex: int(o, 'vertex', VERTEX_COUNT - 1) };
-    case 'build_city': return { type: t, vertex: int(o, 'vertex', VERTEX_COUNT - 1) };
-    case 'buy_dev': return { type: t };
-    case 'play_knight': return withOptional({ type: t, hex: int(o, 'hex', HEX_COUNT - 1) }, { victim: optInt(o, 'victim', 3) });
+    case 'build_road':
+      return { type: t, edge: int(o, 'edge', EDGE_COUNT - 1) };
+    case 'build_settlement':
+      return { type: t, vertex: int(o, 'vertex', VERTEX_COUNT - 1) };
+    case 'build_city':
+      return { type: t, vertex: int(o, 'vertex', VERTEX_COUNT - 1) };
+    case 'buy_dev':
+      return { type: t };
+    case 'play_knight':
+      return withOptional({ type: t, hex: int(o, 'hex', HEX_COUNT - 1) }, { victim: optInt(o, 'victim', 3) });
     case 'play_roadworks': {
       const edges = o.edges;
-      if (!Array.isArray(edges) || edges.length < 1 || edges.length > 2) bad("'edges' must be an array of 1 or 2 edge ids");
+      if (!Array.isArray(edges) || edges.length < 1 || edges.length > 2)
+        bad("'edges' must be an array of 1 or 2 edge ids");
       const out = edges.map((_, i) => int(edges as unknown as Record<string, unknown>, String(i), EDGE_COUNT - 1));
       return { type: t, edges: out };
     }
-    case 'play_windfall': return { type: t, take: windfallTake(o) };
-    case 'play_embargo': return { type: t, resource: resource(o, 'resource') };
-    case 'bank_trade': return { type: t, give: resource(o, 'give'), get: resource(o, 'get') };
+    case 'play_windfall':
+      return { type: t, take: windfallTake(o) };
+    case 'play_embargo':
+      return { type: t, resource: resource(o, 'resource') };
+    case 'bank_trade':
+      return { type: t, give: resource(o, 'give'), get: resource(o, 'get') };
     case 'offer_trade':
-      return withOptional({ type: t, give: counts(o, 'give'), get: counts(o, 'get') }, { to: optInt(o, 'to', 3), talk: talk(o) });
-    case 'end_turn': return withOptional({ type: t }, { talk: talk(o) });
+      return withOptional(
+        { type: t, give: counts(o, 'give'), get: counts(o, 'get') },
+        { to: optInt(o, 'to', 3), talk: talk(o) },
+      );
+    case 'end_turn':
+      return withOptional({ type: t }, { talk: talk(o) });
   }
 }
 
@@ -142,7 +174,8 @@ function parseKind(kind: DecisionKind, o: Record<string, unknown>): AnyAction {
   switch (kind) {
     case 'setup':
       return { settlement: int(o, 'settlement', VERTEX_COUNT - 1), road: int(o, 'road', EDGE_COUNT - 1) };
-    case 'turn': return parseTurn(o);
+    case 'turn':
+      return parseTurn(o);
     case 'discard':
       return { cards: counts(o, 'cards') };
     case 'bandit':

@@ -3,7 +3,16 @@
 
 import { DESERT, EDGE_COUNT, HEX_COUNT, HEX_VERTICES, RESOURCES, VERTEX_COUNT } from './board';
 import { shuffle, stream } from './rng';
-import type { AnyAction, EventOf, GameEvent, GameEventKind, Outcome, PendingDecision, ResourceCounts, TableTalk } from './types';
+import type {
+  AnyAction,
+  EventOf,
+  GameEvent,
+  GameEventKind,
+  Outcome,
+  PendingDecision,
+  ResourceCounts,
+  TableTalk,
+} from './types';
 import { RULES_VERSION } from './rules-version';
 
 export { RULES_VERSION };
@@ -158,7 +167,10 @@ export function createGame(seed: string, seatCount: number, events: boolean): Ga
   const tokenHexes = new Int8Array(13 * 2).fill(-1);
   let bandit = 0;
   for (let h = 0, k = 0; h < HEX_COUNT; h++) {
-    if (hexRes[h] === DESERT) { bandit = h; continue; }
+    if (hexRes[h] === DESERT) {
+      bandit = h;
+      continue;
+    }
     const t = tokens[k++];
     hexToken[h] = t;
     tokenHexes[t * 2 + (tokenHexes[t * 2] === -1 ? 0 : 1)] = h;
@@ -169,8 +181,13 @@ export function createGame(seed: string, seatCount: number, events: boolean): Ga
   shuffle(stream(seed, 'deck'), deck);
 
   const fresh: Game = {
-    seed, n, log: null,
-    hexRes, hexToken, tokenHexes, bandit,
+    seed,
+    n,
+    log: null,
+    hexRes,
+    hexToken,
+    tokenHexes,
+    bandit,
     roadOwner: new Int8Array(EDGE_COUNT).fill(-1),
     townOwner: new Int8Array(VERTEX_COUNT).fill(-1),
     isCity: new Uint8Array(VERTEX_COUNT),
@@ -189,11 +206,18 @@ export function createGame(seed: string, seatCount: number, events: boolean): Ga
     strikes: new Int8Array(n),
     resigned: new Uint8Array(n),
     nextDefault: new Uint8Array(n),
-    deck, deckPos: 0,
+    deck,
+    deckPos: 0,
     diceRng: stream(seed, 'dice'),
     stealRng: stream(seed, 'steal'),
-    stage: STAGE_SETUP, setupStep: 0, current: 0, turn: 0, die1: 0, die2: 0,
-    devPlayed: false, offers: 0,
+    stage: STAGE_SETUP,
+    setupStep: 0,
+    current: 0,
+    turn: 0,
+    die1: 0,
+    die2: 0,
+    devPlayed: false,
+    offers: 0,
     owed: new Int16Array(n),
     asked: 0,
     waiting: 0,
@@ -201,11 +225,18 @@ export function createGame(seed: string, seatCount: number, events: boolean): Ga
     accepts: 0,
     bufAction: new Array<AnyAction | null>(n).fill(null),
     bufDefault: 0,
-    tradeFrom: -1, tradeTo: -1,
-    tradeGive: new Int16Array(5), tradeGet: new Int16Array(5), tradeTalk: null,
+    tradeFrom: -1,
+    tradeTo: -1,
+    tradeGive: new Int16Array(5),
+    tradeGet: new Int16Array(5),
+    tradeTalk: null,
     talkLog: [],
-    largestArmy: -1, longestRoad: -1,
-    winner: -1, endReason: null, outcome: null, pendingCache: null,
+    largestArmy: -1,
+    longestRoad: -1,
+    winner: -1,
+    endReason: null,
+    outcome: null,
+    pendingCache: null,
   };
   return assemble(fresh, false, events ? [] : null);
 }
@@ -219,30 +250,75 @@ export function createGame(seed: string, seatCount: number, events: boolean): Ga
 function assemble(s: Game, copy: boolean, log: GameEvent[] | null): Game {
   const c = <T extends Int8Array | Uint8Array | Int16Array | Uint32Array>(x: T): T => (copy ? (x.slice() as T) : x);
   return {
-    seed: s.seed, n: s.n, log,
-    hexRes: c(s.hexRes), hexToken: c(s.hexToken), tokenHexes: c(s.tokenHexes), bandit: s.bandit,
-    roadOwner: c(s.roadOwner), townOwner: c(s.townOwner), isCity: c(s.isCity), hexTowns: c(s.hexTowns),
-    roadList: c(s.roadList), townList: c(s.townList),
-    hand: c(s.hand), devOld: c(s.devOld), devNew: c(s.devNew), knights: c(s.knights),
-    roadsLeft: c(s.roadsLeft), settlementsLeft: c(s.settlementsLeft), citiesLeft: c(s.citiesLeft),
-    roadLen: c(s.roadLen), portMask: c(s.portMask), strikes: c(s.strikes), resigned: c(s.resigned),
+    seed: s.seed,
+    n: s.n,
+    log,
+    hexRes: c(s.hexRes),
+    hexToken: c(s.hexToken),
+    tokenHexes: c(s.tokenHexes),
+    bandit: s.bandit,
+    roadOwner: c(s.roadOwner),
+    townOwner: c(s.townOwner),
+    isCity: c(s.isCity),
+    hexTowns: c(s.hexTowns),
+    roadList: c(s.roadList),
+    townList: c(s.townList),
+    hand: c(s.hand),
+    devOld: c(s.devOld),
+    devNew: c(s.devNew),
+    knights: c(s.knights),
+    roadsLeft: c(s.roadsLeft),
+    settlementsLeft: c(s.settlementsLeft),
+    citiesLeft: c(s.citiesLeft),
+    roadLen: c(s.roadLen),
+    portMask: c(s.portMask),
+    strikes: c(s.strikes),
+    resigned: c(s.resigned),
     nextDefault: c(s.nextDefault),
-    deck: c(s.deck), deckPos: s.deckPos, diceRng: c(s.diceRng), stealRng: c(s.stealRng),
-    stage: s.stage, setupStep: s.setupStep, current: s.current, turn: s.turn, die1: s.die1, die2: s.die2,
-    devPlayed: s.devPlayed, offers: s.offers,
-    owed: c(s.owed), asked: s.asked, waiting: s.waiting, discardBuf: c(s.discardBuf), accepts: s.accepts,
-    bufAction: copy ? s.bufAction.slice() : s.bufAction, bufDefault: s.bufDefault,
-    tradeFrom: s.tradeFrom, tradeTo: s.tradeTo, tradeGive: c(s.tradeGive), tradeGet: c(s.tradeGet), tradeTalk: s.tradeTalk,
+    deck: c(s.deck),
+    deckPos: s.deckPos,
+    diceRng: c(s.diceRng),
+    stealRng: c(s.stealRng),
+    stage: s.stage,
+    setupStep: s.setupStep,
+    current: s.current,
+    turn: s.turn,
+    die1: s.die1,
+    die2: s.die2,
+    devPlayed: s.devPlayed,
+    offers: s.offers,
+    owed: c(s.owed),
+    asked: s.asked,
+    waiting: s.waiting,
+    discardBuf: c(s.discardBuf),
+    accepts: s.accepts,
+    bufAction: copy ? s.bufAction.slice() : s.bufAction,
+    bufDefault: s.bufDefault,
+    tradeFrom: s.tradeFrom,
+    tradeTo: s.tradeTo,
+    tradeGive: c(s.tradeGive),
+    tradeGet: c(s.tradeGet),
+    tradeTalk: s.tradeTalk,
     talkLog: copy ? s.talkLog.slice() : s.talkLog,
-    largestArmy: s.largestArmy, longestRoad: s.longestRoad,
-    winner: s.winner, endReason: s.endReason,
-    outcome: copy && s.outcome ? { ...s.outcome, placements: s.outcome.placements.slice(), vp: s.outcome.vp.slice() } : s.outcome,
+    largestArmy: s.largestArmy,
+    longestRoad: s.longestRoad,
+    winner: s.winner,
+    endReason: s.endReason,
+    outcome:
+      copy && s.outcome
+        ? { ...s.outcome, placements: s.outcome.placements.slice(), vp: s.outcome.vp.slice() }
+        : s.outcome,
     pendingCache: s.pendingCache,
   };
 }
 
 /** Appends an event when the log is on. Call sites guard with `if (g.log)` to skip building `data` at all. */
-export function emit<K extends GameEventKind>(g: Game, kind: K, seat: EventOf<K>['seat'], data: EventOf<K>['data']): void {
+export function emit<K extends GameEventKind>(
+  g: Game,
+  kind: K,
+  seat: EventOf<K>['seat'],
+  data: EventOf<K>['data'],
+): void {
   if (!g.log) return;
   // Key order kind, seat, data, as in every record.
   const ev = (seat === undefined ? { kind, data } : { kind, seat, data }) as GameEvent;
@@ -286,7 +362,12 @@ export function pay(g: Game, seat: number, cost: readonly number[]): void {
 export function publicVp(g: Game, seat: number): number {
   const settlements = SETTLEMENT_LIMIT - g.settlementsLeft[seat];
   const cities = CITY_LIMIT - g.citiesLeft[seat];
-  return SETTLEMENT_VP * settlements + CITY_VP * cities + (g.largestArmy === seat ? AWARD_VP : 0) + (g.longestRoad === seat ? AWARD_VP : 0);
+  return (
+    SETTLEMENT_VP * settlements +
+    CITY_VP * cities +
+    (g.largestArmy === seat ? AWARD_VP : 0) +
+    (g.longestRoad === seat ? AWARD_VP : 0)
+  );
 }
 
 /** True VP: public VP plus hidden victory_point cards. */
@@ -357,25 +438,62 @@ export function recycleGame(spent: Game, src: Game): Game {
 /** Overwrites every field of dst (same seat count) with src's, copying arrays element by element. */
 function copyInto(dst: Game, src: Game): void {
   const d = dst as { -readonly [K in keyof Game]: Game[K] };
-  d.seed = src.seed; d.log = null;
-  dst.hexRes.set(src.hexRes); dst.hexToken.set(src.hexToken); dst.tokenHexes.set(src.tokenHexes); d.bandit = src.bandit;
-  dst.roadOwner.set(src.roadOwner); dst.townOwner.set(src.townOwner); dst.isCity.set(src.isCity); dst.hexTowns.set(src.hexTowns);
-  dst.roadList.set(src.roadList); dst.townList.set(src.townList);
-  dst.hand.set(src.hand); dst.devOld.set(src.devOld); dst.devNew.set(src.devNew); dst.knights.set(src.knights);
-  dst.roadsLeft.set(src.roadsLeft); dst.settlementsLeft.set(src.settlementsLeft); dst.citiesLeft.set(src.citiesLeft);
-  dst.roadLen.set(src.roadLen); dst.portMask.set(src.portMask); dst.strikes.set(src.strikes); dst.resigned.set(src.resigned);
+  d.seed = src.seed;
+  d.log = null;
+  dst.hexRes.set(src.hexRes);
+  dst.hexToken.set(src.hexToken);
+  dst.tokenHexes.set(src.tokenHexes);
+  d.bandit = src.bandit;
+  dst.roadOwner.set(src.roadOwner);
+  dst.townOwner.set(src.townOwner);
+  dst.isCity.set(src.isCity);
+  dst.hexTowns.set(src.hexTowns);
+  dst.roadList.set(src.roadList);
+  dst.townList.set(src.townList);
+  dst.hand.set(src.hand);
+  dst.devOld.set(src.devOld);
+  dst.devNew.set(src.devNew);
+  dst.knights.set(src.knights);
+  dst.roadsLeft.set(src.roadsLeft);
+  dst.settlementsLeft.set(src.settlementsLeft);
+  dst.citiesLeft.set(src.citiesLeft);
+  dst.roadLen.set(src.roadLen);
+  dst.portMask.set(src.portMask);
+  dst.strikes.set(src.strikes);
+  dst.resigned.set(src.resigned);
   dst.nextDefault.set(src.nextDefault);
-  dst.deck.set(src.deck); d.deckPos = src.deckPos; dst.diceRng.set(src.diceRng); dst.stealRng.set(src.stealRng);
-  d.stage = src.stage; d.setupStep = src.setupStep; d.current = src.current; d.turn = src.turn; d.die1 = src.die1; d.die2 = src.die2;
-  d.devPlayed = src.devPlayed; d.offers = src.offers;
-  dst.owed.set(src.owed); d.asked = src.asked; d.waiting = src.waiting; dst.discardBuf.set(src.discardBuf); d.accepts = src.accepts;
+  dst.deck.set(src.deck);
+  d.deckPos = src.deckPos;
+  dst.diceRng.set(src.diceRng);
+  dst.stealRng.set(src.stealRng);
+  d.stage = src.stage;
+  d.setupStep = src.setupStep;
+  d.current = src.current;
+  d.turn = src.turn;
+  d.die1 = src.die1;
+  d.die2 = src.die2;
+  d.devPlayed = src.devPlayed;
+  d.offers = src.offers;
+  dst.owed.set(src.owed);
+  d.asked = src.asked;
+  d.waiting = src.waiting;
+  dst.discardBuf.set(src.discardBuf);
+  d.accepts = src.accepts;
   for (let s = 0; s < src.n; s++) dst.bufAction[s] = src.bufAction[s];
   d.bufDefault = src.bufDefault;
-  d.tradeFrom = src.tradeFrom; d.tradeTo = src.tradeTo; dst.tradeGive.set(src.tradeGive); dst.tradeGet.set(src.tradeGet); d.tradeTalk = src.tradeTalk;
+  d.tradeFrom = src.tradeFrom;
+  d.tradeTo = src.tradeTo;
+  dst.tradeGive.set(src.tradeGive);
+  dst.tradeGet.set(src.tradeGet);
+  d.tradeTalk = src.tradeTalk;
   // Talk is rare in a search: a new array only when there is some to copy.
   d.talkLog = src.talkLog.length === 0 ? (dst.talkLog.length === 0 ? dst.talkLog : []) : src.talkLog.slice();
-  d.largestArmy = src.largestArmy; d.longestRoad = src.longestRoad;
-  d.winner = src.winner; d.endReason = src.endReason;
-  d.outcome = src.outcome ? { ...src.outcome, placements: src.outcome.placements.slice(), vp: src.outcome.vp.slice() } : null;
+  d.largestArmy = src.largestArmy;
+  d.longestRoad = src.longestRoad;
+  d.winner = src.winner;
+  d.endReason = src.endReason;
+  d.outcome = src.outcome
+    ? { ...src.outcome, placements: src.outcome.placements.slice(), vp: src.outcome.vp.slice() }
+    : null;
   d.pendingCache = src.pendingCache;
 }

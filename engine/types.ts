@@ -14,7 +14,10 @@ export const DEV_CARDS: readonly DevCardName[] = ['knight', 'victory_point', 'ro
 
 export type DecisionKind = 'setup' | 'turn' | 'discard' | 'bandit' | 'trade';
 
-export interface SetupAction { settlement: number; road: number }
+export interface SetupAction {
+  settlement: number;
+  road: number;
+}
 
 export type TurnAction =
   | { type: 'build_road'; edge: number }
@@ -31,9 +34,18 @@ export type TurnAction =
 
 export type TurnActionType = TurnAction['type'];
 
-export interface DiscardAction { cards: ResourceCounts }
-export interface BanditAction { hex: number; victim?: number; talk?: string }
-export interface TradeResponse { accept: boolean; talk?: string }
+export interface DiscardAction {
+  cards: ResourceCounts;
+}
+export interface BanditAction {
+  hex: number;
+  victim?: number;
+  talk?: string;
+}
+export interface TradeResponse {
+  accept: boolean;
+  talk?: string;
+}
 
 /** The answer shape owed for each decision kind. */
 export interface ActionByKind {
@@ -46,12 +58,22 @@ export interface ActionByKind {
 export type AnyAction = ActionByKind[DecisionKind];
 
 /** One decision the engine is waiting for. Several may be pending at once (discards, open offers). */
-export interface PendingDecision { seat: number; kind: DecisionKind }
+export interface PendingDecision {
+  seat: number;
+  kind: DecisionKind;
+}
 
 /** Why an answer was refused. `code` is stable and machine-readable; `message` is for people. */
-export interface Rejection { code: RejectionCode; message: string }
+export interface Rejection {
+  code: RejectionCode;
+  message: string;
+}
 
-export interface TableTalk { seat: number; message: string; turn: number }
+export interface TableTalk {
+  seat: number;
+  message: string;
+  turn: number;
+}
 
 export interface OpenTrade {
   from: number;
@@ -120,25 +142,57 @@ export interface PublicView {
  * only when someone takes it).
  */
 export type GameEvent =
-  | StartEvent | ActionEvent | RollEvent | PayoutEvent | DiscardEvent | BanditEvent | BuildEvent
-  | DevEvent | TradeEvent | TalkEvent | AwardEvent | TimeoutEvent | ResignEvent | EndEvent;
+  | StartEvent
+  | ActionEvent
+  | RollEvent
+  | PayoutEvent
+  | DiscardEvent
+  | BanditEvent
+  | BuildEvent
+  | DevEvent
+  | TradeEvent
+  | TalkEvent
+  | AwardEvent
+  | TimeoutEvent
+  | ResignEvent
+  | EndEvent;
 export type GameEventKind = GameEvent['kind'];
 /** The event of one kind, e.g. EventOf<'roll'>. */
 export type EventOf<K extends GameEventKind> = Extract<GameEvent, { kind: K }>;
 
-export interface StartEvent { kind: 'start'; seat?: never; data: { rulesVersion: string; seatCount: number; board: BoardView } }
+export interface StartEvent {
+  kind: 'start';
+  seat?: never;
+  data: { rulesVersion: string; seatCount: number; board: BoardView };
+}
 
 /** One applied answer, in canonical form; `default` marks an answer the engine played for the seat. The verifier replays these. */
 export type ActionEventData = {
   [K in DecisionKind]: { kind: K; action: ActionByKind[K]; default?: true };
 }[DecisionKind];
-export interface ActionEvent { kind: 'action'; seat: number; data: ActionEventData }
+export interface ActionEvent {
+  kind: 'action';
+  seat: number;
+  data: ActionEventData;
+}
 
 /** `produced` has one entry per seat (all empty on a 7). */
-export interface RollEvent { kind: 'roll'; seat: number; data: { dice: [number, number]; produced: ResourceCounts[] } }
+export interface RollEvent {
+  kind: 'roll';
+  seat: number;
+  data: { dice: [number, number]; produced: ResourceCounts[] };
+}
 /** The second setup settlement's cards. */
-export interface PayoutEvent { kind: 'payout'; seat: number; data: { gained: ResourceCounts } }
-export interface DiscardEvent { kind: 'discard'; seat: number; data: { cards: ResourceCounts } }
+export interface PayoutEvent {
+  kind: 'payout';
+  seat: number;
+  data: { gained: ResourceCounts };
+}
+export interface DiscardEvent {
+  kind: 'discard';
+  seat: number;
+  data: { cards: ResourceCounts };
+}
 /** `stole` is the card taken (null: the victim had none); private until the match ends. */
 export interface BanditEvent {
   kind: 'bandit';
@@ -146,7 +200,11 @@ export interface BanditEvent {
   data: { hex: number } | { hex: number; victim: number; stole: ResourceName | null };
 }
 /** `free`: placed by roadworks. */
-export interface BuildEvent { kind: 'build'; seat: number; data: { what: 'road' | 'settlement' | 'city'; at: number; free?: true } }
+export interface BuildEvent {
+  kind: 'build';
+  seat: number;
+  data: { what: 'road' | 'settlement' | 'city'; at: number; free?: true };
+}
 /** A bought card's identity is private until the match ends; a played card is public. */
 export type DevEventData =
   | { action: 'buy'; card: DevCardName }
@@ -154,7 +212,11 @@ export type DevEventData =
   | { action: 'play'; card: 'roadworks'; edges: number[] }
   | { action: 'play'; card: 'windfall'; take: ResourceCounts }
   | { action: 'play'; card: 'embargo'; resource: ResourceName; taken: number[] };
-export interface DevEvent { kind: 'dev'; seat: number; data: DevEventData }
+export interface DevEvent {
+  kind: 'dev';
+  seat: number;
+  data: DevEventData;
+}
 export interface TradeEvent {
   kind: 'trade';
   seat: number;
@@ -163,7 +225,11 @@ export interface TradeEvent {
     | { from: number; to: number; give: ResourceCounts; get: ResourceCounts }
     | { from: number; accepted: false };
 }
-export interface TalkEvent { kind: 'talk'; seat: number; data: { message: string } }
+export interface TalkEvent {
+  kind: 'talk';
+  seat: number;
+  data: { message: string };
+}
 export interface AwardEvent {
   kind: 'award';
   seat?: number;
@@ -178,7 +244,11 @@ export interface TimeoutEvent {
   seat: number;
   data: { reason: StrikeReason; strikes: number; decision: DecisionKind; code?: RejectionCode; message?: string };
 }
-export interface ResignEvent { kind: 'resign'; seat: number; data: { strikes: number } }
+export interface ResignEvent {
+  kind: 'resign';
+  seat: number;
+  data: { strikes: number };
+}
 export interface EndEvent {
   kind: 'end';
   seat?: never;
@@ -191,7 +261,11 @@ export interface EndEvent {
  * An event as read from a stored record, before anything checked it (the
  * replay verifier compares it with what the engine regenerates).
  */
-export interface RecordedEvent { kind: string; seat?: number; data?: unknown }
+export interface RecordedEvent {
+  kind: string;
+  seat?: number;
+  data?: unknown;
+}
 
 /**
  * What a live spectator may see of an event (publicEvent): a bought card's
@@ -200,14 +274,24 @@ export interface RecordedEvent { kind: string; seat?: number; data?: unknown }
  */
 export type PublicGameEvent =
   | Exclude<GameEvent, DevEvent | BanditEvent | TimeoutEvent>
-  | PublicDevEvent | PublicBanditEvent | PublicTimeoutEvent;
-export interface PublicDevEvent { kind: 'dev'; seat: number; data: Exclude<DevEventData, { action: 'buy' }> | { action: 'buy' } }
+  | PublicDevEvent
+  | PublicBanditEvent
+  | PublicTimeoutEvent;
+export interface PublicDevEvent {
+  kind: 'dev';
+  seat: number;
+  data: Exclude<DevEventData, { action: 'buy' }> | { action: 'buy' };
+}
 export interface PublicBanditEvent {
   kind: 'bandit';
   seat: number;
   data: { hex: number } | { hex: number; victim: number; stoleCard: boolean };
 }
-export interface PublicTimeoutEvent { kind: 'timeout'; seat: number; data: { reason: StrikeReason; strikes: number; decision: DecisionKind } }
+export interface PublicTimeoutEvent {
+  kind: 'timeout';
+  seat: number;
+  data: { reason: StrikeReason; strikes: number; decision: DecisionKind };
+}
 
 export type StrikeReason = 'late' | 'malformed' | 'oversize' | 'dropped' | 'illegal';
 
@@ -221,6 +305,4 @@ export interface Outcome {
   turns: number;
 }
 
-export type SubmitResult =
-  | { ok: true; events: GameEvent[] }
-  | { ok: false; reason: Rejection };
+export type SubmitResult = { ok: true; events: GameEvent[] } | { ok: false; reason: Rejection };

@@ -45,7 +45,8 @@ export class SeatViewBytes {
   /** Writes seatView(g, seat) as JSON at `p`; returns the position after it. */
   write(p: number, g: Game, seat: number): number {
     // seatView's own check, so a bad seat fails the same way.
-    if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
+    if (!Number.isInteger(seat) || seat < 0 || seat >= g.n)
+      throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
     if (g !== this.game) this.follow(g);
     return this.view(p, g, seat);
   }

@@ -4,7 +4,17 @@
 
 import { EDGE_COUNT, HEX_COUNT, HEX_KINDS, PORTS, RESOURCES, VERTEX_COUNT } from './board';
 import type { Game } from './state';
-import { STAGE_OVER, STAGE_SETUP, STAGE_TRADE, devTotal, handTotal, publicVp, setupSeat, toCounts, trueVp } from './state';
+import {
+  STAGE_OVER,
+  STAGE_SETUP,
+  STAGE_TRADE,
+  devTotal,
+  handTotal,
+  publicVp,
+  setupSeat,
+  toCounts,
+  trueVp,
+} from './state';
 import type { BoardView, DevCardName, OpenTrade, PioneersView, PublicView, ResourceCounts, TableTalk } from './types';
 import { DEV_CARDS } from './types';
 
@@ -16,7 +26,8 @@ export function boardView(g: Game): BoardView {
   const ports: BoardView['ports'] = PORTS.map((p) =>
     p.resource === undefined
       ? { vertices: [p.vertices[0], p.vertices[1]], rate: p.rate }
-      : { vertices: [p.vertices[0], p.vertices[1]], rate: p.rate, resource: p.resource });
+      : { vertices: [p.vertices[0], p.vertices[1]], rate: p.rate, resource: p.resource },
+  );
   return { hexes, ports, bandit: g.bandit };
 }
 
@@ -77,9 +88,17 @@ function awards(g: Game): PioneersView['awards'] {
  * devBoughtThisTurn those bought this turn.
  */
 /** What only `seat` may know (the private part of its seatView), without building the rest of the view. */
-export function seatSecrets(g: Game, seat: number): Pick<PioneersView, 'hand' | 'devCards' | 'devBoughtThisTurn' | 'myScore'> {
+export function seatSecrets(
+  g: Game,
+  seat: number,
+): Pick<PioneersView, 'hand' | 'devCards' | 'devBoughtThisTurn' | 'myScore'> {
   if (!Number.isInteger(seat) || seat < 0 || seat >= g.n) throw new RangeError(`no seat ${seat} in a ${g.n}-seat game`);
-  return { hand: fullHand(g, seat), devCards: cardList(g.devOld, seat), devBoughtThisTurn: cardList(g.devNew, seat), myScore: trueVp(g, seat) };
+  return {
+    hand: fullHand(g, seat),
+    devCards: cardList(g.devOld, seat),
+    devBoughtThisTurn: cardList(g.devNew, seat),
+    myScore: trueVp(g, seat),
+  };
 }
 
 export function seatView(g: Game, seat: number): PioneersView {

@@ -12,7 +12,18 @@
 // script. No base binary is downloaded: the build uses the Node it runs on.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,21 +79,33 @@ export async function buildBinary({ quiet = false } = {}) {
   });
 
   const simWorker = join(work, 'sim-worker.cjs');
-  await build(simWorkerOptions(simWorker, { minify: true, legalComments: 'eof', logLevel: quiet ? 'error' : 'warning' }));
+  await build(
+    simWorkerOptions(simWorker, { minify: true, legalComments: 'eof', logLevel: quiet ? 'error' : 'warning' }),
+  );
   const assets = { ...packageAssets(), ...(await exampleBots(work, quiet)), [SIM_WORKER.out]: simWorker };
   const assetList = join(work, ASSET_LIST);
   writeFileSync(assetList, JSON.stringify(Object.keys(assets)));
   const blob = join(work, 'arena.blob');
   const config = join(work, 'sea-config.json');
-  writeFileSync(config, JSON.stringify({
-    main: script,
-    output: blob,
-    disableExperimentalSEAWarning: true,
-    useCodeCache: true,
-    assets: { ...assets, [ASSET_LIST]: assetList },
-  }, null, 1));
+  writeFileSync(
+    config,
+    JSON.stringify(
+      {
+        main: script,
+        output: blob,
+        disableExperimentalSEAWarning: true,
+        useCodeCache: true,
+        assets: { ...assets, [ASSET_LIST]: assetList },
+      },
+      null,
+      1,
+    ),
+  );
   // The blob must come from the same Node as the executable it goes into (the code cache is V8's).
-  execFileSync(process.execPath, ['--experimental-sea-config', config], { cwd: root, stdio: quiet ? 'ignore' : 'inherit' });
+  execFileSync(process.execPath, ['--experimental-sea-config', config], {
+    cwd: root,
+    stdio: quiet ? 'ignore' : 'inherit',
+  });
 
   const out = binaryPath();
   const tmp = `${out}.${process.pid}.tmp`;
@@ -91,10 +114,16 @@ export async function buildBinary({ quiet = false } = {}) {
   const macos = process.platform === 'darwin';
   if (macos) execFileSync('codesign', ['--remove-signature', tmp]);
   const { inject } = require('postject');
-  await inject(tmp, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE, machoSegmentName: macos ? 'NODE_SEA' : undefined });
+  await inject(tmp, 'NODE_SEA_BLOB', readFileSync(blob), {
+    sentinelFuse: SEA_FUSE,
+    machoSegmentName: macos ? 'NODE_SEA' : undefined,
+  });
   if (macos) execFileSync('codesign', ['--sign', '-', tmp]);
   renameSync(tmp, out);
-  if (!quiet) process.stderr.write(`build-binary: wrote ${relative(root, out)} (${Math.round(statSync(out).size / 1e6)} MB; ${Object.keys(assets).length} package files)\n`);
+  if (!quiet)
+    process.stderr.write(
+      `build-binary: wrote ${relative(root, out)} (${Math.round(statSync(out).size / 1e6)} MB; ${Object.keys(assets).length} package files)\n`,
+    );
   return out;
 }
 
@@ -142,7 +171,8 @@ function exampleMainBlock() {
       b.onLoad({ filter: /[\\/]examples[\\/][a-z-]+-bot[\\/]bot\.ts$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         const at = text.lastIndexOf(`\n${opening}\n`);
-        if (at < 0 || !text.trimEnd().endsWith('\n}')) throw new Error(`build-binary: ${args.path} no longer ends with its "${opening} ... }" block`);
+        if (at < 0 || !text.trimEnd().endsWith('\n}'))
+          throw new Error(`build-binary: ${args.path} no longer ends with its "${opening} ... }" block`);
         const end = text.trimEnd().length - 1;
         const contents = `${text.slice(0, at)}\n${opening}\n void (async () => {${text.slice(at + opening.length + 2, end)}})();\n}\n`;
         return { contents, loader: 'ts', resolveDir: dirname(args.path) };
@@ -169,7 +199,8 @@ function packageAssets() {
     add(join(web, 'manifest.json'));
     add(join(web, 'index.html'));
     for (const rel of Object.keys(manifest.files ?? {})) {
-      for (const suffix of ['', '.gz', '.br']) if (existsSync(join(web, `${rel}${suffix}`))) add(join(web, `${rel}${suffix}`));
+      for (const suffix of ['', '.gz', '.br'])
+        if (existsSync(join(web, `${rel}${suffix}`))) add(join(web, `${rel}${suffix}`));
     }
   }
   return assets;
@@ -203,7 +234,8 @@ function* walk(dir, keep = () => true) {
 function seaCompat() {
   const rewrite = (file, text, pairs) => {
     for (const [from, to] of pairs) {
-      if (!text.includes(from)) throw new Error(`build-binary: ${file} changed; expected to find ${JSON.stringify(from)}`);
+      if (!text.includes(from))
+        throw new Error(`build-binary: ${file} changed; expected to find ${JSON.stringify(from)}`);
       text = text.replace(from, to);
     }
     return text;
@@ -213,11 +245,14 @@ function seaCompat() {
     setup(b) {
       b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (args) => {
         const wasmFile = join(dirname(args.path), '..', 'binaries', 'yoga-wasm-base64-esm.js');
-        const base64 = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(readFileSync(wasmFile, 'utf8'))?.[1];
+        const base64 = /data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)/.exec(
+          readFileSync(wasmFile, 'utf8'),
+        )?.[1];
         if (!base64) throw new Error(`build-binary: no WebAssembly found in ${wasmFile}`);
-        const contents = rewrite(args.path, readFileSync(args.path, 'utf8'), [[
-          'const Yoga = wrapAssembly(await loadYoga());',
-          `const yogaModule = {
+        const contents = rewrite(args.path, readFileSync(args.path, 'utf8'), [
+          [
+            'const Yoga = wrapAssembly(await loadYoga());',
+            `const yogaModule = {
   instantiateWasm(imports, receive) {
     const module = new WebAssembly.Module(Buffer.from(${JSON.stringify(base64)}, 'base64'));
     const instance = new WebAssembly.Instance(module, imports);
@@ -228,12 +263,16 @@ function seaCompat() {
 loadYoga(yogaModule);
 if (!yogaModule.calledRun) throw new Error('yoga-layout did not start synchronously');
 const Yoga = wrapAssembly(yogaModule);`,
-        ]]);
+          ],
+        ]);
         return { contents, loader: 'js', resolveDir: dirname(args.path) };
       });
       b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
         const contents = rewrite(args.path, readFileSync(args.path, 'utf8'), [
-          ["await import('./devtools.js');", "throw Object.assign(new Error('no React devtools in the arena binary'), { code: 'ERR_MODULE_NOT_FOUND' });"],
+          [
+            "await import('./devtools.js');",
+            "throw Object.assign(new Error('no React devtools in the arena binary'), { code: 'ERR_MODULE_NOT_FOUND' });",
+          ],
           ['? await loadPackageJson()', '? { name: undefined, version: undefined }'],
         ]);
         return { contents, loader: 'js', resolveDir: dirname(args.path) };

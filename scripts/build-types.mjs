@@ -17,15 +17,41 @@ const ENTRIES = ['engine/index.ts', 'src/protocol/index.ts'];
 export function buildTypes() {
   rmSync(TYPES_DIR, { recursive: true, force: true });
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [
-    tsc, '--declaration', '--emitDeclarationOnly', '--noEmit', 'false', '--outDir', TYPES_DIR, '--rootDir', root,
-    '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--strict', '--skipLibCheck',
-    '--types', 'node', '--resolveJsonModule', '--isolatedModules', '--verbatimModuleSyntax',
-    ...ENTRIES.map((e) => join(root, e)),
-  ], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [
+      tsc,
+      '--declaration',
+      '--emitDeclarationOnly',
+      '--noEmit',
+      'false',
+      '--outDir',
+      TYPES_DIR,
+      '--rootDir',
+      root,
+      '--target',
+      'es2022',
+      '--module',
+      'esnext',
+      '--moduleResolution',
+      'bundler',
+      '--strict',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      '--resolveJsonModule',
+      '--isolatedModules',
+      '--verbatimModuleSyntax',
+      ...ENTRIES.map((e) => join(root, e)),
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
   for (const file of walk(TYPES_DIR)) {
     const text = readFileSync(file, 'utf8');
-    const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]*)\2/g, (m, lead, quote, spec) => `${lead}${quote}${withExtension(file, spec)}${quote}`);
+    const fixed = text.replace(
+      /(from\s+|import\()(['"])(\.{1,2}\/[^'"]*)\2/g,
+      (m, lead, quote, spec) => `${lead}${quote}${withExtension(file, spec)}${quote}`,
+    );
     if (fixed !== text) writeFileSync(file, fixed);
   }
 }

@@ -7,7 +7,16 @@
 // the same bytes whoever writes them, and index.html and manifest.json are
 // replaced by rename, so a reader never sees a half-written build.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, delimiter, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -76,8 +85,11 @@ export async function buildWeb({ quiet = false } = {}) {
   const html = template
     .replace('<!--css-->', `<link rel="stylesheet" href="${escapeAttr(css)}">`)
     .replace('<!--js-->', `<script type="module" src="${escapeAttr(js)}"></script>`);
-  if (html.includes('<!--css-->') || html.includes('<!--js-->') || !html.includes(js)) throw new Error('build-web: index.html template lacks <!--css--> or <!--js-->');
-  const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules')).sort();
+  if (html.includes('<!--css-->') || html.includes('<!--js-->') || !html.includes(js))
+    throw new Error('build-web: index.html template lacks <!--css--> or <!--js-->');
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((p) => !p.includes('node_modules'))
+    .sort();
   const manifest = { builtAt: new Date(startedAt).toISOString(), startedAt, js, css, files, inputs };
   atomicWrite(join(WEB_DIR, 'index.html'), html);
   atomicWrite(join(WEB_DIR, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
@@ -107,7 +119,8 @@ export function webIsFresh() {
   } catch {
     return false;
   }
-  if (!Array.isArray(manifest.inputs) || manifest.inputs.length === 0 || typeof manifest.startedAt !== 'number') return false;
+  if (!Array.isArray(manifest.inputs) || manifest.inputs.length === 0 || typeof manifest.startedAt !== 'number')
+    return false;
   for (const rel of [...manifest.inputs, relative(root, TEMPLATE)]) {
     try {
       if (statSync(join(root, rel)).mtimeMs >= manifest.startedAt) return false;

@@ -83,7 +83,13 @@ const KEEP_OLD_CHUNKS_MS = 10 * 60_000;
 /** The commit the build is made from, for `arena --version`; "unknown" outside a git checkout. */
 export function buildCommit(dir = root) {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
+    return (
+      execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || 'unknown'
+    );
   } catch {
     return 'unknown';
   }
@@ -113,18 +119,31 @@ export async function buildAll({ quiet = false } = {}) {
     define: { __ARENA_COMMIT__: JSON.stringify(buildCommit()) },
     logLevel: quiet ? 'error' : 'warning',
     // Lets bundled code that uses require() (via createRequire) keep working.
-    banner: { js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __arenaRequire } from 'node:module'; const require = __arenaRequire(import.meta.url);",
+    },
   });
   // The programs without comments and blanks: V8 parses every byte of a module at
   // start-up (zod and commander are mostly doc comments); names stay, and the
   // linked source maps give positions (node --enable-source-maps).
-  const program = (entries, plugins = []) => options(entries, INLINED_IN_PROGRAMS, { plugins: [zodEnglishOnly(), ...plugins], minifyWhitespace: true, minifySyntax: true });
+  const program = (entries, plugins = []) =>
+    options(entries, INLINED_IN_PROGRAMS, {
+      plugins: [zodEnglishOnly(), ...plugins],
+      minifyWhitespace: true,
+      minifySyntax: true,
+    });
   const cliStart = await oneStartChunk(build, program(CLI), root, CLI.arena);
   const builds = await Promise.all([
     build(program(CLI, [cliStart])),
     build(program(PROGRAMS)),
     build(options(LIBRARIES, ['commander'])),
-    build(simWorkerOptions(join(root, SIM_WORKER.out), { write: false, sourcemap: 'linked', logLevel: quiet ? 'error' : 'warning' })),
+    build(
+      simWorkerOptions(join(root, SIM_WORKER.out), {
+        write: false,
+        sourcemap: 'linked',
+        logLevel: quiet ? 'error' : 'warning',
+      }),
+    ),
   ]);
   const workerInputs = Object.keys(builds[3].metafile.inputs);
   // The builds name their chunks by content hash, so they never collide in dist/chunks/.
@@ -155,7 +174,9 @@ export async function buildAll({ quiet = false } = {}) {
     const entry = `dist/${name}.mjs`;
     if (!outputs[entry]) throw new Error(`esbuild produced no ${entry}`);
     const files = reachable(outputs, entry);
-    const inputs = [...new Set([...files.flatMap((f) => Object.keys(outputs[f].inputs)), ...(name === 'arena' ? workerInputs : [])])].sort();
+    const inputs = [
+      ...new Set([...files.flatMap((f) => Object.keys(outputs[f].inputs)), ...(name === 'arena' ? workerInputs : [])]),
+    ].sort();
     const chunks = Object.fromEntries(files.map((f) => [f, Object.keys(outputs[f].inputs).sort()]));
     atomicWrite(inputsFile(root, name), JSON.stringify({ startedAt, inputs }, null, 1) + '\n');
     atomicWrite(join(root, 'dist', `${name}.outputs.json`), JSON.stringify(chunks, null, 1) + '\n');
@@ -197,7 +218,12 @@ function pruneOldChunks(current) {
   }
   const ignore = join(dir, '.npmignore');
   const tmp = `${ignore}.${process.pid}.tmp`;
-  writeFileSync(tmp, ['# Chunks of earlier builds, kept a while for processes still running them; not packed.', ...kept.sort()].join('\n') + '\n');
+  writeFileSync(
+    tmp,
+    ['# Chunks of earlier builds, kept a while for processes still running them; not packed.', ...kept.sort()].join(
+      '\n',
+    ) + '\n',
+  );
   renameSync(tmp, ignore);
 }
 

@@ -19,7 +19,8 @@ export function bundleIsFresh(root, name = 'arena') {
   } catch {
     return false;
   }
-  if (!record || typeof record.startedAt !== 'number' || !Array.isArray(record.inputs) || record.inputs.length === 0) return false;
+  if (!record || typeof record.startedAt !== 'number' || !Array.isArray(record.inputs) || record.inputs.length === 0)
+    return false;
   for (const rel of record.inputs) {
     let mtime;
     try {

@@ -18,11 +18,15 @@ const listCurrent = () => JSON.stringify(listed()) === JSON.stringify(manList);
 
 if (process.argv.includes('--check')) {
   const onDisk = readdirSync(dir).filter((f) => f.endsWith('.1'));
-  const stale = pages.filter((p) => !onDisk.includes(p.file) || readFileSync(join(dir, p.file), 'utf8') !== p.content).map((p) => p.file);
+  const stale = pages
+    .filter((p) => !onDisk.includes(p.file) || readFileSync(join(dir, p.file), 'utf8') !== p.content)
+    .map((p) => p.file);
   const extra = onDisk.filter((f) => !pages.some((p) => p.file === f));
   const unlisted = listCurrent() ? [] : ['package.json "man"'];
   if (stale.length || extra.length || unlisted.length) {
-    process.stderr.write(`man: stale: ${[...stale, ...extra.map((f) => `${f} (no such command)`), ...unlisted].join(', ')}; run npm run man\n`);
+    process.stderr.write(
+      `man: stale: ${[...stale, ...extra.map((f) => `${f} (no such command)`), ...unlisted].join(', ')}; run npm run man\n`,
+    );
     process.exitCode = 1;
   } else {
     process.stderr.write(`man: ${pages.length} pages current\n`);

@@ -22,7 +22,8 @@ export async function oneStartChunk(build, options, root, entry) {
   // Every import() target of every module the program can load.
   const targets = new Set();
   for (const file of reach(inputs, entry, () => true)) {
-    for (const imp of inputs[file]?.imports ?? []) if (!imp.external && imp.kind === 'dynamic-import') targets.add(imp.path);
+    for (const imp of inputs[file]?.imports ?? [])
+      if (!imp.external && imp.kind === 'dynamic-import') targets.add(imp.path);
   }
   // A target inside the entry's closure would make an import cycle; it is loaded already anyway.
   const patched = new Set([...targets].filter((t) => !closure.has(t) && /\.tsx?$/.test(t)).map((t) => join(root, t)));
@@ -33,7 +34,10 @@ export async function oneStartChunk(build, options, root, entry) {
       b.onLoad({ filter: /\.tsx?$/ }, (args) => {
         if (!patched.has(args.path)) return undefined;
         const source = readFileSync(args.path, 'utf8');
-        return { contents: `${source}\nimport ${JSON.stringify(entryPath)};\n`, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+        return {
+          contents: `${source}\nimport ${JSON.stringify(entryPath)};\n`,
+          loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+        };
       });
     },
   };

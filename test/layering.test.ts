@@ -14,7 +14,10 @@ const root = resolve(__dirname, '..');
 const SCANNED = ['engine', 'src', 'examples', 'test', 'bench', 'scripts', 'bin'];
 
 async function cruiseAt(baseDir: string, dirs: string[]): Promise<IViolation[]> {
-  const options: ICruiseOptions = { ...(await extractDepcruiseOptions(join(root, '.dependency-cruiser.cjs'))), baseDir };
+  const options: ICruiseOptions = {
+    ...(await extractDepcruiseOptions(join(root, '.dependency-cruiser.cjs'))),
+    baseDir,
+  };
   const tsConfig = extractTSConfig(join(root, 'tsconfig.json'));
   const cwd = process.cwd();
   // The rules' paths are relative to the directory cruised from.
@@ -31,13 +34,21 @@ async function cruiseAt(baseDir: string, dirs: string[]): Promise<IViolation[]> 
 
 const shown = (v: IViolation[]) => v.map((x) => `${x.rule.name}: ${x.from} -> ${x.to}`);
 /** What each broken rule asks for (the engine's front door names its allowed modules), for the failure message. */
-const why = (v: IViolation[]) => [...new Set(v.map((x) => x.rule.name))].map((name) => `${name}: ${ruleComment(name)}`).join('\n');
+const why = (v: IViolation[]) =>
+  [...new Set(v.map((x) => x.rule.name))].map((name) => `${name}: ${ruleComment(name)}`).join('\n');
 const ruleComment = (name: string): string =>
-  (createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as { forbidden: Array<{ name: string; comment: string }> }).forbidden.find((r) => r.name === name)?.comment ?? '';
+  (
+    createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as {
+      forbidden: Array<{ name: string; comment: string }>;
+    }
+  ).forbidden.find((r) => r.name === name)?.comment ?? '';
 
 describe('layering (docs/architecture.md)', () => {
   it('the repository has no dependency that breaks a layer rule', async () => {
-    const violations = await cruiseAt(root, SCANNED.filter((d) => statSync(join(root, d), { throwIfNoEntry: false })?.isDirectory()));
+    const violations = await cruiseAt(
+      root,
+      SCANNED.filter((d) => statSync(join(root, d), { throwIfNoEntry: false })?.isDirectory()),
+    );
     expect(shown(violations), why(violations)).toEqual([]);
   });
 
@@ -57,30 +68,72 @@ describe('layering (docs/architecture.md)', () => {
     file('src/keys/index.ts', 'export const sign = 1;\n');
     file('src/config/paths.ts', "import { sign } from '../keys/index';\nexport const dir = sign;\n");
     file('src/net/pinned-lookup.ts', 'export const lookup = 1;\n');
-    file('src/runner/index.ts', "import { game } from '../../engine/index';\nimport { bytes } from '../../engine/view-bytes';\nimport { schema } from '../protocol/index';\nimport { lookup } from '../net/pinned-lookup';\nexport const run = game + bytes + schema + lookup;\n");
+    file(
+      'src/runner/index.ts',
+      "import { game } from '../../engine/index';\nimport { bytes } from '../../engine/view-bytes';\nimport { schema } from '../protocol/index';\nimport { lookup } from '../net/pinned-lookup';\nexport const run = game + bytes + schema + lookup;\n",
+    );
     file('src/probe/deploy-check.ts', "import { run } from '../runner/index';\nexport const check = run;\n");
     file('src/term/line.ts', 'export const line = 1;\n');
-    file('src/cli/main.ts', "import { run } from '../runner/index';\nimport { line } from '../term/line';\nexport const main = run + line;\n");
+    file(
+      'src/cli/main.ts',
+      "import { run } from '../runner/index';\nimport { line } from '../term/line';\nexport const main = run + line;\n",
+    );
     file('examples/bot/bot.ts', "import { game } from '../../engine/index';\nexport const bot = game;\n");
     file('test/support/bot.ts', "import { bot } from '../../examples/bot/bot';\nexport const testBot = bot;\n");
 
     const sources = () => readdirSync(fixture).filter((f) => f !== 'tsconfig.json');
     const cases: Array<[rule: string, path: string, text: string]> = [
-      ['engine-stands-alone', 'engine/bad.ts', "import type { schema } from '../src/protocol/index';\nexport type T = typeof schema;\n"],
-      ['protocol-imports-nothing', 'src/protocol/bad.ts', "import { game } from '../../engine/index';\nexport const x = game;\n"],
+      [
+        'engine-stands-alone',
+        'engine/bad.ts',
+        "import type { schema } from '../src/protocol/index';\nexport type T = typeof schema;\n",
+      ],
+      [
+        'protocol-imports-nothing',
+        'src/protocol/bad.ts',
+        "import { game } from '../../engine/index';\nexport const x = game;\n",
+      ],
       ['keys-import-nothing', 'src/keys/bad.ts', "import { dir } from '../config/paths';\nexport const x = dir;\n"],
       ['runner-on-engine', 'src/runner/bad.ts', "import { line } from '../term/line';\nexport const x = line;\n"],
-      ['runner-on-engine', 'src/runner/bad2.ts', "import { check } from '../probe/deploy-check';\nexport const x = check;\n"],
+      [
+        'runner-on-engine',
+        'src/runner/bad2.ts',
+        "import { check } from '../probe/deploy-check';\nexport const x = check;\n",
+      ],
       ['net-imports-nothing', 'src/net/bad.ts', "import { run } from '../runner/index';\nexport const x = run;\n"],
       ['arena-is-a-library', 'src/arena/bad.ts', "import { line } from '../term/line';\nexport const x = line;\n"],
       ['arena-is-a-library', 'src/arena/bad2.ts', "import { main } from '../cli/main';\nexport const x = main;\n"],
       ['service-no-terminal', 'src/service/bad.ts', "import { main } from '../cli/main';\nexport const x = main;\n"],
-      ['only-tests-import-examples', 'src/cli/bad.ts', "import { bot } from '../../examples/bot/bot';\nexport const x = bot;\n"],
-      ['only-tests-import-tests', 'src/cli/bad2.ts', "import { testBot } from '../../test/support/bot';\nexport const x = testBot;\n"],
-      ['examples-copyable', 'examples/bot/bad.ts', "import { run } from '../../src/runner/index';\nexport const x = run;\n"],
-      ['engine-front-door', 'src/runner/bad3.ts', "import { game } from '../../engine/game';\nexport const x = game;\n"],
-      ['engine-front-door', 'src/tui/bad.ts', "import type { game } from '../../engine/game';\nexport type T = typeof game;\n"],
-      ['engine-front-door', 'examples/bot/bad2.ts', "import { game } from '../../engine/game';\nexport const x = game;\n"],
+      [
+        'only-tests-import-examples',
+        'src/cli/bad.ts',
+        "import { bot } from '../../examples/bot/bot';\nexport const x = bot;\n",
+      ],
+      [
+        'only-tests-import-tests',
+        'src/cli/bad2.ts',
+        "import { testBot } from '../../test/support/bot';\nexport const x = testBot;\n",
+      ],
+      [
+        'examples-copyable',
+        'examples/bot/bad.ts',
+        "import { run } from '../../src/runner/index';\nexport const x = run;\n",
+      ],
+      [
+        'engine-front-door',
+        'src/runner/bad3.ts',
+        "import { game } from '../../engine/game';\nexport const x = game;\n",
+      ],
+      [
+        'engine-front-door',
+        'src/tui/bad.ts',
+        "import type { game } from '../../engine/game';\nexport type T = typeof game;\n",
+      ],
+      [
+        'engine-front-door',
+        'examples/bot/bad2.ts',
+        "import { game } from '../../engine/game';\nexport const x = game;\n",
+      ],
       ['every-import-resolves', 'src/cli/bad3.ts', "import { gone } from '../nowhere/gone';\nexport const x = gone;\n"],
     ];
 
@@ -90,7 +143,15 @@ describe('layering (docs/architecture.md)', () => {
       try {
         const violations = await cruiseAt(fixture, sources());
         expect(shown(violations)).toEqual(['engine-front-door: src/cli/reach.ts -> engine/game.ts']);
-        for (const door of ['index.ts', 'rules-version.ts', 'bots/names.ts', 'rules-data.ts', 'board-data.ts', 'view-bytes.ts']) expect(why(violations)).toContain(`engine/${door}`);
+        for (const door of [
+          'index.ts',
+          'rules-version.ts',
+          'bots/names.ts',
+          'rules-data.ts',
+          'board-data.ts',
+          'view-bytes.ts',
+        ])
+          expect(why(violations)).toContain(`engine/${door}`);
       } finally {
         rmSync(join(fixture, path));
       }
@@ -130,7 +191,18 @@ describe('layering (docs/architecture.md)', () => {
 describe('libraries the service uses', () => {
   // Not a dependency question, so not a cruiser rule: these directories must
   // not write to the terminal or end the process (the CLI's IO and exit codes do that).
-  const LIBRARIES = ['engine', 'src/arena', 'src/runner', 'src/net', 'src/probe', 'src/protocol', 'src/keys', 'src/config', 'src/sim', 'src/service'];
+  const LIBRARIES = [
+    'engine',
+    'src/arena',
+    'src/runner',
+    'src/net',
+    'src/probe',
+    'src/protocol',
+    'src/keys',
+    'src/config',
+    'src/sim',
+    'src/service',
+  ];
   const files = (dir: string): string[] =>
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
       e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],

@@ -56,7 +56,7 @@ function weighted(rng: Uint32Array, w: Int32Array, total: number): number {
  */
 export function determinize(g: Game, seat: number, rng: Uint32Array, into?: Game): Game {
   if (g.stage === STAGE_DISCARD && (g.asked & ~g.waiting & ~(1 << seat)) !== 0) {
-    throw new RangeError('determinize: opponents\' discards are buffered');
+    throw new RangeError("determinize: opponents' discards are buffered");
   }
   const t = into && into.n === g.n ? recycleGame(into, g) : cloneGame(g);
   (t as { seed: string }).seed = 'determinized';
@@ -72,7 +72,10 @@ export function determinize(g: Game, seat: number, rng: Uint32Array, into?: Game
     t.hand.fill(0, o, o + 5);
     if (t.stage === STAGE_TRADE && t.tradeFrom === s) {
       // An open offer's give side is public and must stay covered.
-      for (let r = 0; r < 5; r++) { t.hand[o + r] = t.tradeGive[r]; total -= t.tradeGive[r]; }
+      for (let r = 0; r < 5; r++) {
+        t.hand[o + r] = t.tradeGive[r];
+        total -= t.tradeGive[r];
+      }
     }
     const sum = handWeights(t, s, w);
     for (let i = 0; i < total; i++) t.hand[o + weighted(rng, w, sum)]++;
@@ -92,8 +95,12 @@ export function determinize(g: Game, seat: number, rng: Uint32Array, into?: Game
   let k = 0;
   for (let s = 0; s < t.n; s++) {
     if (s === seat) continue;
-    let old = 0, fresh = 0;
-    for (let c = 0; c < 5; c++) { old += t.devOld[s * 5 + c]; fresh += t.devNew[s * 5 + c]; }
+    let old = 0,
+      fresh = 0;
+    for (let c = 0; c < 5; c++) {
+      old += t.devOld[s * 5 + c];
+      fresh += t.devNew[s * 5 + c];
+    }
     t.devOld.fill(0, s * 5, s * 5 + 5);
     t.devNew.fill(0, s * 5, s * 5 + 5);
     for (let i = 0; i < old; i++) t.devOld[s * 5 + pool[k++]]++;

@@ -5,15 +5,21 @@
 // bandit at the strongest opponent's production. It reads only its own hand
 // and public state, so it sees exactly what its seat may know.
 
-import { EDGE_VERTICES, HEX_COUNT, VERTEX_COUNT, VERTEX_HEXES, VERTEX_PORT, VERTEX_VERTICES, RESOURCES } from '../board';
+import {
+  EDGE_VERTICES,
+  HEX_COUNT,
+  VERTEX_COUNT,
+  VERTEX_HEXES,
+  VERTEX_PORT,
+  VERTEX_VERTICES,
+  RESOURCES,
+} from '../board';
 import { fillLegalActions } from '../legal';
 import { bankRate, distanceOk } from '../rules/pieces';
 import { hasTownOn } from '../rules/bandit';
 import { randInt, stream, streamInto } from '../rng';
 import type { Game } from '../state';
-import {
-  COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, handTotal, publicVp,
-} from '../state';
+import { COST_CITY, COST_DEV, COST_ROAD, COST_SETTLEMENT, handTotal, publicVp } from '../state';
 import type { AnyAction, BanditAction, DiscardAction, ResourceCounts, SetupAction, TurnAction } from '../types';
 import { PIPS } from './pips';
 
@@ -51,7 +57,11 @@ export class GreedyBot {
     for (let i = 0; i < n; i++) {
       const a = actions[i];
       const s = this.score(g, seat, a);
-      if (s > bestScore) { best = a; bestScore = s; ties = 1; }
+      if (s > bestScore) {
+        best = a;
+        bestScore = s;
+        ties = 1;
+      }
       // Reservoir choice among equal scores keeps play varied but reproducible.
       else if (s === bestScore && randInt(this.rng, ++ties) === 0) best = a;
     }
@@ -80,9 +90,12 @@ export class GreedyBot {
   private scoreTurn(g: Game, seat: number, a: TurnAction): number {
     const o = seat * 5;
     switch (a.type) {
-      case 'end_turn': return 0;
-      case 'build_city': return 1000 + vertexValue(g, this.ctx, a.vertex);
-      case 'build_settlement': return 900 + vertexValue(g, this.ctx, a.vertex);
+      case 'end_turn':
+        return 0;
+      case 'build_city':
+        return 1000 + vertexValue(g, this.ctx, a.vertex);
+      case 'build_settlement':
+        return 900 + vertexValue(g, this.ctx, a.vertex);
       case 'buy_dev':
         // Save for a settlement when a spot is open and nearly affordable.
         return this.ctx.spot && g.settlementsLeft[seat] > 0 && missing(g.hand, o, COST_SETTLEMENT) <= 1 ? -1 : 200;
@@ -99,8 +112,12 @@ export class GreedyBot {
       }
       case 'play_knight': {
         const onOwn = hasTownOn(g, seat, g.bandit) ? 400 : 0;
-        const army = g.knights[seat] + 1 >= 3 && g.largestArmy !== seat
-          && (g.largestArmy === -1 || g.knights[seat] + 1 > g.knights[g.largestArmy]) ? 500 : 0;
+        const army =
+          g.knights[seat] + 1 >= 3 &&
+          g.largestArmy !== seat &&
+          (g.largestArmy === -1 || g.knights[seat] + 1 > g.knights[g.largestArmy])
+            ? 500
+            : 0;
         return 100 + onOwn + army + banditScore(g, seat, a.hex, a.victim);
       }
       case 'play_windfall': {
@@ -124,7 +141,8 @@ export class GreedyBot {
         const gain = handValue(g, seat, this.ctx, this.hand) - before;
         return gain >= 40 ? 100 + gain : -1;
       }
-      case 'offer_trade': return -1;
+      case 'offer_trade':
+        return -1;
     }
   }
 
@@ -240,7 +258,10 @@ function nextNeed(g: Game, seat: number): number {
   let gap = 0;
   for (let r = 0; r < 5; r++) {
     const m = target[r] - g.hand[o + r];
-    if (m > gap) { gap = m; best = r; }
+    if (m > gap) {
+      gap = m;
+      best = r;
+    }
   }
   return best;
 }

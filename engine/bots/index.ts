@@ -23,9 +23,13 @@ export interface BuiltinBot {
 
 export function createBuiltinBot(name: BuiltinBotName, seed: string): BuiltinBot {
   switch (name) {
-    case 'random': return new RandomBot(seed);
-    case 'greedy': return new GreedyBot(seed);
-    case 'search': return new SearchBot(seed);
-    default: throw new Error(`unknown built-in bot '${String(name)}' (known: ${BUILTIN_BOTS.join(', ')})`);
+    case 'random':
+      return new RandomBot(seed);
+    case 'greedy':
+      return new GreedyBot(seed);
+    case 'search':
+      return new SearchBot(seed);
+    default:
+      throw new Error(`unknown built-in bot '${String(name)}' (known: ${BUILTIN_BOTS.join(', ')})`);
   }
 }

@@ -20,7 +20,16 @@ import { forgetGame, legalActions } from '../legal';
 import { nextU32, stream } from '../rng';
 import type { Game } from '../state';
 import {
-  STAGE_BANDIT, STAGE_OVER, STAGE_SETUP, STAGE_TRADE, STAGE_TURN, VICTORY_POINT, cloneGame, handTotal, refillGame, trueVp,
+  STAGE_BANDIT,
+  STAGE_OVER,
+  STAGE_SETUP,
+  STAGE_TRADE,
+  STAGE_TURN,
+  VICTORY_POINT,
+  cloneGame,
+  handTotal,
+  refillGame,
+  trueVp,
 } from '../state';
 import type { AnyAction } from '../types';
 import { determinize } from './determinize';
@@ -46,13 +55,30 @@ export interface SearchOptions {
   sample: (g: Game, seat: number, rng: Uint32Array, into?: Game) => Game;
 }
 
-export const SEARCH_DEFAULTS: Readonly<SearchOptions> = { worlds: 8, topK: 4, horizon: 60, budget: 250, offers: true, sample: determinize };
+export const SEARCH_DEFAULTS: Readonly<SearchOptions> = {
+  worlds: 8,
+  topK: 4,
+  horizon: 60,
+  budget: 250,
+  offers: true,
+  sample: determinize,
+};
 
 /** What drawing a world (determinize) costs in the budget, in simulated decisions. */
 const WORLD_COST = 1;
 
 /** Evaluation weights, tuned over seeded games against greedy x3 (see bench/search.ts). */
-const W = Object.freeze({ near: 0.5, far: 0.25, opp: 0.3, dev: 2.5, knight: 0.8, card: 0.6, pip: 0.6, kinds: 3.5, margin: 1 });
+const W = Object.freeze({
+  near: 0.5,
+  far: 0.25,
+  opp: 0.3,
+  dev: 2.5,
+  knight: 0.8,
+  card: 0.6,
+  pip: 0.6,
+  kinds: 3.5,
+  margin: 1,
+});
 
 /**
  * Typed arrays reused from decision to decision (the worlds', and those of the copy each rollout
@@ -90,9 +116,12 @@ export class SearchBot {
     if (actions.length === 0) throw new Error(`search bot: seat ${seat} owes no decision`);
     if (actions.length === 1) return actions[0];
     // Trade answers and discards: cheap, and the greedy heuristic handles them well.
-    if (g.stage !== STAGE_TURN && g.stage !== STAGE_SETUP && g.stage !== STAGE_BANDIT) return this.greedy.decide(g, seat);
+    if (g.stage !== STAGE_TURN && g.stage !== STAGE_SETUP && g.stage !== STAGE_BANDIT)
+      return this.greedy.decide(g, seat);
     // Offers (open 1-for-1) are tried in the worlds like any move: the rollout policy answers them.
-    const cands: AnyAction[] = this.opts.offers ? actions : actions.filter((a) => !('type' in a) || a.type !== 'offer_trade');
+    const cands: AnyAction[] = this.opts.offers
+      ? actions
+      : actions.filter((a) => !('type' in a) || a.type !== 'offer_trade');
     if (cands.length === 1) return cands[0];
 
     last.cands = cands.length;
@@ -138,7 +167,10 @@ export class SearchBot {
         submit(x, seat, a);
         fixed++;
         // An offer is judged by its outcome: the others answer it first.
-        while (x.stage === STAGE_TRADE) { const s = nextSeat(x); submit(x, s, answers.decide(x, s)); }
+        while (x.stage === STAGE_TRADE) {
+          const s = nextSeat(x);
+          submit(x, s, answers.decide(x, s));
+        }
         return { a, i, s: evaluate(x, seat) };
       });
       scored.sort((p, q) => q.s - p.s || p.i - q.i);
@@ -152,10 +184,15 @@ export class SearchBot {
     // World by world, every candidate in each, so all are averaged over the same worlds, within a
     // budget counted in simulated decisions (a count, not a clock, so the choice is reproducible).
     const totals = new Float64Array(ranked.length);
-    let rolled = 0, done = 0;
+    let rolled = 0,
+      done = 0;
     // A world costs about what the last ones did on average, plus one for drawing it: start one
     // only if that fits the budget.
-    for (let w = 0; w < nW && (done === 0 || fixed + WORLD_COST + rolled + rolled / done <= this.opts.budget); w++, done++) {
+    for (
+      let w = 0;
+      w < nW && (done === 0 || fixed + WORLD_COST + rolled + rolled / done <= this.opts.budget);
+      w++, done++
+    ) {
       for (let i = 0; i < ranked.length; i++) {
         const x = copy(world(w));
         submit(x, seat, ranked[i]);
@@ -163,12 +200,17 @@ export class SearchBot {
         totals[i] += evaluate(x, seat);
       }
     }
-    last.ranked = ranked.length; last.worlds = done; last.used = fixed + rolled;
+    last.ranked = ranked.length;
+    last.worlds = done;
+    last.used = fixed + rolled;
     let best = ranked[0];
     let bestScore = -Infinity;
     for (let i = 0; i < ranked.length; i++) {
       const score = totals[i] / done + (ranked[i] === preferred ? W.margin : 0);
-      if (score > bestScore) { bestScore = score; best = ranked[i]; }
+      if (score > bestScore) {
+        bestScore = score;
+        best = ranked[i];
+      }
     }
     return best;
   }
@@ -195,7 +237,8 @@ export class SearchBot {
  * seat of every evaluation and the objects were a share of the search's garbage.
  */
 function production(g: Game, s: number): number {
-  let pips = 0, mask = 0;
+  let pips = 0,
+    mask = 0;
   const o = s * 9;
   const count = 9 - g.settlementsLeft[s] - g.citiesLeft[s];
   for (let k = 0; k < count; k++) {
@@ -224,7 +267,8 @@ function vertexPips(g: Game, v: number): number {
 
 /** Pips of the best free settlement spot at the end of the seat's roads, and of the best one a road further. */
 function spots(g: Game, s: number): { near: number; far: number } {
-  let near = 0, far = 0;
+  let near = 0,
+    far = 0;
   const count = 15 - g.roadsLeft[s];
   for (let k = 0; k < count; k++) {
     const e = g.roadList[s * 15 + k];
@@ -244,11 +288,19 @@ function spots(g: Game, s: number): { near: number; far: number } {
 /** A seat's standing: true VP first, then production, cards in hand and dev cards. */
 function standing(g: Game, s: number): number {
   const p = production(g, s);
-  const pips = p >> 3, kinds = p & 7;
+  const pips = p >> 3,
+    kinds = p & 7;
   const cards = handTotal(g, s);
   let devs = 0;
   for (let c = 0; c < 5; c++) if (c !== VICTORY_POINT) devs += g.devOld[s * 5 + c] + g.devNew[s * 5 + c];
-  let v = 10 * trueVp(g, s) + W.pip * pips + W.kinds * kinds + Math.min(cards, 7) * W.card + devs * W.dev + g.knights[s] * W.knight + 0.2 * g.roadLen[s];
+  let v =
+    10 * trueVp(g, s) +
+    W.pip * pips +
+    W.kinds * kinds +
+    Math.min(cards, 7) * W.card +
+    devs * W.dev +
+    g.knights[s] * W.knight +
+    0.2 * g.roadLen[s];
   if (g.settlementsLeft[s] > 0) {
     const sp = spots(g, s);
     v += W.near * sp.near + W.far * sp.far;

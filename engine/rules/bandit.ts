@@ -28,7 +28,10 @@ export function applyBandit(g: Game, seat: number, hex: number, victim: number):
       let pick = randInt(g.stealRng, total);
       const o = victim * 5;
       for (let r = 0; r < 5; r++) {
-        if (pick < g.hand[o + r]) { stole = r; break; }
+        if (pick < g.hand[o + r]) {
+          stole = r;
+          break;
+        }
         pick -= g.hand[o + r];
       }
       g.hand[o + stole]--;

@@ -34,7 +34,10 @@ export function checkDiscard(g: Game, seat: number, cards: ArrayLike<number>): R
 const left = new Int16Array(5); // scratch, reused: no allocation per discard
 
 export function defaultDiscard(g: Game, seat: number, out: Int16Array): void {
-  for (let r = 0; r < 5; r++) { left[r] = g.hand[seat * 5 + r]; out[r] = 0; }
+  for (let r = 0; r < 5; r++) {
+    left[r] = g.hand[seat * 5 + r];
+    out[r] = 0;
+  }
   for (let k = 0; k < g.owed[seat]; k++) {
     let best = 0;
     for (let r = 1; r < 5; r++) if (left[r] > left[best]) best = r;

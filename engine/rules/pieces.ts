@@ -4,7 +4,15 @@
 import { EDGE_VERTICES, RESOURCES, VERTEX_EDGES, VERTEX_HEXES, VERTEX_PORT, VERTEX_VERTICES } from '../board';
 import type { Game } from '../state';
 import type { RejectionCode } from '../types';
-import { BANK_RATE, GENERIC_PORT_RATE, RESOURCE_PORT_RATE, ROAD_LIMIT, TOWN_LIMIT, roadCount, townCount } from '../state';
+import {
+  BANK_RATE,
+  GENERIC_PORT_RATE,
+  RESOURCE_PORT_RATE,
+  ROAD_LIMIT,
+  TOWN_LIMIT,
+  roadCount,
+  townCount,
+} from '../state';
 
 /** The vertex and all its neighbours are town-free. */
 export function distanceOk(g: Game, v: number): boolean {

@@ -13,9 +13,24 @@
 //   bandit   the hex that hurts the leading opponent most, never our own
 //   trade    accept only when it gives us what we lack for our next build
 import { pathToFileURL } from 'node:url';
-import { legalActionsFromView, RESOURCES, VERTEX_HEXES, VERTEX_VERTICES, EDGE_VERTICES, VERTEX_PORT, slots } from 'bot-arena/engine';
+import {
+  legalActionsFromView,
+  RESOURCES,
+  VERTEX_HEXES,
+  VERTEX_VERTICES,
+  EDGE_VERTICES,
+  VERTEX_PORT,
+  slots,
+} from 'bot-arena/engine';
 import type {
-  AnyAction, BanditAction, DiscardAction, PioneersView, ResourceCounts, ResourceName, SetupAction, TurnAction,
+  AnyAction,
+  BanditAction,
+  DiscardAction,
+  PioneersView,
+  ResourceCounts,
+  ResourceName,
+  SetupAction,
+  TurnAction,
 } from 'bot-arena/engine';
 import type { DecisionRequest } from 'bot-arena/protocol';
 import { parseBotCli, serveBot, type BotServerOptions, type MatchMemo, type RunningBot } from '../starter-bot/server';
@@ -105,13 +120,19 @@ function chooseSetup(view: PioneersView, legal: SetupAction[]): SetupAction {
   return best(legal, (a) => {
     // The road should point at a good free vertex for a later settlement.
     const far = otherEnd(a.road, a.settlement);
-    const ahead = Math.max(0, ...slots(VERTEX_VERTICES, far, 3).filter((n) => n !== a.settlement && free.has(n)).map((n) => vertexValue(view, n)));
+    const ahead = Math.max(
+      0,
+      ...slots(VERTEX_VERTICES, far, 3)
+        .filter((n) => n !== a.settlement && free.has(n))
+        .map((n) => vertexValue(view, n)),
+    );
     return vertexValue(view, a.settlement, owned) * 10 + ahead;
   });
 }
 
 function chooseTurn(view: PioneersView, legal: TurnAction[]): TurnAction {
-  const of = <T extends TurnAction['type']>(type: T) => legal.filter((a): a is Extract<TurnAction, { type: T }> => a.type === type);
+  const of = <T extends TurnAction['type']>(type: T) =>
+    legal.filter((a): a is Extract<TurnAction, { type: T }> => a.type === type);
   const owned = ownResources(view);
 
   const cities = of('build_city');
@@ -133,7 +154,9 @@ function chooseTurn(view: PioneersView, legal: TurnAction[]): TurnAction {
   const total = RESOURCES.reduce((n, r) => n + (view.hand[r] ?? 0), 0);
   if (total > 7 && need) {
     const goal = nextGoal(view);
-    const swaps = of('bank_trade').filter((t) => t.get === need && (view.hand[t.give] ?? 0) - rateFor(view, t.give) >= (goal[t.give] ?? 0));
+    const swaps = of('bank_trade').filter(
+      (t) => t.get === need && (view.hand[t.give] ?? 0) - rateFor(view, t.give) >= (goal[t.give] ?? 0),
+    );
     if (swaps.length) return best(swaps, (t) => (view.hand[t.give] ?? 0) - (goal[t.give] ?? 0));
   }
 
@@ -148,9 +171,13 @@ function chooseTurn(view: PioneersView, legal: TurnAction[]): TurnAction {
 
   if (settleSpots.length < 2) {
     const free = freeVertices(view);
-    const roadworks = of('play_roadworks').map((a) => ({ a, s: a.edges.reduce((n, e) => n + roadValue(view, e, free), 0) })).filter((x) => x.s > 0);
+    const roadworks = of('play_roadworks')
+      .map((a) => ({ a, s: a.edges.reduce((n, e) => n + roadValue(view, e, free), 0) }))
+      .filter((x) => x.s > 0);
     if (roadworks.length) return roadworks.sort((x, y) => y.s - x.s)[0].a;
-    const roads = of('build_road').map((a) => ({ a, s: roadValue(view, a.edge, free) })).filter((x) => x.s > 0);
+    const roads = of('build_road')
+      .map((a) => ({ a, s: roadValue(view, a.edge, free) }))
+      .filter((x) => x.s > 0);
     if (roads.length) return roads.sort((x, y) => y.s - x.s)[0].a;
   }
   const windfall = of('play_windfall');
@@ -183,12 +210,18 @@ function roadValue(view: PioneersView, edge: number, free: ReadonlySet<number>):
 }
 
 /** A bank trade whose result makes `cost` affordable, giving away what we have most spare of. */
-function tradeToward(view: PioneersView, trades: Extract<TurnAction, { type: 'bank_trade' }>[], cost: ResourceCounts): TurnAction | null {
+function tradeToward(
+  view: PioneersView,
+  trades: Extract<TurnAction, { type: 'bank_trade' }>[],
+  cost: ResourceCounts,
+): TurnAction | null {
   const missing = RESOURCES.filter((r) => (view.hand[r] ?? 0) < (cost[r] ?? 0));
   if (missing.length !== 1) return null;
   const want = missing[0];
   if ((cost[want] ?? 0) - (view.hand[want] ?? 0) !== 1) return null;
-  const options = trades.filter((t) => t.get === want && (view.hand[t.give] ?? 0) - rateFor(view, t.give) >= (cost[t.give] ?? 0));
+  const options = trades.filter(
+    (t) => t.get === want && (view.hand[t.give] ?? 0) - rateFor(view, t.give) >= (cost[t.give] ?? 0),
+  );
   return options.length ? best(options, (t) => (view.hand[t.give] ?? 0) - (cost[t.give] ?? 0)) : null;
 }
 
@@ -312,8 +345,13 @@ export function startBot(opts: BotServerOptions = {}): Promise<RunningBot> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const cli = parseBotCli(process.argv.slice(2), { ...process.env, PORT: process.env.PORT ?? '8081' });
-  const bot = await startBot({ ...cli, log: cli.quiet ? undefined : (line) => process.stderr.write(`heuristic: ${line}\n`) });
-  process.stderr.write(`heuristic bot listening on ${bot.url}${cli.platformPublicKey ? ` (verifying handshakes addressed to ${bot.publicUrl})` : ''}\n`);
+  const bot = await startBot({
+    ...cli,
+    log: cli.quiet ? undefined : (line) => process.stderr.write(`heuristic: ${line}\n`),
+  });
+  process.stderr.write(
+    `heuristic bot listening on ${bot.url}${cli.platformPublicKey ? ` (verifying handshakes addressed to ${bot.publicUrl})` : ''}\n`,
+  );
   process.stderr.write(`try: node bin/arena play ${bot.url} builtin:greedy builtin:greedy builtin:greedy --games 20\n`);
   process.on('SIGINT', () => void bot.close().then(() => process.exit(0)));
 }

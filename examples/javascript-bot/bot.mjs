@@ -41,12 +41,18 @@ const PIPS = { 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1 };
 /** One legal answer for a DecisionRequest's kind and view. */
 export function decide(kind, view) {
   switch (kind) {
-    case 'setup': return setup(view);
-    case 'turn': return turn(view);
-    case 'discard': return discard(view);
-    case 'bandit': return bandit(view);
-    case 'trade': return { accept: false }; // never help an opponent
-    default: throw new Error(`unknown decision kind ${kind}`);
+    case 'setup':
+      return setup(view);
+    case 'turn':
+      return turn(view);
+    case 'discard':
+      return discard(view);
+    case 'bandit':
+      return bandit(view);
+    case 'trade':
+      return { accept: false }; // never help an opponent
+    default:
+      throw new Error(`unknown decision kind ${kind}`);
   }
 }
 
@@ -87,17 +93,23 @@ function roadEdges(view) {
   const me = view.seat;
   const towns = townAt(view);
   const owner = new Map(view.roads.map((r) => [r.edge, r.seat]));
-  return EDGE_VERTICES.map((_, e) => e).filter((e) => !owner.has(e) && EDGE_VERTICES[e].some((v) => {
-    const town = towns.get(v);
-    if (town) return town.seat === me;
-    return VERTEX_EDGES[v].some((f) => f !== e && owner.get(f) === me);
-  }));
+  return EDGE_VERTICES.map((_, e) => e).filter(
+    (e) =>
+      !owner.has(e) &&
+      EDGE_VERTICES[e].some((v) => {
+        const town = towns.get(v);
+        if (town) return town.seat === me;
+        return VERTEX_EDGES[v].some((f) => f !== e && owner.get(f) === me);
+      }),
+  );
 }
 
 function settlementVertices(view) {
   const towns = townAt(view);
   const ownRoad = new Set(view.roads.filter((r) => r.seat === view.seat).map((r) => r.edge));
-  return VERTEX_NEIGHBOURS.map((_, v) => v).filter((v) => freeForTown(v, towns) && VERTEX_EDGES[v].some((e) => ownRoad.has(e)));
+  return VERTEX_NEIGHBOURS.map((_, v) => v).filter(
+    (v) => freeForTown(v, towns) && VERTEX_EDGES[v].some((e) => ownRoad.has(e)),
+  );
 }
 
 function turn(view) {
@@ -164,7 +176,8 @@ const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 /** The platform's public key from base64 of its 32 raw bytes (`arena play --print-platform-key`). */
 export function platformKey(base64) {
   const raw = Buffer.from(base64, 'base64');
-  if (raw.length !== 32) throw new Error('--platform-key must be base64 of 32 raw bytes (print it with `arena play --print-platform-key`)');
+  if (raw.length !== 32)
+    throw new Error('--platform-key must be base64 of 32 raw bytes (print it with `arena play --print-platform-key`)');
   return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
 }
 
@@ -188,8 +201,9 @@ export function handshakeProblem(headers, { key, audience, nonces }, now = Date.
   if (!/^\d{1,16}$/.test(stamp) || Math.abs(Number(stamp) - now) > WINDOW_MS) return 'stale or bad x-svc-timestamp';
   if (!signedBy(key, `${stamp}.${match}`, signature)) return 'bad x-svc-signature';
   const [claimed, nonce, audienceSignature] = ['x-svc-audience', 'x-svc-nonce', 'x-svc-audience-signature'].map(one);
-  if (!claimed || !nonce || !audienceSignature) return 'not audience-bound: x-svc-audience, x-svc-nonce and x-svc-audience-signature are required';
-  if (claimed !== audience) return 'x-svc-audience is not this bot\'s URL';
+  if (!claimed || !nonce || !audienceSignature)
+    return 'not audience-bound: x-svc-audience, x-svc-nonce and x-svc-audience-signature are required';
+  if (claimed !== audience) return "x-svc-audience is not this bot's URL";
   if (!/^[A-Za-z0-9_-]{22}$/.test(nonce)) return 'bad x-svc-nonce';
   if (!signedBy(key, `${stamp}.${match}.${nonce}.${claimed}`, audienceSignature)) return 'bad x-svc-audience-signature';
   for (const [n, until] of nonces) {
@@ -230,7 +244,13 @@ function signedBy(key, message, base64) {
  * match) is checked when a platform key is given, then each DecisionRequest
  * frame is answered with {id, action}. Resolves with {url, port, audience, close}.
  */
-export async function startBot({ port = 8080, host = '127.0.0.1', platformKey: keyText, publicUrl, log = () => {} } = {}) {
+export async function startBot({
+  port = 8080,
+  host = '127.0.0.1',
+  platformKey: keyText,
+  publicUrl,
+  log = () => {},
+} = {}) {
   const key = keyText ? platformKey(keyText) : undefined;
   // A bad public URL fails here, before listening, not at every upgrade.
   const configured = publicUrl === undefined ? undefined : handshakeAudience(publicUrl);
@@ -241,7 +261,9 @@ export async function startBot({ port = 8080, host = '127.0.0.1', platformKey: k
       res.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
       return;
     }
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: this is a bot; the arena connects by WebSocket\n');
+    res
+      .writeHead(404, { 'content-type': 'text/plain' })
+      .end('not found: this is a bot; the arena connects by WebSocket\n');
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
   http.on('upgrade', (req, socket, head) => {
@@ -268,11 +290,12 @@ export async function startBot({ port = 8080, host = '127.0.0.1', platformKey: k
     url: `http://${shown}:${bound}`,
     port: bound,
     audience,
-    close: () => new Promise((resolve) => {
-      for (const ws of wss.clients) ws.terminate();
-      http.closeAllConnections();
-      http.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const ws of wss.clients) ws.terminate();
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }
 
@@ -305,15 +328,17 @@ function parseArgs(argv, env) {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write([
-      'usage: node bot.mjs [--port N] [--host H] [--platform-key BASE64] [--public-url URL] [--quiet]',
-      '  --port N            default 8080, or $PORT; 0 picks a free port',
-      '  --host H            default 127.0.0.1, or $HOST',
-      '  --platform-key B64  verify every handshake (401 otherwise); $ARENA_PLATFORM_KEY; `arena play --print-platform-key`',
-      '  --public-url URL    the URL the arena connects to, as registered (https counts as wss), for the audience check; $BOT_PUBLIC_URL; default ws://<host>:<port>/',
-      '  --quiet             no per-decision log',
-      '',
-    ].join('\n'));
+    process.stdout.write(
+      [
+        'usage: node bot.mjs [--port N] [--host H] [--platform-key BASE64] [--public-url URL] [--quiet]',
+        '  --port N            default 8080, or $PORT; 0 picks a free port',
+        '  --host H            default 127.0.0.1, or $HOST',
+        '  --platform-key B64  verify every handshake (401 otherwise); $ARENA_PLATFORM_KEY; `arena play --print-platform-key`',
+        '  --public-url URL    the URL the arena connects to, as registered (https counts as wss), for the audience check; $BOT_PUBLIC_URL; default ws://<host>:<port>/',
+        '  --quiet             no per-decision log',
+        '',
+      ].join('\n'),
+    );
     process.exit(0);
   }
   const portText = get('--port') ?? env.PORT ?? '8080';
@@ -324,10 +349,18 @@ function parseArgs(argv, env) {
     try {
       handshakeAudience(publicUrl);
     } catch {
-      fail(`--public-url must be a URL such as wss://bot.example.org/ (the one the arena connects to), got "${publicUrl}"`);
+      fail(
+        `--public-url must be a URL such as wss://bot.example.org/ (the one the arena connects to), got "${publicUrl}"`,
+      );
     }
   }
-  return { port, host: get('--host') ?? env.HOST ?? '127.0.0.1', platformKey: get('--platform-key') ?? env.ARENA_PLATFORM_KEY, publicUrl, quiet: argv.includes('--quiet') };
+  return {
+    port,
+    host: get('--host') ?? env.HOST ?? '127.0.0.1',
+    platformKey: get('--platform-key') ?? env.ARENA_PLATFORM_KEY,
+    publicUrl,
+    quiet: argv.includes('--quiet'),
+  };
 }
 
 function fail(message) {
@@ -340,12 +373,17 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const opts = parseArgs(process.argv.slice(2), process.env);
   let bot;
   try {
-    bot = await startBot({ ...opts, log: opts.quiet ? undefined : (line) => process.stderr.write(`javascript-bot: ${line}\n`) });
+    bot = await startBot({
+      ...opts,
+      log: opts.quiet ? undefined : (line) => process.stderr.write(`javascript-bot: ${line}\n`),
+    });
   } catch (err) {
     fail(err.message);
   }
   // Scripts and tests read the address from this line.
-  process.stdout.write(`javascript bot listening on ${bot.url}${opts.platformKey ? ` (verifying handshakes for ${bot.audience})` : ''}\n`);
+  process.stdout.write(
+    `javascript bot listening on ${bot.url}${opts.platformKey ? ` (verifying handshakes for ${bot.audience})` : ''}\n`,
+  );
   process.on('SIGINT', () => void bot.close().then(() => process.exit(0)));
   process.on('SIGTERM', () => void bot.close().then(() => process.exit(0)));
 }

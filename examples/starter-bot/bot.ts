@@ -8,8 +8,14 @@
 // chooses among them. Replace `decide` with your own.
 import { pathToFileURL } from 'node:url';
 import {
-  legalActionsFromView, slots, VERTEX_HEXES,
-  type AnyAction, type PioneersView, type ResourceName, type SetupAction, type TurnAction,
+  legalActionsFromView,
+  slots,
+  VERTEX_HEXES,
+  type AnyAction,
+  type PioneersView,
+  type ResourceName,
+  type SetupAction,
+  type TurnAction,
 } from 'bot-arena/engine';
 import type { DecisionRequest } from 'bot-arena/protocol';
 import { parseBotCli, serveBot, type BotServerOptions, type MatchMemo, type RunningBot } from './server';
@@ -48,7 +54,8 @@ function pips(view: PioneersView, vertex: number): number {
  * bank for what we hold least of; otherwise end the turn.
  */
 function chooseTurn(view: PioneersView, legal: TurnAction[]): TurnAction {
-  const of = <T extends TurnAction['type']>(type: T) => legal.filter((a): a is Extract<TurnAction, { type: T }> => a.type === type);
+  const of = <T extends TurnAction['type']>(type: T) =>
+    legal.filter((a): a is Extract<TurnAction, { type: T }> => a.type === type);
   const cities = of('build_city');
   if (cities.length) return best(cities, (a) => pips(view, a.vertex));
   const settlements = of('build_settlement');
@@ -82,8 +89,13 @@ export function startBot(opts: BotServerOptions = {}): Promise<RunningBot> {
 // `npm start` (tsx bot.ts): run as a program.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const cli = parseBotCli(process.argv.slice(2));
-  const bot = await startBot({ ...cli, log: cli.quiet ? undefined : (line) => process.stderr.write(`starter: ${line}\n`) });
-  process.stderr.write(`starter bot listening on ${bot.url}${cli.platformPublicKey ? ` (verifying handshakes addressed to ${bot.publicUrl})` : ''}\n`);
+  const bot = await startBot({
+    ...cli,
+    log: cli.quiet ? undefined : (line) => process.stderr.write(`starter: ${line}\n`),
+  });
+  process.stderr.write(
+    `starter bot listening on ${bot.url}${cli.platformPublicKey ? ` (verifying handshakes addressed to ${bot.publicUrl})` : ''}\n`,
+  );
   process.stderr.write(`try: npx arena play ${bot.url} builtin:random builtin:random --games 5\n`);
   process.on('SIGINT', () => void bot.close().then(() => process.exit(0)));
 }

@@ -59,7 +59,8 @@ export async function serveBot(decide: Decide, opts: BotServerOptions = {}): Pro
   const log = opts.log ?? (() => {});
   const key = opts.platformPublicKey ? platformKey(opts.platformPublicKey) : undefined;
   // A bad public URL fails at start, not at every upgrade.
-  if (opts.publicUrl !== undefined && !URL.canParse(opts.publicUrl)) throw new Error(`publicUrl must be a URL such as wss://bot.example.org/, got "${opts.publicUrl}"`);
+  if (opts.publicUrl !== undefined && !URL.canParse(opts.publicUrl))
+    throw new Error(`publicUrl must be a URL such as wss://bot.example.org/, got "${opts.publicUrl}"`);
   const nonces = new NonceMemory();
   let publicUrl = '';
 
@@ -68,7 +69,9 @@ export async function serveBot(decide: Decide, opts: BotServerOptions = {}): Pro
       res.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
       return;
     }
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: this is a bot; the arena connects by WebSocket\n');
+    res
+      .writeHead(404, { 'content-type': 'text/plain' })
+      .end('not found: this is a bot; the arena connects by WebSocket\n');
   });
   // 64 KiB is the arena's frame limit too; nothing we receive is larger.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
@@ -106,7 +109,9 @@ export async function serveBot(decide: Decide, opts: BotServerOptions = {}): Pro
       } catch (err) {
         // Answer at once with no action: the arena plays its default and counts
         // a strike either way, but the match does not wait out the deadline.
-        log(`decide failed (${(err as Error).message}); sent no action, the arena plays its default and counts a strike`);
+        log(
+          `decide failed (${(err as Error).message}); sent no action, the arena plays its default and counts a strike`,
+        );
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: request.id, action: null }));
         return;
       }
@@ -115,7 +120,9 @@ export async function serveBot(decide: Decide, opts: BotServerOptions = {}): Pro
         if (action.type === 'offer_trade') memo.offersThisTurn++;
       }
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: request.id, action }));
-      log(`${request.matchId} seat ${request.seat} ${request.kind} -> ${JSON.stringify(action)} (${(performance.now() - start).toFixed(1)} ms)`);
+      log(
+        `${request.matchId} seat ${request.seat} ${request.kind} -> ${JSON.stringify(action)} (${(performance.now() - start).toFixed(1)} ms)`,
+      );
     });
   }
 
@@ -147,7 +154,10 @@ const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 /** The platform's public key from base64 of its 32 raw bytes (`arena play --print-platform-key`). */
 function platformKey(base64: string): KeyObject {
   const raw = Buffer.from(base64, 'base64');
-  if (raw.length !== 32) throw new Error('platform public key must be base64 of 32 raw bytes (print it with `arena play --print-platform-key`)');
+  if (raw.length !== 32)
+    throw new Error(
+      'platform public key must be base64 of 32 raw bytes (print it with `arena play --print-platform-key`)',
+    );
   return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
 }
 
@@ -159,15 +169,22 @@ function platformKey(base64: string): KeyObject {
  * handshake their bot received to you within 30 s. serveBot checks
  * verifyBoundHandshake instead; this is the spec's check alone.
  */
-export function verifyHandshake(key: KeyObject, headers: IncomingHttpHeaders, now = Date.now()): { ok: true } | { ok: false; reason: string } {
+export function verifyHandshake(
+  key: KeyObject,
+  headers: IncomingHttpHeaders,
+  now = Date.now(),
+): { ok: true } | { ok: false; reason: string } {
   const one = (name: string) => (typeof headers[name] === 'string' ? (headers[name] as string) : undefined);
   const matchId = one('x-svc-match');
   const timestamp = one('x-svc-timestamp');
   const signature = one('x-svc-signature');
-  if (!matchId || !timestamp || !signature) return { ok: false, reason: 'unsigned: x-svc-match, x-svc-timestamp and x-svc-signature are required' };
-  if (!/^\d{1,16}$/.test(timestamp) || Math.abs(Number(timestamp) - now) > HANDSHAKE_WINDOW_MS) return { ok: false, reason: 'stale or bad x-svc-timestamp' };
+  if (!matchId || !timestamp || !signature)
+    return { ok: false, reason: 'unsigned: x-svc-match, x-svc-timestamp and x-svc-signature are required' };
+  if (!/^\d{1,16}$/.test(timestamp) || Math.abs(Number(timestamp) - now) > HANDSHAKE_WINDOW_MS)
+    return { ok: false, reason: 'stale or bad x-svc-timestamp' };
   const sig = Buffer.from(signature, 'base64');
-  if (sig.length !== 64 || !verify(null, Buffer.from(`${timestamp}.${matchId}`), key, sig)) return { ok: false, reason: 'bad signature' };
+  if (sig.length !== 64 || !verify(null, Buffer.from(`${timestamp}.${matchId}`), key, sig))
+    return { ok: false, reason: 'bad signature' };
   return { ok: true };
 }
 
@@ -181,7 +198,11 @@ export function verifyHandshake(key: KeyObject, headers: IncomingHttpHeaders, no
  * nonce is new (remembered for 30 s).
  */
 export function verifyBoundHandshake(
-  key: KeyObject, headers: IncomingHttpHeaders, ownPublicUrl: string, nonces: NonceMemory, now = Date.now(),
+  key: KeyObject,
+  headers: IncomingHttpHeaders,
+  ownPublicUrl: string,
+  nonces: NonceMemory,
+  now = Date.now(),
 ): { ok: true } | { ok: false; reason: string } {
   const one = (name: string) => (typeof headers[name] === 'string' ? (headers[name] as string) : undefined);
   const matchId = one('x-svc-match');
@@ -190,14 +211,22 @@ export function verifyBoundHandshake(
   const nonce = one('x-svc-nonce');
   const signature = one('x-svc-audience-signature');
   if (!matchId || !timestamp || !audience || !nonce || !signature) {
-    return { ok: false, reason: 'unsigned: x-svc-match, x-svc-timestamp, x-svc-audience, x-svc-nonce and x-svc-audience-signature are required' };
+    return {
+      ok: false,
+      reason:
+        'unsigned: x-svc-match, x-svc-timestamp, x-svc-audience, x-svc-nonce and x-svc-audience-signature are required',
+    };
   }
-  if (audience !== handshakeAudience(ownPublicUrl)) return { ok: false, reason: 'addressed to another bot (x-svc-audience is not our public URL)' };
+  if (audience !== handshakeAudience(ownPublicUrl))
+    return { ok: false, reason: 'addressed to another bot (x-svc-audience is not our public URL)' };
   if (!/^[A-Za-z0-9_-]{22}$/.test(nonce)) return { ok: false, reason: 'bad x-svc-nonce' };
-  if (!/^\d{1,16}$/.test(timestamp) || Math.abs(Number(timestamp) - now) > HANDSHAKE_WINDOW_MS) return { ok: false, reason: 'stale or bad x-svc-timestamp' };
+  if (!/^\d{1,16}$/.test(timestamp) || Math.abs(Number(timestamp) - now) > HANDSHAKE_WINDOW_MS)
+    return { ok: false, reason: 'stale or bad x-svc-timestamp' };
   const sig = Buffer.from(signature, 'base64');
-  if (sig.length !== 64 || !verify(null, Buffer.from(`${timestamp}.${matchId}.${nonce}.${audience}`), key, sig)) return { ok: false, reason: 'bad signature' };
-  if (!nonces.admit(nonce, now, Number(timestamp))) return { ok: false, reason: 'replayed handshake (nonce seen before)' };
+  if (sig.length !== 64 || !verify(null, Buffer.from(`${timestamp}.${matchId}.${nonce}.${audience}`), key, sig))
+    return { ok: false, reason: 'bad signature' };
+  if (!nonces.admit(nonce, now, Number(timestamp)))
+    return { ok: false, reason: 'replayed handshake (nonce seen before)' };
   return { ok: true };
 }
 
@@ -236,13 +265,18 @@ export class NonceMemory {
 }
 
 /** `--port 8080 --host 0.0.0.0 --platform-key BASE64` (or $PORT, $HOST, $ARENA_PLATFORM_KEY). */
-export function parseBotCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BotServerOptions & { quiet: boolean } {
+export function parseBotCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): BotServerOptions & { quiet: boolean } {
   const get = (flag: string) => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
   };
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write('options: --port N (default 8080, $PORT)  --host H (default 127.0.0.1, $HOST)\n         --platform-key BASE64 (verify handshakes; $ARENA_PLATFORM_KEY; get it with `arena play --print-platform-key`)\n         --public-url URL (the URL the arena connects to, as registered; $BOT_PUBLIC_URL; default ws://HOST:PORT/)\n         --quiet (no per-decision log)\n');
+    process.stdout.write(
+      'options: --port N (default 8080, $PORT)  --host H (default 127.0.0.1, $HOST)\n         --platform-key BASE64 (verify handshakes; $ARENA_PLATFORM_KEY; get it with `arena play --print-platform-key`)\n         --public-url URL (the URL the arena connects to, as registered; $BOT_PUBLIC_URL; default ws://HOST:PORT/)\n         --quiet (no per-decision log)\n',
+    );
     process.exit(0);
   }
   const portText = get('--port') ?? env.PORT ?? '8080';
@@ -256,7 +290,9 @@ export function parseBotCli(argv: readonly string[], env: NodeJS.ProcessEnv = pr
     try {
       handshakeAudience(publicUrl);
     } catch {
-      process.stderr.write(`bot: --public-url must be a URL such as wss://bot.example.org/ (the one the arena connects to), got "${publicUrl}"\n`);
+      process.stderr.write(
+        `bot: --public-url must be a URL such as wss://bot.example.org/ (the one the arena connects to), got "${publicUrl}"\n`,
+      );
       process.exit(2);
     }
   }

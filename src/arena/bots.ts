@@ -59,10 +59,14 @@ export function parseBotUrl(text: string, label = text): URL {
   if (!BOT_SCHEMES.includes(url.protocol)) {
     const hint = missingSchemeHint(text);
     if (hint) throw new ArenaInputError(`"${shown}" has no scheme; ${hint}`);
-    throw new ArenaInputError(`bot URL "${shown}" has scheme ${url.protocol.replace(/:$/, '')}; use http, https, ws or wss`);
+    throw new ArenaInputError(
+      `bot URL "${shown}" has scheme ${url.protocol.replace(/:$/, '')}; use http, https, ws or wss`,
+    );
   }
   if (url.username || url.password) {
-    throw new ArenaInputError(`bot URL "${shown}" carries a user name or password; remove them: the arena signs its handshake with the platform key instead`);
+    throw new ArenaInputError(
+      `bot URL "${shown}" carries a user name or password; remove them: the arena signs its handshake with the platform key instead`,
+    );
   }
   if (!url.hostname) throw new ArenaInputError(`bot URL "${shown}" has no host`);
   return url;
@@ -82,7 +86,8 @@ function missingSchemeHint(text: string): string | null {
 /** Parses one argument; throws ArenaInputError saying what is wrong and what is accepted. */
 export function parseBotArg(arg: string): { name?: string; source: BotSource } {
   const text = arg.trim();
-  if (!text) throw new ArenaInputError('empty bot argument; give a URL such as http://127.0.0.1:8080 or builtin:random');
+  if (!text)
+    throw new ArenaInputError('empty bot argument; give a URL such as http://127.0.0.1:8080 or builtin:random');
   // `name=spec`: the part before the first "=" is a name only if it is not
   // itself the start of a URL (URLs may carry "=" in their query).
   const eq = text.indexOf('=');
@@ -98,14 +103,18 @@ function parseSource(spec: string, arg: string): BotSource {
   if (spec.startsWith('builtin:')) {
     const bot = spec.slice('builtin:'.length);
     if (!isBuiltinName(bot)) {
-      throw new ArenaInputError(`unknown built-in bot "${bot}" in "${arg}"; choose ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' or ')}`);
+      throw new ArenaInputError(
+        `unknown built-in bot "${bot}" in "${arg}"; choose ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' or ')}`,
+      );
     }
     return { type: 'builtin', bot };
   }
   if (!URL.canParse(spec)) {
     const hint = missingSchemeHint(spec) ?? (isBuiltinName(spec) ? `did you mean builtin:${spec} ?` : null);
     if (hint) throw new ArenaInputError(`"${redactCredentials(arg)}" is neither a URL nor a built-in bot; ${hint}`);
-    throw new ArenaInputError(`"${redactCredentials(arg)}" is neither a URL nor a built-in bot; give e.g. http://127.0.0.1:8080 or builtin:random`);
+    throw new ArenaInputError(
+      `"${redactCredentials(arg)}" is neither a URL nor a built-in bot; give e.g. http://127.0.0.1:8080 or builtin:random`,
+    );
   }
   parseBotUrl(spec, arg);
   return { type: 'ws', url: spec };

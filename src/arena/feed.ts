@@ -49,8 +49,11 @@ export async function feedSeat(requests: readonly RecordedRequest[], opts: FeedO
   try {
     for (const request of requests) {
       const got = await seat.ask(request.id, request.frame, opts.waitMs);
-      if (!got.ok && got.reason === 'dropped' && report.decisions === 0) throw new FeedConnectError(`the bot gave no answer to the first request: ${got.detail}`);
-      const answer: NewAnswer = got.ok ? { type: 'action', action: got.action } : { type: 'none', reason: got.reason, detail: got.detail };
+      if (!got.ok && got.reason === 'dropped' && report.decisions === 0)
+        throw new FeedConnectError(`the bot gave no answer to the first request: ${got.detail}`);
+      const answer: NewAnswer = got.ok
+        ? { type: 'action', action: got.action }
+        : { type: 'none', reason: got.reason, detail: got.detail };
       const d = compare(request, answer);
       report.decisions++;
       if (d.result === 'agree') report.agreed++;
@@ -77,20 +80,35 @@ export function compare(request: RecordedRequest, answer: NewAnswer): FedDecisio
   }
   if (answer.type === 'none') {
     const same = recorded.type === 'strike' && recorded.reason === answer.reason;
-    return same ? { request, answer, result: 'agree' } : { request, answer, result: 'differ', why: `no usable answer now (${answer.reason}: ${answer.detail})` };
+    return same
+      ? { request, answer, result: 'agree' }
+      : { request, answer, result: 'differ', why: `no usable answer now (${answer.reason}: ${answer.detail})` };
   }
   if (recorded.type === 'strike') {
     // Recorded illegal: the new answer agrees when the engine refuses it with the same code.
     if (recorded.reason === 'illegal' && request.game) {
       const v = judgeAction(request.game, request.seat, answer.action);
       if (v.type === 'illegal' && v.code === recorded.code) return { request, answer, result: 'agree' };
-      return { request, answer, result: 'differ', why: v.type === 'illegal' ? `illegal now with ${v.code}` : 'legal now' };
+      return {
+        request,
+        answer,
+        result: 'differ',
+        why: v.type === 'illegal' ? `illegal now with ${v.code}` : 'legal now',
+      };
     }
     return { request, answer, result: 'differ', why: 'a usable answer now' };
   }
   const parsed = parseAnswer(request.kind, answer.action);
-  if (!parsed.ok) return { request, answer, result: 'differ', why: `not a ${request.kind} answer now (${parsed.code}: ${parsed.message})` };
-  return isDeepStrictEqual(plain(parsed.action), plain(recorded.action)) ? { request, answer, result: 'agree' } : { request, answer, result: 'differ', why: 'another action' };
+  if (!parsed.ok)
+    return {
+      request,
+      answer,
+      result: 'differ',
+      why: `not a ${request.kind} answer now (${parsed.code}: ${parsed.message})`,
+    };
+  return isDeepStrictEqual(plain(parsed.action), plain(recorded.action))
+    ? { request, answer, result: 'agree' }
+    : { request, answer, result: 'differ', why: 'another action' };
 }
 
 /** As JSON sees it (frozen canonical objects and parsed ones compare alike). */

@@ -31,9 +31,13 @@ const REPLAY_SLOT = '\u0000replay';
  * one event per line for grep and diff; any JSON reader takes it as it is.
  */
 export function matchRecordText(record: MatchRecord): string {
-  const text = JSON.stringify(record, function (this: unknown, key, value: unknown) {
-    return key === 'replay' && this === record ? REPLAY_SLOT : value;
-  }, 2);
+  const text = JSON.stringify(
+    record,
+    function (this: unknown, key, value: unknown) {
+      return key === 'replay' && this === record ? REPLAY_SLOT : value;
+    },
+    2,
+  );
   const events = record.replay.map((e) => `    ${JSON.stringify(e)}`).join(',\n');
   // The last occurrence: only numbers and the rules version follow the replay, so no name can be mistaken for the slot.
   const slot = JSON.stringify(REPLAY_SLOT);
@@ -53,7 +57,9 @@ export function matchIdFactory(start: Date, tag: string = randomTag()): (game: n
 }
 
 function randomTag(): string {
-  return Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, '0');
+  return Math.floor(Math.random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0');
 }
 
 /** Creates `dir` if needed and proves it writable, so a bad --out fails before any game, not after. */

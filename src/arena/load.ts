@@ -16,11 +16,24 @@ import { errnoText } from '../fs/errno-text';
 import { readLimited } from '../fs/read-limited';
 
 export type LoadErrorCode =
-  | 'not_found' | 'empty_dir' | 'not_json' | 'not_a_record' | 'needs_server'
-  | 'unreadable' | 'not_a_file' | 'too_large' | 'too_deep' | 'too_long' | 'still_running' | 'server_error';
+  | 'not_found'
+  | 'empty_dir'
+  | 'not_json'
+  | 'not_a_record'
+  | 'needs_server'
+  | 'unreadable'
+  | 'not_a_file'
+  | 'too_large'
+  | 'too_deep'
+  | 'too_long'
+  | 'still_running'
+  | 'server_error';
 
 export class RecordLoadError extends Error {
-  constructor(readonly code: LoadErrorCode, message: string) {
+  constructor(
+    readonly code: LoadErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'RecordLoadError';
   }
@@ -50,15 +63,26 @@ const printable = (s: string) => replaceControls(s, '\ufffd');
 
 function errnoWords(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  return errnoText(err) ?? (code ? `cannot read it (${code})` : `cannot read it (${(err as Error)?.message ?? String(err)})`);
+  return (
+    errnoText(err) ?? (code ? `cannot read it (${code})` : `cannot read it (${(err as Error)?.message ?? String(err)})`)
+  );
 }
 
 function unreadable(path: string, err: unknown): RecordLoadError {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  return new RecordLoadError(code === 'ENOENT' || code === 'ENOTDIR' ? 'not_found' : 'unreadable', `${printable(path)}: ${errnoWords(err)}`);
+  return new RecordLoadError(
+    code === 'ENOENT' || code === 'ENOTDIR' ? 'not_found' : 'unreadable',
+    `${printable(path)}: ${errnoWords(err)}`,
+  );
 }
 
-function kindOf(s: { isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean; isDirectory(): boolean }): string {
+function kindOf(s: {
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+  isDirectory(): boolean;
+}): string {
   if (s.isDirectory()) return 'a directory';
   if (s.isFIFO()) return 'a FIFO (named pipe)';
   if (s.isCharacterDevice()) return 'a character device';
@@ -86,7 +110,10 @@ export async function readRecordFile(path: string): Promise<string> {
     const info = await handle.stat();
     const pipe = info.isFIFO();
     if (!pipe && !info.isFile()) {
-      throw new RecordLoadError('not_a_file', `${printable(path)} is ${kindOf(info)}, not a regular file or a pipe; pass a match record file or a directory of them`);
+      throw new RecordLoadError(
+        'not_a_file',
+        `${printable(path)} is ${kindOf(info)}, not a regular file or a pipe; pass a match record file or a directory of them`,
+      );
     }
     const limit = RECORD_LIMITS.fileBytes;
     if (info.size > limit) throw tooLarge(path, info.size);
@@ -113,7 +140,10 @@ export async function readRecordFile(path: string): Promise<string> {
     }
     // A FIFO nobody has opened for writing reads as empty at once.
     if (pipe && total === 0) {
-      throw new RecordLoadError('not_a_file', `${printable(path)} is a pipe with nothing written to it (no writer, or one that wrote nothing); pass a match record file or a directory of them`);
+      throw new RecordLoadError(
+        'not_a_file',
+        `${printable(path)} is a pipe with nothing written to it (no writer, or one that wrote nothing); pass a match record file or a directory of them`,
+      );
     }
     return Buffer.concat(chunks, total).toString('utf8');
   } catch (err) {
@@ -129,11 +159,17 @@ const PIPE_WAIT_MS = 5;
 
 /** Read past the limit (a pipe, a stream, a file that grew): how far is not known. */
 function overLimit(from: string): RecordLoadError {
-  return new RecordLoadError('too_large', `${printable(from)} is over ${MiB(RECORD_LIMITS.fileBytes)}, more than a match record can be, so this is not one`);
+  return new RecordLoadError(
+    'too_large',
+    `${printable(from)} is over ${MiB(RECORD_LIMITS.fileBytes)}, more than a match record can be, so this is not one`,
+  );
 }
 
 function tooLarge(path: string, size: number): RecordLoadError {
-  return new RecordLoadError('too_large', `${printable(path)} is ${MiB(size)}; match records are at most ${MiB(RECORD_LIMITS.fileBytes)}, so this is not one`);
+  return new RecordLoadError(
+    'too_large',
+    `${printable(path)} is ${MiB(size)}; match records are at most ${MiB(RECORD_LIMITS.fileBytes)}, so this is not one`,
+  );
 }
 
 /**
@@ -163,7 +199,8 @@ function withinBounds(value: unknown, depth: number): boolean {
     return true;
   }
   for (const k in value) {
-    if (k.length > RECORD_LIMITS.stringChars || !withinBounds((value as Record<string, unknown>)[k], depth + 1)) return false;
+    if (k.length > RECORD_LIMITS.stringChars || !withinBounds((value as Record<string, unknown>)[k], depth + 1))
+      return false;
   }
   return true;
 }
@@ -172,25 +209,36 @@ function withinBounds(value: unknown, depth: number): boolean {
 function describeBounds(json: unknown, origin: string): void {
   const stack: Array<{ value: unknown; depth: number; where: string }> = [{ value: json, depth: 0, where: '' }];
   // The path as zod names it (replay.5.data), to four steps: enough to find the spot.
-  const name = (where: string, key: string, depth: number) => (where === '' ? key : depth <= 4 ? `${where}.${key}` : where);
+  const name = (where: string, key: string, depth: number) =>
+    where === '' ? key : depth <= 4 ? `${where}.${key}` : where;
   while (stack.length) {
     const { value, depth, where } = stack.pop()!;
     if (typeof value === 'string') {
       if (value.length > RECORD_LIMITS.stringChars) {
-        throw new RecordLoadError('too_long', `${origin} is not a match record: ${place(where)} holds a string of ${value.length} characters; the limit is ${RECORD_LIMITS.stringChars}`);
+        throw new RecordLoadError(
+          'too_long',
+          `${origin} is not a match record: ${place(where)} holds a string of ${value.length} characters; the limit is ${RECORD_LIMITS.stringChars}`,
+        );
       }
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= RECORD_LIMITS.depth) {
-      throw new RecordLoadError('too_deep', `${origin} is not a match record: ${place(where)} is nested more than ${RECORD_LIMITS.depth} levels deep`);
+      throw new RecordLoadError(
+        'too_deep',
+        `${origin} is not a match record: ${place(where)} is nested more than ${RECORD_LIMITS.depth} levels deep`,
+      );
     }
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], depth: depth + 1, where: name(where, String(i), depth + 1) });
+      for (let i = 0; i < value.length; i++)
+        stack.push({ value: value[i], depth: depth + 1, where: name(where, String(i), depth + 1) });
     } else {
       for (const [k, v] of Object.entries(value)) {
         if (k.length > RECORD_LIMITS.stringChars) {
-          throw new RecordLoadError('too_long', `${origin} is not a match record: ${place(where)} has a key of ${k.length} characters; the limit is ${RECORD_LIMITS.stringChars}`);
+          throw new RecordLoadError(
+            'too_long',
+            `${origin} is not a match record: ${place(where)} has a key of ${k.length} characters; the limit is ${RECORD_LIMITS.stringChars}`,
+          );
         }
         stack.push({ value: v, depth: depth + 1, where: name(where, k, depth + 1) });
       }
@@ -211,7 +259,10 @@ function parseJson(text: string, origin: string): unknown {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new RecordLoadError('not_json', `${origin} is not JSON (${printable((err as Error).message).slice(0, 200)}); pass a match record written by \`arena play --out DIR\``);
+    throw new RecordLoadError(
+      'not_json',
+      `${origin} is not JSON (${printable((err as Error).message).slice(0, 200)}); pass a match record written by \`arena play --out DIR\``,
+    );
   }
   checkBounds(json, origin);
   return json;
@@ -224,7 +275,10 @@ async function checkRecordSchema(json: unknown, origin: string): Promise<void> {
   const parsed = MatchRecordSchema.safeParse(json);
   if (!parsed.success) {
     // In words (record-issue.ts): the reader has the file, not our schema.
-    throw new RecordLoadError('not_a_record', `${origin} is not a match record: ${describeRecordIssue(parsed.error.issues[0], json)}`);
+    throw new RecordLoadError(
+      'not_a_record',
+      `${origin} is not a match record: ${describeRecordIssue(parsed.error.issues[0], json)}`,
+    );
   }
 }
 
@@ -246,7 +300,10 @@ export async function parseRecordHeader(text: string, from: string): Promise<Mat
   const origin = printable(from);
   const json = parseJson(text, origin);
   // jitless: one parse per run, and compiling zod's fast path for it (new Function per object schema) costs more than it saves.
-  if (!MatchRecordHeaderSchema.safeParse(json, { jitless: true }).success || !eventsStamped((json as { replay: unknown[] }).replay)) {
+  if (
+    !MatchRecordHeaderSchema.safeParse(json, { jitless: true }).success ||
+    !eventsStamped((json as { replay: unknown[] }).replay)
+  ) {
     await checkRecordSchema(json, origin);
   }
   return json as MatchRecord;
@@ -256,7 +313,8 @@ function eventsStamped(events: readonly unknown[]): boolean {
   for (const e of events) {
     if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
     const ev = e as Record<string, unknown>;
-    if (!Number.isInteger(ev.seq) || (ev.seq as number) < 0 || typeof ev.at !== 'string' || typeof ev.kind !== 'string') return false;
+    if (!Number.isInteger(ev.seq) || (ev.seq as number) < 0 || typeof ev.at !== 'string' || typeof ev.kind !== 'string')
+      return false;
     for (const k in ev) if (!EVENT_KEYS.has(k)) return false;
   }
   return true;
@@ -325,8 +383,14 @@ export const directorySource: RecordSource = {
     }
     const names = entries.filter((n) => n.endsWith('.json') && !NOT_RECORDS.has(n));
     const dated = await Promise.all(names.map(async (n) => ({ n, s: await statOrNull(join(ref, n)) })));
-    const files = dated.filter((d) => d.s?.isFile()).sort((a, b) => b.s!.mtimeMs - a.s!.mtimeMs || b.n.localeCompare(a.n));
-    if (!files.length) throw new RecordLoadError('empty_dir', `${printable(ref)} holds no match records (*.json); run \`arena play --out ${printable(ref)}\` first`);
+    const files = dated
+      .filter((d) => d.s?.isFile())
+      .sort((a, b) => b.s!.mtimeMs - a.s!.mtimeMs || b.n.localeCompare(a.n));
+    if (!files.length)
+      throw new RecordLoadError(
+        'empty_dir',
+        `${printable(ref)} holds no match records (*.json); run \`arena play --out ${printable(ref)}\` first`,
+      );
     const path = join(ref, files[0].n);
     return { record: await parse(await readRecordFile(path), path), origin: path };
   },
@@ -348,7 +412,10 @@ export const serverSource: RecordSource = {
 };
 
 function needsServer(ref: string): RecordLoadError {
-  return new RecordLoadError('needs_server', `no file or directory named "${printable(ref)}", and no server to fetch match "${printable(ref)}" from: pass --url, set ARENA_URL, or run \`arena login\`. Or pass a match file or a directory written by \`arena play --out DIR\``);
+  return new RecordLoadError(
+    'needs_server',
+    `no file or directory named "${printable(ref)}", and no server to fetch match "${printable(ref)}" from: pass --url, set ARENA_URL, or run \`arena login\`. Or pass a match file or a directory written by \`arena play --out DIR\``,
+  );
 }
 
 /**
@@ -357,7 +424,10 @@ function needsServer(ref: string): RecordLoadError {
  * for only when a reference gets here (not a file or directory), so a missing
  * server setting matters only then (null: none configured).
  */
-export function remoteSource(baseUrl: () => string | null | Promise<string | null>, fetchImpl: typeof fetch = fetch): RecordSource {
+export function remoteSource(
+  baseUrl: () => string | null | Promise<string | null>,
+  fetchImpl: typeof fetch = fetch,
+): RecordSource {
   return {
     async claims(ref) {
       return MATCH_ID.test(ref);
@@ -372,19 +442,31 @@ export function remoteSource(baseUrl: () => string | null | Promise<string | nul
         res = await fetchImpl(url, { headers: { accept: 'application/json' } });
       } catch (err) {
         const e = err as { cause?: { code?: string }; message?: string };
-        throw new RecordLoadError('server_error', `no file or directory named "${printable(ref)}", and ${origin} could not be reached to fetch it (${e.cause?.code ?? e.message})`);
+        throw new RecordLoadError(
+          'server_error',
+          `no file or directory named "${printable(ref)}", and ${origin} could not be reached to fetch it (${e.cause?.code ?? e.message})`,
+        );
       }
       if (res.status === 404) {
         await res.body?.cancel();
-        throw new RecordLoadError('not_found', `no file or directory named "${printable(ref)}", and ${origin} has no match with that id`);
+        throw new RecordLoadError(
+          'not_found',
+          `no file or directory named "${printable(ref)}", and ${origin} has no match with that id`,
+        );
       }
       if (res.status !== 200) {
         await res.body?.cancel();
-        throw new RecordLoadError('server_error', `${origin} answered HTTP ${res.status} for match "${printable(ref)}"`);
+        throw new RecordLoadError(
+          'server_error',
+          `${origin} answered HTTP ${res.status} for match "${printable(ref)}"`,
+        );
       }
       const record = await parse(await readResponse(res, url), url);
       if (record.status === 'running') {
-        throw new RecordLoadError('still_running', `match ${printable(ref)} is still running: its seed and replay become public when it ends. Follow it live with \`arena watch ${printable(ref)}\``);
+        throw new RecordLoadError(
+          'still_running',
+          `match ${printable(ref)} is still running: its seed and replay become public when it ends. Follow it live with \`arena watch ${printable(ref)}\``,
+        );
       }
       return { record, origin: url };
     },
@@ -415,7 +497,10 @@ export function stdinSource(stdin: AsyncIterable<Uint8Array> & { isTTY?: boolean
     },
     async load(_ref, parse = parseRecord) {
       if (stdin.isTTY === true) {
-        throw new RecordLoadError('not_a_file', '"-" reads the record from stdin, but stdin is a terminal: pipe one in (arena replay - < m.json) or pass its file');
+        throw new RecordLoadError(
+          'not_a_file',
+          '"-" reads the record from stdin, but stdin is a terminal: pipe one in (arena replay - < m.json) or pass its file',
+        );
       }
       let text: string;
       try {
@@ -424,7 +509,8 @@ export function stdinSource(stdin: AsyncIterable<Uint8Array> & { isTTY?: boolean
         if (err instanceof RecordLoadError) throw err;
         throw unreadable('stdin', err);
       }
-      if (text === '') throw new RecordLoadError('not_json', 'stdin is empty: pipe a match record into it (arena replay - < m.json)');
+      if (text === '')
+        throw new RecordLoadError('not_json', 'stdin is empty: pipe a match record into it (arena replay - < m.json)');
       return { record: await parse(text, 'stdin'), origin: 'stdin' };
     },
   };
@@ -432,7 +518,11 @@ export function stdinSource(stdin: AsyncIterable<Uint8Array> & { isTTY?: boolean
 
 export const DEFAULT_SOURCES: readonly RecordSource[] = [fileSource, directorySource, serverSource];
 
-export async function loadRecord(ref: string, sources: readonly RecordSource[] = DEFAULT_SOURCES, parse: RecordParser = parseRecord): Promise<LoadedRecord> {
+export async function loadRecord(
+  ref: string,
+  sources: readonly RecordSource[] = DEFAULT_SOURCES,
+  parse: RecordParser = parseRecord,
+): Promise<LoadedRecord> {
   for (const source of sources) {
     if (await source.claims(ref)) return source.load(ref, parse);
   }

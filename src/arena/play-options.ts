@@ -44,7 +44,10 @@ export { PLAY_DEFAULTS };
 export const MAX_GAMES = 100_000;
 
 export function planPlay(input: PlayInput, randomSeed: () => string = newTournamentSeed): PlayPlan {
-  if (input.bots.length === 0) throw new ArenaInputError(`no bots given: name at least one bot URL or ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' / ')}`);
+  if (input.bots.length === 0)
+    throw new ArenaInputError(
+      `no bots given: name at least one bot URL or ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' / ')}`,
+    );
   const named = parseBotArgs(input.bots);
   const games = int('--games', input.games, PLAY_DEFAULTS.games, 1, MAX_GAMES);
   const seatsRaw = input.seats === undefined ? (named.length >= 4 ? 4 : 3) : int('--seats', input.seats, 4, 3, 4);
@@ -59,15 +62,28 @@ export function planPlay(input: PlayInput, randomSeed: () => string = newTournam
   seed ??= randomSeed();
   if (input.outDir !== undefined && input.outDir.trim() === '') throw new ArenaInputError('--out needs a directory');
   const untilDecided = input.untilDecided === true;
-  if (untilDecided && named.length < 2) throw new ArenaInputError('--until-decided compares the first two bots given: name at least two');
+  if (untilDecided && named.length < 2)
+    throw new ArenaInputError('--until-decided compares the first two bots given: name at least two');
   const duplicate = input.duplicate === true;
   // Duplicate play comes in whole rotations: one game per seat for each seed.
   const rounded = duplicate ? Math.ceil(games / seats) * seats : games;
-  if (rounded > MAX_GAMES) throw new ArenaInputError(`--games with --duplicate rounds up to ${rounded}, over ${MAX_GAMES}`);
+  if (rounded > MAX_GAMES)
+    throw new ArenaInputError(`--games with --duplicate rounds up to ${rounded}, over ${MAX_GAMES}`);
   const filled = fillWithRandom(named, seats);
   return {
-    bots: [...named, ...filled], filled, games: rounded, seats, seed, seedGenerated, concurrency, deadlineMs, timeBankMs, outDir: input.outDir,
-    duplicate, untilDecided, gamesAsked: rounded === games ? null : games,
+    bots: [...named, ...filled],
+    filled,
+    games: rounded,
+    seats,
+    seed,
+    seedGenerated,
+    concurrency,
+    deadlineMs,
+    timeBankMs,
+    outDir: input.outDir,
+    duplicate,
+    untilDecided,
+    gamesAsked: rounded === games ? null : games,
   };
 }
 

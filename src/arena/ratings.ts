@@ -42,14 +42,23 @@ export function round1(x: number): number {
  * Rates one completed match. `entries[i]` finished at `placements[i]`
  * (1-based, ties equal). Returns each entry's new rating, in the same order.
  */
-export function rate<Id>(entries: ReadonlyArray<StoredRating & { id: Id }>, placements: readonly number[]): RatedEntry<Id>[] {
-  if (entries.length !== placements.length) throw new RangeError(`rate: ${entries.length} entries but ${placements.length} placements`);
+export function rate<Id>(
+  entries: ReadonlyArray<StoredRating & { id: Id }>,
+  placements: readonly number[],
+): RatedEntry<Id>[] {
+  if (entries.length !== placements.length)
+    throw new RangeError(`rate: ${entries.length} entries but ${placements.length} placements`);
   if (entries.length < 2) throw new RangeError('rate: a match needs at least two entries');
-  for (const p of placements) if (!Number.isInteger(p) || p < 1) throw new RangeError(`rate: placements are whole numbers from 1, got ${p}`);
+  for (const p of placements)
+    if (!Number.isInteger(p) || p < 1) throw new RangeError(`rate: placements are whole numbers from 1, got ${p}`);
   for (const e of entries) {
-    if (!Number.isFinite(e.mu) || !Number.isFinite(e.sigma) || e.sigma <= 0) throw new RangeError(`rate: bad stored rating mu ${e.mu} sigma ${e.sigma}`);
+    if (!Number.isFinite(e.mu) || !Number.isFinite(e.sigma) || e.sigma <= 0)
+      throw new RangeError(`rate: bad stored rating mu ${e.mu} sigma ${e.sigma}`);
   }
-  const after = openskillRate(entries.map((e) => [openskillRating({ mu: e.mu, sigma: e.sigma })]), { rank: [...placements] });
+  const after = openskillRate(
+    entries.map((e) => [openskillRating({ mu: e.mu, sigma: e.sigma })]),
+    { rank: [...placements] },
+  );
   return entries.map((e, i) => {
     const next = { mu: after[i][0].mu, sigma: after[i][0].sigma };
     const shown = displayRating(next);
@@ -76,7 +85,10 @@ export class RatingBook {
    * each bot's ratingDelta: displayed rating after minus displayed before.
    */
   applyMatch(players: ReadonlyArray<{ botId: string; placement: number }>): Map<string, number> {
-    const rated = rate(players.map((p) => ({ id: p.botId, ...this.get(p.botId) })), players.map((p) => p.placement));
+    const rated = rate(
+      players.map((p) => ({ id: p.botId, ...this.get(p.botId) })),
+      players.map((p) => p.placement),
+    );
     const deltas = new Map<string, number>();
     for (const r of rated) {
       this.ratings.set(r.id, { mu: r.mu, sigma: r.sigma });

@@ -42,13 +42,21 @@ export function partName(path: readonly PropertyKey[]): string {
 
 function typeWords(expected: string | undefined): string {
   switch (expected) {
-    case 'string': return 'text';
-    case 'number': case 'int': return 'a number';
-    case 'boolean': return 'true or false';
-    case 'object': return 'an object';
-    case 'array': return 'a list';
-    case 'null': return 'null';
-    default: return expected ? `a ${expected}` : 'a value';
+    case 'string':
+      return 'text';
+    case 'number':
+    case 'int':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'a list';
+    case 'null':
+      return 'null';
+    default:
+      return expected ? `a ${expected}` : 'a value';
   }
 }
 
@@ -68,7 +76,7 @@ function oneOf(values: readonly unknown[]): string {
 function valueAt(json: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
   let v: unknown = json;
   for (const seg of path) {
-    if (typeof v !== 'object' || v === null || !Object.prototype.hasOwnProperty.call(v, seg)) return { found: false, value: undefined };
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, seg)) return { found: false, value: undefined };
     v = (v as Record<PropertyKey, unknown>)[seg];
   }
   return { found: true, value: v };
@@ -85,10 +93,12 @@ export function describeRecordIssue(issue: SchemaIssue, json: unknown): string {
   const subject = partName(path);
   switch (issue.code) {
     case 'invalid_type':
-      if (missing) return `${holder === 'the record' ? 'it' : holder} has no ${fieldName} (${typeWords(issue.expected)} expected)`;
+      if (missing)
+        return `${holder === 'the record' ? 'it' : holder} has no ${fieldName} (${typeWords(issue.expected)} expected)`;
       return `${subject} is ${valueWords(at.value)}, where ${typeWords(issue.expected)} is expected`;
     case 'invalid_value':
-      if (missing) return `${holder === 'the record' ? 'it' : holder} has no ${fieldName} (${oneOf(issue.values ?? [])})`;
+      if (missing)
+        return `${holder === 'the record' ? 'it' : holder} has no ${fieldName} (${oneOf(issue.values ?? [])})`;
       return `${subject} is ${valueWords(at.value)}, not ${oneOf(issue.values ?? [])}`;
     case 'invalid_union':
       if (issue.options?.length) {
@@ -102,8 +112,10 @@ export function describeRecordIssue(issue: SchemaIssue, json: unknown): string {
     case 'too_big': {
       const small = issue.code === 'too_small';
       const bound = String(small ? issue.minimum : issue.maximum);
-      if (issue.origin === 'array') return `${subject} has ${Array.isArray(at.value) ? at.value.length : 'too'} item${Array.isArray(at.value) && at.value.length === 1 ? '' : 's'}; ${small ? 'at least' : 'at most'} ${bound} expected`;
-      if (issue.origin === 'string') return `${subject} is too ${small ? 'short' : 'long'} (${small ? 'at least' : 'at most'} ${bound} characters)`;
+      if (issue.origin === 'array')
+        return `${subject} has ${Array.isArray(at.value) ? at.value.length : 'too'} item${Array.isArray(at.value) && at.value.length === 1 ? '' : 's'}; ${small ? 'at least' : 'at most'} ${bound} expected`;
+      if (issue.origin === 'string')
+        return `${subject} is too ${small ? 'short' : 'long'} (${small ? 'at least' : 'at most'} ${bound} characters)`;
       return `${subject} is ${valueWords(at.value)}; ${small ? 'at least' : 'at most'} ${bound} expected`;
     }
     default:

@@ -73,15 +73,25 @@ export function rebuildRequests(record: MatchRecord, opts: RebuildOptions): Rebu
   // Every input event of the record, in order: stepReplay visits after each one.
   const inputs: number[] = [];
   events.forEach((e, i) => {
-    if (e.kind === 'action' || e.kind === 'timeout' || e.kind === 'resign' || (e.kind === 'end' && (e.data as { reason?: string } | undefined)?.reason === 'aborted')) inputs.push(i);
+    if (
+      e.kind === 'action' ||
+      e.kind === 'timeout' ||
+      e.kind === 'resign' ||
+      (e.kind === 'end' && (e.data as { reason?: string } | undefined)?.reason === 'aborted')
+    )
+      inputs.push(i);
   });
 
   const used = record.timeUsedMs;
   // The timing fields each frame was sent with, by decision id (records with decisions).
   const sent = new Map<number, { timeBankMs: number; lastRttMs?: number }>();
-  for (const d of record.decisions ?? []) if (d.timeBankMs !== undefined) sent.set(d.id, { timeBankMs: d.timeBankMs, lastRttMs: d.lastRttMs });
+  for (const d of record.decisions ?? [])
+    if (d.timeBankMs !== undefined) sent.set(d.id, { timeBankMs: d.timeBankMs, lastRttMs: d.lastRttMs });
   const timed = record.decisions !== undefined;
-  const deadlineExact = Array.from({ length: n }, (_, s) => timed || (used !== undefined && used[s] + opts.deadlineMs <= opts.timeBankMs - 1));
+  const deadlineExact = Array.from(
+    { length: n },
+    (_, s) => timed || (used !== undefined && used[s] + opts.deadlineMs <= opts.timeBankMs - 1),
+  );
   const notes: string[] = [];
   const writer = new SeatFrameWriter();
   const requests: RecordedRequest[] = [];
@@ -107,8 +117,19 @@ export function rebuildRequests(record: MatchRecord, opts: RebuildOptions): Rebu
       // A resigned seat is sent nothing (its id is still taken).
       const t = sent.get(id);
       const deadlineMs = t ? Math.min(opts.deadlineMs, t.timeBankMs) : opts.deadlineMs;
-      const frame = wanted && !resigned[d.seat] ? Buffer.from(writer.encode(id, record.id, d.seat, d.kind, deadlineMs, g, t?.timeBankMs, t?.lastRttMs)) : Buffer.alloc(0);
-      const req: RecordedRequest = { id, seat: d.seat, kind: d.kind, turn: g.turn, event: 0, frame, answer: resigned[d.seat] ? { type: 'resigned' } : { type: 'action', action: null } };
+      const frame =
+        wanted && !resigned[d.seat]
+          ? Buffer.from(writer.encode(id, record.id, d.seat, d.kind, deadlineMs, g, t?.timeBankMs, t?.lastRttMs))
+          : Buffer.alloc(0);
+      const req: RecordedRequest = {
+        id,
+        seat: d.seat,
+        kind: d.kind,
+        turn: g.turn,
+        event: 0,
+        frame,
+        answer: resigned[d.seat] ? { type: 'resigned' } : { type: 'action', action: null },
+      };
       if (wanted && opts.keepGames && !resigned[d.seat]) req.game = cloneGame(g);
       round!.set(d.seat, req);
       if (wanted && !resigned[d.seat]) requests.push(req);
@@ -129,7 +150,10 @@ export function rebuildRequests(record: MatchRecord, opts: RebuildOptions): Rebu
     const req = round?.get(ev.seat ?? -1);
     const data = (ev.data ?? {}) as { action?: unknown; default?: boolean; reason?: StrikeReason; code?: string };
     if (req && ev.kind === 'timeout') {
-      req.answer = data.code === undefined ? { type: 'strike', reason: data.reason! } : { type: 'strike', reason: data.reason!, code: data.code };
+      req.answer =
+        data.code === undefined
+          ? { type: 'strike', reason: data.reason! }
+          : { type: 'strike', reason: data.reason!, code: data.code };
       req.event = at + 1;
     } else if (req && ev.kind === 'action') {
       if (req.answer.type === 'action') {
@@ -146,10 +170,15 @@ export function rebuildRequests(record: MatchRecord, opts: RebuildOptions): Rebu
   });
   if (!result.ok) throw new RecordReplayError(`the record does not replay: ${result.message}`);
 
-  if (used === undefined && !timed) notes.push('the record has no timeUsedMs (an older record): deadlineMs assumes the time bank never ran below the deadline');
+  if (used === undefined && !timed)
+    notes.push(
+      'the record has no timeUsedMs (an older record): deadlineMs assumes the time bank never ran below the deadline',
+    );
   deadlineExact.forEach((exact, s) => {
     if (!exact && used !== undefined && (opts.seat === undefined || opts.seat === s)) {
-      notes.push(`seat ${s} used ${used[s]} ms of its ${opts.timeBankMs} ms bank: late in the match its bank may have been under the ${opts.deadlineMs} ms deadline, and the record keeps no per-decision time, so deadlineMs may be higher than sent`);
+      notes.push(
+        `seat ${s} used ${used[s]} ms of its ${opts.timeBankMs} ms bank: late in the match its bank may have been under the ${opts.deadlineMs} ms deadline, and the record keeps no per-decision time, so deadlineMs may be higher than sent`,
+      );
     }
   });
   return { requests, deadlineExact, notes };

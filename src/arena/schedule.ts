@@ -8,7 +8,8 @@ import { shuffle, stream } from '../../engine';
 export type Tables = number[][];
 
 export function drawTables(botCount: number, seats: number, games: number, seed: string): Tables {
-  if (!Number.isInteger(botCount) || botCount < seats) throw new RangeError(`need at least ${seats} bots for ${seats} seats, got ${botCount}`);
+  if (!Number.isInteger(botCount) || botCount < seats)
+    throw new RangeError(`need at least ${seats} bots for ${seats} seats, got ${botCount}`);
   if (!Number.isInteger(games) || games < 0) throw new RangeError(`games must be a whole number >= 0, got ${games}`);
   const rng = stream(seed, 'tables');
   const played = new Array<number>(botCount).fill(0);
@@ -64,7 +65,8 @@ function permutations(n: number): number[][] {
  * entrants arranged so that entrants[order[seat]] = table[seat].
  */
 export function arrangeForSeats<T>(table: readonly T[], order: readonly number[]): T[] {
-  if (order.length !== table.length) throw new RangeError(`seat order has ${order.length} seats, table has ${table.length}`);
+  if (order.length !== table.length)
+    throw new RangeError(`seat order has ${order.length} seats, table has ${table.length}`);
   const out = new Array<T>(table.length);
   order.forEach((entrantIndex, seat) => {
     out[entrantIndex] = table[seat];
@@ -79,7 +81,8 @@ export function arrangeForSeats<T>(table: readonly T[], order: readonly number[]
  * table plays the same seed from every seat. `games` must be a multiple of `seats`.
  */
 export function drawDuplicateTables(botCount: number, seats: number, games: number, seed: string): Tables {
-  if (!Number.isInteger(games) || games < 0 || games % seats !== 0) throw new RangeError(`duplicate play needs a multiple of ${seats} games, got ${games}`);
+  if (!Number.isInteger(games) || games < 0 || games % seats !== 0)
+    throw new RangeError(`duplicate play needs a multiple of ${seats} games, got ${games}`);
   const tables: Tables = [];
   for (const table of drawTables(botCount, seats, games / seats, seed)) {
     for (let r = 0; r < seats; r++) tables.push(table.map((_, seat) => table[(seat + r) % seats]));

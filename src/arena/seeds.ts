@@ -28,5 +28,8 @@ export function newTournamentSeed(): string {
  */
 export function gameSeed(seed: string, game: number): string {
   if (!Number.isSafeInteger(game) || game < 1) throw new RangeError(`game numbers start at 1, got ${game}`);
-  return createHmac('sha256', seed).update(String(game)).digest('hex').slice(0, SEED_BITS / 4);
+  return createHmac('sha256', seed)
+    .update(String(game))
+    .digest('hex')
+    .slice(0, SEED_BITS / 4);
 }

@@ -16,7 +16,8 @@
 /** Stakes of the mixture: |lambda| < 2 keeps every factor positive for x in [0, 1]. */
 const STAKES = [0.1, 0.2, 0.35, 0.5, 0.75, 1, 1.25, 1.5, 1.75].flatMap((l) => [l, -l]);
 
-export const SEQUENTIAL_METHOD = 'betting confidence sequence (mixture of test martingales, Ville\'s inequality), alpha 0.05';
+export const SEQUENTIAL_METHOD =
+  "betting confidence sequence (mixture of test martingales, Ville's inequality), alpha 0.05";
 
 export type Decision = 'a' | 'b' | null;
 
@@ -58,13 +59,25 @@ export class SequentialTest {
 }
 
 /** A's score against B in each game both played: 1 above, 0 below, a tie half; null when one of them did not play. */
-export function aboveScore(placementA: number | null | undefined, placementB: number | null | undefined): number | null {
+export function aboveScore(
+  placementA: number | null | undefined,
+  placementB: number | null | undefined,
+): number | null {
   if (placementA === null || placementA === undefined || placementB === null || placementB === undefined) return null;
   return placementA < placementB ? 1 : placementA === placementB ? 0.5 : 0;
 }
 
 /** The one-line verdict: `A places above B in 58% ± 3% of games (decided after 640 games)`. */
-export function verdictLine(v: { a: string; b: string; aAbove: number; low: number; high: number; decided: boolean; games: number; cap: number }): string {
+export function verdictLine(v: {
+  a: string;
+  b: string;
+  aAbove: number;
+  low: number;
+  high: number;
+  decided: boolean;
+  games: number;
+  cap: number;
+}): string {
   const pct = Math.round(v.aAbove * 100);
   const plusMinus = Math.round(((v.high - v.low) / 2) * 100);
   const games = `${v.games} game${v.games === 1 ? '' : 's'}`;

@@ -68,9 +68,24 @@ export class Tallies {
   private readonly byBot = new Map<string, BotTally>();
   private readonly rng = seededRandom('arena', 'latency-reservoir');
 
-  constructor(botIds: readonly string[], private readonly sampleCap = LATENCY_SAMPLE_CAP) {
+  constructor(
+    botIds: readonly string[],
+    private readonly sampleCap = LATENCY_SAMPLE_CAP,
+  ) {
     for (const botId of botIds) {
-      this.byBot.set(botId, { botId, games: 0, aborted: 0, wins: 0, placementSum: 0, vpSum: 0, strikes: noStrikes(), resigned: 0, latenciesMs: [], latencyCount: 0, slowestMs: 0 });
+      this.byBot.set(botId, {
+        botId,
+        games: 0,
+        aborted: 0,
+        wins: 0,
+        placementSum: 0,
+        vpSum: 0,
+        strikes: noStrikes(),
+        resigned: 0,
+        latenciesMs: [],
+        latencyCount: 0,
+        slowestMs: 0,
+      });
     }
   }
 
@@ -131,7 +146,12 @@ export function percentile(samples: readonly number[], p: number): number | null
  * than any answered one, so it ranks above them all; returns 'late' when the
  * percentile falls on one. Null when nothing was asked.
  */
-export function latencyPercentile(samples: readonly number[], answered: number, late: number, p: number): number | 'late' | null {
+export function latencyPercentile(
+  samples: readonly number[],
+  answered: number,
+  late: number,
+  p: number,
+): number | 'late' | null {
   const total = answered + late;
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil((p / 100) * total));

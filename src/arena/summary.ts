@@ -90,7 +90,13 @@ export interface TournamentSummary {
   matches: SummaryMatch[];
 }
 
-export function summarizeBots(bots: readonly ArenaBot[], tallies: Tallies, ratings: RatingBook, deadlineMs: number, cis?: ReadonlyMap<string, BotCis>): SummaryBot[] {
+export function summarizeBots(
+  bots: readonly ArenaBot[],
+  tallies: Tallies,
+  ratings: RatingBook,
+  deadlineMs: number,
+  cis?: ReadonlyMap<string, BotCis>,
+): SummaryBot[] {
   const rows = bots.map((bot): SummaryBot => {
     const t = tallies.get(bot.id);
     const r = ratings.get(bot.id);

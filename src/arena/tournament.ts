@@ -6,7 +6,13 @@ import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { seatOrder as engineSeatOrder } from '../../engine/index';
 import type { MatchEvent, MatchRecord } from '../protocol/index';
-import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions, type StrikeRecord } from '../runner/index';
+import {
+  runMatch,
+  type MatchEntrant,
+  type MatchResult,
+  type RunMatchOptions,
+  type StrikeRecord,
+} from '../runner/index';
 import type { ArenaBot } from './bots';
 import { errnoReason } from '../fs/errno-text';
 import { matchIdFactory, matchRecordText, writeJsonAtomic, writeTextAtomic } from './files';
@@ -83,7 +89,12 @@ export interface TournamentProgress {
  * match files made it, the first games' in order.
  */
 export class ResultWriteError extends Error {
-  constructor(readonly path: string, cause: unknown, readonly summary: TournamentSummary, readonly written: number) {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+    readonly summary: TournamentSummary,
+    readonly written: number,
+  ) {
     super(`cannot write ${path}: ${errnoReason(cause)}`, { cause });
     this.name = 'ResultWriteError';
   }
@@ -99,7 +110,9 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
   const startedAt = opts.startedAt ?? new Date();
   const idOf = matchIdFactory(startedAt);
   const duplicate = opts.duplicate === true;
-  const tables = duplicate ? drawDuplicateTables(bots.length, seats, games, seed) : drawTables(bots.length, seats, games, seed);
+  const tables = duplicate
+    ? drawDuplicateTables(bots.length, seats, games, seed)
+    : drawTables(bots.length, seats, games, seed);
   // --until-decided watches the first two bots' games in game order.
   const watch = opts.untilDecided ? new DecisionWatch(bots[0], bots[1], duplicate ? seats : 1) : null;
   // The finished games in game order, for the intervals (placements only, no latencies).
@@ -184,10 +197,10 @@ export async function runTournament(opts: TournamentOptions): Promise<Tournament
           onEvent: opts.onMatchEvent ? (e) => opts.onMatchEvent!(matchId, e) : undefined,
           onStrike: opts.onStrike
             ? (strike) => {
-              // The runner seats table[s] at seat s (arrangeForSeats undoes its seat order).
-              const bot = table[strike.seat];
-              opts.onStrike!({ matchId, game, botId: bot.id, botName: bot.name, strike });
-            }
+                // The runner seats table[s] at seat s (arrangeForSeats undoes its seat order).
+                const bot = table[strike.seat];
+                opts.onStrike!({ matchId, game, botId: bot.id, botName: bot.name, strike });
+              }
             : undefined,
         });
       } catch (err) {
@@ -277,7 +290,8 @@ function gameResult(index: number, result: MatchResult, durationMs: number): Gam
 
 /** Rates a completed match (aborted ones change nothing) and fills each player's ratingDelta. */
 function withRatingDeltas(record: MatchRecord, game: GameResult, ratings: RatingBook): MatchRecord {
-  if (game.status !== 'completed') return { ...record, players: record.players.map((p) => ({ ...p, ratingDelta: null })) };
+  if (game.status !== 'completed')
+    return { ...record, players: record.players.map((p) => ({ ...p, ratingDelta: null })) };
   const deltas = ratings.applyMatch(game.seats.map((s) => ({ botId: s.botId, placement: s.placement! })));
   return { ...record, players: record.players.map((p) => ({ ...p, ratingDelta: deltas.get(p.botId) ?? null })) };
 }
@@ -292,7 +306,13 @@ function summaryMatch(record: MatchRecord, game: GameResult): SummaryMatch {
     turns: game.turns,
     players: record.players.map((p) => {
       const s = game.seats.find((x) => x.seat === p.seat);
-      const player: SummaryMatchPlayer = { bot: p.botName, seat: p.seat, placement: p.placement, vp: s?.vp ?? null, ratingDelta: p.ratingDelta };
+      const player: SummaryMatchPlayer = {
+        bot: p.botName,
+        seat: p.seat,
+        placement: p.placement,
+        vp: s?.vp ?? null,
+        ratingDelta: p.ratingDelta,
+      };
       if (s && totalStrikes(s.strikes) > 0) player.strikes = { ...s.strikes };
       return player;
     }),

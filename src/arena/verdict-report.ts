@@ -15,9 +15,22 @@ export interface PlacedGame {
 }
 
 export function placedGame(g: GameResult): PlacedGame {
-  return { seed: g.seed, status: g.status, seats: g.seats.map((s) => ({ botId: s.botId, placement: s.placement, won: s.won })) };
+  return {
+    seed: g.seed,
+    status: g.status,
+    seats: g.seats.map((s) => ({ botId: s.botId, placement: s.placement, won: s.won })),
+  };
 }
-import { CI_METHOD, CONFIDENCE, packedVerdictStats, packOutcomes, resamplesFor, type GameOutcome, type Interval, type PackedOutcomes } from './verdict';
+import {
+  CI_METHOD,
+  CONFIDENCE,
+  packedVerdictStats,
+  packOutcomes,
+  resamplesFor,
+  type GameOutcome,
+  type Interval,
+  type PackedOutcomes,
+} from './verdict';
 
 /** [low, high] of a 95% interval. */
 export type Ci = [number, number];
@@ -88,23 +101,45 @@ export function outcomesOf(bots: readonly ArenaBot[], games: readonly PlacedGame
 const ci = (i: Interval | null): Ci | null => (i === null ? null : [i.low, i.high]);
 
 /** Intervals per bot (by id) and the head-to-head table, bootstrap seeded by the tournament seed. */
-export function tournamentStatistics(bots: readonly ArenaBot[], games: readonly PlacedGame[], seed: string): TournamentStatistics {
-  const s = outcomeStatistics(bots.map((b) => b.name), outcomesOf(bots, games), seed);
+export function tournamentStatistics(
+  bots: readonly ArenaBot[],
+  games: readonly PlacedGame[],
+  seed: string,
+): TournamentStatistics {
+  const s = outcomeStatistics(
+    bots.map((b) => b.name),
+    outcomesOf(bots, games),
+    seed,
+  );
   return { byBot: new Map(bots.map((b, i) => [b.id, s.bots[i]])), headToHead: s.headToHead, ci: s.ci };
 }
 
 /** The same statistics for entrants named `names` (outcomes indexed like them): `arena simulate`'s. */
-export function outcomeStatistics(names: readonly string[], outcomes: readonly GameOutcome[], seed: string): { bots: BotCis[]; headToHead: HeadToHead[]; ci: CiInfo } {
+export function outcomeStatistics(
+  names: readonly string[],
+  outcomes: readonly GameOutcome[],
+  seed: string,
+): { bots: BotCis[]; headToHead: HeadToHead[]; ci: CiInfo } {
   return packedStatistics(names, packOutcomes(outcomes, names.length), seed);
 }
 
 /** outcomeStatistics for games already packed (a long simulation keeps a byte per seat). */
-export function packedStatistics(names: readonly string[], packed: PackedOutcomes, seed: string): { bots: BotCis[]; headToHead: HeadToHead[]; ci: CiInfo } {
+export function packedStatistics(
+  names: readonly string[],
+  packed: PackedOutcomes,
+  seed: string,
+): { bots: BotCis[]; headToHead: HeadToHead[]; ci: CiInfo } {
   const resamples = resamplesFor(packed.groupStart[packed.groupStart.length - 1]);
   const v = packedVerdictStats(packed, seed, resamples);
   return {
     bots: v.bots.map((b) => ({ avgPlacementCi95: ci(b.meanPlacement), winRateCi95: ci(b.winRate) })),
-    headToHead: v.pairs.map((p) => ({ a: names[p.a], b: names[p.b], games: p.games, aAbove: p.aAbove?.value ?? null, ci95: ci(p.aAbove) })),
+    headToHead: v.pairs.map((p) => ({
+      a: names[p.a],
+      b: names[p.b],
+      games: p.games,
+      aAbove: p.aAbove?.value ?? null,
+      ci95: ci(p.aAbove),
+    })),
     ci: { method: CI_METHOD, confidence: CONFIDENCE, resamples },
   };
 }
@@ -122,7 +157,11 @@ export class DecisionWatch {
   private decidedAt: number | null = null;
   private seen = 0;
 
-  constructor(private readonly a: ArenaBot, private readonly b: ArenaBot, private readonly groupSize: number) {}
+  constructor(
+    private readonly a: ArenaBot,
+    private readonly b: ArenaBot,
+    private readonly groupSize: number,
+  ) {}
 
   /** The next game in game order; returns true once decided. */
   add(game: PlacedGame): boolean {
@@ -137,7 +176,8 @@ export class DecisionWatch {
     if (this.seen % this.groupSize !== 0) return false;
     const scores = this.groupScores;
     this.groupScores = [];
-    if (scores.length > 0 && this.test.add(scores.reduce((x, y) => x + y, 0) / scores.length) !== null) this.decidedAt = this.seen;
+    if (scores.length > 0 && this.test.add(scores.reduce((x, y) => x + y, 0) / scores.length) !== null)
+      this.decidedAt = this.seen;
     return this.decidedAt !== null;
   }
 
@@ -153,9 +193,10 @@ export class DecisionWatch {
     const decided = this.decidedAt !== null;
     const games = this.decidedAt ?? played;
     const better = this.test.decision === null ? null : this.test.decision === 'a' ? this.a.name : this.b.name;
-    const text = aAbove === null || ci95 === null
-      ? `${this.a.name} and ${this.b.name} never played a completed game together; nothing to decide`
-      : verdictLine({ a: this.a.name, b: this.b.name, aAbove, low: ci95[0], high: ci95[1], decided, games, cap });
+    const text =
+      aAbove === null || ci95 === null
+        ? `${this.a.name} and ${this.b.name} never played a completed game together; nothing to decide`
+        : verdictLine({ a: this.a.name, b: this.b.name, aAbove, low: ci95[0], high: ci95[1], decided, games, cap });
     return { a: this.a.name, b: this.b.name, test: SEQUENTIAL_METHOD, decided, better, games, aAbove, ci95, text };
   }
 }

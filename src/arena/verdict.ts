@@ -55,7 +55,8 @@ export const RESAMPLES = 1000;
 const WORK_BUDGET = 20_000_000;
 const MIN_RESAMPLES = 200;
 
-export const CI_METHOD = 'percentile bootstrap over seed groups (games sharing a seed resampled together); Wilson score over the groups for a share seen at 0% or 100%';
+export const CI_METHOD =
+  'percentile bootstrap over seed groups (games sharing a seed resampled together); Wilson score over the groups for a share seen at 0% or 100%';
 
 /** How many resamples a run of `games` games gets: RESAMPLES up to 20,000 games, then fewer, at least MIN_RESAMPLES. */
 export function resamplesFor(games: number): number {
@@ -105,7 +106,12 @@ export function packOutcomes(games: readonly GameOutcome[], entrants: number): P
  * Mean placement and win rate per entrant, and a-above-b per pair, each with a
  * 95% percentile-bootstrap interval. `seed` seeds the resampling.
  */
-export function verdictStats(games: readonly GameOutcome[], entrants: number, seed: string, resamples?: number): VerdictStats {
+export function verdictStats(
+  games: readonly GameOutcome[],
+  entrants: number,
+  seed: string,
+  resamples?: number,
+): VerdictStats {
   return packedVerdictStats(packOutcomes(games, entrants), seed, resamples);
 }
 
@@ -158,14 +164,18 @@ export function packedVerdictStats(packed: PackedOutcomes, seed: string, resampl
       ratios[b * 2][r] = acc[b * 3] / games;
       ratios[b * 2 + 1][r] = acc[b * 3 + 1] / games;
     }
-    for (let k = 0; k < pairs.length; k++) ratios[entrants * 2 + k][r] = acc[entrants * 3 + k * 2] / acc[entrants * 3 + k * 2 + 1];
+    for (let k = 0; k < pairs.length; k++)
+      ratios[entrants * 2 + k][r] = acc[entrants * 3 + k * 2] / acc[entrants * 3 + k * 2 + 1];
   }
 
   const interval = (num: number, den: number, s: number, digits: number, share = false): Interval | null => {
     if (den === 0) return null;
     const value = num / den;
     // Seed groups are the independent units; a statistic's games span at most all of them.
-    const [low, high] = share && (value === 0 || value === 1) ? wilsonInterval(value, Math.min(den, n), CONFIDENCE_Z) : percentileInterval(ratios[s], CONFIDENCE);
+    const [low, high] =
+      share && (value === 0 || value === 1)
+        ? wilsonInterval(value, Math.min(den, n), CONFIDENCE_Z)
+        : percentileInterval(ratios[s], CONFIDENCE);
     return { value: round(value, digits), low: round(low, digits), high: round(high, digits) };
   };
   return {
@@ -185,7 +195,9 @@ export function packedVerdictStats(packed: PackedOutcomes, seed: string, resampl
 
 /** The central `confidence` interval of the finite values (NaN resamples, with no game for the statistic, are left out). */
 export function percentileInterval(values: Float64Array, confidence: number): [number, number] {
-  const sorted = Array.from(values).filter((v) => Number.isFinite(v)).sort((x, y) => x - y);
+  const sorted = Array.from(values)
+    .filter((v) => Number.isFinite(v))
+    .sort((x, y) => x - y);
   if (sorted.length === 0) return [NaN, NaN];
   const tail = (1 - confidence) / 2;
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * (sorted.length - 1) + 0.5)))];

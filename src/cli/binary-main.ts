@@ -20,8 +20,12 @@ function runExampleBot(name: string): void {
     process.exit(1);
   }
   // The bundle runs its server when it is the program (its import.meta.url is argv[1]'s).
-  (globalThis as { __arenaExampleMain?: string }).__arenaExampleMain = pathToFileURL(process.argv[1] ?? process.execPath).href;
-  const body = compileFunction(code.toString('utf8'), ['require', 'module', 'exports'], { filename: `${name}-bot.cjs` });
+  (globalThis as { __arenaExampleMain?: string }).__arenaExampleMain = pathToFileURL(
+    process.argv[1] ?? process.execPath,
+  ).href;
+  const body = compileFunction(code.toString('utf8'), ['require', 'module', 'exports'], {
+    filename: `${name}-bot.cjs`,
+  });
   const mod = { exports: {} };
   // The executable's own require: built-in modules only, which is all the bundle needs.
   body(require, mod, mod.exports);

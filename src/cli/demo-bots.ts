@@ -4,7 +4,7 @@
 // imports the copy-me examples; an installed package without tsx and the
 // single executable run their bundles (example-bot-command.ts). Plus
 // builtin:greedy and builtin:random.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,11 +66,16 @@ interface RunningExample extends DemoBot {
 function startExample(root: string, name: DemoBot['name'], opts: DemoBotOptions): Promise<RunningExample> {
   const launch = exampleBotCommand(root, name);
   const script = launch.file ?? `${name}-bot`;
-  if (launch.file && !existsSync(launch.file)) return Promise.reject(new DemoBotError(`the demo needs ${launch.file}, which is missing`));
+  if (launch.file && !existsSync(launch.file))
+    return Promise.reject(new DemoBotError(`the demo needs ${launch.file}, which is missing`));
   const args = [...launch.args, '--port', '0', '--host', opts.host ?? '127.0.0.1', '--quiet'];
   if (opts.platformPublicKey) args.push('--platform-key', opts.platformPublicKey);
   // cwd = the package root, so `--import tsx` resolves the package's own tsx.
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', ...launch.env } });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '', ...launch.env },
+  });
   const killOnExit = () => child.kill('SIGKILL');
   // A second Ctrl-C exits the arena at once; its bots must not outlive it.
   process.once('exit', killOnExit);
@@ -88,7 +93,9 @@ function startExample(root: string, name: DemoBot['name'], opts: DemoBotOptions)
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void stop().then(() => reject(new DemoBotError(`example bot ${name} (${script}) ${why}${err.trim() ? `:\n${lastLines(err)}` : ''}`)));
+      void stop().then(() =>
+        reject(new DemoBotError(`example bot ${name} (${script}) ${why}${err.trim() ? `:\n${lastLines(err)}` : ''}`)),
+      );
     };
     const timer = setTimeout(() => fail(`did not start within ${waitMs / 1000} s`), waitMs);
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -107,14 +114,21 @@ function startExample(root: string, name: DemoBot['name'], opts: DemoBotOptions)
 }
 
 function lastLines(text: string): string {
-  return text.trim().split('\n').slice(-5).map((l) => `  ${l}`).join('\n');
+  return text
+    .trim()
+    .split('\n')
+    .slice(-5)
+    .map((l) => `  ${l}`)
+    .join('\n');
 }
 
 /** The directory holding this package's package.json (src/cli in a checkout, dist/ in the bundle). */
 function packageRoot(): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'bot-arena') return dir;
-    if (dirname(dir) === dir) throw new DemoBotError('cannot find the bot-arena package directory (examples/ lives there)');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'bot-arena')
+      return dir;
+    if (dirname(dir) === dir)
+      throw new DemoBotError('cannot find the bot-arena package directory (examples/ lives there)');
   }
 }

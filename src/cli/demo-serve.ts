@@ -52,7 +52,10 @@ async function freshDashboard(say: (line: string) => void): Promise<void> {
   const script = root && join(root, 'scripts', 'build-web.mjs');
   if (!script || !existsSync(script) || !existsSync(join(root, 'src', 'web'))) return;
   try {
-    const web = (await import(pathToFileURL(script).href)) as { webIsFresh(): boolean; buildWeb(o: { quiet: boolean }): Promise<unknown> };
+    const web = (await import(pathToFileURL(script).href)) as {
+      webIsFresh(): boolean;
+      buildWeb(o: { quiet: boolean }): Promise<unknown>;
+    };
     if (web.webIsFresh()) return;
     say('building the dashboard (npm run build:web)...');
     await web.buildWeb({ quiet: true });
@@ -92,7 +95,13 @@ export async function runDemoServe(io: CliIO, opts: DemoServeOptions, signals: S
     cleanups.push(() => store.close());
     const links: string[] = [];
     const server = await startServer({
-      store, dataDir, host: opts.host ?? '127.0.0.1', port: opts.port, dev: true, tickSeconds: tick, sameOwner: 'allow',
+      store,
+      dataDir,
+      host: opts.host ?? '127.0.0.1',
+      port: opts.port,
+      dev: true,
+      tickSeconds: tick,
+      sameOwner: 'allow',
       // The example bots are known to play legally: they play rated from the first tick (no qualifiers).
       qualify: 'off',
       // The service's own log stays out of the way; the sign-in link is handed over here.
@@ -100,7 +109,9 @@ export async function runDemoServe(io: CliIO, opts: DemoServeOptions, signals: S
       mailer: { sendSignIn: async (_to, link) => void links.push(link) },
     });
     cleanups.push(() => server.close());
-    say(`serve --dev on ${server.url}, data in ${dataDir} (temporary), matchmaking every ${tick} s; one account owns every bot, so its tables are rated as with --same-owner allow`);
+    say(
+      `serve --dev on ${server.url}, data in ${dataDir} (temporary), matchmaking every ${tick} s; one account owns every bot, so its tables are rated as with --same-owner allow`,
+    );
 
     // Two of each example bot, so the scheduler fills a table of four.
     const bots: DemoBots[] = [];
@@ -113,7 +124,12 @@ export async function runDemoServe(io: CliIO, opts: DemoServeOptions, signals: S
     const { email, handle } = DEMO_SERVE_DEFAULTS;
     await addUser(store, { email, handle });
     const pair = generateKeyPair();
-    const key = await addKey(store, { user: email, publicKey: formatPublicKey(pair.publicKey, 'ssh'), name: 'demo', scopes: ['bots.read', 'bots.write'] });
+    const key = await addKey(store, {
+      user: email,
+      publicKey: formatPublicKey(pair.publicKey, 'ssh'),
+      name: 'demo',
+      scopes: ['bots.read', 'bots.write'],
+    });
     const target: ApiTarget = { baseUrl: server.url, keyId: key.id, privateKey: pair.privateKey };
     const registered: string[] = [];
     for (const [i, b] of bots.flatMap((set) => set.bots).entries()) {

@@ -5,7 +5,10 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, auth: 4, interrupted: 130 } a
 
 /** An error meant for the user: printed as one clear message, no stack, with a chosen exit code. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.failure) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failure,
+  ) {
     super(message);
     this.name = 'CliError';
   }

@@ -26,7 +26,11 @@ export interface SignalSource {
  * Listens for SIGINT and SIGTERM: `first` on the first one, `again` on any
  * later one but an echo of the first. Returns the function that stops listening.
  */
-export function onStopSignals(source: SignalSource, first: (signal: NodeJS.Signals) => void, again: (signal: NodeJS.Signals) => void): () => void {
+export function onStopSignals(
+  source: SignalSource,
+  first: (signal: NodeJS.Signals) => void,
+  again: (signal: NodeJS.Signals) => void,
+): () => void {
   const now = () => (source.now ? source.now() : performance.now());
   let firstAt = -1;
   let firstSignal: NodeJS.Signals | null = null;
@@ -48,12 +52,18 @@ export function signalExitCode(signal: NodeJS.Signals): number {
   return signal === 'SIGINT' ? EXIT.interrupted : 143;
 }
 
-export function abortOnSigint(controller: AbortController, note: (text: string) => void, source: SignalSource = process): () => void {
+export function abortOnSigint(
+  controller: AbortController,
+  note: (text: string) => void,
+  source: SignalSource = process,
+): () => void {
   return onStopSignals(
     source,
     (signal) => {
       const again = signal === 'SIGINT' ? 'Ctrl-C again' : 'signal again';
-      note(`arena: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}, aborting running matches (${again} to quit at once)`);
+      note(
+        `arena: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}, aborting running matches (${again} to quit at once)`,
+      );
       controller.abort();
     },
     (signal) => {

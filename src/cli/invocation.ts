@@ -14,7 +14,10 @@ export function arenaCommand(io: Pick<CliIO, 'env' | 'argv' | 'cwd'>, inBinary: 
   const launcher = io.argv[1];
   if (!launcher) return 'arena';
   const path = resolve(io.cwd, launcher);
-  const onPath = (io.env.PATH ?? '').split(delimiter).filter(Boolean).some((dir) => resolve(io.cwd, dir) === dirname(path));
+  const onPath = (io.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .some((dir) => resolve(io.cwd, dir) === dirname(path));
   if (onPath) return basename(path);
   const rel = relative(io.cwd, path);
   const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
@@ -24,7 +27,10 @@ export function arenaCommand(io: Pick<CliIO, 'env' | 'argv' | 'cwd'>, inBinary: 
 /** The single executable (argv[0] is its path): its name when PATH finds it there, else its path. */
 function executableCommand(io: Pick<CliIO, 'env' | 'argv' | 'cwd'>): string {
   const path = resolve(io.cwd, io.argv[0] ?? 'arena');
-  const onPath = (io.env.PATH ?? '').split(delimiter).filter(Boolean).some((dir) => resolve(io.cwd, dir) === dirname(path));
+  const onPath = (io.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .some((dir) => resolve(io.cwd, dir) === dirname(path));
   if (onPath) return basename(path);
   const rel = relative(io.cwd, path);
   return shellWord(rel && !rel.startsWith('..') && !isAbsolute(rel) ? `./${rel}` : path);

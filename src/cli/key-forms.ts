@@ -24,7 +24,11 @@ export function publicKeyOfFile(file: string): Uint8Array {
 }
 
 export function allForms(key: Uint8Array | KeyObject, comment?: string): Record<PublicKeyFormat, string> {
-  return { ssh: formatPublicKey(key, 'ssh', comment), pem: formatPublicKey(key, 'pem'), raw: formatPublicKey(key, 'raw') };
+  return {
+    ssh: formatPublicKey(key, 'ssh', comment),
+    pem: formatPublicKey(key, 'pem'),
+    raw: formatPublicKey(key, 'raw'),
+  };
 }
 
 export function labelled(key: Uint8Array | KeyObject, comment?: string): string {

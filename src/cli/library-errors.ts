@@ -10,11 +10,13 @@ import { KeyError } from '../keys/errors';
 import { CliError, EXIT, noServerError } from './errors';
 
 export function libraryCliError(err: unknown, apiExit: (refusal: ApiError) => number = () => EXIT.failure): unknown {
-  if (err instanceof ApiError) return new CliError(`${err.serverMessage} (HTTP ${err.status} ${err.code})`, apiExit(err));
+  if (err instanceof ApiError)
+    return new CliError(`${err.serverMessage} (HTTP ${err.status} ${err.code})`, apiExit(err));
   // No server is a usage error (nothing was tried); a missing key is exit 4, like `gh`; an empty flag is a usage error.
   if (err instanceof NoServerError) return noServerError(err.message);
   if (err instanceof MissingCredentialError) return new CliError(err.message, EXIT.auth);
   if (err instanceof EmptyFlagError) return new CliError(err.message, EXIT.usage);
-  if (err instanceof KeyError || err instanceof ConfigError || err instanceof ClientError) return new CliError(err.message, EXIT.failure);
+  if (err instanceof KeyError || err instanceof ConfigError || err instanceof ClientError)
+    return new CliError(err.message, EXIT.failure);
   return err;
 }

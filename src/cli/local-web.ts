@@ -8,7 +8,8 @@ import type { CliIO } from './io';
 /** `--port`: 0..65535 (0, the default, picks a free port). */
 export function parsePort(text: string | undefined): number {
   if (text === undefined) return 0;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw usageError(`--port: expected a port number 0-65535 (0 picks a free one), got "${text}"`);
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535)
+    throw usageError(`--port: expected a port number 0-65535 (0 picks a free one), got "${text}"`);
   return Number(text);
 }
 
@@ -27,7 +28,9 @@ export async function startLocalWebSession(io: CliIO, port: number, path = '/'):
     web = await startLocalWeb(games, { port });
   } catch (err) {
     const { CliError } = await import('./errors');
-    throw new CliError(`--web: cannot listen on 127.0.0.1:${port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new CliError(
+      `--web: cannot listen on 127.0.0.1:${port} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   io.stderr.write(`arena: local games at ${web.url}${path} (no account needed)\n`);
   return {

@@ -10,7 +10,7 @@ import { versionText } from './version';
 export function buildProgram(io: CliIO = processIO()): Command {
   const program = new Command('arena')
     .description('an arena, engine and operator toolkit for bots that play pioneers, a hex-island resource game.')
-    .version(versionText(), '-V, --version', 'print the arena version, the rules version and the build\'s commit')
+    .version(versionText(), '-V, --version', "print the arena version, the rules version and the build's commit")
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
@@ -29,7 +29,9 @@ export function buildProgram(io: CliIO = processIO()): Command {
       getErrHasColors: () => false,
     });
   for (const register of commands) register(program, io);
-  program.addHelpText('after', `
+  program.addHelpText(
+    'after',
+    `
 Examples:
   $ arena demo                                   start example bots and run a short tournament
   $ arena simulate --games 1000 --bots greedy,random,random,random
@@ -37,7 +39,8 @@ Examples:
   $ arena replay matches/                        replay the newest match in the terminal
 
 Docs: README.md; the rules in docs/rules.md (or arena rules), the bot protocol
-in docs/protocol.md (its shapes: arena schema).`);
+in docs/protocol.md (its shapes: arena schema).`,
+  );
   return program;
 }
 
@@ -67,7 +70,8 @@ export async function main(argv: string[]): Promise<void> {
 function exitCodeFor(err: unknown, io: CliIO): number {
   if (err instanceof CommanderError) {
     // Help and version exit 0; every other commander error is a usage error (its message is already printed).
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help')
+      return EXIT.ok;
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   if (err instanceof CliError) {
@@ -76,6 +80,8 @@ function exitCodeFor(err: unknown, io: CliIO): number {
     if (err.message) io.stderr.write(`arena: ${visibleLines(err.message)}\n`);
     return err.exitCode;
   }
-  io.stderr.write(`arena: unexpected error: ${visibleLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
+  io.stderr.write(
+    `arena: unexpected error: ${visibleLines(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
+  );
   return EXIT.failure;
 }

@@ -11,7 +11,17 @@ export interface ManPage {
 function helpText(cmd: Command): string {
   let out = '';
   const saved = cmd.configureOutput();
-  cmd.configureOutput({ ...saved, writeOut: (s) => { out += s; }, writeErr: (s) => { out += s; }, getOutHelpWidth: () => 80, getErrHelpWidth: () => 80 });
+  cmd.configureOutput({
+    ...saved,
+    writeOut: (s) => {
+      out += s;
+    },
+    writeErr: (s) => {
+      out += s;
+    },
+    getOutHelpWidth: () => 80,
+    getErrHelpWidth: () => 80,
+  });
   try {
     cmd.outputHelp();
   } finally {
@@ -51,7 +61,10 @@ export function renderManPages(program: Command, version: string): ManPage[] {
     ];
     const subs = cmd.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
     if (subs.length || cmd.parent) {
-      const related = [...subs.map((c) => `${title}-${c.name()}`), ...(cmd.parent ? [fullName(cmd.parent).join('-')] : [])];
+      const related = [
+        ...subs.map((c) => `${title}-${c.name()}`),
+        ...(cmd.parent ? [fullName(cmd.parent).join('-')] : []),
+      ];
       lines.push('.SH SEE ALSO', related.map((r) => `.BR ${roffEscape(r)} (1)`).join(',\n'));
     }
     pages.push({ file: `${title}.1`, content: lines.join('\n') + '\n' });

@@ -11,7 +11,8 @@ export async function openDatabaseStore(url: string, shown: string, migrate: boo
     return await openPgStore(url, { migrate });
   } catch (err) {
     if (err instanceof DatabaseUnreachable) throw new CliError(err.message.split('\n')[0], EXIT.failure);
-    if (err instanceof MigrationsPending || err instanceof SchemaTooNew) throw new CliError(`the database at ${shown}: ${err.message}`, EXIT.failure);
+    if (err instanceof MigrationsPending || err instanceof SchemaTooNew)
+      throw new CliError(`the database at ${shown}: ${err.message}`, EXIT.failure);
     throw new CliError(`cannot open the database at ${shown}: ${(err as Error).message.split('\n')[0]}`, EXIT.failure);
   }
 }

@@ -17,7 +17,10 @@ export async function preflight(input: PreflightInput, platformKey: KeyObject, t
   const problems: string[] = [];
   const urlBots = input.bots.filter((b) => b.source.type === 'ws');
   if (urlBots.length) {
-    const results = await deployCheckAll(urlBots.map((b) => sourceLabel(b.source)), { platformKey, timeoutMs });
+    const results = await deployCheckAll(
+      urlBots.map((b) => sourceLabel(b.source)),
+      { platformKey, timeoutMs },
+    );
     results.forEach((r, i) => {
       if (!r.ok) problems.push(`${urlBots[i].name}: deploy check failed: ${r.failure.message}`);
     });

@@ -31,7 +31,11 @@ export async function configuredServer(io: CliIO, flag: string | undefined): Pro
 }
 
 /** Runs fn against the configured server; failures become CliErrors with the right exit code. */
-export async function withPublic<T>(io: CliIO, flag: string | undefined, fn: (baseUrl: string) => Promise<T>): Promise<T> {
+export async function withPublic<T>(
+  io: CliIO,
+  flag: string | undefined,
+  fn: (baseUrl: string) => Promise<T>,
+): Promise<T> {
   const baseUrl = await configuredServer(io, flag);
   if (!baseUrl) throw noServerError();
   try {

@@ -46,27 +46,74 @@ export async function startClusterRole(o: ClusterRoleOptions): Promise<RunningRo
   // Viewers of a worker's matches watch through any api process: the hub shares them through the database.
   const hub = await liveHubFor(o.store, log, o.matchTimeoutMs);
   // Owners' events: every role stores their deliveries; the scheduler (one at a time) sends them.
-  const webhooks = new WebhookDispatcher({ store: o.store, platformKey: o.platformKey.privateKey, urlPolicy: { production: !o.dev }, log });
-  const common = { store: o.store, hub, platformKey: o.platformKey.privateKey, matchTimeoutMs: o.matchTimeoutMs, minTurnMs: o.minTurnMs, log, metrics, onOwnerEvent: webhooks.sink };
+  const webhooks = new WebhookDispatcher({
+    store: o.store,
+    platformKey: o.platformKey.privateKey,
+    urlPolicy: { production: !o.dev },
+    log,
+  });
+  const common = {
+    store: o.store,
+    hub,
+    platformKey: o.platformKey.privateKey,
+    matchTimeoutMs: o.matchTimeoutMs,
+    minTurnMs: o.minTurnMs,
+    log,
+    metrics,
+    onOwnerEvent: webhooks.sink,
+  };
   let stopRole: () => Promise<void>;
   if (o.role === 'scheduler') {
-    const role = new SchedulerRole({ ...common, db: o.store.db, tickMs: o.tickMs, maxMatches: o.maxMatches, sameOwner: o.sameOwner, onLeading: (on) => {
-      o.say(on ? 'this scheduler holds the matchmaker lock: it forms the tables' : 'lost the matchmaker lock; waiting for it');
-      // Only the leading scheduler sends webhooks (a standby's would send them twice).
-      if (on) webhooks.start().catch((err: unknown) => log({ event: 'webhook.error', error: `cannot start sending: ${err instanceof Error ? err.message : String(err)}` }));
-    } });
+    const role = new SchedulerRole({
+      ...common,
+      db: o.store.db,
+      tickMs: o.tickMs,
+      maxMatches: o.maxMatches,
+      sameOwner: o.sameOwner,
+      onLeading: (on) => {
+        o.say(
+          on
+            ? 'this scheduler holds the matchmaker lock: it forms the tables'
+            : 'lost the matchmaker lock; waiting for it',
+        );
+        // Only the leading scheduler sends webhooks (a standby's would send them twice).
+        if (on)
+          webhooks.start().catch((err: unknown) =>
+            log({
+              event: 'webhook.error',
+              error: `cannot start sending: ${err instanceof Error ? err.message : String(err)}`,
+            }),
+          );
+      },
+    });
     await role.start();
-    if (!role.leading) o.say('another scheduler holds the matchmaker lock: this one waits and takes over within a tick of its end');
+    if (!role.leading)
+      o.say('another scheduler holds the matchmaker lock: this one waits and takes over within a tick of its end');
     stopRole = () => role.stop();
   } else {
-    const worker = new MatchWorker({ ...common, db: o.store.db, gate: addressGate({ production: !o.dev }), concurrency: o.concurrency, leaseMs: o.leaseMs, onTaken: jobStartLatency(metrics.registry) });
+    const worker = new MatchWorker({
+      ...common,
+      db: o.store.db,
+      gate: addressGate({ production: !o.dev }),
+      concurrency: o.concurrency,
+      leaseMs: o.leaseMs,
+      onTaken: jobStartLatency(metrics.registry),
+    });
     await worker.start();
-    o.say(`worker ${worker.workerId}: plays up to ${o.concurrency} matches at once from the job queue (lease ${o.leaseMs / 1000} s)`);
+    o.say(
+      `worker ${worker.workerId}: plays up to ${o.concurrency} matches at once from the job queue (lease ${o.leaseMs / 1000} s)`,
+    );
     stopRole = () => worker.stop();
   }
   let ops;
   try {
-    ops = await startOpsServer({ host: o.host, port: o.port, role: o.role, store: o.store, registry: metrics.registry });
+    ops = await startOpsServer({
+      host: o.host,
+      port: o.port,
+      role: o.role,
+      store: o.store,
+      registry: metrics.registry,
+    });
   } catch (err) {
     await stopRole();
     await webhooks.stop();

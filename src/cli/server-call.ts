@@ -42,7 +42,8 @@ export async function withServer<T>(io: CliIO, flags: ServerFlags, fn: (target: 
   try {
     const settings = resolveSettings({ url: flags.url, keyId: flags.keyId, keyFile: flags.key }, io.env);
     // A relative key path given here is relative to the caller's directory (io.cwd, not this process's).
-    if (settings.keyFile) settings.keyFile = { ...settings.keyFile, value: absoluteKeyFile(settings.keyFile.value, io.cwd) };
+    if (settings.keyFile)
+      settings.keyFile = { ...settings.keyFile, value: absoluteKeyFile(settings.keyFile.value, io.cwd) };
     const baseUrl = requireUrl(settings);
     const { keyId, privateKey } = requireSigner(settings);
     return await fn({ baseUrl, keyId, privateKey });
@@ -63,6 +64,11 @@ export function checkName(name: string, what: 'bot' | 'key'): void {
 }
 
 /** Data on stdout: JSON (one line) with --json, else the human form. */
-export async function emit(io: CliIO, json: boolean | undefined, data: unknown, human: () => string | Promise<string>): Promise<void> {
+export async function emit(
+  io: CliIO,
+  json: boolean | undefined,
+  data: unknown,
+  human: () => string | Promise<string>,
+): Promise<void> {
   io.stdout.write(json ? JSON.stringify(data) + '\n' : await human());
 }

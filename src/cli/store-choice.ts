@@ -8,23 +8,32 @@ import { dataDir } from '../config/paths';
 import { describeTarget, isDatabaseUrl } from '../service/store/pg/url';
 import { usageError } from './errors';
 
-export const STORE_HELP = 'a PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default: $ARENA_DATABASE_URL; without either, the data directory)';
+export const STORE_HELP =
+  'a PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DB (default: $ARENA_DATABASE_URL; without either, the data directory)';
 
 export type StoreChoice =
   | { kind: 'file'; dir: string }
   | { kind: 'postgres'; url: string; shown: string; from: '--store' | '$ARENA_DATABASE_URL' };
 
-export function chooseStore(env: NodeJS.ProcessEnv, cwd: string, flags: { store?: string; data?: string }): StoreChoice {
+export function chooseStore(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  flags: { store?: string; data?: string },
+): StoreChoice {
   if (flags.data !== undefined && !flags.data.trim()) throw usageError('--data needs a directory');
   if (flags.store !== undefined) {
     const url = flags.store.trim();
-    if (!isDatabaseUrl(url)) throw usageError(`--store takes a PostgreSQL URL such as postgres://arena@127.0.0.1/arena; for a data directory give --data DIR`);
+    if (!isDatabaseUrl(url))
+      throw usageError(
+        `--store takes a PostgreSQL URL such as postgres://arena@127.0.0.1/arena; for a data directory give --data DIR`,
+      );
     if (flags.data !== undefined) throw usageError('give --store (a database) or --data (a directory), not both');
     return { kind: 'postgres', url, shown: describeTarget(url), from: '--store' };
   }
   const fromEnv = env.ARENA_DATABASE_URL?.trim();
   if (fromEnv && flags.data === undefined) {
-    if (!isDatabaseUrl(fromEnv)) throw usageError('$ARENA_DATABASE_URL must be a PostgreSQL URL such as postgres://arena@127.0.0.1/arena');
+    if (!isDatabaseUrl(fromEnv))
+      throw usageError('$ARENA_DATABASE_URL must be a PostgreSQL URL such as postgres://arena@127.0.0.1/arena');
     return { kind: 'postgres', url: fromEnv, shown: describeTarget(fromEnv), from: '$ARENA_DATABASE_URL' };
   }
   return { kind: 'file', dir: resolve(cwd, dataDir(env, flags.data)) };

@@ -8,7 +8,8 @@ import pkg from '../../package.json' with { type: 'json' };
 declare const __ARENA_COMMIT__: string | undefined;
 
 /** The commit of the build, or "unknown" (sources run without a build, or a build outside git). */
-export const BUILD_COMMIT: string = typeof __ARENA_COMMIT__ === 'string' && __ARENA_COMMIT__ ? __ARENA_COMMIT__ : 'unknown';
+export const BUILD_COMMIT: string =
+  typeof __ARENA_COMMIT__ === 'string' && __ARENA_COMMIT__ ? __ARENA_COMMIT__ : 'unknown';
 
 export function versionText(): string {
   return `arena ${pkg.version}\nrules ${RULES_VERSION}\ncommit ${BUILD_COMMIT}`;

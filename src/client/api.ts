@@ -20,7 +20,12 @@ export interface ApiTarget {
 }
 
 /** Sends one signed request; JSON bodies are serialised here so the signed bytes are the sent bytes. */
-export async function callRaw(target: ApiTarget, method: string, path: string, body?: unknown): Promise<SignedResponse> {
+export async function callRaw(
+  target: ApiTarget,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<SignedResponse> {
   const bytes = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
   const res = await sendSigned({ ...target, method, path, body: bytes, headers: { accept: 'application/json' } });
   if (res.status >= 400) throw errorOf(res);
@@ -28,7 +33,13 @@ export async function callRaw(target: ApiTarget, method: string, path: string, b
 }
 
 /** A call whose 2xx answer must match `schema`. */
-export async function callJson<S extends z.ZodType>(target: ApiTarget, method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+export async function callJson<S extends z.ZodType>(
+  target: ApiTarget,
+  method: string,
+  path: string,
+  schema: S,
+  body?: unknown,
+): Promise<z.infer<S>> {
   const res = await callRaw(target, method, path, body);
   return parseBody(res, schema, `${method} ${path}`);
 }
@@ -43,7 +54,9 @@ export function parseBody<S extends z.ZodType>(res: SignedResponse, schema: S, w
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ClientError(`${what}: the server's answer does not match the API (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'}); is the server a different version?`);
+    throw new ClientError(
+      `${what}: the server's answer does not match the API (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'}); is the server a different version?`,
+    );
   }
   return parsed.data;
 }

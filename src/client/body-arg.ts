@@ -7,7 +7,10 @@ import { MAX_BODY_BYTES } from '../protocol/api';
 import { ClientError } from './errors';
 import { readLimited } from '../fs/read-limited';
 
-export async function readBodyArg(arg: string | undefined, stdin: NodeJS.ReadableStream = process.stdin): Promise<Uint8Array | undefined> {
+export async function readBodyArg(
+  arg: string | undefined,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<Uint8Array | undefined> {
   if (arg === undefined) return undefined;
   if (arg === '-') return readCapped(stdin, 'the body on stdin');
   if (arg.startsWith('@')) {
@@ -18,7 +21,9 @@ export async function readBodyArg(arg: string | undefined, stdin: NodeJS.Readabl
     } catch (err) {
       if (err instanceof ClientError) throw err;
       const code = (err as NodeJS.ErrnoException).code;
-      throw new ClientError(`cannot read body file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'read failed')}`);
+      throw new ClientError(
+        `cannot read body file ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'read failed')}`,
+      );
     }
   }
   const body = Buffer.from(arg, 'utf8');

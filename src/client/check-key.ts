@@ -14,11 +14,20 @@ export type KeyCheck =
   | { outcome: 'unknown'; reason: string };
 
 /** `timeoutMs` bounds the connect, the answer's headers and its body, each. */
-export async function checkKey(opts: { baseUrl: string; keyId: string; privateKey: KeyObject; timeoutMs: number }): Promise<KeyCheck> {
+export async function checkKey(opts: {
+  baseUrl: string;
+  keyId: string;
+  privateKey: KeyObject;
+  timeoutMs: number;
+}): Promise<KeyCheck> {
   const ms = opts.timeoutMs;
   const dispatcher = new Agent({ connectTimeout: ms, headersTimeout: ms, bodyTimeout: ms });
   try {
-    const res = await callRaw({ baseUrl: opts.baseUrl, keyId: opts.keyId, privateKey: opts.privateKey, dispatcher }, 'GET', '/me');
+    const res = await callRaw(
+      { baseUrl: opts.baseUrl, keyId: opts.keyId, privateKey: opts.privateKey, dispatcher },
+      'GET',
+      '/me',
+    );
     // A redirect (http to https, say) is no verdict on the key.
     if (res.status !== 200) return { outcome: 'unknown', reason: `HTTP ${res.status}` };
     const name = handleOf(res.body);
@@ -27,9 +36,13 @@ export async function checkKey(opts: { baseUrl: string; keyId: string; privateKe
     if (err instanceof ApiError) {
       // 403: the signature passed and the key lacks account.read, which only /me needs.
       if (err.status === 403) return { outcome: 'accepted' };
-      const reason = err.code === 'http_error' ? `HTTP ${err.status}` : `HTTP ${err.status} ${err.code}: ${err.serverMessage}`;
+      const reason =
+        err.code === 'http_error' ? `HTTP ${err.status}` : `HTTP ${err.status} ${err.code}: ${err.serverMessage}`;
       if (err.status === 401) return { outcome: 'refused', reason };
-      return { outcome: 'unknown', reason: err.status === 404 ? `${reason}; is ${opts.baseUrl} an arena server's base URL?` : reason };
+      return {
+        outcome: 'unknown',
+        reason: err.status === 404 ? `${reason}; is ${opts.baseUrl} an arena server's base URL?` : reason,
+      };
     }
     // Best effort: whatever else went wrong (no connection, a timeout while reading), there is no verdict.
     return { outcome: 'unknown', reason: err instanceof Error ? err.message : String(err) };

@@ -27,6 +27,9 @@ export function unreachable(url: string, err: unknown): ClientError {
   const code = e.cause?.code ?? e.code ?? e.cause?.message ?? e.message ?? String(err);
   const target = new URL(url);
   // fetch refuses the ports browsers refuse (6000, 6667, ...): a server there is fine, the client is not.
-  const why = code === 'bad port' ? `fetch refuses port ${target.port}, as browsers do; run the server on another port` : REASONS[code];
+  const why =
+    code === 'bad port'
+      ? `fetch refuses port ${target.port}, as browsers do; run the server on another port`
+      : REASONS[code];
   return new ClientError(`cannot reach ${target.origin}: ${code}${why ? ` (${why})` : ''}`);
 }

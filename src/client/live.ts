@@ -7,7 +7,14 @@
 // arena's ends it with a LiveStreamError.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PublicMatchEventSchema } from '../protocol/events';
-import { LiveEndSchema, LiveSnapshotSchema, LiveViewMessageSchema, type FollowLiveOptions, type LiveConnection, type LiveEnd, type LiveMessage } from '../protocol/live';
+import {
+  LiveEndSchema,
+  LiveSnapshotSchema,
+  LiveViewMessageSchema,
+  type FollowLiveOptions,
+  type LiveEnd,
+  type LiveMessage,
+} from '../protocol/live';
 import { unreachable } from './errors';
 import { errorOf, publicUrl } from './public';
 import { SseEventTooLarge, SseParser, type SseEvent } from './sse';
@@ -41,12 +48,18 @@ export function parseLiveMessage(e: SseEvent): LiveMessage | null {
   try {
     json = JSON.parse(e.data);
   } catch {
-    throw new LiveStreamError('bad_message', `the live stream sent a "${e.type}" message that is not JSON; is the URL an arena server?`);
+    throw new LiveStreamError(
+      'bad_message',
+      `the live stream sent a "${e.type}" message that is not JSON; is the URL an arena server?`,
+    );
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new LiveStreamError('bad_message', `the live stream's "${e.type}" message does not match the protocol (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid'}); is the server a different version?`);
+    throw new LiveStreamError(
+      'bad_message',
+      `the live stream's "${e.type}" message does not match the protocol (${issue ? `${issue.path.join('.') || 'data'}: ${issue.message}` : 'invalid'}); is the server a different version?`,
+    );
   }
   return { type: e.type, data: parsed.data } as LiveMessage;
 }
@@ -81,7 +94,11 @@ export async function followLive(opts: FollowLiveOptions): Promise<LiveEnd> {
         throw new Retry(unreachable(url, err).message);
       }
       if (res.status !== 200) {
-        const text = res.body ? (await readAnswer(res.body as unknown as AsyncIterable<Uint8Array>, url).catch(() => Buffer.alloc(0))).toString('utf8') : '';
+        const text = res.body
+          ? (
+              await readAnswer(res.body as unknown as AsyncIterable<Uint8Array>, url).catch(() => Buffer.alloc(0))
+            ).toString('utf8')
+          : '';
         const apiErr = errorOf(res.status, text);
         if (res.status === 404) throw new LiveStreamError('not_found', apiErr.serverMessage, 404);
         if (res.status === 429 || res.status >= 500) {
@@ -92,7 +109,10 @@ export async function followLive(opts: FollowLiveOptions): Promise<LiveEnd> {
         throw new LiveStreamError('refused', `${apiErr.serverMessage} (HTTP ${res.status})`, res.status);
       }
       if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-        throw new LiveStreamError('not_a_stream', `${url} did not answer with an event stream; is the URL an arena server?`);
+        throw new LiveStreamError(
+          'not_a_stream',
+          `${url} did not answer with an event stream; is the URL an arena server?`,
+        );
       }
       opts.onConnection?.({ state: 'open' });
       let ended: LiveEnd | null = null;
@@ -119,9 +139,12 @@ export async function followLive(opts: FollowLiveOptions): Promise<LiveEnd> {
         }
       } catch (err) {
         if (err instanceof LiveStreamError) throw err;
-        if (err instanceof SseEventTooLarge) throw new LiveStreamError('bad_message', `${url} sent ${err.message}; is the URL an arena server?`);
+        if (err instanceof SseEventTooLarge)
+          throw new LiveStreamError('bad_message', `${url} sent ${err.message}; is the URL an arena server?`);
         opts.signal?.throwIfAborted();
-        throw new Retry(`the stream broke (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message})`);
+        throw new Retry(
+          `the stream broke (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message})`,
+        );
       }
       parser.end();
       serverRetryMs = parser.retryMs ?? serverRetryMs;
@@ -136,7 +159,10 @@ export async function followLive(opts: FollowLiveOptions): Promise<LiveEnd> {
     }
     failures++;
     if (opts.maxAttempts !== undefined && failures >= opts.maxAttempts) {
-      throw new LiveStreamError('gave_up', `gave up following match ${opts.matchId} after ${failures} failed attempts: ${reason}`);
+      throw new LiveStreamError(
+        'gave_up',
+        `gave up following match ${opts.matchId} after ${failures} failed attempts: ${reason}`,
+      );
     }
     const delayMs = retryAfterMs ?? Math.min(maxRetryMs, (serverRetryMs ?? retryMs) * 2 ** Math.min(failures - 1, 16));
     opts.onConnection?.({ state: 'reconnecting', attempt: failures, delayMs, reason });

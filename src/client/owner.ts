@@ -2,7 +2,19 @@
 // the signed API (paths and envelopes from docs/decisions.md, "Service API").
 // The CLI's `arena me`, `arena keys add|list|revoke` and `arena bots` are thin
 // layers over these.
-import { ApiKeyMetaSchema, BotListSchema, BotSchema, BotVersionListSchema, KeyListSchema, UserSchema, type ApiKeyMeta, type Bot, type BotVersionList, type Scope, type User } from '../protocol/api';
+import {
+  ApiKeyMetaSchema,
+  BotListSchema,
+  BotSchema,
+  BotVersionListSchema,
+  KeyListSchema,
+  UserSchema,
+  type ApiKeyMeta,
+  type Bot,
+  type BotVersionList,
+  type Scope,
+  type User,
+} from '../protocol/api';
 import { BotStrikePageSchema, MatchNotesSchema, type BotStrikePage, type MatchNotes } from '../protocol/owner';
 import { ChallengeListSchema, ChallengeSchema, type Challenge } from '../protocol/challenge';
 import { callJson, callRaw, type ApiTarget } from './api';
@@ -10,7 +22,8 @@ import { ClientError } from './errors';
 
 /** An id as one path segment. "." and ".." would be read as dot segments (even encoded) and move the request elsewhere. */
 function seg(id: string): string {
-  if (id === '' || id === '.' || id === '..') throw new BotLookupError(`"${id}" is not an id (ids look like b_... for bots and k_... for keys)`);
+  if (id === '' || id === '.' || id === '..')
+    throw new BotLookupError(`"${id}" is not an id (ids look like b_... for bots and k_... for keys)`);
   return encodeURIComponent(id);
 }
 
@@ -26,7 +39,10 @@ export async function listKeys(t: ApiTarget): Promise<ApiKeyMeta[]> {
   return (await callJson(t, 'GET', '/keys', KeyListSchema)).keys;
 }
 
-export function addKey(t: ApiTarget, input: { name: string; publicKey: string; scopes?: Scope[] }): Promise<ApiKeyMeta> {
+export function addKey(
+  t: ApiTarget,
+  input: { name: string; publicKey: string; scopes?: Scope[] },
+): Promise<ApiKeyMeta> {
   return callJson(t, 'POST', '/keys', ApiKeyMetaSchema, input);
 }
 
@@ -47,7 +63,11 @@ export function getBot(t: ApiTarget, id: string): Promise<Bot> {
 }
 
 /** A changed url, or newVersion, starts a new version of the bot (and, where qualification is on, a new qualifier). */
-export function updateBot(t: ApiTarget, id: string, patch: { name?: string; url?: string; challengeable?: boolean; newVersion?: true }): Promise<Bot> {
+export function updateBot(
+  t: ApiTarget,
+  id: string,
+  patch: { name?: string; url?: string; challengeable?: boolean; newVersion?: true },
+): Promise<Bot> {
   return callJson(t, 'PATCH', `/bots/${seg(id)}`, BotSchema, patch);
 }
 
@@ -76,7 +96,9 @@ export function createChallenge(t: ApiTarget, botId: string, opponents: string[]
 
 /** The caller's challenges, newest first. */
 export async function listChallenges(t: ApiTarget, limit?: number): Promise<Challenge[]> {
-  return (await callJson(t, 'GET', limit !== undefined ? `/challenges?limit=${limit}` : '/challenges', ChallengeListSchema)).challenges;
+  return (
+    await callJson(t, 'GET', limit !== undefined ? `/challenges?limit=${limit}` : '/challenges', ChallengeListSchema)
+  ).challenges;
 }
 
 /** DELETE answers 204 with no body. */
@@ -85,7 +107,11 @@ export async function removeBot(t: ApiTarget, id: string): Promise<void> {
 }
 
 /** One page of the bot's strike log, newest first (the owner's only). */
-export function listBotStrikes(t: ApiTarget, id: string, page: { limit?: number; cursor?: string | null } = {}): Promise<BotStrikePage> {
+export function listBotStrikes(
+  t: ApiTarget,
+  id: string,
+  page: { limit?: number; cursor?: string | null } = {},
+): Promise<BotStrikePage> {
   const q = new URLSearchParams();
   if (page.limit !== undefined) q.set('limit', String(page.limit));
   if (page.cursor) q.set('cursor', page.cursor);
@@ -117,7 +143,10 @@ export async function resolveBotIds(t: ApiTarget, refs: string[]): Promise<strin
 function idOf(bots: Bot[], idOrName: string): string {
   if (bots.some((b) => b.id === idOrName)) return idOrName;
   const byName = bots.filter((b) => b.name === idOrName);
-  if (byName.length > 1) throw new BotLookupError(`${byName.length} of your bots are named "${idOrName}"; give the id (${byName.map((b) => b.id).join(', ')})`);
+  if (byName.length > 1)
+    throw new BotLookupError(
+      `${byName.length} of your bots are named "${idOrName}"; give the id (${byName.map((b) => b.id).join(', ')})`,
+    );
   return byName[0]?.id ?? idOrName;
 }
 

@@ -3,7 +3,16 @@
 // schema; an error body becomes an ApiError with the server's words.
 import { z } from 'zod';
 import { ErrorBodySchema, OpponentPageSchema, type OpponentPage } from '../protocol/api';
-import { LeaderboardRowSchema, MatchRecordSchema, MatchStatusSchema, MatchSummarySchema, type LeaderboardRow, type MatchRecord, type MatchStatus, type MatchSummary } from '../protocol/match';
+import {
+  LeaderboardRowSchema,
+  MatchRecordSchema,
+  MatchStatusSchema,
+  MatchSummarySchema,
+  type LeaderboardRow,
+  type MatchRecord,
+  type MatchStatus,
+  type MatchSummary,
+} from '../protocol/match';
 import { ApiError } from './api-error';
 import { ClientError, unreachable } from './errors';
 import { readAnswer } from './read-limited';
@@ -58,12 +67,17 @@ async function getPublic<S extends z.ZodType>(t: PublicTarget, path: string, sch
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ClientError(`GET ${path}: the server's answer does not match the API (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'}); is the server a different version?`);
+    throw new ClientError(
+      `GET ${path}: the server's answer does not match the API (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'}); is the server a different version?`,
+    );
   }
   return parsed.data;
 }
 
-export function listMatches(t: PublicTarget, q: MatchListQuery = {}): Promise<{ matches: MatchSummary[]; next: string | null }> {
+export function listMatches(
+  t: PublicTarget,
+  q: MatchListQuery = {},
+): Promise<{ matches: MatchSummary[]; next: string | null }> {
   const params = new URLSearchParams({ game: 'pioneers' });
   if (q.status) params.set('status', MatchStatusSchema.parse(q.status));
   if (q.botId) params.set('botId', q.botId);
@@ -74,11 +88,19 @@ export function listMatches(t: PublicTarget, q: MatchListQuery = {}): Promise<{ 
 }
 
 /** Up to `limit` matches, following `next` across pages (the server gives at most 100 a page); `next` continues after them. */
-export async function listMatchesUpTo(t: PublicTarget, q: Omit<MatchListQuery, 'cursor' | 'limit'>, limit: number): Promise<{ matches: MatchSummary[]; next: string | null }> {
+export async function listMatchesUpTo(
+  t: PublicTarget,
+  q: Omit<MatchListQuery, 'cursor' | 'limit'>,
+  limit: number,
+): Promise<{ matches: MatchSummary[]; next: string | null }> {
   const matches: MatchSummary[] = [];
   let next: string | null = null;
   do {
-    const page = await listMatches(t, { ...q, limit: Math.min(100, limit - matches.length), cursor: next ?? undefined });
+    const page = await listMatches(t, {
+      ...q,
+      limit: Math.min(100, limit - matches.length),
+      cursor: next ?? undefined,
+    });
     matches.push(...page.matches);
     next = page.matches.length === 0 ? null : page.next;
   } while (next && matches.length < limit);
@@ -111,7 +133,12 @@ export interface OpponentQuery {
 }
 
 /** Up to `limit` opponents of a bot (GET /bots/{id}/opponents), following `next` across pages. */
-export async function listOpponentsUpTo(t: PublicTarget, botId: string, q: OpponentQuery, limit: number): Promise<OpponentPage> {
+export async function listOpponentsUpTo(
+  t: PublicTarget,
+  botId: string,
+  q: OpponentQuery,
+  limit: number,
+): Promise<OpponentPage> {
   const opponents: OpponentPage['opponents'] = [];
   let next: string | null = null;
   do {
@@ -119,7 +146,11 @@ export async function listOpponentsUpTo(t: PublicTarget, botId: string, q: Oppon
     if (q.sort) params.set('sort', q.sort);
     if (q.order) params.set('order', q.order);
     if (next) params.set('cursor', next);
-    const page: OpponentPage = await getPublic(t, `/bots/${encodeURIComponent(botId)}/opponents?${params}`, OpponentPageSchema);
+    const page: OpponentPage = await getPublic(
+      t,
+      `/bots/${encodeURIComponent(botId)}/opponents?${params}`,
+      OpponentPageSchema,
+    );
     opponents.push(...page.opponents);
     next = page.opponents.length === 0 ? null : page.next;
   } while (next && opponents.length < limit);

@@ -9,5 +9,9 @@ export const RESPONSE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** A server's answer, up to RESPONSE_LIMIT_BYTES; past it a ClientError naming `url`. */
 export function readAnswer(body: AsyncIterable<Uint8Array> | null, url: string): Promise<Buffer> {
-  return readLimited(body, RESPONSE_LIMIT_BYTES, () => new ClientError(`${url} answered with more than ${RESPONSE_LIMIT_BYTES} bytes; is the URL an arena server?`));
+  return readLimited(
+    body,
+    RESPONSE_LIMIT_BYTES,
+    () => new ClientError(`${url} answered with more than ${RESPONSE_LIMIT_BYTES} bytes; is the URL an arena server?`),
+  );
 }

@@ -37,7 +37,10 @@ export { ClientError };
  */
 export function requestTarget(baseUrl: string, path: string): { url: string; signedPath: string } {
   if (!path.startsWith('/')) throw new ClientError(`path must start with "/", got ${JSON.stringify(path)}`);
-  if (path.includes('#')) throw new ClientError(`path must not contain "#" (a fragment is never sent; write %23 in a query value), got ${JSON.stringify(path)}`);
+  if (path.includes('#'))
+    throw new ClientError(
+      `path must not contain "#" (a fragment is never sent; write %23 in a query value), got ${JSON.stringify(path)}`,
+    );
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   // Joined as text, not resolved against the base: a path starting "//" must not name another host.
@@ -59,7 +62,12 @@ export async function sendSigned(req: SignedRequest): Promise<SignedResponse> {
   Object.assign(headers, signed);
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: body && Buffer.from(body), dispatcher: req.dispatcher });
+    res = await request(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body: body && Buffer.from(body),
+      dispatcher: req.dispatcher,
+    });
   } catch (err) {
     throw unreachable(url, err);
   }

@@ -1,12 +1,20 @@
 // The owner's webhooks as library calls over the signed API (POST/GET
 // /webhooks, DELETE /webhooks/{id}, GET /webhooks/{id}/deliveries); the CLI's
 // `arena webhooks` is a thin layer over these.
-import { WebhookDeliveryListSchema, WebhookListSchema, WebhookSchema, type Webhook, type WebhookDelivery, type WebhookEvent } from '../protocol/webhooks';
+import {
+  WebhookDeliveryListSchema,
+  WebhookListSchema,
+  WebhookSchema,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEvent,
+} from '../protocol/webhooks';
 import { callJson, callRaw, type ApiTarget } from './api';
 import { ClientError } from './errors';
 
 function seg(id: string): string {
-  if (id === '' || id === '.' || id === '..') throw new ClientError(`"${id}" is not a webhook id (they look like wh_...)`);
+  if (id === '' || id === '.' || id === '..')
+    throw new ClientError(`"${id}" is not a webhook id (they look like wh_...)`);
   return encodeURIComponent(id);
 }
 

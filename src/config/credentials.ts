@@ -14,10 +14,18 @@ export function requireUrl(settings: Settings): string {
 
 export function requireSigner(settings: Settings): { keyId: string; privateKey: KeyObject; keyFile: string } {
   if (!settings.keyId) {
-    throw new MissingCredentialError(`no key id: pass --key-id, set ${ENV_VARS.keyId}, or run \`arena login\` (the id comes from registering your public key, POST /keys)`);
+    throw new MissingCredentialError(
+      `no key id: pass --key-id, set ${ENV_VARS.keyId}, or run \`arena login\` (the id comes from registering your public key, POST /keys)`,
+    );
   }
   if (!settings.keyFile) {
-    throw new MissingCredentialError(`no private key file: pass --key, set ${ENV_VARS.keyFile}, or run \`arena login\` (make a key with \`arena keys generate\`)`);
+    throw new MissingCredentialError(
+      `no private key file: pass --key, set ${ENV_VARS.keyFile}, or run \`arena login\` (make a key with \`arena keys generate\`)`,
+    );
   }
-  return { keyId: settings.keyId.value, keyFile: settings.keyFile.value, privateKey: loadPrivateKeyFile(settings.keyFile.value) };
+  return {
+    keyId: settings.keyId.value,
+    keyFile: settings.keyFile.value,
+    privateKey: loadPrivateKeyFile(settings.keyFile.value),
+  };
 }

@@ -16,7 +16,8 @@ export class MissingCredentialError extends ConfigError {
 }
 
 /** What every command says when it needs a server and none is set (flag, environment or profile). */
-export const NO_SERVER_MESSAGE = 'no server configured: pass --url URL, set ARENA_URL, or run `arena login --url URL ...`';
+export const NO_SERVER_MESSAGE =
+  'no server configured: pass --url URL, set ARENA_URL, or run `arena login --url URL ...`';
 
 /** No server URL is set anywhere. Nothing was tried, so every command treats it as a usage error (exit 2). */
 export class NoServerError extends ConfigError {

@@ -9,7 +9,7 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (own) return own;
   // XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored.
   const xdg = env.XDG_CONFIG_HOME?.trim();
-  if (xdg && xdg.startsWith('/')) return join(xdg, 'arena');
+  if (xdg?.startsWith('/')) return join(xdg, 'arena');
   const home = env.HOME?.trim() || homedir();
   return join(home, '.config', 'arena');
 }
@@ -25,7 +25,7 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env, flag?: string): st
   if (own) return own;
   // As for XDG_CONFIG_HOME: a relative XDG_DATA_HOME is invalid and ignored.
   const xdg = env.XDG_DATA_HOME?.trim();
-  if (xdg && xdg.startsWith('/')) return join(xdg, 'arena');
+  if (xdg?.startsWith('/')) return join(xdg, 'arena');
   const home = env.HOME?.trim() || homedir();
   return join(home, '.local', 'share', 'arena');
 }

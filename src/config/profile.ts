@@ -33,7 +33,9 @@ export function readProfile(path: string): Profile {
   const parsed = ProfileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`profile ${path}: ${issue.path.join('.') || '(top level)'}: ${issue.message}; fix it or run \`arena login\` again`);
+    throw new ConfigError(
+      `profile ${path}: ${issue.path.join('.') || '(top level)'}: ${issue.message}; fix it or run \`arena login\` again`,
+    );
   }
   return parsed.data;
 }

@@ -54,13 +54,21 @@ export function normalizeServerUrl(text: string, source: Source | 'input' = 'inp
   try {
     u = new URL(text);
   } catch {
-    throw new ConfigError(`server URL ${shown(text)} (from ${describeSource(source)}) is not a URL; expected e.g. https://arena.example.com`);
+    throw new ConfigError(
+      `server URL ${shown(text)} (from ${describeSource(source)}) is not a URL; expected e.g. https://arena.example.com`,
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new ConfigError(`server URL must be http or https, got ${text.includes('@') ? 'another scheme' : u.protocol.replace(':', '')} (from ${describeSource(source)})`);
+    throw new ConfigError(
+      `server URL must be http or https, got ${text.includes('@') ? 'another scheme' : u.protocol.replace(':', '')} (from ${describeSource(source)})`,
+    );
   }
-  if (u.search || u.hash) throw new ConfigError(`server URL must not carry a query or fragment (from ${describeSource(source)})`);
-  if (u.username || u.password) throw new ConfigError(`server URL must not carry credentials (from ${describeSource(source)}); arena signs requests with your key`);
+  if (u.search || u.hash)
+    throw new ConfigError(`server URL must not carry a query or fragment (from ${describeSource(source)})`);
+  if (u.username || u.password)
+    throw new ConfigError(
+      `server URL must not carry credentials (from ${describeSource(source)}); arena signs requests with your key`,
+    );
   return u.toString().replace(/\/+$/, '');
 }
 
@@ -70,7 +78,9 @@ export function absoluteKeyFile(path: string, cwd: string = process.cwd()): stri
 
 /** Echo a bad URL back unless it might hold credentials (user:password@host). */
 function shown(text: string): string {
-  return text.includes('@') || text.includes(':') && !text.includes('//') ? '(hidden: may contain credentials)' : JSON.stringify(text);
+  return text.includes('@') || (text.includes(':') && !text.includes('//'))
+    ? '(hidden: may contain credentials)'
+    : JSON.stringify(text);
 }
 
 function describeSource(source: Source | 'input'): string {

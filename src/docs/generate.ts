@@ -11,6 +11,7 @@ export function generatedDocs(): Record<string, string> {
     'docs/rules.md': fillBlocks(readPackageFile('docs/rules.md'), rulesBlocks()),
     'docs/protocol.md': fillBlocks(readPackageFile('docs/protocol.md'), { examples: protocolExamplesBlock() }),
   };
-  for (const name of PUBLISHED_SCHEMA_NAMES) out[`docs/schema/${name}.json`] = `${JSON.stringify(jsonSchema(name), null, 2)}\n`;
+  for (const name of PUBLISHED_SCHEMA_NAMES)
+    out[`docs/schema/${name}.json`] = `${JSON.stringify(jsonSchema(name), null, 2)}\n`;
   return out;
 }

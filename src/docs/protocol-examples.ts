@@ -42,21 +42,23 @@ export function protocolExamples(): ProtocolExample[] {
 /** The markdown of the examples block. */
 export function protocolExamplesBlock(examples: ProtocolExample[] = protocolExamples()): string {
   return examples
-    .map((e) => [
-      `### \`${e.kind}\``,
-      '',
-      'The arena sends:',
-      '',
-      '```json',
-      readableJson(e.request),
-      '```',
-      '',
-      'A legal answer:',
-      '',
-      '```json',
-      readableJson(e.answer),
-      '```',
-    ].join('\n'))
+    .map((e) =>
+      [
+        `### \`${e.kind}\``,
+        '',
+        'The arena sends:',
+        '',
+        '```json',
+        readableJson(e.request),
+        '```',
+        '',
+        'A legal answer:',
+        '',
+        '```json',
+        readableJson(e.answer),
+        '```',
+      ].join('\n'),
+    )
     .join('\n\n');
 }
 
@@ -64,6 +66,8 @@ export function protocolExamplesBlock(examples: ProtocolExample[] = protocolExam
 export function readableJson(value: unknown, depth = 2, indent = ''): string {
   if (depth === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
   const inner = `${indent}  `;
-  const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${readableJson(v, depth - 1, inner)}`);
+  const entries = Object.entries(value as Record<string, unknown>).map(
+    ([k, v]) => `${inner}${JSON.stringify(k)}: ${readableJson(v, depth - 1, inner)}`,
+  );
   return entries.length === 0 ? '{}' : `{\n${entries.join(',\n')}\n${indent}}`;
 }

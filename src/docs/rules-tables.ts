@@ -4,11 +4,17 @@ import { HEX_COUNT, hexVertices, type ResourceCounts } from '../../engine/index'
 import { rulesData, type RulesData } from '../../engine/rules-data';
 
 function table(head: string[], rows: Array<Array<string | number>>): string {
-  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 function cost(c: ResourceCounts): string {
-  return Object.entries(c).map(([r, n]) => `${n} ${r}`).join(', ');
+  return Object.entries(c)
+    .map(([r, n]) => `${n} ${r}`)
+    .join(', ');
 }
 
 /** Markdown for each generated block of docs/rules.md, by block name. */
@@ -19,7 +25,10 @@ export function rulesBlocks(d: RulesData = rulesData()): Record<string, string> 
       Array.from({ length: HEX_COUNT }, (_, h) => [h, hexVertices(h).join(', ')]),
     ),
     composition: [
-      table(['hex kind', 'count'], Object.entries(d.hexes).map(([k, n]) => [k, n])),
+      table(
+        ['hex kind', 'count'],
+        Object.entries(d.hexes).map(([k, n]) => [k, n]),
+      ),
       '',
       `Number tokens, shuffled over the ${Object.values(d.hexes).reduce((a, b) => a + b, 0) - (d.hexes.desert ?? 0)} non-desert hexes: ${d.tokens.join(', ')}.`,
     ].join('\n'),
@@ -33,10 +42,17 @@ export function rulesBlocks(d: RulesData = rulesData()): Record<string, string> 
         ['road', cost(d.costs.road), d.pieceLimits.road],
         ['settlement', cost(d.costs.settlement), d.pieceLimits.settlement],
         ['city (replaces a settlement)', cost(d.costs.city), d.pieceLimits.city],
-        ['development card', cost(d.costs.dev_card), `the deck (${Object.values(d.deck).reduce((a, b) => a + b, 0)} cards)`],
+        [
+          'development card',
+          cost(d.costs.dev_card),
+          `the deck (${Object.values(d.deck).reduce((a, b) => a + b, 0)} cards)`,
+        ],
       ],
     ),
-    deck: table(['card', 'count'], Object.entries(d.deck).map(([c, n]) => [`\`${c}\``, n])),
+    deck: table(
+      ['card', 'count'],
+      Object.entries(d.deck).map(([c, n]) => [`\`${c}\``, n]),
+    ),
     rates: table(
       ['you have', 'you give for 1 card of your choice'],
       [
@@ -69,7 +85,10 @@ export function rulesBlocks(d: RulesData = rulesData()): Record<string, string> 
         ['`windfall` cards', `exactly ${d.limits.windfallCards}`],
       ],
     ),
-    rejections: table(['code', 'meaning'], d.rejections.map((r) => [`\`${r.code}\``, r.meaning])),
+    rejections: table(
+      ['code', 'meaning'],
+      d.rejections.map((r) => [`\`${r.code}\``, r.meaning]),
+    ),
   };
 }
 

@@ -54,7 +54,11 @@ function statOrMissing(path: string): Stats | 'missing' | null {
 
 /** What Node's mkdir reports (EEXIST), said the way a user needs it. */
 function notADirectory(dir: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`${dir} exists and is not a directory`), { code: 'EEXIST', path: dir, syscall: 'mkdir' });
+  return Object.assign(new Error(`${dir} exists and is not a directory`), {
+    code: 'EEXIST',
+    path: dir,
+    syscall: 'mkdir',
+  });
 }
 
 function code(err: unknown): string | undefined {

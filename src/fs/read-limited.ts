@@ -4,7 +4,11 @@
 // record loader, each with its own limit and message.
 
 /** The stream's bytes; `tooLarge()` is thrown once they pass `limit` (leaving the loop cancels the stream: nothing more is read). */
-export async function readLimited(body: AsyncIterable<Uint8Array | string> | null, limit: number, tooLarge: () => Error): Promise<Buffer> {
+export async function readLimited(
+  body: AsyncIterable<Uint8Array | string> | null,
+  limit: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   if (body) {

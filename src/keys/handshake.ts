@@ -41,7 +41,8 @@ export function verifyHandshake(
   const late = skewProblem(ts, now, windowMs);
   if (late) return { ok: false, reason: late };
   const signature = decodeBase64(sig);
-  if (!signature || signature.length !== 64) return { ok: false, reason: 'x-svc-signature is not base64 of a 64-byte Ed25519 signature' };
+  if (signature?.length !== 64)
+    return { ok: false, reason: 'x-svc-signature is not base64 of a 64-byte Ed25519 signature' };
   const key = toKeyObject(publicKey);
   if (!key) return { ok: false, reason: 'platform public key is not 32 bytes' };
   if (!verify(null, handshakeMessage(ts, matchId), key, signature)) {
@@ -108,7 +109,10 @@ export class NonceMemory {
   private readonly expiry = new Map<string, number>();
   private nextSweep = 0;
 
-  constructor(readonly ttlMs: number = HANDSHAKE_WINDOW_MS, readonly capacity: number = 10_000) {}
+  constructor(
+    readonly ttlMs: number = HANDSHAKE_WINDOW_MS,
+    readonly capacity: number = 10_000,
+  ) {}
 
   get size(): number {
     return this.expiry.size;
@@ -146,30 +150,47 @@ export function verifyBoundHandshake(
   now: number = Date.now(),
   windowMs: number = HANDSHAKE_WINDOW_MS,
 ): HandshakeResult {
-  const got = requiredHeaders(headers, ['x-svc-match', 'x-svc-timestamp', 'x-svc-audience', 'x-svc-nonce', 'x-svc-audience-signature']);
+  const got = requiredHeaders(headers, [
+    'x-svc-match',
+    'x-svc-timestamp',
+    'x-svc-audience',
+    'x-svc-nonce',
+    'x-svc-audience-signature',
+  ]);
   if (!got.ok) return got;
   const [matchId, ts, audience, nonce, sig] = got.values;
   let own: string;
   try {
     own = handshakeAudience(ownPublicUrl);
   } catch {
-    return { ok: false, reason: 'this bot\'s own public URL is not a valid URL' };
+    return { ok: false, reason: "this bot's own public URL is not a valid URL" };
   }
-  if (audience !== own) return { ok: false, reason: 'x-svc-audience is not this bot\'s public URL: the handshake was meant for another bot' };
-  if (!NONCE_PATTERN.test(nonce)) return { ok: false, reason: 'x-svc-nonce is not 16 bytes of base64url (22 characters)' };
+  if (audience !== own)
+    return {
+      ok: false,
+      reason: "x-svc-audience is not this bot's public URL: the handshake was meant for another bot",
+    };
+  if (!NONCE_PATTERN.test(nonce))
+    return { ok: false, reason: 'x-svc-nonce is not 16 bytes of base64url (22 characters)' };
   const late = skewProblem(ts, now, windowMs);
   if (late) return { ok: false, reason: late };
   const signature = decodeBase64(sig);
-  if (!signature || signature.length !== 64) return { ok: false, reason: 'x-svc-audience-signature is not base64 of a 64-byte Ed25519 signature' };
+  if (signature?.length !== 64)
+    return { ok: false, reason: 'x-svc-audience-signature is not base64 of a 64-byte Ed25519 signature' };
   const key = toKeyObject(publicKey);
   if (!key) return { ok: false, reason: 'platform public key is not 32 bytes' };
   if (!verify(null, boundHandshakeMessage(ts, matchId, nonce, audience), key, signature)) {
-    return { ok: false, reason: 'x-svc-audience-signature does not verify for this match id, timestamp, nonce and audience with the platform key' };
+    return {
+      ok: false,
+      reason:
+        'x-svc-audience-signature does not verify for this match id, timestamp, nonce and audience with the platform key',
+    };
   }
   // skewProblem passed, so the timestamp parses.
   const admitted = nonceMemory.admit(nonce, now, parseTimestamp(ts)!);
   if (admitted === 'replayed') return { ok: false, reason: 'x-svc-nonce was seen before: a replayed handshake' };
-  if (admitted === 'full') return { ok: false, reason: 'too many handshakes in the last 30 s to remember their nonces' };
+  if (admitted === 'full')
+    return { ok: false, reason: 'too many handshakes in the last 30 s to remember their nonces' };
   return { ok: true, matchId };
 }
 
@@ -183,6 +204,7 @@ function skewProblem(ts: string, now: number, windowMs: number): string | null {
   const timestamp = parseTimestamp(ts);
   if (timestamp === undefined) return 'x-svc-timestamp is not unix milliseconds (digits only)';
   const skew = timestamp - now;
-  if (Math.abs(skew) > windowMs) return `x-svc-timestamp is ${Math.abs(skew)} ms ${skew < 0 ? 'old' : 'in the future'}; allowed skew is ${windowMs} ms`;
+  if (Math.abs(skew) > windowMs)
+    return `x-svc-timestamp is ${Math.abs(skew)} ms ${skew < 0 ? 'old' : 'in the future'}; allowed skew is ${windowMs} ms`;
   return null;
 }

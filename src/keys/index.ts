@@ -4,12 +4,27 @@ export { KeyError } from './errors';
 export { generateKeyPair, publicKeyRaw, loadPrivateKeyFile, parsePrivateKey, privateKeyToPem } from './keypair';
 export { publicKeyFromRaw, privateKeyFromSeed } from './der';
 export {
-  HANDSHAKE_WINDOW_MS, signHandshake, verifyHandshake, handshakeMessage,
-  signBoundHandshake, verifyBoundHandshake, boundHandshakeMessage, handshakeAudience, newHandshakeNonce, NonceMemory,
+  HANDSHAKE_WINDOW_MS,
+  signHandshake,
+  verifyHandshake,
+  handshakeMessage,
+  signBoundHandshake,
+  verifyBoundHandshake,
+  boundHandshakeMessage,
+  handshakeAudience,
+  newHandshakeNonce,
+  NonceMemory,
 } from './handshake';
 export type { HandshakeHeaders, BoundHandshakeHeaders, HandshakeResult, HeaderBag } from './handshake';
 export { parsePublicKey, formatPublicKey, PUBLIC_KEY_FORMATS } from './public-key';
 export type { PublicKeyFormat } from './public-key';
 export { REQUEST_WINDOW_MS, requestMessage, signRequest, verifyRequest } from './request';
-export type { RequestHeaders, RequestBody, RequestFailure, RequestVerification, KeyRecord, VerifyRequestInput } from './request';
+export type {
+  RequestHeaders,
+  RequestBody,
+  RequestFailure,
+  RequestVerification,
+  KeyRecord,
+  VerifyRequestInput,
+} from './request';
 export { writePrivateKeyFile } from './key-file';

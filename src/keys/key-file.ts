@@ -25,7 +25,9 @@ export function writePrivateKeyFile(path: string, key: KeyObject, opts: { force?
       if (code === 'EEXIST') {
         // --force would not help with a directory or a device: say what to pass instead.
         if (!isReplaceable(path)) throw new KeyError(notAFile(path));
-        throw new KeyError(`${path} already exists; pass --force to overwrite it (the old key is lost) or choose another --out`);
+        throw new KeyError(
+          `${path} already exists; pass --force to overwrite it (the old key is lost) or choose another --out`,
+        );
       }
       throw new KeyError(`cannot write ${path}: ${errnoReason(err)}`);
     }

@@ -33,17 +33,23 @@ export function loadPrivateKeyFile(path: string): KeyObject {
 export function parsePrivateKey(text: string): KeyObject {
   if (isOpenSshPrivateKey(text)) return parseOpenSshPrivateKey(text);
   if (text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----')) {
-    throw new KeyError('PKCS#8 key is encrypted with a passphrase; arena cannot prompt for it: export an unencrypted copy with `openssl pkey -in KEY -out KEY.plain` (keep it mode 0600), or make a new key with `arena keys generate`');
+    throw new KeyError(
+      'PKCS#8 key is encrypted with a passphrase; arena cannot prompt for it: export an unencrypted copy with `openssl pkey -in KEY -out KEY.plain` (keep it mode 0600), or make a new key with `arena keys generate`',
+    );
   }
   if (text.includes('-----BEGIN PUBLIC KEY-----') || /^\s*ssh-[a-z0-9-]+ /.test(text)) {
     throw new KeyError('this is a public key; signing needs the private key file');
   }
   const other = /-----BEGIN ([A-Z ]+) PRIVATE KEY-----/.exec(text);
   if (other) {
-    throw new KeyError(`this is a ${other[1]} private key; arena uses Ed25519 keys (make one with \`arena keys generate\`, \`ssh-keygen -t ed25519\` or \`openssl genpkey -algorithm ed25519\`)`);
+    throw new KeyError(
+      `this is a ${other[1]} private key; arena uses Ed25519 keys (make one with \`arena keys generate\`, \`ssh-keygen -t ed25519\` or \`openssl genpkey -algorithm ed25519\`)`,
+    );
   }
   if (!text.includes('-----BEGIN PRIVATE KEY-----')) {
-    throw new KeyError('not a private key file: expected a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or an OpenSSH private key');
+    throw new KeyError(
+      'not a private key file: expected a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or an OpenSSH private key',
+    );
   }
   let key: KeyObject;
   try {
@@ -52,7 +58,9 @@ export function parsePrivateKey(text: string): KeyObject {
     throw new KeyError('PKCS#8 private key does not parse (damaged PEM block)');
   }
   if (key.asymmetricKeyType !== 'ed25519') {
-    throw new KeyError(`this is a ${key.asymmetricKeyType} private key; arena uses Ed25519 keys (make one with \`arena keys generate\`)`);
+    throw new KeyError(
+      `this is a ${key.asymmetricKeyType} private key; arena uses Ed25519 keys (make one with \`arena keys generate\`)`,
+    );
   }
   return key;
 }

@@ -23,7 +23,11 @@ export function parseOpenSshPrivateKey(text: string): KeyObject {
   if (!m) throw new KeyError('OpenSSH private key has no END line; the file looks truncated');
   const body = m[1].replace(/\s+/g, '');
   const der = Buffer.from(body, 'base64');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || der.length < MAGIC.length || !der.subarray(0, MAGIC.length).equals(MAGIC)) {
+  if (
+    !/^[A-Za-z0-9+/]*={0,2}$/.test(body) ||
+    der.length < MAGIC.length ||
+    !der.subarray(0, MAGIC.length).equals(MAGIC)
+  ) {
     throw new KeyError('OpenSSH private key is not valid openssh-key-v1 data (bad base64 or wrong header)');
   }
   try {
@@ -43,10 +47,14 @@ function readKey(r: SshReader): KeyObject {
   const pubBlob = new SshReader(r.bytes(), 'OpenSSH public key blob');
   const type = pubBlob.string();
   if (type !== 'ssh-ed25519') {
-    throw new KeyError(`OpenSSH key is ${type}, not ssh-ed25519; arena uses Ed25519 keys (make one with \`ssh-keygen -t ed25519\` or \`arena keys generate\`)`);
+    throw new KeyError(
+      `OpenSSH key is ${type}, not ssh-ed25519; arena uses Ed25519 keys (make one with \`ssh-keygen -t ed25519\` or \`arena keys generate\`)`,
+    );
   }
   if (cipher !== 'none' || kdf !== 'none') {
-    throw new KeyError(`OpenSSH private key is encrypted with a passphrase (${cipher}/${kdf}); arena cannot prompt for it: ${UNENCRYPT_HINT}`);
+    throw new KeyError(
+      `OpenSSH private key is encrypted with a passphrase (${cipher}/${kdf}); arena cannot prompt for it: ${UNENCRYPT_HINT}`,
+    );
   }
   const pubFromHeader = pubBlob.bytes();
   const priv = new SshReader(r.bytes(), 'OpenSSH private section');
@@ -66,6 +74,7 @@ function readKey(r: SshReader): KeyObject {
     throw new KeyError('OpenSSH private key is corrupt (public key copies disagree)');
   }
   const key = privateKeyFromSeed(secret.subarray(0, 32));
-  if (!timingSafeEqual(publicKeyRaw(key), pub)) throw new KeyError('OpenSSH private key is corrupt (seed does not match its public key)');
+  if (!timingSafeEqual(publicKeyRaw(key), pub))
+    throw new KeyError('OpenSSH private key is corrupt (seed does not match its public key)');
   return key;
 }

@@ -36,7 +36,9 @@ export function formatPublicKey(key: Uint8Array | KeyObject, format: PublicKeyFo
 function parsePem(t: string): Uint8Array {
   const label = /^-----BEGIN ([A-Z0-9 ]+)-----/.exec(t)?.[1];
   if (label !== 'PUBLIC KEY') {
-    const hint = label?.includes('PRIVATE') ? '; that is a private key, never share it: give its public half (`arena keys public FILE`)' : '';
+    const hint = label?.includes('PRIVATE')
+      ? '; that is a private key, never share it: give its public half (`arena keys public FILE`)'
+      : '';
     throw new KeyError(`PEM block is "${label ?? 'unknown'}", expected "PUBLIC KEY"${hint}`);
   }
   if (!/-----END PUBLIC KEY-----\s*$/.test(t)) throw new KeyError('PEM PUBLIC KEY block has no matching END line');
@@ -55,7 +57,8 @@ function parsePem(t: string): Uint8Array {
 function parseSshLine(t: string): Uint8Array {
   if (t.includes('\n')) throw new KeyError('OpenSSH public key must be a single line');
   const [type, b64] = t.split(/\s+/);
-  if (type !== 'ssh-ed25519') throw new KeyError(`OpenSSH key type is ${type}, not ssh-ed25519; make an Ed25519 key (\`ssh-keygen -t ed25519\`)`);
+  if (type !== 'ssh-ed25519')
+    throw new KeyError(`OpenSSH key type is ${type}, not ssh-ed25519; make an Ed25519 key (\`ssh-keygen -t ed25519\`)`);
   if (!b64) throw new KeyError('OpenSSH public key line has no key data after "ssh-ed25519"');
   const blob = decodeBase64(b64);
   if (!blob) throw new KeyError('OpenSSH public key data is not valid base64');
@@ -76,6 +79,7 @@ function parseSshLine(t: string): Uint8Array {
 function parseRawBase64(t: string): Uint8Array {
   const raw = decodeBase64(t);
   if (!raw) throw new KeyError('public key is not an ssh-ed25519 line, a PEM PUBLIC KEY block, or valid base64');
-  if (raw.length !== 32) throw new KeyError(`base64 public key decodes to ${raw.length} bytes; an Ed25519 public key is 32 bytes`);
+  if (raw.length !== 32)
+    throw new KeyError(`base64 public key decodes to ${raw.length} bytes; an Ed25519 public key is 32 bytes`);
   return raw;
 }

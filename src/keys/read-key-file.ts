@@ -56,5 +56,7 @@ export function readKeyFileText(path: string): string {
 }
 
 function tooLarge(path: string, size: number): KeyError {
-  return new KeyError(`cannot read key file ${path}: it is ${size} bytes; key files are at most ${MAX_KEY_FILE_BYTES} bytes, so this is not one`);
+  return new KeyError(
+    `cannot read key file ${path}: it is ${size} bytes; key files are at most ${MAX_KEY_FILE_BYTES} bytes, so this is not one`,
+  );
 }

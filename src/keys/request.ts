@@ -43,7 +43,8 @@ export interface VerifyRequestInput {
 export function requestMessage(timestamp: string, method: string, path: string, body: RequestBody): Buffer {
   const head = Buffer.from(`${timestamp}.${method.toUpperCase()}.${path}.`, 'utf8');
   if (body === undefined || body.length === 0) return head;
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const bytes =
+    typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return Buffer.concat([head, bytes]);
 }
 
@@ -56,7 +57,9 @@ export function signRequest(
   if (!keyId) throw new TypeError('signRequest: keyId must be a non-empty string');
   if (!req.path.startsWith('/')) throw new TypeError(`signRequest: path must start with "/" (got "${req.path}")`);
   const timestamp = String(Math.floor(now));
-  const signature = sign(null, requestMessage(timestamp, req.method, req.path, req.body), privateKey).toString('base64');
+  const signature = sign(null, requestMessage(timestamp, req.method, req.path, req.body), privateKey).toString(
+    'base64',
+  );
   return { 'x-svc-key': keyId, 'x-svc-timestamp': timestamp, 'x-svc-signature': signature };
 }
 
@@ -68,24 +71,38 @@ export function verifyRequest(input: VerifyRequestInput): RequestVerification {
   if (!got.ok) return { ok: false, code: 'missing_header', reason: got.reason };
   const [keyId, ts, sig] = got.values;
   const timestamp = parseTimestamp(ts);
-  if (timestamp === undefined) return { ok: false, code: 'bad_timestamp', reason: 'x-svc-timestamp is not unix milliseconds (digits only)' };
+  if (timestamp === undefined)
+    return { ok: false, code: 'bad_timestamp', reason: 'x-svc-timestamp is not unix milliseconds (digits only)' };
   if (now - timestamp > windowMs) {
-    return { ok: false, code: 'stale_timestamp', reason: `x-svc-timestamp is ${now - timestamp} ms old; allowed skew is ${windowMs} ms (check the client clock)` };
+    return {
+      ok: false,
+      code: 'stale_timestamp',
+      reason: `x-svc-timestamp is ${now - timestamp} ms old; allowed skew is ${windowMs} ms (check the client clock)`,
+    };
   }
   if (timestamp - now > windowMs) {
-    return { ok: false, code: 'future_timestamp', reason: `x-svc-timestamp is ${timestamp - now} ms in the future; allowed skew is ${windowMs} ms (check the client clock)` };
+    return {
+      ok: false,
+      code: 'future_timestamp',
+      reason: `x-svc-timestamp is ${timestamp - now} ms in the future; allowed skew is ${windowMs} ms (check the client clock)`,
+    };
   }
   const record = input.lookupKey(keyId);
   if (!record) return { ok: false, code: 'unknown_key', reason: `unknown key id ${JSON.stringify(keyId)}` };
   const signature = decodeBase64(sig);
-  if (!signature || signature.length !== 64) {
+  if (signature?.length !== 64) {
     return { ok: false, code: 'bad_signature', reason: 'x-svc-signature is not base64 of a 64-byte Ed25519 signature' };
   }
   const key = record.publicKey instanceof Uint8Array ? cachedPublicKey(record.publicKey) : record.publicKey;
   if (!verify(null, requestMessage(ts, input.method, input.path, input.body), key, signature)) {
-    return { ok: false, code: 'bad_signature', reason: 'signature does not match this method, path, body and timestamp for this key' };
+    return {
+      ok: false,
+      code: 'bad_signature',
+      reason: 'signature does not match this method, path, body and timestamp for this key',
+    };
   }
   // Checked after the signature so only the key's holder learns it was revoked.
-  if (record.revoked) return { ok: false, code: 'revoked_key', reason: `key ${JSON.stringify(keyId)} has been revoked` };
+  if (record.revoked)
+    return { ok: false, code: 'revoked_key', reason: `key ${JSON.stringify(keyId)} has been revoked` };
   return { ok: true, keyId, timestamp };
 }

@@ -3,7 +3,10 @@
 
 export class SshReader {
   private pos = 0;
-  constructor(private readonly buf: Buffer, private readonly what: string) {}
+  constructor(
+    private readonly buf: Buffer,
+    private readonly what: string,
+  ) {}
 
   uint32(): number {
     if (this.pos + 4 > this.buf.length) throw new Error(`${this.what} is truncated`);

@@ -26,7 +26,15 @@ import { isIP } from 'node:net';
 import { addressText, assessAddress, describeAddress, rangeWords, type AddressClass } from './address-class';
 import { pinnedLookup } from './pinned-lookup';
 
-export { assessAddress, classifyAddress, describeAddress, rangeWords, addressText, type AddressClass, type EmbeddingForm } from './address-class';
+export {
+  assessAddress,
+  classifyAddress,
+  describeAddress,
+  rangeWords,
+  addressText,
+  type AddressClass,
+  type EmbeddingForm,
+} from './address-class';
 export { pinnedLookup };
 
 export interface ResolvedAddress {
@@ -110,7 +118,10 @@ export function addressGate(policy: AddressPolicy): (url: string) => Promise<Res
 /** The URL checks that need no network. Throws UrlRejected. */
 export function parseBotUrl(url: string, policy: Pick<AddressPolicy, 'production'>): URL {
   if (url.length > MAX_URL_LENGTH) {
-    throw new UrlRejected('url_too_long', `the bot URL is ${url.length} characters long; the limit is ${MAX_URL_LENGTH}`);
+    throw new UrlRejected(
+      'url_too_long',
+      `the bot URL is ${url.length} characters long; the limit is ${MAX_URL_LENGTH}`,
+    );
   }
   // The URL parser would silently trim or drop these; a URL that needs that is not the one the owner meant.
   if (/[\u0000-\u0020\u007f]/.test(url)) {
@@ -123,13 +134,22 @@ export function parseBotUrl(url: string, policy: Pick<AddressPolicy, 'production
     throw new UrlRejected('invalid_url', 'the bot URL is not a valid absolute URL');
   }
   if (!SCHEMES.has(parsed.protocol)) {
-    throw new UrlRejected('unsupported_scheme', `bot URLs must use https or wss (http or ws in development), not ${parsed.protocol.slice(0, -1)}`);
+    throw new UrlRejected(
+      'unsupported_scheme',
+      `bot URLs must use https or wss (http or ws in development), not ${parsed.protocol.slice(0, -1)}`,
+    );
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    throw new UrlRejected('credentials_in_url', 'bot URLs must not contain a user name or password (user:pass@); bots authenticate the service by its handshake signature');
+    throw new UrlRejected(
+      'credentials_in_url',
+      'bot URLs must not contain a user name or password (user:pass@); bots authenticate the service by its handshake signature',
+    );
   }
   if (parsed.href.includes('#')) {
-    throw new UrlRejected('fragment_in_url', 'bot URLs must not contain a fragment (#...); it is never sent to the bot');
+    throw new UrlRejected(
+      'fragment_in_url',
+      'bot URLs must not contain a fragment (#...); it is never sent to the bot',
+    );
   }
   if (parsed.hostname === '') {
     throw new UrlRejected('missing_host', 'the bot URL has no host');
@@ -138,11 +158,17 @@ export function parseBotUrl(url: string, policy: Pick<AddressPolicy, 'production
     throw new UrlRejected('invalid_port', 'the bot URL has port 0, which nothing can listen on');
   }
   if (policy.production && !PRODUCTION_SCHEMES.has(parsed.protocol)) {
-    throw new UrlRejected('https_required', `production bots must use https or wss, not ${parsed.protocol.slice(0, -1)}`);
+    throw new UrlRejected(
+      'https_required',
+      `production bots must use https or wss, not ${parsed.protocol.slice(0, -1)}`,
+    );
   }
   // Percent-encoding can lengthen what was given.
   if (parsed.href.length > MAX_URL_LENGTH) {
-    throw new UrlRejected('url_too_long', `the bot URL is ${parsed.href.length} characters long once encoded; the limit is ${MAX_URL_LENGTH}`);
+    throw new UrlRejected(
+      'url_too_long',
+      `the bot URL is ${parsed.href.length} characters long once encoded; the limit is ${MAX_URL_LENGTH}`,
+    );
   }
   return parsed;
 }
@@ -161,7 +187,8 @@ async function resolveOnce(host: string, policy: AddressPolicy): Promise<Resolve
   });
   try {
     const answers = await Promise.race([Promise.resolve().then(() => resolve(host)), timeout]);
-    if (!Array.isArray(answers)) throw new UrlRejected('resolve_failed', `${host} could not be resolved (the resolver gave no list)`);
+    if (!Array.isArray(answers))
+      throw new UrlRejected('resolve_failed', `${host} could not be resolved (the resolver gave no list)`);
     return answers;
   } catch (err) {
     if (err instanceof UrlRejected) throw err;
@@ -187,12 +214,17 @@ function judgeAddresses(host: string, answers: readonly ResolvedAddress[], produ
       const rule = production
         ? 'production bots must be reachable at a public address'
         : 'bots must be reachable at an address a connection can go to';
-      throw new UrlRejected('address_not_allowed', `${whatIsWrong(host, answers, address, cls)}; ${rule}`, { address, range: cls.range });
+      throw new UrlRejected('address_not_allowed', `${whatIsWrong(host, answers, address, cls)}; ${rule}`, {
+        address,
+        range: cls.range,
+      });
     }
     // A mapped address is pinned as the IPv4 it carries: reachable without dual-stack sockets.
-    checked.push(cls.embedded?.form === 'ipv4Mapped'
-      ? { address: cls.embedded.ipv4, family: 4 }
-      : { address, family: isIP(address) as 4 | 6 });
+    checked.push(
+      cls.embedded?.form === 'ipv4Mapped'
+        ? { address: cls.embedded.ipv4, family: 4 }
+        : { address, family: isIP(address) as 4 | 6 },
+    );
   }
   return checked[0]!;
 }

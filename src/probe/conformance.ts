@@ -55,19 +55,23 @@ export async function checkBot(url: string, opts: ConformanceOptions): Promise<C
   const { ping, ws } = addresses;
 
   const pinged = await checkPing(ping, timeoutMs);
-  checks.push(pinged.ok
-    ? { name: 'ping', status: 'pass', detail: `GET ${ping} answered pong in ${ms(pinged.ms)}` }
-    : { name: 'ping', status: 'fail', detail: pinged.failure.message });
+  checks.push(
+    pinged.ok
+      ? { name: 'ping', status: 'pass', detail: `GET ${ping} answered pong in ${ms(pinged.ms)}` }
+      : { name: 'ping', status: 'fail', detail: pinged.failure.message },
+  );
 
   const upgraded = await checkUpgrade(ws, opts.platformKey, 'deploy-check', timeoutMs);
-  checks.push(upgraded.ok
-    ? { name: 'upgrade', status: 'pass', detail: `signed WebSocket upgrade accepted in ${ms(upgraded.ms)}` }
-    : { name: 'upgrade', status: 'fail', detail: upgraded.failure.message });
+  checks.push(
+    upgraded.ok
+      ? { name: 'upgrade', status: 'pass', detail: `signed WebSocket upgrade accepted in ${ms(upgraded.ms)}` }
+      : { name: 'upgrade', status: 'fail', detail: upgraded.failure.message },
+  );
   if (!upgraded.ok) return report();
 
   const verifies = await checkVerifiesHandshake(ws, opts.platformKey, timeoutMs);
   checks.push(verifies);
-  if (verifies.status === 'pass') checks.push(...await checkBoundHandshake(ws, opts.platformKey, timeoutMs));
+  if (verifies.status === 'pass') checks.push(...(await checkBoundHandshake(ws, opts.platformKey, timeoutMs)));
 
   const matchId = `bot-check-${Date.now()}`;
   const session = new Session(ws, opts.platformKey, matchId, timeoutMs);
@@ -81,19 +85,50 @@ export async function checkBot(url: string, opts: ConformanceOptions): Promise<C
 }
 
 /** An upgrade with exactly these headers: 'open', the refusal's HTTP status, or 'error'. */
-async function tryUpgrade(ws: string, platformKey: KeyObject, headers: Record<string, string>, timeoutMs: number): Promise<number | 'open' | 'error'> {
-  const opened = await openBotSocket({ url: ws, matchId: headers['x-svc-match'] ?? '', platformKey, headers, maxPayload: 1024, handshakeTimeoutMs: timeoutMs });
+async function tryUpgrade(
+  ws: string,
+  platformKey: KeyObject,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<number | 'open' | 'error'> {
+  const opened = await openBotSocket({
+    url: ws,
+    matchId: headers['x-svc-match'] ?? '',
+    platformKey,
+    headers,
+    maxPayload: 1024,
+    handshakeTimeoutMs: timeoutMs,
+  });
   if (opened.ok) opened.socket.terminate();
-  return opened.ok ? 'open' : opened.failure.code === 'upgrade_refused' ? opened.failure.status ?? 0 : 'error';
+  return opened.ok ? 'open' : opened.failure.code === 'upgrade_refused' ? (opened.failure.status ?? 0) : 'error';
 }
 
 /** Sends a badly signed upgrade: a bot that verifies refuses it with 401. Verifying is optional (spec 5). */
 async function checkVerifiesHandshake(ws: string, platformKey: KeyObject, timeoutMs: number): Promise<CheckLine> {
-  const headers = { 'x-svc-match': 'bot-check-forged', 'x-svc-timestamp': String(Date.now()), 'x-svc-signature': Buffer.alloc(64).toString('base64') };
+  const headers = {
+    'x-svc-match': 'bot-check-forged',
+    'x-svc-timestamp': String(Date.now()),
+    'x-svc-signature': Buffer.alloc(64).toString('base64'),
+  };
   const result = await tryUpgrade(ws, platformKey, headers, timeoutMs);
-  if (result === 401) return { name: 'handshake', status: 'pass', detail: 'verifies signatures: a forged handshake was refused with 401' };
-  if (result === 'open') return { name: 'handshake', status: 'info', detail: 'accepts unsigned/forged handshakes (verifying is optional; `arena play --print-platform-key` prints the public key to verify with)' };
-  return { name: 'handshake', status: 'fail', detail: `a forged handshake got ${result === 'error' ? 'a network error' : `HTTP ${result}`}; a verifying bot must answer 401` };
+  if (result === 401)
+    return {
+      name: 'handshake',
+      status: 'pass',
+      detail: 'verifies signatures: a forged handshake was refused with 401',
+    };
+  if (result === 'open')
+    return {
+      name: 'handshake',
+      status: 'info',
+      detail:
+        'accepts unsigned/forged handshakes (verifying is optional; `arena play --print-platform-key` prints the public key to verify with)',
+    };
+  return {
+    name: 'handshake',
+    status: 'fail',
+    detail: `a forged handshake got ${result === 'error' ? 'a network error' : `HTTP ${result}`}; a verifying bot must answer 401`,
+  };
 }
 
 /**
@@ -106,47 +141,118 @@ async function checkVerifiesHandshake(ws: string, platformKey: KeyObject, timeou
 async function checkBoundHandshake(ws: string, platformKey: KeyObject, timeoutMs: number): Promise<CheckLine[]> {
   const guide = 'docs/protocol.md, "Checking the handshake"';
   const lines: CheckLine[] = [];
-  const elsewhere = await tryUpgrade(ws, platformKey, signBoundHandshake(platformKey, 'bot-check-audience', 'wss://another-bot.invalid/'), timeoutMs);
-  lines.push(elsewhere === 401
-    ? { name: 'audience', status: 'pass', detail: 'refused a handshake the arena signed for another bot\'s URL (x-svc-audience) with 401' }
-    : elsewhere === 'open'
-      ? { name: 'audience', status: 'info', detail: `accepted a handshake the arena signed for another bot: its owner could replay one to you; check x-svc-audience against your own public URL (${guide})` }
-      : { name: 'audience', status: 'fail', detail: `a handshake for another bot got ${elsewhere === 'error' ? 'a network error' : `HTTP ${elsewhere}`}; a verifying bot must answer 401` });
+  const elsewhere = await tryUpgrade(
+    ws,
+    platformKey,
+    signBoundHandshake(platformKey, 'bot-check-audience', 'wss://another-bot.invalid/'),
+    timeoutMs,
+  );
+  lines.push(
+    elsewhere === 401
+      ? {
+          name: 'audience',
+          status: 'pass',
+          detail: "refused a handshake the arena signed for another bot's URL (x-svc-audience) with 401",
+        }
+      : elsewhere === 'open'
+        ? {
+            name: 'audience',
+            status: 'info',
+            detail: `accepted a handshake the arena signed for another bot: its owner could replay one to you; check x-svc-audience against your own public URL (${guide})`,
+          }
+        : {
+            name: 'audience',
+            status: 'fail',
+            detail: `a handshake for another bot got ${elsewhere === 'error' ? 'a network error' : `HTTP ${elsewhere}`}; a verifying bot must answer 401`,
+          },
+  );
   const once = signBoundHandshake(platformKey, 'bot-check-replay', ws);
   const first = await tryUpgrade(ws, platformKey, once, timeoutMs);
   if (first !== 'open') {
-    lines.push({ name: 'replay', status: 'fail', detail: `a good handshake addressed to this URL got ${first === 'error' ? 'a network error' : `HTTP ${first}`}` });
+    lines.push({
+      name: 'replay',
+      status: 'fail',
+      detail: `a good handshake addressed to this URL got ${first === 'error' ? 'a network error' : `HTTP ${first}`}`,
+    });
     return lines;
   }
   const again = await tryUpgrade(ws, platformKey, once, timeoutMs);
-  lines.push(again === 401
-    ? { name: 'replay', status: 'pass', detail: 'refused the same handshake sent twice (x-svc-nonce seen before) with 401' }
-    : again === 'open'
-      ? { name: 'replay', status: 'info', detail: `accepted the same handshake twice: remember x-svc-nonce for 30 s and refuse it again (${guide})` }
-      : { name: 'replay', status: 'fail', detail: `a replayed handshake got ${again === 'error' ? 'a network error' : `HTTP ${again}`}; a verifying bot must answer 401` });
+  lines.push(
+    again === 401
+      ? {
+          name: 'replay',
+          status: 'pass',
+          detail: 'refused the same handshake sent twice (x-svc-nonce seen before) with 401',
+        }
+      : again === 'open'
+        ? {
+            name: 'replay',
+            status: 'info',
+            detail: `accepted the same handshake twice: remember x-svc-nonce for 30 s and refuse it again (${guide})`,
+          }
+        : {
+            name: 'replay',
+            status: 'fail',
+            detail: `a replayed handshake got ${again === 'error' ? 'a network error' : `HTTP ${again}`}; a verifying bot must answer 401`,
+          },
+  );
   return lines;
 }
 
-async function askOne(session: Session, kind: DecisionKind, id: number, matchId: string, seed: string, deadlineMs: number): Promise<CheckLine> {
+async function askOne(
+  session: Session,
+  kind: DecisionKind,
+  id: number,
+  matchId: string,
+  seed: string,
+  deadlineMs: number,
+): Promise<CheckLine> {
   const name = `decision: ${kind}`;
   const pos = findPosition(kind, seed);
   if (!pos) return { name, status: 'info', detail: `skipped: no ${kind} position found in the sample games` };
   const request: DecisionRequest = {
-    id, matchId, game: 'pioneers', seat: pos.seat, kind, deadlineMs,
+    id,
+    matchId,
+    game: 'pioneers',
+    seat: pos.seat,
+    kind,
+    deadlineMs,
     view: seatView(pos.game, pos.seat) as DecisionRequest['view'],
   };
   const answer = await session.ask(request, deadlineMs);
-  if (answer.kind === 'closed') return { name, status: 'fail', detail: `the socket closed before an answer (${answer.why})` };
-  if (answer.kind === 'timeout') return { name, status: 'fail', detail: `no answer within deadlineMs ${deadlineMs} ms (late: one strike in a match)` };
+  if (answer.kind === 'closed')
+    return { name, status: 'fail', detail: `the socket closed before an answer (${answer.why})` };
+  if (answer.kind === 'timeout')
+    return {
+      name,
+      status: 'fail',
+      detail: `no answer within deadlineMs ${deadlineMs} ms (late: one strike in a match)`,
+    };
   const where = `(${ms(answer.ms)}, ${answer.bytes} bytes)`;
   const v = answer.verdict;
-  if (v === null) return { name, status: 'fail', detail: `answer frame is ${answer.bytes} bytes, over the ${MAX_FRAME_BYTES}-byte limit (oversize strike)` };
+  if (v === null)
+    return {
+      name,
+      status: 'fail',
+      detail: `answer frame is ${answer.bytes} bytes, over the ${MAX_FRAME_BYTES}-byte limit (oversize strike)`,
+    };
   // Stale frames never get here (the session ignores them, as a match does).
-  if (v.type !== 'answer') return { name, status: 'fail', detail: `answer frame is malformed ${where}: ${v.type === 'malformed' ? v.detail : `stale id ${v.id}`} (malformed strike)` };
+  if (v.type !== 'answer')
+    return {
+      name,
+      status: 'fail',
+      detail: `answer frame is malformed ${where}: ${v.type === 'malformed' ? v.detail : `stale id ${v.id}`} (malformed strike)`,
+    };
   const action = snippet(JSON.stringify(v.action) ?? 'undefined');
   const judged = judgeAction(pos.game, pos.seat, v.action);
-  if (judged.type === 'illegal') return { name, status: 'fail', detail: `illegal ${kind} action ${action}: ${judged.detail} (illegal strike)` };
-  if (answer.ms > deadlineMs) return { name, status: 'fail', detail: `answered after ${ms(answer.ms)}, past the ${deadlineMs} ms deadline (late strike)` };
+  if (judged.type === 'illegal')
+    return { name, status: 'fail', detail: `illegal ${kind} action ${action}: ${judged.detail} (illegal strike)` };
+  if (answer.ms > deadlineMs)
+    return {
+      name,
+      status: 'fail',
+      detail: `answered after ${ms(answer.ms)}, past the ${deadlineMs} ms deadline (late strike)`,
+    };
   return { name, status: 'pass', detail: `legal ${action} ${where}` };
 }
 
@@ -164,12 +270,21 @@ class Session {
   private readonly asked = new Set<number>();
   private current = -1;
 
-  constructor(private readonly url: string, private readonly key: KeyObject, private readonly matchId: string, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly url: string,
+    private readonly key: KeyObject,
+    private readonly matchId: string,
+    private readonly timeoutMs: number,
+  ) {}
 
   private async open(): Promise<WebSocket | string> {
     // The runner's client path; frames up to its ceiling are read, so an oversize answer is measured, not just cut off.
     const opened = await openBotSocket({
-      url: this.url, matchId: this.matchId, platformKey: this.key, maxPayload: FRAME_CEILING_BYTES, handshakeTimeoutMs: this.timeoutMs,
+      url: this.url,
+      matchId: this.matchId,
+      platformKey: this.key,
+      maxPayload: FRAME_CEILING_BYTES,
+      handshakeTimeoutMs: this.timeoutMs,
       onSocket: (socket) => this.listen(socket),
     });
     return opened.ok ? opened.socket : opened.failure.message;
@@ -180,7 +295,8 @@ class Session {
     socket.on('message', (data, isBinary) => {
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
       // As the runner does: size first, then classifyFrame (binary frames are malformed, never read as text).
-      const verdict = buf.length > MAX_FRAME_BYTES ? null : classifyFrame(buf, isBinary, this.current, (id) => this.asked.has(id));
+      const verdict =
+        buf.length > MAX_FRAME_BYTES ? null : classifyFrame(buf, isBinary, this.current, (id) => this.asked.has(id));
       if (verdict?.type === 'stale') return; // an answer to an earlier question: ignored, as in a match
       this.waiter?.({ kind: 'frame', verdict, bytes: buf.length, ms: 0 });
     });
@@ -239,8 +355,12 @@ export function formatReport(r: ConformanceReport): string {
 
 /** What a pass means: one position per kind, not a whole game; so it says what was checked and what to run next. */
 function passVerdict(r: ConformanceReport): string {
-  const kinds = r.checks.filter((c) => c.name.startsWith('decision: ') && c.status === 'pass').map((c) => c.name.slice('decision: '.length));
-  const answered = kinds.length ? `a legal answer in time to one ${kinds.join(', ')} decision` : 'no decision (none was asked)';
+  const kinds = r.checks
+    .filter((c) => c.name.startsWith('decision: ') && c.status === 'pass')
+    .map((c) => c.name.slice('decision: '.length));
+  const answered = kinds.length
+    ? `a legal answer in time to one ${kinds.join(', ')} decision`
+    : 'no decision (none was asked)';
   return [
     `PASS: ${r.url} answered ping, accepted a signed upgrade and gave ${answered}.`,
     'That is one position per kind, not a whole game. Next, play full matches and see each strike as it happens:',

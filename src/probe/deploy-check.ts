@@ -7,8 +7,12 @@
 import type { KeyObject } from 'node:crypto';
 import { Agent, request } from 'undici';
 import {
-  networkFailure as classifyNetworkError, openBotSocket, runGate,
-  type AddressGate, type CheckedAddress, type ConnectFailure,
+  networkFailure as classifyNetworkError,
+  openBotSocket,
+  runGate,
+  type AddressGate,
+  type CheckedAddress,
+  type ConnectFailure,
 } from '../runner/connect';
 import { pinnedLookup } from '../net/pinned-lookup';
 import { botAddresses } from './urls';
@@ -56,14 +60,19 @@ const DEPLOY_CHECK_MAX_PAYLOAD = 1024;
 export async function deployCheck(url: string, opts: DeployCheckOptions): Promise<DeployCheckResult> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   const addresses = botAddresses(url);
-  if (!addresses) return { ok: false, url, failure: { step: 'ping', code: 'invalid_url', message: `${url} is not a valid URL` } };
+  if (!addresses)
+    return { ok: false, url, failure: { step: 'ping', code: 'invalid_url', message: `${url} is not a valid URL` } };
   const { ping, ws } = addresses;
   let address: CheckedAddress | undefined;
   if (opts.gate) {
     const checked = await runGate(opts.gate, url, timeoutMs);
     if (!checked.ok) {
       const { code, message } = checked.failure;
-      return { ok: false, url, failure: { step: 'url', code: code === 'timeout' ? 'timeout' : 'url_rejected', message: `${url}: ${message}` } };
+      return {
+        ok: false,
+        url,
+        failure: { step: 'url', code: code === 'timeout' ? 'timeout' : 'url_rejected', message: `${url}: ${message}` },
+      };
     }
     address = checked.address;
   }
@@ -94,10 +103,21 @@ export async function checkPing(url: string, timeoutMs: number, address?: Checke
     const body = await readCapped(res.body, 256);
     const ms = performance.now() - start;
     if (res.statusCode !== 200) {
-      return { ok: false, failure: { step: 'ping', code: 'http_status', status: res.statusCode, message: `GET ${url} answered HTTP ${res.statusCode}, expected 200 with body "pong"` } };
+      return {
+        ok: false,
+        failure: {
+          step: 'ping',
+          code: 'http_status',
+          status: res.statusCode,
+          message: `GET ${url} answered HTTP ${res.statusCode}, expected 200 with body "pong"`,
+        },
+      };
     }
     if (body.trim() !== 'pong') {
-      return { ok: false, failure: { step: 'ping', code: 'not_pong', message: `GET ${url} answered ${quote(body)}, expected "pong"` } };
+      return {
+        ok: false,
+        failure: { step: 'ping', code: 'not_pong', message: `GET ${url} answered ${quote(body)}, expected "pong"` },
+      };
     }
     return { ok: true, ms };
   } catch (err) {
@@ -112,8 +132,21 @@ export async function checkPing(url: string, timeoutMs: number, address?: Checke
  * as soon as the upgrade is accepted: no compression offered, no message read,
  * no waiting for a Close handshake the bot may never answer.
  */
-export async function checkUpgrade(url: string, platformKey: KeyObject, matchId: string, timeoutMs: number, address?: CheckedAddress): Promise<StepResult> {
-  const r = await openBotSocket({ url, matchId, platformKey, maxPayload: DEPLOY_CHECK_MAX_PAYLOAD, handshakeTimeoutMs: timeoutMs, address });
+export async function checkUpgrade(
+  url: string,
+  platformKey: KeyObject,
+  matchId: string,
+  timeoutMs: number,
+  address?: CheckedAddress,
+): Promise<StepResult> {
+  const r = await openBotSocket({
+    url,
+    matchId,
+    platformKey,
+    maxPayload: DEPLOY_CHECK_MAX_PAYLOAD,
+    handshakeTimeoutMs: timeoutMs,
+    address,
+  });
   if (r.ok) {
     r.socket.terminate();
     return { ok: true, ms: r.ms };
@@ -121,10 +154,19 @@ export async function checkUpgrade(url: string, platformKey: KeyObject, matchId:
   const { failure } = r;
   if (failure.code === 'upgrade_refused') {
     const status = failure.status ?? 0;
-    const hint = status === 401
-      ? ' (the bot refused the handshake: is it verifying with this arena\'s platform key (see `arena play --print-platform-key`), and is its public URL (--public-url) the URL checked here?)'
-      : '';
-    return { ok: false, failure: { step: 'upgrade', code: 'upgrade_refused', status, message: `WebSocket upgrade to ${url} was refused with HTTP ${status}${hint}` } };
+    const hint =
+      status === 401
+        ? " (the bot refused the handshake: is it verifying with this arena's platform key (see `arena play --print-platform-key`), and is its public URL (--public-url) the URL checked here?)"
+        : '';
+    return {
+      ok: false,
+      failure: {
+        step: 'upgrade',
+        code: 'upgrade_refused',
+        status,
+        message: `WebSocket upgrade to ${url} was refused with HTTP ${status}${hint}`,
+      },
+    };
   }
   return { ok: false, failure: stepFailure('upgrade', `WebSocket upgrade to ${url}`, failure, timeoutMs) };
 }
@@ -133,7 +175,11 @@ export async function checkUpgrade(url: string, platformKey: KeyObject, matchId:
 function stepFailure(step: 'ping' | 'upgrade', what: string, f: ConnectFailure, timeoutMs: number): DeployCheckFailure {
   switch (f.code) {
     case 'connection_refused':
-      return { step, code: f.code, message: `${what} failed: connection refused (is the bot running and listening on that port?)` };
+      return {
+        step,
+        code: f.code,
+        message: `${what} failed: connection refused (is the bot running and listening on that port?)`,
+      };
     case 'host_not_found':
       return { step, code: f.code, message: `${what} failed: host not found` };
     case 'timeout':
@@ -145,7 +191,10 @@ function stepFailure(step: 'ping' | 'upgrade', what: string, f: ConnectFailure, 
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy?: () => void }, max: number): Promise<string> {
+async function readCapped(
+  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: () => void },
+  max: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

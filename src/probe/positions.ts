@@ -2,10 +2,7 @@
 // with built-in random moves until a decision of the wanted kind is pending,
 // and hand back that game and seat. The bot is then asked exactly what a
 // real match would ask it.
-import {
-  createBuiltinBot, legalActions, newGame, pendingDecisions, submit,
-  type Game,
-} from '../../engine/index';
+import { createBuiltinBot, legalActions, newGame, pendingDecisions, submit, type Game } from '../../engine/index';
 import type { DecisionKind, TurnAction } from '../../engine/index';
 
 export interface Position {
@@ -31,7 +28,9 @@ export function findPosition(kind: DecisionKind, seed: string, attempts = 20): P
       if (hit && (kind === 'setup' ? step >= 2 : true)) return { game, seat: hit.seat, kind, seed: gameSeed };
       if (kind === 'trade' && pending.length === 1 && pending[0].kind === 'turn') {
         // Random play rarely offers; make an open offer when one is legal.
-        const offer = (legalActions(game, pending[0].seat) as TurnAction[]).find((x) => x.type === 'offer_trade' && x.to === undefined);
+        const offer = (legalActions(game, pending[0].seat) as TurnAction[]).find(
+          (x) => x.type === 'offer_trade' && x.to === undefined,
+        );
         if (offer && submit(game, pending[0].seat, offer).ok) continue;
       }
       for (const p of pending) {

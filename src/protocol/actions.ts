@@ -9,7 +9,14 @@
 // reason and the runner strikes `illegal`, as it does for a wrong shape.
 import { z } from 'zod';
 import {
-  Count, EdgeId, HexId, ResourceNameSchema, SeatIndex, Talk, VertexId, totalCards,
+  Count,
+  EdgeId,
+  HexId,
+  ResourceNameSchema,
+  SeatIndex,
+  Talk,
+  VertexId,
+  totalCards,
   type DecisionKind,
 } from './common';
 
@@ -38,7 +45,9 @@ const WindfallTake = AnswerCountsSchema.refine((c) => totalCards(c) === WINDFALL
 // Each action shape is written once and built twice: as a bot may send it
 // (unknown fields stripped) and as a record holds it (exact, for the replay's
 // `action` events). `object` is z.object or z.strictObject.
-type ObjectOf = <T extends z.core.$ZodLooseShape>(shape: T) => z.ZodObject<z.core.util.Writeable<T>, z.core.$strip | z.core.$strict>;
+type ObjectOf = <T extends z.core.$ZodLooseShape>(
+  shape: T,
+) => z.ZodObject<z.core.util.Writeable<T>, z.core.$strip | z.core.$strict>;
 
 function actionSchemas(object: ObjectOf) {
   const setup = object({
@@ -49,19 +58,28 @@ function actionSchemas(object: ObjectOf) {
   const turn = z
     .discriminatedUnion('type', [
       object({ type: z.literal('build_road'), edge: EdgeId }).describe('Build a road (1 brick, 1 lumber).'),
-      object({ type: z.literal('build_settlement'), vertex: VertexId }).describe('Build a settlement (1 brick, 1 lumber, 1 wool, 1 grain).'),
-      object({ type: z.literal('build_city'), vertex: VertexId }).describe('Upgrade an own settlement (3 ore, 2 grain).'),
+      object({ type: z.literal('build_settlement'), vertex: VertexId }).describe(
+        'Build a settlement (1 brick, 1 lumber, 1 wool, 1 grain).',
+      ),
+      object({ type: z.literal('build_city'), vertex: VertexId }).describe(
+        'Upgrade an own settlement (3 ore, 2 grain).',
+      ),
       object({ type: z.literal('buy_dev') }).describe('Buy a development card (1 ore, 1 wool, 1 grain).'),
-      object({ type: z.literal('play_knight'), hex: HexId, victim: SeatIndex.optional() })
-        .describe('Play a knight: move the bandit, optionally steal from a seat with a town on that hex.'),
-      object({ type: z.literal('play_roadworks'), edges: z.array(EdgeId).min(1).max(2) })
-        .describe('Play roadworks: 1 or 2 free roads, each legal in order.'),
-      object({ type: z.literal('play_windfall'), take: WindfallTake })
-        .describe('Play windfall: take exactly 2 resources of choice from the bank.'),
-      object({ type: z.literal('play_embargo'), resource: ResourceNameSchema })
-        .describe('Play embargo: every opponent hands over all their cards of the named resource.'),
-      object({ type: z.literal('bank_trade'), give: ResourceNameSchema, get: ResourceNameSchema })
-        .describe('Trade with the bank at the best rate (4:1, 3:1 generic port, 2:1 matching port).'),
+      object({ type: z.literal('play_knight'), hex: HexId, victim: SeatIndex.optional() }).describe(
+        'Play a knight: move the bandit, optionally steal from a seat with a town on that hex.',
+      ),
+      object({ type: z.literal('play_roadworks'), edges: z.array(EdgeId).min(1).max(2) }).describe(
+        'Play roadworks: 1 or 2 free roads, each legal in order.',
+      ),
+      object({ type: z.literal('play_windfall'), take: WindfallTake }).describe(
+        'Play windfall: take exactly 2 resources of choice from the bank.',
+      ),
+      object({ type: z.literal('play_embargo'), resource: ResourceNameSchema }).describe(
+        'Play embargo: every opponent hands over all their cards of the named resource.',
+      ),
+      object({ type: z.literal('bank_trade'), give: ResourceNameSchema, get: ResourceNameSchema }).describe(
+        'Trade with the bank at the best rate (4:1, 3:1 generic port, 2:1 matching port).',
+      ),
       object({
         type: z.literal('offer_trade'),
         give: AnswerCountsSchema,
@@ -73,8 +91,9 @@ function actionSchemas(object: ObjectOf) {
     ])
     .describe('Answer to a `turn` decision: exactly one action, discriminated by `type`.');
 
-  const discard = object({ cards: AnswerCountsSchema.describe('Cards to discard: exactly floor(hand/2) in total.') })
-    .describe('Answer to a `discard` decision.');
+  const discard = object({
+    cards: AnswerCountsSchema.describe('Cards to discard: exactly floor(hand/2) in total.'),
+  }).describe('Answer to a `discard` decision.');
 
   const bandit = object({
     hex: HexId.describe('Hex to move the bandit to; must differ from its current hex.'),
@@ -82,8 +101,9 @@ function actionSchemas(object: ObjectOf) {
     talk: Talk.optional(),
   }).describe('Answer to a `bandit` decision.');
 
-  const trade = object({ accept: z.boolean(), talk: Talk.optional() })
-    .describe('Answer to a `trade` decision: accept or reject the offer in the view.');
+  const trade = object({ accept: z.boolean(), talk: Talk.optional() }).describe(
+    'Answer to a `trade` decision: accept or reject the offer in the view.',
+  );
 
   return { setup, turn, discard, bandit, trade };
 }
@@ -116,9 +136,7 @@ export type TradeResponse = z.infer<typeof TradeResponseSchema>;
 export type ActionByKind = { [K in DecisionKind]: z.infer<(typeof ActionSchemaByKind)[K]> };
 export type AnyAction = ActionByKind[DecisionKind];
 
-export type ParsedAction =
-  | { ok: true; action: AnyAction }
-  | { ok: false; message: string };
+export type ParsedAction = { ok: true; action: AnyAction } | { ok: false; message: string };
 
 /**
  * Checks an answer against the shape its decision kind requires; the message

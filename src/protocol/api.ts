@@ -14,12 +14,19 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export const HANDLE_PATTERN = /^[a-z0-9_]{2,32}$/;
 // Handles are plain ASCII, so nameProblem has nothing to add; it runs anyway, so one rule holds for every stored name.
-export const HandleSchema = z.string().regex(HANDLE_PATTERN).superRefine((name, ctx) => nameRule(name, ctx)).describe('Public handle: 2-32 of a-z, 0-9, _.');
+export const HandleSchema = z
+  .string()
+  .regex(HANDLE_PATTERN)
+  .superRefine((name, ctx) => nameRule(name, ctx))
+  .describe('Public handle: 2-32 of a-z, 0-9, _.');
 export const GameSchema = z.literal('pioneers').describe('The only game.');
 // active: seated in rated matches; paused: the owner took it out (whatever its qualification);
 // qualifying: waits for, or plays, its unrated qualifier; failed: its qualifier failed (requalify to try again).
-export const BotStatusSchema = z.enum(['active', 'paused', 'qualifying', 'failed'])
-  .describe('active: rated matchmaking seats it; paused: its owner took it out (pausing wins over the rest; resuming returns to what its qualification says); qualifying: it plays an unrated qualifier against built-in bots first; failed: that qualifier failed.');
+export const BotStatusSchema = z
+  .enum(['active', 'paused', 'qualifying', 'failed'])
+  .describe(
+    'active: rated matchmaking seats it; paused: its owner took it out (pausing wins over the rest; resuming returns to what its qualification says); qualifying: it plays an unrated qualifier against built-in bots first; failed: that qualifier failed.',
+  );
 
 /** A strike of a qualifier, as its owner is shown it. */
 export const QualificationStrikeSchema = z.strictObject({
@@ -28,8 +35,11 @@ export const QualificationStrikeSchema = z.strictObject({
   message: z.string().describe('What went wrong.'),
 });
 
-export const QualificationStateSchema = z.enum(['qualifying', 'passed', 'failed', 'skipped'])
-  .describe('qualifying: waiting for or playing its qualifier; passed; failed; skipped: let in unplayed (the server runs with --qualify off).');
+export const QualificationStateSchema = z
+  .enum(['qualifying', 'passed', 'failed', 'skipped'])
+  .describe(
+    'qualifying: waiting for or playing its qualifier; passed; failed; skipped: let in unplayed (the server runs with --qualify off).',
+  );
 
 export const QualificationSchema = z
   .strictObject({
@@ -41,7 +51,9 @@ export const QualificationSchema = z
     reason: z.string().nullable().describe('Why it failed, in words (null unless failed).'),
     at: z.string().describe('When the state was last set.'),
   })
-  .describe("A bot's qualification: one unrated match against built-in bots before it is rated (at most 1 strike and no resignation to pass). For its owner only.");
+  .describe(
+    "A bot's qualification: one unrated match against built-in bots before it is rated (at most 1 strike and no resignation to pass). For its owner only.",
+  );
 
 export const UserSchema = z
   .strictObject({
@@ -71,12 +83,25 @@ export const BotSchema = z
     game: GameSchema,
     url: z.string().describe('Only ever shown to the owner.'),
     status: BotStatusSchema,
-    challengeable: z.boolean().describe('Whether other accounts may challenge it to unrated matches (POST /challenges); default true.'),
+    challengeable: z
+      .boolean()
+      .describe('Whether other accounts may challenge it to unrated matches (POST /challenges); default true.'),
     createdAt: z.string(),
-    version: z.number().int().min(1).optional().describe('The version playing now: 1 at registration, one more at each URL change or new version (absent from older servers).'),
-    qualification: QualificationSchema.nullable().optional().describe('Its latest qualification; null for a bot registered before qualification existed or under --qualify off.'),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        'The version playing now: 1 at registration, one more at each URL change or new version (absent from older servers).',
+      ),
+    qualification: QualificationSchema.nullable()
+      .optional()
+      .describe(
+        'Its latest qualification; null for a bot registered before qualification existed or under --qualify off.',
+      ),
   })
-  .describe("A registered bot, as its owner sees it.");
+  .describe('A registered bot, as its owner sees it.');
 
 /**
  * A name people see (bots on the leaderboard, keys in a list): 1 to `max`
@@ -88,20 +113,27 @@ export const BotSchema = z
  * rest of a leaderboard row, or the name itself, reordered.
  */
 function displayName(max: number) {
-  return z
-    .string()
-    .min(1)
-    .max(max)
-    // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must not contain control characters (tabs, line breaks, escape sequences)' })
-    .regex(/^[^\u202a-\u202e\u2066-\u2069]*$/, { error: 'must not contain text-direction overrides (U+202A-202E, U+2066-2069)' })
-    .superRefine(nameRule);
+  return (
+    z
+      .string()
+      .min(1)
+      .max(max)
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, {
+        error: 'must not contain control characters (tabs, line breaks, escape sequences)',
+      })
+      .regex(/^[^\u202a-\u202e\u2066-\u2069]*$/, {
+        error: 'must not contain text-direction overrides (U+202A-202E, U+2066-2069)',
+      })
+      .superRefine(nameRule)
+  );
 }
 
 /** The rest of nameProblem, as a zod check: what the patterns above already reported is not said twice. */
 function nameRule(name: string, ctx: z.RefinementCtx): void {
   const problem = nameProblem(name);
-  if (problem && !/^must not contain (control characters|text-direction overrides)/.test(problem)) ctx.addIssue({ code: 'custom', message: problem });
+  if (problem && !/^must not contain (control characters|text-direction overrides)/.test(problem))
+    ctx.addIssue({ code: 'custom', message: problem });
 }
 
 export const BOT_NAME_MAX = 64;
@@ -113,7 +145,11 @@ export const HandleBodySchema = z.strictObject({ handle: HandleSchema });
 export const KeyNameSchema = displayName(64).describe(`Key name, 1-64 characters: ${NAME_RULE_TEXT}.`);
 export const KeyCreateBodySchema = z.strictObject({
   name: KeyNameSchema,
-  publicKey: z.string().min(1).max(4096).describe('An OpenSSH ssh-ed25519 line, a PEM PUBLIC KEY block, or base64 of the raw 32 bytes.'),
+  publicKey: z
+    .string()
+    .min(1)
+    .max(4096)
+    .describe('An OpenSSH ssh-ed25519 line, a PEM PUBLIC KEY block, or base64 of the raw 32 bytes.'),
   scopes: z.array(ScopeSchema).min(1).optional().describe('Default: bots.read and bots.write.'),
 });
 export const BotCreateBodySchema = z.strictObject({ name: BotNameSchema, game: GameSchema, url: BotUrlSchema });
@@ -121,10 +157,19 @@ export const BotUpdateBodySchema = z
   .strictObject({
     name: BotNameSchema.optional(),
     url: BotUrlSchema.optional(),
-    challengeable: z.boolean().optional().describe('false: nobody may challenge the bot (pending challenges naming it are refused at the next tick).'),
-    newVersion: z.literal(true).optional().describe('Start a new version at the same URL (new code deployed there); a changed url starts one anyway.'),
+    challengeable: z
+      .boolean()
+      .optional()
+      .describe('false: nobody may challenge the bot (pending challenges naming it are refused at the next tick).'),
+    newVersion: z
+      .literal(true)
+      .optional()
+      .describe('Start a new version at the same URL (new code deployed there); a changed url starts one anyway.'),
   })
-  .refine((b) => b.name !== undefined || b.url !== undefined || b.challengeable !== undefined || b.newVersion !== undefined, { message: 'give name, url, challengeable, newVersion or a mix' });
+  .refine(
+    (b) => b.name !== undefined || b.url !== undefined || b.challengeable !== undefined || b.newVersion !== undefined,
+    { message: 'give name, url, challengeable, newVersion or a mix' },
+  );
 export const EmailSignInBodySchema = z.strictObject({ email: z.email().max(254) });
 
 // Envelopes.
@@ -136,10 +181,19 @@ export type ServeRole = (typeof SERVE_ROLES)[number];
 
 export const HealthSchema = z.strictObject({
   status: z.literal('ok'),
-  role: z.enum(SERVE_ROLES).describe('What this process does (serve --role): all, or api, scheduler or worker in a cluster on a database.'),
-  db: z.enum(['ok', 'unavailable']).optional().describe('Only when the arena runs on a database: whether this process reaches it now. The service stays up (status ok) while it is away; what needs it answers 503.'),
+  role: z
+    .enum(SERVE_ROLES)
+    .describe('What this process does (serve --role): all, or api, scheduler or worker in a cluster on a database.'),
+  db: z
+    .enum(['ok', 'unavailable'])
+    .optional()
+    .describe(
+      'Only when the arena runs on a database: whether this process reaches it now. The service stays up (status ok) while it is away; what needs it answers 503.',
+    ),
 });
-export const PlatformKeyDocSchema = z.strictObject({ publicKey: z.string().describe('base64 of the raw 32-byte Ed25519 platform key.') });
+export const PlatformKeyDocSchema = z.strictObject({
+  publicKey: z.string().describe('base64 of the raw 32-byte Ed25519 platform key.'),
+});
 
 export const ERROR_CODES = [
   'invalid_request',
@@ -166,8 +220,16 @@ export const OpponentRowSchema = z
     botId: z.string(),
     name: z.string().describe("The opponent's current name."),
     owner: z.string().describe("Its owner's public handle (empty until one is picked)."),
-    games: z.number().int().min(1).describe('Completed matches (rated or unrated) both played; aborted ones do not count.'),
-    above: z.number().int().min(0).describe('Of those, how many this bot finished strictly above the opponent (a tie counts for neither).'),
+    games: z
+      .number()
+      .int()
+      .min(1)
+      .describe('Completed matches (rated or unrated) both played; aborted ones do not count.'),
+    above: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Of those, how many this bot finished strictly above the opponent (a tie counts for neither).'),
     aboveShare: z.number().min(0).max(1).describe('above / games.'),
     meanPlacement: z.number().describe("This bot's mean placement in those games (1 = first)."),
     opponentMeanPlacement: z.number().describe("The opponent's mean placement in those games."),
@@ -186,12 +248,20 @@ export const BotVersionSchema = z
     startedAt: z.string(),
     endedAt: z.string().nullable().describe('When the next version started; null for the one playing now.'),
     games: z.number().int().min(0).describe('Rated games it played.'),
-    rating: z.number().nullable().describe('Shown rating (mu - 3*sigma, 1 decimal) at its end, or now for the current version; null before any rated game.'),
+    rating: z
+      .number()
+      .nullable()
+      .describe(
+        'Shown rating (mu - 3*sigma, 1 decimal) at its end, or now for the current version; null before any rated game.',
+      ),
     mu: z.number().nullable(),
     sigma: z.number().nullable(),
   })
   .describe('One version of a bot.');
-export const BotVersionListSchema = z.strictObject({ botId: z.string(), versions: z.array(BotVersionSchema).describe('Oldest first.') });
+export const BotVersionListSchema = z.strictObject({
+  botId: z.string(),
+  versions: z.array(BotVersionSchema).describe('Oldest first.'),
+});
 
 export type BotVersion = z.infer<typeof BotVersionSchema>;
 export type BotVersionList = z.infer<typeof BotVersionListSchema>;

@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import { BotUrlSchema, ErrorBodySchema } from './api';
 
-export const BotCheckStepSchema = z.enum(['url', 'ping', 'upgrade']).describe('url: the address policy; ping: GET /ping answers pong; upgrade: a signed WebSocket upgrade.');
+export const BotCheckStepSchema = z
+  .enum(['url', 'ping', 'upgrade'])
+  .describe('url: the address policy; ping: GET /ping answers pong; upgrade: a signed WebSocket upgrade.');
 
 export const BotCheckBodySchema = z.strictObject({ url: BotUrlSchema });
 
@@ -14,7 +16,9 @@ export const BotCheckMessageSchema = z
     z.strictObject({ type: z.literal('passed') }),
     z.strictObject({ type: z.literal('failed'), step: BotCheckStepSchema, error: ErrorBodySchema.shape.error }),
   ])
-  .describe('One line of the POST /bots/check stream: a step starting or passing; the last line says all passed, or which step failed and why (the error a registration would get).');
+  .describe(
+    'One line of the POST /bots/check stream: a step starting or passing; the last line says all passed, or which step failed and why (the error a registration would get).',
+  );
 
 export type BotCheckStep = z.infer<typeof BotCheckStepSchema>;
 export type BotCheckMessage = z.infer<typeof BotCheckMessageSchema>;

@@ -8,4 +8,3 @@ export const CHALLENGE_MAX_PENDING = 3;
 export const CHALLENGE_MAX_PER_DAY = 20;
 /** A challenge not played this long after it was made expires (its bots were never all idle at one tick). */
 export const CHALLENGE_EXPIRY_MINUTES = 10;
-

@@ -10,7 +10,9 @@ export * from './challenge-limits';
 export const CHALLENGE_STATUSES = ['pending', 'played', 'expired', 'refused'] as const;
 export const ChallengeStatusSchema = z
   .enum(CHALLENGE_STATUSES)
-  .describe('pending: waiting for its bots to be idle at one tick; played: its match started (matchId); expired: not played in time; refused: at the tick, a bot could no longer play it (reason).');
+  .describe(
+    'pending: waiting for its bots to be idle at one tick; played: its match started (matchId); expired: not played in time; refused: at the tick, a bot could no longer play it (reason).',
+  );
 
 export const ChallengeSchema = z
   .strictObject({
@@ -18,10 +20,15 @@ export const ChallengeSchema = z
     botId: z.string().describe("The challenger's bot."),
     opponents: z.array(z.string()).min(1).max(CHALLENGE_MAX_OPPONENTS).describe('The bots challenged, as named.'),
     status: ChallengeStatusSchema,
-    matchId: z.string().nullable().describe('The match, once played (unrated; its record has `challenge` set to this id).'),
+    matchId: z
+      .string()
+      .nullable()
+      .describe('The match, once played (unrated; its record has `challenge` set to this id).'),
     reason: z.string().nullable().describe('Why it expired or was refused.'),
     createdAt: z.string(),
-    expiresAt: z.string().describe(`When it expires if still pending (${CHALLENGE_EXPIRY_MINUTES} minutes after it was made).`),
+    expiresAt: z
+      .string()
+      .describe(`When it expires if still pending (${CHALLENGE_EXPIRY_MINUTES} minutes after it was made).`),
     endedAt: z.string().nullable().describe('When it stopped pending.'),
   })
   .describe('A challenge the caller made.');

@@ -25,10 +25,19 @@ export const MAX_FRAME_BYTES = 65_536;
 const int = () => z.number().int();
 export const Count = int().min(0);
 export const SeatIndex = int().min(0).max(3).describe('Seat index, 0-based (0..3).');
-export const VertexId = int().min(0).max(53).describe('Vertex id 0..53 (numbering: docs/rules.md, "1. The board"; `arena board`).');
-export const EdgeId = int().min(0).max(71).describe('Edge id 0..71 (numbering: docs/rules.md, "1. The board"; `arena board`).');
+export const VertexId = int()
+  .min(0)
+  .max(53)
+  .describe('Vertex id 0..53 (numbering: docs/rules.md, "1. The board"; `arena board`).');
+export const EdgeId = int()
+  .min(0)
+  .max(71)
+  .describe('Edge id 0..71 (numbering: docs/rules.md, "1. The board"; `arena board`).');
 export const HexId = int().min(0).max(18).describe('Hex id 0..18, row-major.');
-export const Talk = z.string().max(TALK_MAX).describe('Table talk, at most 240 characters; logged, never read by the engine.');
+export const Talk = z
+  .string()
+  .max(TALK_MAX)
+  .describe('Table talk, at most 240 characters; logged, never read by the engine.');
 
 export const ResourceNameSchema = z.enum(RESOURCE_NAMES).describe('A resource: brick, lumber, wool, grain or ore.');
 export const HexKindSchema = z.enum(HEX_KIND_NAMES).describe('What a hex produces; the desert produces nothing.');

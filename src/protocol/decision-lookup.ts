@@ -7,7 +7,11 @@ import type { DecisionEntry } from './match-header-types';
  * `index`: the entries with the largest seq at or before `index` (entries are
  * in seq order). Empty without decisions or when the event has no seat.
  */
-export function decisionsAt(decisions: readonly DecisionEntry[] | undefined, events: ReadonlyArray<{ seat?: number }>, index: number): DecisionEntry[] {
+export function decisionsAt(
+  decisions: readonly DecisionEntry[] | undefined,
+  events: ReadonlyArray<{ seat?: number }>,
+  index: number,
+): DecisionEntry[] {
   const ev = events[index];
   if (!decisions || decisions.length === 0 || !ev || typeof ev.seat !== 'number') return [];
   let lo = 0;
@@ -23,6 +27,7 @@ export function decisionsAt(decisions: readonly DecisionEntry[] | undefined, eve
   if (last === -1) return [];
   const seq = decisions[last].seq;
   const out: DecisionEntry[] = [];
-  for (let i = last; i >= 0 && decisions[i].seq === seq; i--) if (decisions[i].seat === ev.seat) out.unshift(decisions[i]);
+  for (let i = last; i >= 0 && decisions[i].seq === seq; i--)
+    if (decisions[i].seat === ev.seat) out.unshift(decisions[i]);
   return out;
 }

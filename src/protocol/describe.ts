@@ -85,16 +85,24 @@ export function describeEvent(ev: DescribedEvent): Segment[] {
     }
     case 'build': {
       const { what, at, free } = ev.data;
-      return [who, ` built a ${what} ${what === 'road' ? `on edge ${at}` : `at vertex ${at}`}${free ? ' (free, roadworks)' : ''}`];
+      return [
+        who,
+        ` built a ${what} ${what === 'road' ? `on edge ${at}` : `at vertex ${at}`}${free ? ' (free, roadworks)' : ''}`,
+      ];
     }
     case 'dev': {
       const d = ev.data;
-      if (d.action === 'buy') return [who, 'card' in d ? ` bought a dev card (${d.card.replaceAll('_', ' ')})` : ' bought a dev card'];
+      if (d.action === 'buy')
+        return [who, 'card' in d ? ` bought a dev card (${d.card.replaceAll('_', ' ')})` : ' bought a dev card'];
       switch (d.card) {
-        case 'windfall': return [who, ` played windfall: took ${countsText(d.take)}`];
-        case 'roadworks': return [who, ` played roadworks on edges ${d.edges.join(' and ')}`];
-        case 'embargo': return [who, ` played embargo on ${d.resource}: took ${d.taken.reduce((x, y) => x + y, 0)}`];
-        case 'knight': return [who, ' played a knight'];
+        case 'windfall':
+          return [who, ` played windfall: took ${countsText(d.take)}`];
+        case 'roadworks':
+          return [who, ` played roadworks on edges ${d.edges.join(' and ')}`];
+        case 'embargo':
+          return [who, ` played embargo on ${d.resource}: took ${d.taken.reduce((x, y) => x + y, 0)}`];
+        case 'knight':
+          return [who, ' played a knight'];
       }
       return [who, ' played a card'];
     }
@@ -116,14 +124,25 @@ export function describeEvent(ev: DescribedEvent): Segment[] {
       // The full record says why (the engine's rejection code and message for an illegal answer); the live form does not.
       const d = ev.data;
       const why = strikeWhy('code' in d ? d.code : undefined, 'message' in d ? d.message : undefined);
-      return [who, { text: ` strike ${d.strikes}: ${d.reason} on a ${d.decision} decision${why ? ` (${why})` : ''}`, mark: 'strike' }];
+      return [
+        who,
+        {
+          text: ` strike ${d.strikes}: ${d.reason} on a ${d.decision} decision${why ? ` (${why})` : ''}`,
+          mark: 'strike',
+        },
+      ];
     }
     case 'resign':
-      return [who, { text: ` resigned after ${ev.data.strikes} strikes; the engine plays for it from now on`, mark: 'strike' }];
+      return [
+        who,
+        { text: ` resigned after ${ev.data.strikes} strikes; the engine plays for it from now on`, mark: 'strike' },
+      ];
     case 'end': {
       const d = ev.data;
       if (d.reason === 'aborted') return [{ text: `match aborted after ${d.turns} turns: no placements`, mark: 'end' }];
-      const out: Segment[] = [{ text: `game over (${d.reason === 'win' ? 'win' : 'turn cap'}) after ${d.turns} turns:`, mark: 'end' }];
+      const out: Segment[] = [
+        { text: `game over (${d.reason === 'win' ? 'win' : 'turn cap'}) after ${d.turns} turns:`, mark: 'end' },
+      ];
       const order = d.placements.map((p, s) => ({ p, s })).sort((x, y) => x.p - y.p || x.s - y.s);
       order.forEach(({ p, s }, i) => out.push(`${i ? ',' : ''} #${p} `, { seat: s }, ` ${d.vp[s]} VP`));
       return out;
@@ -141,7 +160,10 @@ function describeAction(who: SeatRef, d: ActionData): Segment[] {
   const out: Segment[] = [who, { text: ' → ', mark: 'choice' }];
   switch (d.kind) {
     case 'setup':
-      out.push({ text: `place a settlement at vertex ${d.action.settlement} and a road on edge ${d.action.road}`, mark: 'choice' });
+      out.push({
+        text: `place a settlement at vertex ${d.action.settlement} and a road on edge ${d.action.road}`,
+        mark: 'choice',
+      });
       break;
     case 'discard':
       out.push({ text: `discard ${countsText(d.action.cards)}`, mark: 'choice' });
@@ -166,21 +188,32 @@ function describeAction(who: SeatRef, d: ActionData): Segment[] {
 function turnAction(a: TurnAction): Segment[] {
   const c = (text: string): Marked => ({ text, mark: 'choice' });
   switch (a.type) {
-    case 'build_road': return [c(`build a road on edge ${a.edge}`)];
-    case 'build_settlement': return [c(`build a settlement at vertex ${a.vertex}`)];
-    case 'build_city': return [c(`build a city at vertex ${a.vertex}`)];
-    case 'buy_dev': return [c('buy a dev card')];
+    case 'build_road':
+      return [c(`build a road on edge ${a.edge}`)];
+    case 'build_settlement':
+      return [c(`build a settlement at vertex ${a.vertex}`)];
+    case 'build_city':
+      return [c(`build a city at vertex ${a.vertex}`)];
+    case 'buy_dev':
+      return [c('buy a dev card')];
     case 'play_knight':
-      return a.victim === undefined ? [c('play a knight: bandit to '), { hex: a.hex }] : [c('play a knight: bandit to '), { hex: a.hex }, c(', rob '), { seat: a.victim }];
-    case 'play_roadworks': return [c(`play roadworks on edges ${a.edges.join(' and ')}`)];
-    case 'play_windfall': return [c(`play windfall for ${countsText(a.take)}`)];
-    case 'play_embargo': return [c(`play embargo on ${a.resource}`)];
-    case 'bank_trade': return [c(`trade ${a.give} to the bank for ${a.get}`)];
+      return a.victim === undefined
+        ? [c('play a knight: bandit to '), { hex: a.hex }]
+        : [c('play a knight: bandit to '), { hex: a.hex }, c(', rob '), { seat: a.victim }];
+    case 'play_roadworks':
+      return [c(`play roadworks on edges ${a.edges.join(' and ')}`)];
+    case 'play_windfall':
+      return [c(`play windfall for ${countsText(a.take)}`)];
+    case 'play_embargo':
+      return [c(`play embargo on ${a.resource}`)];
+    case 'bank_trade':
+      return [c(`trade ${a.give} to the bank for ${a.get}`)];
     case 'offer_trade':
       return a.to === undefined
         ? [c(`offer ${countsText(a.give)} for ${countsText(a.get)} to everyone`)]
         : [c(`offer ${countsText(a.give)} for ${countsText(a.get)} to `), { seat: a.to }];
-    case 'end_turn': return [c('end the turn')];
+    case 'end_turn':
+      return [c('end the turn')];
   }
   return [c(String((a as { type?: unknown }).type ?? 'act'))];
 }

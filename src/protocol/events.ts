@@ -10,19 +10,52 @@
 import { z } from 'zod';
 import { RecordedActionSchemaByKind } from './actions';
 import {
-  DecisionKindSchema, DevCardNameSchema, ResourceCountsSchema, ResourceNameSchema, SeatIndex, StrikeReasonSchema, Talk,
+  DecisionKindSchema,
+  DevCardNameSchema,
+  ResourceCountsSchema,
+  ResourceNameSchema,
+  SeatIndex,
+  StrikeReasonSchema,
+  Talk,
 } from './common';
 import { BoardViewSchema } from './view';
 
 /** Every rejection code the engine answers with (engine/rejections.ts; a test keeps the lists equal). */
 export const REJECTION_CODES = [
-  'game_over', 'bad_seat', 'not_your_decision', 'already_answered', 'bad_shape', 'talk_too_long', 'occupied',
-  'distance_rule', 'road_not_adjacent', 'not_connected', 'blocked_by_town', 'limit_reached', 'cannot_afford',
-  'not_own_settlement', 'deck_empty', 'dev_already_played', 'dev_bought_this_turn', 'no_such_card', 'bandit_same_hex',
-  'bad_victim', 'bad_amount', 'not_enough_cards', 'wrong_discard_count', 'bad_trade', 'offer_limit', 'offer_empty',
-  'bad_offer', 'bad_target', 'offer_uncovered', 'trade_already_open',
+  'game_over',
+  'bad_seat',
+  'not_your_decision',
+  'already_answered',
+  'bad_shape',
+  'talk_too_long',
+  'occupied',
+  'distance_rule',
+  'road_not_adjacent',
+  'not_connected',
+  'blocked_by_town',
+  'limit_reached',
+  'cannot_afford',
+  'not_own_settlement',
+  'deck_empty',
+  'dev_already_played',
+  'dev_bought_this_turn',
+  'no_such_card',
+  'bandit_same_hex',
+  'bad_victim',
+  'bad_amount',
+  'not_enough_cards',
+  'wrong_discard_count',
+  'bad_trade',
+  'offer_limit',
+  'offer_empty',
+  'bad_offer',
+  'bad_target',
+  'offer_uncovered',
+  'trade_already_open',
 ] as const;
-export const RejectionCodeSchema = z.enum(REJECTION_CODES).describe('Why the engine refused an answer (stable, snake_case).');
+export const RejectionCodeSchema = z
+  .enum(REJECTION_CODES)
+  .describe('Why the engine refused an answer (stable, snake_case).');
 export type RejectionCode = z.infer<typeof RejectionCodeSchema>;
 
 const Int = z.number().int();
@@ -33,7 +66,20 @@ const ActingSeat = SeatIndex.describe('The acting seat.');
 // (as never) lets code read `ev.seat` on any event, as the engine's types do.
 const NoSeat = z.never().optional().describe('Absent: this kind has no acting seat.');
 const GAME_EVENT_KINDS = [
-  'start', 'action', 'roll', 'payout', 'discard', 'bandit', 'build', 'dev', 'trade', 'talk', 'award', 'timeout', 'resign', 'end',
+  'start',
+  'action',
+  'roll',
+  'payout',
+  'discard',
+  'bandit',
+  'build',
+  'dev',
+  'trade',
+  'talk',
+  'award',
+  'timeout',
+  'resign',
+  'end',
 ] as const;
 export const GameEventKindSchema = z.enum(GAME_EVENT_KINDS).describe('What happened; fixes the shape of `data`.');
 
@@ -41,19 +87,50 @@ export const GameEventKindSchema = z.enum(GAME_EVENT_KINDS).describe('What happe
 
 const actionData = z
   .discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('setup'), action: RecordedActionSchemaByKind.setup, default: z.literal(true).optional() }),
-    z.strictObject({ kind: z.literal('turn'), action: RecordedActionSchemaByKind.turn, default: z.literal(true).optional() }),
-    z.strictObject({ kind: z.literal('discard'), action: RecordedActionSchemaByKind.discard, default: z.literal(true).optional() }),
-    z.strictObject({ kind: z.literal('bandit'), action: RecordedActionSchemaByKind.bandit, default: z.literal(true).optional() }),
-    z.strictObject({ kind: z.literal('trade'), action: RecordedActionSchemaByKind.trade, default: z.literal(true).optional() }),
+    z.strictObject({
+      kind: z.literal('setup'),
+      action: RecordedActionSchemaByKind.setup,
+      default: z.literal(true).optional(),
+    }),
+    z.strictObject({
+      kind: z.literal('turn'),
+      action: RecordedActionSchemaByKind.turn,
+      default: z.literal(true).optional(),
+    }),
+    z.strictObject({
+      kind: z.literal('discard'),
+      action: RecordedActionSchemaByKind.discard,
+      default: z.literal(true).optional(),
+    }),
+    z.strictObject({
+      kind: z.literal('bandit'),
+      action: RecordedActionSchemaByKind.bandit,
+      default: z.literal(true).optional(),
+    }),
+    z.strictObject({
+      kind: z.literal('trade'),
+      action: RecordedActionSchemaByKind.trade,
+      default: z.literal(true).optional(),
+    }),
   ])
-  .describe('An applied answer in canonical form; `default: true` when the engine played it for the seat. The verifier replays these.');
+  .describe(
+    'An applied answer in canonical form; `default: true` when the engine played it for the seat. The verifier replays these.',
+  );
 
 const devPlays = [
   z.strictObject({ action: z.literal('play'), card: z.literal('knight') }),
-  z.strictObject({ action: z.literal('play'), card: z.literal('roadworks'), edges: z.array(Int.min(0).max(71)).min(1).max(2) }),
+  z.strictObject({
+    action: z.literal('play'),
+    card: z.literal('roadworks'),
+    edges: z.array(Int.min(0).max(71)).min(1).max(2),
+  }),
   z.strictObject({ action: z.literal('play'), card: z.literal('windfall'), take: Counts }),
-  z.strictObject({ action: z.literal('play'), card: z.literal('embargo'), resource: ResourceNameSchema, taken: z.array(Int.min(0)).min(3).max(4).describe('Cards taken from each seat.') }),
+  z.strictObject({
+    action: z.literal('play'),
+    card: z.literal('embargo'),
+    resource: ResourceNameSchema,
+    taken: z.array(Int.min(0)).min(3).max(4).describe('Cards taken from each seat.'),
+  }),
 ] as const;
 
 const strikeCore = {
@@ -79,7 +156,11 @@ const shapes = {
       produced: z.array(Counts).min(3).max(4).describe('What each seat received (all empty on a 7).'),
     }),
   },
-  payout: { kind: z.literal('payout'), seat: ActingSeat, data: z.strictObject({ gained: Counts.describe("The second setup settlement's cards.") }) },
+  payout: {
+    kind: z.literal('payout'),
+    seat: ActingSeat,
+    data: z.strictObject({ gained: Counts.describe("The second setup settlement's cards.") }),
+  },
   discard: { kind: z.literal('discard'), seat: ActingSeat, data: z.strictObject({ cards: Counts }) },
   bandit: {
     kind: z.literal('bandit'),
@@ -89,7 +170,9 @@ const shapes = {
       z.strictObject({
         hex: Int.min(0).max(18),
         victim: SeatIndex,
-        stole: ResourceNameSchema.nullable().describe('The card taken; null when the victim had none. Private until the match ends.'),
+        stole: ResourceNameSchema.nullable().describe(
+          'The card taken; null when the victim had none. Private until the match ends.',
+        ),
       }),
     ]),
   },
@@ -134,7 +217,9 @@ const shapes = {
     seat: ActingSeat,
     data: z.strictObject({
       ...strikeCore,
-      code: RejectionCodeSchema.optional().describe('For an illegal answer: why the engine refused it. Private until the match ends.'),
+      code: RejectionCodeSchema.optional().describe(
+        'For an illegal answer: why the engine refused it. Private until the match ends.',
+      ),
       message: z.string().optional().describe('What was wrong, for people. Private until the match ends.'),
     }),
   },
@@ -163,7 +248,11 @@ const publicShapes = {
     ...shapes.bandit,
     data: z.union([
       z.strictObject({ hex: Int.min(0).max(18) }),
-      z.strictObject({ hex: Int.min(0).max(18), victim: SeatIndex, stoleCard: z.boolean().describe('Whether a card changed hands.') }),
+      z.strictObject({
+        hex: Int.min(0).max(18),
+        victim: SeatIndex,
+        stoleCard: z.boolean().describe('Whether a card changed hands.'),
+      }),
     ]),
   },
   timeout: { ...shapes.timeout, data: z.strictObject(strikeCore) },
@@ -183,8 +272,20 @@ type Stamp = typeof stamp;
 function union<S extends KindShapes>(s: S) {
   const o = <K extends Kind>(k: K) => z.strictObject(s[k]);
   return z.discriminatedUnion('kind', [
-    o('start'), o('action'), o('roll'), o('payout'), o('discard'), o('bandit'), o('build'),
-    o('dev'), o('trade'), o('talk'), o('award'), o('timeout'), o('resign'), o('end'),
+    o('start'),
+    o('action'),
+    o('roll'),
+    o('payout'),
+    o('discard'),
+    o('bandit'),
+    o('build'),
+    o('dev'),
+    o('trade'),
+    o('talk'),
+    o('award'),
+    o('timeout'),
+    o('resign'),
+    o('end'),
   ]);
 }
 
@@ -192,18 +293,32 @@ function union<S extends KindShapes>(s: S) {
 function stamped<S extends KindShapes>(s: S) {
   const o = <K extends Kind>(k: K) => z.strictObject({ ...stamp, ...s[k] } as Stamp & S[K]);
   return z.discriminatedUnion('kind', [
-    o('start'), o('action'), o('roll'), o('payout'), o('discard'), o('bandit'), o('build'),
-    o('dev'), o('trade'), o('talk'), o('award'), o('timeout'), o('resign'), o('end'),
+    o('start'),
+    o('action'),
+    o('roll'),
+    o('payout'),
+    o('discard'),
+    o('bandit'),
+    o('build'),
+    o('dev'),
+    o('trade'),
+    o('talk'),
+    o('award'),
+    o('timeout'),
+    o('resign'),
+    o('end'),
   ]);
 }
 
 export const GameEventSchema = union(shapes).describe('A replay event as the engine emits it (no seq/at).');
-export const PublicGameEventSchema = union(publicShapes)
-  .describe('A replay event as a spectator of a running match sees it: no bought card, stolen resource or strike code.');
+export const PublicGameEventSchema = union(publicShapes).describe(
+  'A replay event as a spectator of a running match sees it: no bought card, stolen resource or strike code.',
+);
 /** A replay record entry; match.ts publishes it as MatchEventSchema. */
 export const StampedGameEventSchema = stamped(shapes).describe('One replay event.');
-export const PublicMatchEventSchema = stamped(publicShapes)
-  .describe('One replay event as the live stream shows it while the match runs.');
+export const PublicMatchEventSchema = stamped(publicShapes).describe(
+  'One replay event as the live stream shows it while the match runs.',
+);
 
 export type GameEventKind = z.infer<typeof GameEventKindSchema>;
 export type GameEvent = z.infer<typeof GameEventSchema>;

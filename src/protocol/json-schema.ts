@@ -1,7 +1,13 @@
 // JSON Schema (draft 2020-12) of the protocol's shapes, generated from the
 // zod schemas: `arena schema` prints them and docs/schema/ ships them.
 import { z } from 'zod';
-import { BanditActionSchema, DiscardActionSchema, SetupActionSchema, TradeResponseSchema, TurnActionSchema } from './actions';
+import {
+  BanditActionSchema,
+  DiscardActionSchema,
+  SetupActionSchema,
+  TradeResponseSchema,
+  TurnActionSchema,
+} from './actions';
 import { DecisionRequestSchema, DecisionResponseSchema } from './frames';
 import { PublicMatchEventSchema } from './events';
 import { MatchEventSchema, MatchRecordSchema, MatchSchema } from './match';
@@ -31,6 +37,10 @@ export const PUBLISHED_SCHEMAS = {
  * schema accepts them on input (unknown fields are stripped, not refused).
  */
 export function jsonSchema(name: PublishedSchemaName): Record<string, unknown> {
-  const schema = z.toJSONSchema(PUBLISHED_SCHEMAS[name], { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' });
+  const schema = z.toJSONSchema(PUBLISHED_SCHEMAS[name], {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  });
   return { title: name, ...schema };
 }

@@ -81,6 +81,5 @@ export interface FollowLiveOptions {
   fetch?: typeof fetch;
 }
 
-
 /** Follows a match until `end`; src/client/live.ts followLive. */
 export type FollowLive = (opts: FollowLiveOptions) => Promise<LiveEnd>;

@@ -3,7 +3,14 @@
 // so they are exact (z.strictObject).
 import { z } from 'zod';
 import { StampedGameEventSchema } from './events';
-import { DecisionEntrySchema, MatchPlayerSchema, MatchStatusSchema, recordExtraShape, seedShape, summaryShape } from './match-header';
+import {
+  DecisionEntrySchema,
+  MatchPlayerSchema,
+  MatchStatusSchema,
+  recordExtraShape,
+  seedShape,
+  summaryShape,
+} from './match-header';
 
 export { DecisionEntrySchema, MatchPlayerSchema, MatchStatusSchema };
 
@@ -11,8 +18,9 @@ export { DecisionEntrySchema, MatchPlayerSchema, MatchStatusSchema };
  * One replay event: the spec's MatchEvent (seq, at, kind, seat?, data?), with
  * `data` exact for each kind (events.ts; engine/README.md "Events").
  */
-export const MatchEventSchema = StampedGameEventSchema
-  .describe('One replay event: seq, at, kind, the acting seat (where there is one) and the data of that kind.');
+export const MatchEventSchema = StampedGameEventSchema.describe(
+  'One replay event: seq, at, kind, the acting seat (where there is one) and the data of that kind.',
+);
 
 const matchShape = {
   ...summaryShape,

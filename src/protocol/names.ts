@@ -36,7 +36,8 @@ export function nameProblem(name: string): string | null {
   if (DIRECTION.test(name)) return 'must not contain text-direction overrides (U+202A-202E, U+2066-2069)';
   if (LONE_SURROGATE.test(name)) return 'must not contain unpaired surrogates (U+D800-DFFF alone): not valid text';
   const format = FORMAT.exec(name.replace(EMOJI_JOINER, ''));
-  if (format) return `must not contain invisible format characters such as U+${format[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (Unicode category Cf: zero-width spaces and joiners, soft hyphens)`;
+  if (format)
+    return `must not contain invisible format characters such as U+${format[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (Unicode category Cf: zero-width spaces and joiners, soft hyphens)`;
   if (name.replace(SHOWS_NOTHING, '') === '') return 'must not be blank (only spaces, fillers or combining marks)';
   if (MARK_STACK.test(name)) return `must not stack more than ${MAX_MARKS_IN_A_ROW} combining marks on one character`;
   return null;

@@ -19,7 +19,12 @@ export const StrikeDetailSchema = z
     reason: StrikeReasonSchema,
     code: RejectionCodeSchema.optional().describe("`illegal`: the engine's rejection code."),
     message: z.string().describe('What went wrong, as `arena play --verbose` says it.'),
-    answer: z.string().optional().describe(`The frame the bot sent (malformed, oversize, illegal): its first ${STRIKE_ANSWER_BYTES} bytes as UTF-8.`),
+    answer: z
+      .string()
+      .optional()
+      .describe(
+        `The frame the bot sent (malformed, oversize, illegal): its first ${STRIKE_ANSWER_BYTES} bytes as UTF-8.`,
+      ),
     answerBytes: z.number().int().min(0).optional().describe("The sent frame's full size in bytes."),
     strikes: z.number().int().min(1).describe("The seat's strikes in the match, this one included."),
   })
@@ -31,13 +36,17 @@ export const BotStrikeSchema = StrikeDetailSchema.extend({
 }).describe("One strike in a bot's strike log.");
 
 export const BotStrikePageSchema = z.strictObject({
-  strikes: z.array(BotStrikeSchema).describe('Newest first (matches in the order they ended; within a match, the last strike first).'),
+  strikes: z
+    .array(BotStrikeSchema)
+    .describe('Newest first (matches in the order they ended; within a match, the last strike first).'),
   next: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last.'),
 });
 
 /** A decision that carried a note: the record's decision entry, `debug` present. */
 export const DecisionNoteSchema = DecisionEntrySchema.extend({
-  debug: z.union([z.string(), z.record(z.string(), z.unknown())]).describe("The bot's notes (DecisionResponse.debug), up to 2048 bytes."),
+  debug: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .describe("The bot's notes (DecisionResponse.debug), up to 2048 bytes."),
 }).describe("A decision of the bot's and the note it sent with it.");
 
 export const MatchNotesSchema = z.strictObject({

@@ -3,8 +3,16 @@
 // (z.strictObject): an extra field fails validation instead of leaking.
 import { z } from 'zod';
 import {
-  Count, DevCardNameSchema, EdgeId, HexId, HexKindSchema, ResourceCountsSchema, ResourceNameSchema,
-  SeatIndex, Talk, VertexId,
+  Count,
+  DevCardNameSchema,
+  EdgeId,
+  HexId,
+  HexKindSchema,
+  ResourceCountsSchema,
+  ResourceNameSchema,
+  SeatIndex,
+  Talk,
+  VertexId,
 } from './common';
 
 const Die = z.number().int().min(1).max(6);
@@ -70,7 +78,9 @@ export const PioneersViewSchema = z
     hand: ResourceCountsSchema.describe('Your own resources.'),
     handCounts: PerSeat('Total resource cards per seat.'),
     devCards: z.array(DevCardNameSchema).describe('Your dev cards playable now.'),
-    devBoughtThisTurn: z.array(DevCardNameSchema).describe('Your dev cards bought this turn, playable from your next turn.'),
+    devBoughtThisTurn: z
+      .array(DevCardNameSchema)
+      .describe('Your dev cards bought this turn, playable from your next turn.'),
     devCounts: PerSeat('Total dev cards held per seat.'),
     knightsPlayed: PerSeat('Knights played per seat.'),
     scores: PerSeat('Public VP per seat; hidden VP cards excluded.'),

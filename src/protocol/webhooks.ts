@@ -3,7 +3,13 @@
 // by the platform key published at GET /.well-known/svc.json.
 import { z } from 'zod';
 
-export const WEBHOOK_EVENTS = ['match.completed', 'bot.qualified', 'bot.failed', 'bot.struck_out', 'bot.unreachable'] as const;
+export const WEBHOOK_EVENTS = [
+  'match.completed',
+  'bot.qualified',
+  'bot.failed',
+  'bot.struck_out',
+  'bot.unreachable',
+] as const;
 
 /** Webhooks one account may have. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
@@ -22,8 +28,16 @@ export const WebhookSchema = z
   .describe('A URL of yours that hears of events about your bots.');
 
 export const WebhookCreateBodySchema = z.strictObject({
-  url: z.string().min(1).max(2048).describe('https, at a public address (http and any address only on a server in development mode).'),
-  events: z.array(WebhookEventSchema).min(1).max(WEBHOOK_EVENTS.length).describe('At least one event; repeats count once.'),
+  url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .describe('https, at a public address (http and any address only on a server in development mode).'),
+  events: z
+    .array(WebhookEventSchema)
+    .min(1)
+    .max(WEBHOOK_EVENTS.length)
+    .describe('At least one event; repeats count once.'),
 });
 
 export const WebhookListSchema = z.strictObject({ webhooks: z.array(WebhookSchema).describe('Oldest first.') });
@@ -33,7 +47,9 @@ export const WebhookDeliverySchema = z
     id: z.string().describe('The webhook-id header of every attempt (the same on retries: dedupe on it).'),
     webhookId: z.string(),
     type: WebhookEventSchema,
-    status: z.enum(['pending', 'delivered', 'failed']).describe('pending: not yet answered with a 2xx and retries are left; failed: every attempt failed.'),
+    status: z
+      .enum(['pending', 'delivered', 'failed'])
+      .describe('pending: not yet answered with a 2xx and retries are left; failed: every attempt failed.'),
     attempts: z.number().int().min(0),
     createdAt: z.string(),
     lastAttemptAt: z.string().nullable(),

@@ -44,12 +44,17 @@ export function classifyFrame(
     ({ id, action, debug } = json);
   } else {
     const parsed = DecisionResponseSchema.safeParse(json);
-    if (!parsed.success) return { type: 'malformed', detail: `not a DecisionResponse (${describeIssues(parsed.error)})` };
+    if (!parsed.success)
+      return { type: 'malformed', detail: `not a DecisionResponse (${describeIssues(parsed.error)})` };
     ({ id, action, debug } = parsed.data);
   }
-  if (id === pendingId) return debug === undefined ? { type: 'answer', id, action } : { type: 'answer', id, action, debug };
+  if (id === pendingId)
+    return debug === undefined ? { type: 'answer', id, action } : { type: 'answer', id, action, debug };
   if (isPast(id)) return { type: 'stale', id };
-  return { type: 'malformed', detail: `answer for unknown decision id ${id}${pendingId === null ? '' : ` (expected ${pendingId})`}` };
+  return {
+    type: 'malformed',
+    detail: `answer for unknown decision id ${id}${pendingId === null ? '' : ` (expected ${pendingId})`}`,
+  };
 }
 
 function preview(text: string): string {
@@ -65,7 +70,7 @@ function preview(text: string): string {
 function isPlainResponse(json: unknown): json is { id: number; action: unknown; debug?: unknown } {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
   const id = (json as { id?: unknown }).id;
-  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 && Object.prototype.hasOwnProperty.call(json, 'action');
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 && Object.hasOwn(json, 'action');
 }
 
 export type ActionVerdict =

@@ -31,7 +31,8 @@ export function adoptRawSocket(ws: WebSocket, raw: Socket): void {
 export function sendText(ws: WebSocket, payload: Buffer | string): void {
   const raw = rawSockets.get(ws);
   if (raw === undefined) ws.send(payload, { binary: false });
-  else if (ws.readyState === WebSocket.OPEN) raw.write(maskedTextFrame(typeof payload === 'string' ? Buffer.from(payload) : payload));
+  else if (ws.readyState === WebSocket.OPEN)
+    raw.write(maskedTextFrame(typeof payload === 'string' ? Buffer.from(payload) : payload));
 }
 
 /** A final text frame (FIN, opcode 1) of `payload`, masked with a fresh key. */

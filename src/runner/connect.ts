@@ -73,9 +73,7 @@ export interface ConnectFailure {
   status?: number;
 }
 
-export type OpenBotSocketResult =
-  | { ok: true; socket: WebSocket; ms: number }
-  | { ok: false; failure: ConnectFailure };
+export type OpenBotSocketResult = { ok: true; socket: WebSocket; ms: number } | { ok: false; failure: ConnectFailure };
 
 /**
  * Opens a signed WebSocket to a bot. Never throws and never leaves a socket
@@ -100,7 +98,13 @@ export async function openBotSocket(opts: OpenBotSocketOptions): Promise<OpenBot
   return upgrade(wsUrl, opts, address, left, start);
 }
 
-function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddress | undefined, timeoutMs: number, start: number): Promise<OpenBotSocketResult> {
+function upgrade(
+  wsUrl: string,
+  opts: OpenBotSocketOptions,
+  address: CheckedAddress | undefined,
+  timeoutMs: number,
+  start: number,
+): Promise<OpenBotSocketResult> {
   return new Promise((resolve) => {
     let socket: WebSocket;
     try {
@@ -141,16 +145,26 @@ function upgrade(wsUrl: string, opts: OpenBotSocketOptions, address: CheckedAddr
     socket.once('unexpected-response', (_req, res) => {
       const status = res.statusCode ?? 0;
       res.resume();
-      finish({ ok: false, failure: { code: 'upgrade_refused', status, message: `upgrade refused with HTTP ${status}` } });
+      finish({
+        ok: false,
+        failure: { code: 'upgrade_refused', status, message: `upgrade refused with HTTP ${status}` },
+      });
     });
     socket.once('close', (code) => finish(failed('network', `closed during the upgrade (${code})`)));
   });
 }
 
 /** Runs the address gate, bounded by `timeoutMs`: the address to pin (if any), or why the URL is refused. */
-export async function runGate(gate: AddressGate, url: string, timeoutMs: number): Promise<{ ok: true; address?: CheckedAddress } | { ok: false; failure: ConnectFailure }> {
+export async function runGate(
+  gate: AddressGate,
+  url: string,
+  timeoutMs: number,
+): Promise<{ ok: true; address?: CheckedAddress } | { ok: false; failure: ConnectFailure }> {
   try {
-    const address = await withTimeout(Promise.resolve().then(() => gate(url)), timeoutMs);
+    const address = await withTimeout(
+      Promise.resolve().then(() => gate(url)),
+      timeoutMs,
+    );
     return address ? { ok: true, address } : { ok: true };
   } catch (err) {
     if (err instanceof GateTimeout) return failed('timeout', `address check took over ${timeoutMs} ms`);
@@ -164,8 +178,14 @@ export function networkFailure(err: unknown, timeoutMs: number): ConnectFailure 
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message: 'connection refused' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'host_not_found', message: 'host not found' };
   const message = errorMessage(err);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ABORT_ERR'
-    || code === 'ETIMEDOUT' || /timed? ?out|aborted due to timeout/i.test(message)) {
+  if (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'ABORT_ERR' ||
+    code === 'ETIMEDOUT' ||
+    /timed? ?out|aborted due to timeout/i.test(message)
+  ) {
     return { code: 'timeout', message: `timed out after ${timeoutMs} ms` };
   }
   return { code: 'network', message };

@@ -63,5 +63,7 @@ export class EventLog {
  * other keys copies property by property). Same keys, same order as { seq, at, ...e }.
  */
 function matchEvent(e: GameEvent, seq: number, at: string): MatchEvent {
-  return ('seat' in e ? { seq, at, kind: e.kind, seat: e.seat, data: e.data } : { seq, at, kind: e.kind, data: e.data }) as MatchEvent;
+  return (
+    'seat' in e ? { seq, at, kind: e.kind, seat: e.seat, data: e.data } : { seq, at, kind: e.kind, data: e.data }
+  ) as MatchEvent;
 }

@@ -3,9 +3,26 @@
 // together), applies the answers in seat order, strikes what a bot got wrong,
 // and streams the engine's events. A bot can only cost itself strikes.
 import {
-  abortGame, BUILTIN_BOTS, currentTurn, createBuiltinBot, defaultAction, gameEvents, isOver, newGame, outcome as gameOutcome,
-  pendingDecisions, publicView, recordStrike, releaseEvents, resignSeat, RULES_VERSION, seatOrder, submit,
-  type BuiltinBot, type Game, type StrikeDetail,
+  abortGame,
+  BUILTIN_BOTS,
+  currentTurn,
+  createBuiltinBot,
+  defaultAction,
+  gameEvents,
+  isOver,
+  newGame,
+  outcome as gameOutcome,
+  pendingDecisions,
+  publicView,
+  recordStrike,
+  releaseEvents,
+  resignSeat,
+  RULES_VERSION,
+  seatOrder,
+  submit,
+  type BuiltinBot,
+  type Game,
+  type StrikeDetail,
 } from '../../engine';
 import type { Outcome, PendingDecision } from '../../engine/index';
 import type { DecisionEntry, MatchRecord, StrikeReason } from '../protocol';
@@ -53,7 +70,9 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   const startedAt = new Date().toISOString();
   const g = newGame(opts.seed, seatCount);
   const timeBankMs = opts.timeBankMs ?? DEFAULT_TIME_BANK_MS;
-  const seats = seatOrder(opts.seed, seatCount).map((entrantIndex, seat) => makeSeat(opts, opts.entrants[entrantIndex], seat, timeBankMs));
+  const seats = seatOrder(opts.seed, seatCount).map((entrantIndex, seat) =>
+    makeSeat(opts, opts.entrants[entrantIndex], seat, timeBankMs),
+  );
   const onFlush = opts.onFlush;
   const log = new EventLog(opts.onEvent, onFlush && (() => onFlush(() => publicView(g))));
   const stop = new StopSignal(opts.wallClockMs ?? DEFAULT_WALL_CLOCK_MS, opts.signal);
@@ -63,7 +82,19 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchResult> {
   for (const s of seats) s.ws?.preconnect(deadlineMs);
   try {
     log.flush(gameEvents(g));
-    await playRounds({ g, seats, log, stop, frames, closing, decisions, matchId: opts.matchId, deadlineMs, minTurnMs: opts.minTurnMs ?? 0, onStrike: opts.onStrike });
+    await playRounds({
+      g,
+      seats,
+      log,
+      stop,
+      frames,
+      closing,
+      decisions,
+      matchId: opts.matchId,
+      deadlineMs,
+      minTurnMs: opts.minTurnMs ?? 0,
+      onStrike: opts.onStrike,
+    });
     if (!isOver(g)) {
       abortGame(g);
       log.flush(gameEvents(g));
@@ -144,7 +175,12 @@ function playRounds(m: MatchState): Promise<void> {
       if (engineOrder.length === 0) throw new Error('engine reports no pending decision for a game that is not over');
       const pending = engineOrder.length === 1 ? engineOrder : [...engineOrder].sort((a, b) => a.seat - b.seat);
       // Every decision gets an id, built-in ones too, so strike logs can name it.
-      const round: Round = { pending, firstId: nextId, answers: new Array<SeatAnswer | null>(pending.length).fill(null), waiting: 1 };
+      const round: Round = {
+        pending,
+        firstId: nextId,
+        answers: new Array<SeatAnswer | null>(pending.length).fill(null),
+        waiting: 1,
+      };
       nextId += pending.length;
       for (let i = 0; i < pending.length; i++) {
         const d = pending[i];
@@ -159,7 +195,12 @@ function playRounds(m: MatchState): Promise<void> {
         const deadlineMs = Math.min(m.deadlineMs, Math.floor(seat.bankLeftMs));
         if (deadlineMs < 1) {
           seat.sentBankMs = -1;
-          round.answers[i] = { ok: false, reason: 'late', detail: 'time bank empty: no thinking time left this match', spentMs: 0 };
+          round.answers[i] = {
+            ok: false,
+            reason: 'late',
+            detail: 'time bank empty: no thinking time left this match',
+            spentMs: 0,
+          };
           continue;
         }
         // The DecisionRequest { id, matchId, game, seat, kind, deadlineMs, view: seatView(g, seat) },
@@ -278,10 +319,37 @@ function playRounds(m: MatchState): Promise<void> {
 function makeSeat(opts: RunMatchOptions, entrant: MatchEntrant, seat: number, timeBankMs: number): Seat {
   const stats = emptySeatStats(seat, entrant.botId, entrant.botName);
   if (entrant.source.type === 'builtin') {
-    return { stats, ws: null, builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`), bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null, lastRttMs: undefined, sentBankMs: -1, sentRttMs: undefined };
+    return {
+      stats,
+      ws: null,
+      builtin: createBuiltinBot(entrant.source.bot, `${opts.seed}:${seat}`),
+      bankLeftMs: timeBankMs,
+      round: null,
+      slot: 0,
+      onAnswer: null,
+      lastRttMs: undefined,
+      sentBankMs: -1,
+      sentRttMs: undefined,
+    };
   }
-  const ws = new WsSeat({ url: entrant.source.url, matchId: opts.matchId, platformKey: opts.platformKey, gate: opts.gate });
-  return { stats, ws, builtin: null, bankLeftMs: timeBankMs, round: null, slot: 0, onAnswer: null, lastRttMs: undefined, sentBankMs: -1, sentRttMs: undefined };
+  const ws = new WsSeat({
+    url: entrant.source.url,
+    matchId: opts.matchId,
+    platformKey: opts.platformKey,
+    gate: opts.gate,
+  });
+  return {
+    stats,
+    ws,
+    builtin: null,
+    bankLeftMs: timeBankMs,
+    round: null,
+    slot: 0,
+    onAnswer: null,
+    lastRttMs: undefined,
+    sentBankMs: -1,
+    sentRttMs: undefined,
+  };
 }
 
 /** Charges a decision's time to the seat: recorded for every seat, taken from the bank of socket seats. */
@@ -302,7 +370,13 @@ function spendTime(seat: Seat, answer: SeatAnswer): void {
  * as sent, so the frame can be rebuilt byte for byte (src/arena/recorded-requests.ts).
  */
 function decisionEntry(id: number, d: PendingDecision, answer: SeatAnswer, seq: number, seat: Seat): DecisionEntry {
-  const entry: DecisionEntry = { id, seat: d.seat, kind: d.kind, seq, ms: Math.round(answer.ok ? answer.latencyMs : answer.spentMs) };
+  const entry: DecisionEntry = {
+    id,
+    seat: d.seat,
+    kind: d.kind,
+    seq,
+    ms: Math.round(answer.ok ? answer.latencyMs : answer.spentMs),
+  };
   if (seat.ws && seat.sentBankMs >= 0) {
     entry.timeBankMs = seat.sentBankMs;
     if (seat.sentRttMs !== undefined) entry.lastRttMs = seat.sentRttMs;
@@ -328,7 +402,16 @@ function applyAnswer(m: MatchState, seat: Seat, d: PendingDecision, answer: Seat
   if (v.type === 'illegal') strike(m, seat, d, 'illegal', v.detail, decisionId, v.code, answer.frame);
 }
 
-function strike(m: MatchState, seat: Seat, d: PendingDecision, reason: StrikeReason, detail: string, decisionId: number, code?: StrikeDetail['code'], frame?: Buffer): void {
+function strike(
+  m: MatchState,
+  seat: Seat,
+  d: PendingDecision,
+  reason: StrikeReason,
+  detail: string,
+  decisionId: number,
+  code?: StrikeDetail['code'],
+  frame?: Buffer,
+): void {
   const { g, closing } = m;
   const stats = seat.stats;
   stats.strikes[reason]++;
@@ -343,7 +426,8 @@ function strike(m: MatchState, seat: Seat, d: PendingDecision, reason: StrikeRea
   m.onStrike?.(record);
   // The replay says why an answer was refused (engine code, or what was wrong with the frame).
   // Connection details stay out: they can name the bot's host, and replays become public.
-  const publicDetail = reason === 'illegal' || reason === 'malformed' ? { code, message: detail.slice(0, 200) } : undefined;
+  const publicDetail =
+    reason === 'illegal' || reason === 'malformed' ? { code, message: detail.slice(0, 200) } : undefined;
   recordStrike(g, d.seat, reason, total, d.kind, publicDetail);
   playDefault(g, d.seat);
   if (total >= STRIKES_TO_RESIGN) {
@@ -359,7 +443,12 @@ function playDefault(g: Game, seat: number): void {
 }
 
 function buildRecord(
-  opts: RunMatchOptions, seatCount: 3 | 4, seats: Seat[], result: Outcome | null, startedAt: string, log: EventLog,
+  opts: RunMatchOptions,
+  seatCount: 3 | 4,
+  seats: Seat[],
+  result: Outcome | null,
+  startedAt: string,
+  log: EventLog,
   decisions: DecisionEntry[],
 ): MatchRecord {
   return {
@@ -390,10 +479,16 @@ function checkOptions(opts: RunMatchOptions): void {
   const n = opts.entrants.length;
   if (n !== 3 && n !== 4) throw new RangeError(`runMatch: a match seats 3 or 4 entrants, got ${n}`);
   if (!opts.matchId) throw new TypeError('runMatch: matchId must be a non-empty string');
-  for (const [name, v] of [['deadlineMs', opts.deadlineMs], ['wallClockMs', opts.wallClockMs], ['timeBankMs', opts.timeBankMs]] as const) {
-    if (v !== undefined && (!Number.isInteger(v) || v < 1)) throw new RangeError(`runMatch: ${name} must be a positive integer, got ${v}`);
+  for (const [name, v] of [
+    ['deadlineMs', opts.deadlineMs],
+    ['wallClockMs', opts.wallClockMs],
+    ['timeBankMs', opts.timeBankMs],
+  ] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < 1))
+      throw new RangeError(`runMatch: ${name} must be a positive integer, got ${v}`);
   }
-  if (opts.minTurnMs !== undefined && (!Number.isInteger(opts.minTurnMs) || opts.minTurnMs < 0)) throw new RangeError(`runMatch: minTurnMs must be a non-negative integer, got ${opts.minTurnMs}`);
+  if (opts.minTurnMs !== undefined && (!Number.isInteger(opts.minTurnMs) || opts.minTurnMs < 0))
+    throw new RangeError(`runMatch: minTurnMs must be a non-negative integer, got ${opts.minTurnMs}`);
   for (const e of opts.entrants) {
     if (e.source.type === 'builtin' && !(BUILTIN_BOTS as readonly string[]).includes(e.source.bot)) {
       throw new RangeError(`runMatch: unknown built-in bot "${String(e.source.bot)}"`);

@@ -15,7 +15,16 @@ export class SeatFrameWriter {
   private readonly views = new SeatViewBytes(this.strings);
 
   /** The frame as text (tests, logs). */
-  write(id: number, matchId: string, seat: number, kind: DecisionRequest['kind'], deadlineMs: number, g: Game, timeBankMs?: number, lastRttMs?: number): string {
+  write(
+    id: number,
+    matchId: string,
+    seat: number,
+    kind: DecisionRequest['kind'],
+    deadlineMs: number,
+    g: Game,
+    timeBankMs?: number,
+    lastRttMs?: number,
+  ): string {
     return this.encode(id, matchId, seat, kind, deadlineMs, g, timeBankMs, lastRttMs).toString('utf8');
   }
 
@@ -24,7 +33,16 @@ export class SeatFrameWriter {
    * again: it may wait for a connection or sit in a socket's queue). Positional arguments: no header
    * object per decision. `timeBankMs` and `lastRttMs` (whole ms) are left out when undefined.
    */
-  encode(id: number, matchId: string, seat: number, kind: DecisionRequest['kind'], deadlineMs: number, g: Game, timeBankMs?: number, lastRttMs?: number): Buffer {
+  encode(
+    id: number,
+    matchId: string,
+    seat: number,
+    kind: DecisionRequest['kind'],
+    deadlineMs: number,
+    g: Game,
+    timeBankMs?: number,
+    lastRttMs?: number,
+  ): Buffer {
     let p = ascii(beginFrame(), '{"id":');
     p = num(p, id);
     p = ascii(p, ',"matchId":');

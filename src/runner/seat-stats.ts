@@ -5,7 +5,20 @@ import type { SeatStats } from './types';
 
 export function emptySeatStats(seat: number, botId: string, botName: string): SeatStats {
   const strikes = Object.fromEntries(STRIKE_REASONS.map((r) => [r, 0])) as Record<StrikeReason, number>;
-  return { seat, botId, botName, strikes, resigned: false, decisions: 0, latenciesMs: [], strikeLog: [], connections: 0, timeUsedMs: 0, unrequestedFrames: 0, slowestMs: 0 };
+  return {
+    seat,
+    botId,
+    botName,
+    strikes,
+    resigned: false,
+    decisions: 0,
+    latenciesMs: [],
+    strikeLog: [],
+    connections: 0,
+    timeUsedMs: 0,
+    unrequestedFrames: 0,
+    slowestMs: 0,
+  };
 }
 
 export function totalStrikes(stats: SeatStats): number {

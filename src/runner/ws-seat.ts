@@ -27,7 +27,9 @@ import { FRAME_CEILING_BYTES, openBotSocket, type AddressGate } from './connect'
 /** Why a decision got no usable answer: the strike to charge, what happened, and the time it took from the frame's send (0 if never sent). */
 export type SeatFailure = { ok: false; reason: StrikeReason; detail: string; spentMs: number; frame?: Buffer };
 /** `frame` is the bot's frame as received (a reference, no copy), kept for the strike report should the action be illegal. */
-export type SeatAnswer = { ok: true; action: unknown; latencyMs: number; frame?: Buffer; debug?: unknown } | SeatFailure;
+export type SeatAnswer =
+  | { ok: true; action: unknown; latencyMs: number; frame?: Buffer; debug?: unknown }
+  | SeatFailure;
 type Opened = { ok: true; socket: WebSocket } | SeatFailure;
 
 export interface WsSeatOptions {
@@ -95,7 +97,8 @@ export class WsSeat {
     const left = p.lateAt - performance.now();
     // Timers may fire a hair early by performance.now(); under 0.5 ms counts as due.
     if (left >= 0.5) this.armDeadline(Math.ceil(left));
-    else if (p.reconnecting) this.settle(fail('dropped', `the bot closed the socket and it could not be reopened within ${p.deadlineMs} ms`));
+    else if (p.reconnecting)
+      this.settle(fail('dropped', `the bot closed the socket and it could not be reopened within ${p.deadlineMs} ms`));
     else this.settle(fail('late', `no answer within ${p.deadlineMs} ms`));
   };
 
@@ -134,9 +137,11 @@ export class WsSeat {
    * answer arrives (no promise hops per decision), or with the strike reason.
    */
   askThen(id: number, frame: string | Buffer, deadlineMs: number, done: (answer: SeatAnswer) => void): void {
-    if (this.pending) throw new Error(`WsSeat: decision ${this.pending.id} is still pending; one decision per seat at a time`);
+    if (this.pending)
+      throw new Error(`WsSeat: decision ${this.pending.id} is still pending; one decision per seat at a time`);
     // Fast path: the socket is open, send now.
-    if (!this.closed && !this.connecting && this.socket?.readyState === WebSocket.OPEN) this.send(this.socket, id, frame, deadlineMs, done);
+    if (!this.closed && !this.connecting && this.socket?.readyState === WebSocket.OPEN)
+      this.send(this.socket, id, frame, deadlineMs, done);
     else {
       this.connectThenAsk(id, frame, deadlineMs, done).catch((err: unknown) => {
         // Not expected (connect failures are answers), but a decision must never be left unsettled.
@@ -149,7 +154,12 @@ export class WsSeat {
     }
   }
 
-  private async connectThenAsk(id: number, frame: string | Buffer, deadlineMs: number, done: (answer: SeatAnswer) => void): Promise<void> {
+  private async connectThenAsk(
+    id: number,
+    frame: string | Buffer,
+    deadlineMs: number,
+    done: (answer: SeatAnswer) => void,
+  ): Promise<void> {
     if (this.closed) return done(fail('dropped', 'seat is closed'));
     // Waiting for a connect already in flight (a preconnect) and one retry share one deadline's worth of time.
     let budget = deadlineMs;
@@ -158,9 +168,10 @@ export class WsSeat {
       await this.connecting;
       budget = Math.floor(deadlineMs - (performance.now() - t0));
     }
-    const opened = this.socket?.readyState === WebSocket.OPEN || budget > 0
-      ? await this.ensureOpen(Math.max(1, budget))
-      : fail('dropped', `cannot connect: no upgrade within ${deadlineMs} ms`);
+    const opened =
+      this.socket?.readyState === WebSocket.OPEN || budget > 0
+        ? await this.ensureOpen(Math.max(1, budget))
+        : fail('dropped', `cannot connect: no upgrade within ${deadlineMs} ms`);
     if (!opened.ok) {
       this.settled.add(id);
       return done(opened);
@@ -168,9 +179,24 @@ export class WsSeat {
     this.send(opened.socket, id, frame, deadlineMs, done);
   }
 
-  private send(socket: WebSocket, id: number, frame: string | Buffer, deadlineMs: number, done: (answer: SeatAnswer) => void): void {
+  private send(
+    socket: WebSocket,
+    id: number,
+    frame: string | Buffer,
+    deadlineMs: number,
+    done: (answer: SeatAnswer) => void,
+  ): void {
     const sentAt = performance.now();
-    this.pending = { id, frame, sentAt, lateAt: sentAt + deadlineMs, deadlineMs, resent: false, reconnecting: false, resolve: done };
+    this.pending = {
+      id,
+      frame,
+      sentAt,
+      lateAt: sentAt + deadlineMs,
+      deadlineMs,
+      resent: false,
+      reconnecting: false,
+      resolve: done,
+    };
     // An armed timer due before this deadline re-arms for it when it fires; one due after it is moved up.
     if (this.deadlineTimer === null) this.armDeadline(deadlineMs);
     else if (this.timerDueAt > sentAt + deadlineMs) {
@@ -257,9 +283,10 @@ export class WsSeat {
       lastError = err.message;
       if (this.socket === socket && err.code?.startsWith('WS_ERR_')) {
         // ws closes the socket after these: a frame over the ceiling, invalid UTF-8, a bad opcode...
-        badFrame = err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
-          ? fail('oversize', `frame over ${FRAME_CEILING_BYTES} bytes (the hard ceiling; the socket was closed)`)
-          : fail('malformed', `invalid WebSocket frame (${err.message})`);
+        badFrame =
+          err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+            ? fail('oversize', `frame over ${FRAME_CEILING_BYTES} bytes (the hard ceiling; the socket was closed)`)
+            : fail('malformed', `invalid WebSocket frame (${err.message})`);
         this.settle(badFrame);
       }
     });
@@ -301,14 +328,25 @@ export class WsSeat {
   private onFrame(socket: WebSocket, data: Buffer, isBinary: boolean): void {
     const p = this.pending;
     if (!p) return this.unrequestedFrame(socket, 'while no decision was pending');
-    if (data.length > MAX_FRAME_BYTES) return this.settle(fail('oversize', `frame of ${data.length} bytes, over the ${MAX_FRAME_BYTES}-byte limit`, data));
+    if (data.length > MAX_FRAME_BYTES)
+      return this.settle(
+        fail('oversize', `frame of ${data.length} bytes, over the ${MAX_FRAME_BYTES}-byte limit`, data),
+      );
     if (!isBinary) {
       // An answer to a settled id is recognised from its first bytes, unparsed (a flood of them costs no JSON.parse).
       const id = leadingId(data);
-      if (id !== null && id !== p.id && this.settled.has(id)) return this.unrequestedFrame(socket, `answering settled decision ${id}`);
+      if (id !== null && id !== p.id && this.settled.has(id))
+        return this.unrequestedFrame(socket, `answering settled decision ${id}`);
     }
     const verdict = classifyFrame(data, isBinary, p.id, this.isSettled);
-    if (verdict.type === 'answer') this.settle({ ok: true, action: verdict.action, latencyMs: performance.now() - p.sentAt, frame: data, debug: verdict.debug });
+    if (verdict.type === 'answer')
+      this.settle({
+        ok: true,
+        action: verdict.action,
+        latencyMs: performance.now() - p.sentAt,
+        frame: data,
+        debug: verdict.debug,
+      });
     else if (verdict.type === 'malformed') this.settle(fail('malformed', verdict.detail, data));
     else this.unrequestedFrame(socket, `answering settled decision ${verdict.id}`);
   }
@@ -317,7 +355,12 @@ export class WsSeat {
   private unrequestedFrame(socket: WebSocket, what: string): void {
     if (++this.unrequested <= UNREQUESTED_BUDGET) return;
     if (this.pending) {
-      this.settle(fail('malformed', `unrequested frame (${what}): ${this.unrequested} so far, over the budget of ${UNREQUESTED_BUDGET} per match`));
+      this.settle(
+        fail(
+          'malformed',
+          `unrequested frame (${what}): ${this.unrequested} so far, over the budget of ${UNREQUESTED_BUDGET} per match`,
+        ),
+      );
       return;
     }
     // Nothing to strike: stop reading this socket; the next decision reconnects.
@@ -373,6 +416,7 @@ function closeSocket(socket: WebSocket, code: number | null): Promise<void> {
       resolve();
     });
     if (code === null || socket.readyState === WebSocket.CONNECTING) socket.terminate();
-    else if (socket.readyState === WebSocket.OPEN) socket.close(code, code === 1000 ? 'match over' : 'unrequested frames');
+    else if (socket.readyState === WebSocket.OPEN)
+      socket.close(code, code === 1000 ? 'match over' : 'unrequested frames');
   });
 }

@@ -16,7 +16,16 @@ import type { Context, Hono } from 'hono';
 import { binaryAssetNames, readPackageAsset } from '../docs/package-files';
 
 /** The page paths of the dashboard's router (src/web/router.tsx); none collides with an API path. */
-export const DASHBOARD_PATHS = ['/', '/sign-in', '/account', '/account/bots', '/account/keys', '/account/webhooks', '/match/:id', '/bot/:id'] as const;
+export const DASHBOARD_PATHS = [
+  '/',
+  '/sign-in',
+  '/account',
+  '/account/bots',
+  '/account/keys',
+  '/account/webhooks',
+  '/match/:id',
+  '/bot/:id',
+] as const;
 
 /**
  * API paths that are also pages (the router shows the page for each): a
@@ -24,7 +33,15 @@ export const DASHBOARD_PATHS = ['/', '/sign-in', '/account', '/account/bots', '/
  * dashboard, so a link works whichever form was shared. API clients (JSON,
  * `*\/*`, no Accept) get the API's answer as before.
  */
-export const API_PAGE_PATHS = ['/leaderboard', '/matches', '/matches/:id', '/bots', '/bots/:id', '/keys', '/me'] as const;
+export const API_PAGE_PATHS = [
+  '/leaderboard',
+  '/matches',
+  '/matches/:id',
+  '/bots',
+  '/bots/:id',
+  '/keys',
+  '/me',
+] as const;
 
 /** The q a media range list gives `type` (its most specific matching range; 1 for no Accept at all is the caller's business). */
 function qualityOf(accept: string, type: string): number {
@@ -136,7 +153,12 @@ function loadFrom(read: ReadWebFile, mtimeMs: number): Loaded {
     assets.set(rel, { type: typeOf(rel), raw: must(path), gzip: read(`${path}.gz`), br: read(`${path}.br`) });
   }
   const index = must('index.html');
-  return { mtimeMs, index, indexEtag: `"${createHash('sha256').update(index).digest('base64url').slice(0, 22)}"`, assets };
+  return {
+    mtimeMs,
+    index,
+    indexEtag: `"${createHash('sha256').update(index).digest('base64url').slice(0, 22)}"`,
+    assets,
+  };
 }
 
 /** The single executable carries the build as assets under dist/web/ (scripts/build-binary.mjs); undefined elsewhere. */
@@ -201,7 +223,12 @@ export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions 
   const page = (c: Context): Response => {
     const l = current();
     if (!l) return notBuilt(c);
-    const headers = { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', etag: l.indexEtag };
+    const headers = {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      etag: l.indexEtag,
+    };
     if (c.req.header('if-none-match') === l.indexEtag) return c.body(null, 304, headers);
     return c.body(new Uint8Array(l.index), 200, headers);
   };
@@ -212,7 +239,11 @@ export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions 
       if ((c.req.method === 'GET' || c.req.method === 'HEAD') && prefersHtml(c.req.header('accept'))) {
         const res = page(c);
         res.headers.append('vary', 'accept');
-        if (path === '/matches/:id') res.headers.append('link', `</matches/${encodeURIComponent(c.req.param('id') ?? '')}>; rel=preload; as=fetch; crossorigin=anonymous`);
+        if (path === '/matches/:id')
+          res.headers.append(
+            'link',
+            `</matches/${encodeURIComponent(c.req.param('id') ?? '')}>; rel=preload; as=fetch; crossorigin=anonymous`,
+          );
         return res;
       }
       await next();
@@ -225,7 +256,10 @@ export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions 
       // script is still loading (the page's fetch, same-origin with credentials, then reuses it).
       app.get(path, (c) => {
         const res = page(c);
-        res.headers.append('link', `</matches/${encodeURIComponent(c.req.param('id') ?? '')}>; rel=preload; as=fetch; crossorigin=anonymous`);
+        res.headers.append(
+          'link',
+          `</matches/${encodeURIComponent(c.req.param('id') ?? '')}>; rel=preload; as=fetch; crossorigin=anonymous`,
+        );
         return res;
       });
     } else {
@@ -237,7 +271,9 @@ export function mountDashboard(app: Hono<any, any, any>, opts: DashboardOptions 
     const l = current();
     const asset = l?.assets.get(`/assets/${c.req.param('file')}`);
     if (!asset) {
-      return c.json({ error: { code: 'not_found', message: `no dashboard asset ${c.req.path}` } }, 404, { 'cache-control': 'no-store' });
+      return c.json({ error: { code: 'not_found', message: `no dashboard asset ${c.req.path}` } }, 404, {
+        'cache-control': 'no-store',
+      });
     }
     const enc = pickEncoding(c.req.header('accept-encoding'));
     const body = enc === 'br' ? asset.br : enc === 'gzip' ? asset.gzip : undefined;

@@ -121,7 +121,12 @@ export interface HttpTimeouts {
 }
 
 /** Short enough that a slow client cannot hold a connection long, ample for any real one (bodies are 64 KiB at most). */
-export const HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkEveryMs: 1_000 };
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
 
 export const DEFAULT_TICK_SECONDS = 30;
 export const DEFAULT_MATCH_TIMEOUT_MS = 10 * 60_000;
@@ -131,18 +136,26 @@ export const DEFAULT_MATCH_TIMEOUT_MS = 10 * 60_000;
  * process on it serves the stream of every match, wherever it is played);
  * otherwise the in-memory hub. The Postgres modules load only for a Postgres store.
  */
-export async function liveHubFor(store: Store, log: ServiceLog, matchTimeoutMs: number, writeIntervalMs?: number): Promise<LiveHub> {
+export async function liveHubFor(
+  store: Store,
+  log: ServiceLog,
+  matchTimeoutMs: number,
+  writeIntervalMs?: number,
+): Promise<LiveHub> {
   if (!('db' in store)) return new LiveHub();
   const { PgStore } = await import('./store/pg-store');
   if (!(store instanceof PgStore)) return new LiveHub();
   const { PgLiveHub } = await import('./live/pg-hub');
   return PgLiveHub.start(store.db, {
-    log, writeIntervalMs,
+    log,
+    writeIntervalMs,
     // A running match's rows outlive any match (its timeout) before they count as a dead player's.
     staleMs: Math.max(3_600_000, 2 * matchTimeoutMs),
     finalOf: async (id) => {
       const m = await store.getMatch(id);
-      return m && m.status !== 'running' ? { status: m.status, players: m.players, endedAt: m.endedAt ?? new Date().toISOString() } : null;
+      return m && m.status !== 'running'
+        ? { status: m.status, players: m.players, endedAt: m.endedAt ?? new Date().toISOString() }
+        : null;
     },
   });
 }
@@ -156,22 +169,41 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   if (opts.queueMetricsDb) registerQueueMetrics(metrics.registry, opts.queueMetricsDb);
   const store = timedStore(opts.store, metrics);
   const platformKey = opts.platformKey ?? loadOrCreatePlatformKeyAt(join(opts.dataDir, PLATFORM_KEY_FILE));
-  const hub = await liveHubFor(opts.store, log, opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS, opts.liveWriteIntervalMs);
+  const hub = await liveHubFor(
+    opts.store,
+    log,
+    opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS,
+    opts.liveWriteIntervalMs,
+  );
   const urlPolicy = { production, resolve: opts.resolve };
   const gate = addressGate(urlPolicy);
   const webhooks = new WebhookDispatcher({
-    store, platformKey: platformKey.privateKey, urlPolicy, log,
-    retryScheduleMs: opts.webhookRetryScheduleMs, pollMs: opts.webhookPollMs,
+    store,
+    platformKey: platformKey.privateKey,
+    urlPolicy,
+    log,
+    retryScheduleMs: opts.webhookRetryScheduleMs,
+    pollMs: opts.webhookPollMs,
   });
   const qualify = opts.qualify !== 'off';
 
   const scheduler = new Scheduler({
-    store, hub, platformKey: platformKey.privateKey, gate,
+    store,
+    hub,
+    platformKey: platformKey.privateKey,
+    gate,
     tickMs: (opts.tickSeconds ?? DEFAULT_TICK_SECONDS) * 1000,
     matchTimeoutMs: opts.matchTimeoutMs ?? DEFAULT_MATCH_TIMEOUT_MS,
-    maxMatches: opts.maxMatches, sameOwner: opts.sameOwner,
-    deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs, minTurnMs: opts.minTurnMs, log, metrics,
-    newSeed: opts.newSeed, newMatchId: opts.newMatchId, onOwnerEvent: webhooks.sink,
+    maxMatches: opts.maxMatches,
+    sameOwner: opts.sameOwner,
+    deadlineMs: opts.deadlineMs,
+    timeBankMs: opts.timeBankMs,
+    minTurnMs: opts.minTurnMs,
+    log,
+    metrics,
+    newSeed: opts.newSeed,
+    newMatchId: opts.newMatchId,
+    onOwnerEvent: webhooks.sink,
     qualify: { enabled: qualify, opponents: opts.qualifyOpponents },
   });
   // A start that fails from here on lets go of the hub's connection (a shared hub holds one).
@@ -183,9 +215,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   // The base URL is known only once the port is; the app reads it through deps.
   const deps: AppDeps = {
-    store, platformKey: platformKey.privateKey, platformPublicKey: platformKey.publicKeyBase64, production, role: opts.role ?? 'all',
-    baseUrl: opts.baseUrl ?? '', urlPolicy, deployCheck, log, metrics, hub, qualify,
-    mailer: opts.mailer ?? (opts.smtpUrl ? await smtpMailer(opts.smtpUrl, opts.mailFrom ?? 'Bot Arena <arena@localhost>') : logMailer(log)),
+    store,
+    platformKey: platformKey.privateKey,
+    platformPublicKey: platformKey.publicKeyBase64,
+    production,
+    role: opts.role ?? 'all',
+    baseUrl: opts.baseUrl ?? '',
+    urlPolicy,
+    deployCheck,
+    log,
+    metrics,
+    hub,
+    qualify,
+    mailer:
+      opts.mailer ??
+      (opts.smtpUrl ? await smtpMailer(opts.smtpUrl, opts.mailFrom ?? 'Bot Arena <arena@localhost>') : logMailer(log)),
     rateLimits: opts.rateLimits ?? DEFAULT_RATE_LIMITS,
     trustProxy: opts.trustProxy === true,
     liveStreamsPerAddress: opts.liveStreamsPerAddress,
@@ -195,9 +239,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   // A wrong SMTP host or port shows at the first sign-in otherwise: try it now, without holding up the start.
   void deps.mailer.check?.().then((error) => {
-    if (error !== null) log({ event: 'mail.check_failed', error, note: 'sign-in mail will fail until the SMTP server (--smtp) answers' });
+    if (error !== null)
+      log({ event: 'mail.check_failed', error, note: 'sign-in mail will fail until the SMTP server (--smtp) answers' });
   });
-  const connectionLimits = { ...defaultConnectionLimits(openFileLimit(), opts.maxMatches ?? DEFAULT_MAX_MATCHES, opts.trustProxy === true), ...opts.connectionLimits };
+  const connectionLimits = {
+    ...defaultConnectionLimits(openFileLimit(), opts.maxMatches ?? DEFAULT_MAX_MATCHES, opts.trustProxy === true),
+    ...opts.connectionLimits,
+  };
   // Refusals are logged at most once a minute (a flood would fill the log otherwise), with how many.
   const refused = { server: 0, address: 0 };
   let refusedLogAt = 0;
@@ -207,7 +255,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const now = Date.now();
     if (now - refusedLogAt < 60_000) return;
     refusedLogAt = now;
-    log({ event: 'connections.refused', ...refused, ...connectionLimits, note: 'connections past a cap are answered 429 and closed (serve --max-connections, --max-connections-per-address)' });
+    log({
+      event: 'connections.refused',
+      ...refused,
+      ...connectionLimits,
+      note: 'connections past a cap are answered 429 and closed (serve --max-connections, --max-connections-per-address)',
+    });
     refused.server = refused.address = 0;
   });
   deps.connections = connections;
@@ -216,8 +269,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve(
       {
-        fetch: app.fetch, port: opts.port ?? 8080, hostname: host,
-        serverOptions: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: timeouts.checkEveryMs },
+        fetch: app.fetch,
+        port: opts.port ?? 8080,
+        hostname: host,
+        serverOptions: {
+          headersTimeout: timeouts.headersMs,
+          requestTimeout: timeouts.requestMs,
+          keepAliveTimeout: timeouts.keepAliveMs,
+          connectionsCheckingInterval: timeouts.checkEveryMs,
+        },
       },
       () => resolve(s as Server),
     ) as Server;
@@ -234,7 +294,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   let closing: Promise<void> | null = null;
   return {
-    url, baseUrl: deps.baseUrl, platformKey, scheduler, webhooks, metrics, connectionLimits,
+    url,
+    baseUrl: deps.baseUrl,
+    platformKey,
+    scheduler,
+    webhooks,
+    metrics,
+    connectionLimits,
     close: () =>
       (closing ??= (async () => {
         const stopped = new Promise<void>((r) => server.close(() => r()));

@@ -4,7 +4,16 @@
 // goes out in small blocks of game indexes, handed to whichever worker is
 // free, so a worker that drew long games does not hold up the rest.
 import { Worker } from 'node:worker_threads';
-import { addTally, checkOptions, emptyTally, simResult, simulateSliced, type BuiltinName, type SimulateOptions, type SimulateResult } from './simulate';
+import {
+  addTally,
+  checkOptions,
+  emptyTally,
+  simResult,
+  simulateSliced,
+  type BuiltinName,
+  type SimulateOptions,
+  type SimulateResult,
+} from './simulate';
 import type { FromWorker, ToWorker, WorkerSetup } from './worker-messages';
 
 export interface ParallelOptions extends SimulateOptions {
@@ -45,7 +54,8 @@ export function threadCount(workers: number, games: number): number {
 
 export async function simulateParallel(opts: ParallelOptions, script: () => WorkerScript): Promise<SimulateResult> {
   const names = checkOptions(opts);
-  if (!Number.isInteger(opts.workers) || opts.workers < 1) throw new Error(`workers must be a positive integer, got ${opts.workers}`);
+  if (!Number.isInteger(opts.workers) || opts.workers < 1)
+    throw new Error(`workers must be a positive integer, got ${opts.workers}`);
   const workers = threadCount(opts.workers, opts.games);
   if (workers === 1) return simulateSliced(opts);
 
@@ -88,7 +98,10 @@ export async function simulateParallel(opts: ParallelOptions, script: () => Work
         }
       };
       for (let i = 0; i < workers; i++) {
-        const w = 'code' in source ? new Worker(source.code, { eval: true, workerData: setup }) : new Worker(source.file, { workerData: setup });
+        const w =
+          'code' in source
+            ? new Worker(source.code, { eval: true, workerData: setup })
+            : new Worker(source.file, { workerData: setup });
         pool.push(w);
         w.on('message', (msg: FromWorker) => {
           if (msg.type === 'progress') progress(msg.games);

@@ -1,9 +1,21 @@
 // In-process games between built-in bots: the engine at full speed, no sockets.
 // Seats rotate between games so no bot keeps the first-move advantage.
 import {
-  ACCEPT, REJECT, answerOpenOffer, createBuiltinBot, BUILTIN_BOTS, currentTurn, newGame, nextSeat, offerAnswerers, outcome,
-  pendingDecisions, submit,
-  type AnyAction, type BuiltinBot, type Game,
+  ACCEPT,
+  REJECT,
+  answerOpenOffer,
+  createBuiltinBot,
+  BUILTIN_BOTS,
+  currentTurn,
+  newGame,
+  nextSeat,
+  offerAnswerers,
+  outcome,
+  pendingDecisions,
+  submit,
+  type AnyAction,
+  type BuiltinBot,
+  type Game,
 } from '../../engine';
 
 export type BuiltinName = (typeof BUILTIN_BOTS)[number];
@@ -80,7 +92,11 @@ export function gameSeed(seed: string, index: number): string {
  * Plays one game to the end; seatBots[s] answers for seat s. Returns the number
  * of decisions answered. onAnswer sees each applied answer (benchmarks record them).
  */
-export function playToEnd(g: Game, seatBots: readonly BuiltinBot[], onAnswer?: (seat: number, answer: AnyAction) => void): number {
+export function playToEnd(
+  g: Game,
+  seatBots: readonly BuiltinBot[],
+  onAnswer?: (seat: number, answer: AnyAction) => void,
+): number {
   // Answers to open offers are two-thirds of all decisions: when every bot can
   // say yes or no directly, all asked seats answer at once (same draws, same game).
   const responders = seatBots.every((b) => b.respond !== undefined);
@@ -106,7 +122,9 @@ export function playToEnd(g: Game, seatBots: readonly BuiltinBot[], onAnswer?: (
     const res = submit(g, seat, answer);
     if (!res.ok) {
       const kind = pendingDecisions(g).find((d) => d.seat === seat)?.kind;
-      throw new Error(`built-in bot ${seatBots[seat].name} at seat ${seat} made an illegal ${kind}: ${res.reason.code}: ${res.reason.message}`);
+      throw new Error(
+        `built-in bot ${seatBots[seat].name} at seat ${seat} made an illegal ${kind}: ${res.reason.code}: ${res.reason.message}`,
+      );
     }
     onAnswer?.(seat, answer);
     decisions++;
@@ -142,7 +160,8 @@ export interface GameRun {
 /** The run that game `i` extends (the last one, when i follows it), with room for one more game of `bots` bytes. */
 function runFor(runs: GameRun[], i: number, bots: number): GameRun {
   let run = runs[runs.length - 1];
-  if (!run || run.from + run.used / bots !== i) runs.push((run = { from: i, codes: new Uint8Array(64 * bots), used: 0 }));
+  if (!run || run.from + run.used / bots !== i)
+    runs.push((run = { from: i, codes: new Uint8Array(64 * bots), used: 0 }));
   if (run.used + bots > run.codes.length) {
     const grown = new Uint8Array(run.codes.length * 2);
     grown.set(run.codes);
@@ -152,7 +171,14 @@ function runFor(runs: GameRun[], i: number, bots: number): GameRun {
 }
 
 export function emptyTally(bots: number): SimTally {
-  return { games: 0, turns: 0, won: 0, decisions: 0, bots: Array.from({ length: bots }, () => ({ wins: 0, vp: 0, placement: 0 })), perGame: [] };
+  return {
+    games: 0,
+    turns: 0,
+    won: 0,
+    decisions: 0,
+    bots: Array.from({ length: bots }, () => ({ wins: 0, vp: 0, placement: 0 })),
+    perGame: [],
+  };
 }
 
 /** Adds `from` into `into` (both for the same bots). */
@@ -175,7 +201,14 @@ export function addTally(into: SimTally, from: SimTally): void {
  * first game not played (`to` when all were).
  */
 export function playRange(
-  names: readonly BuiltinName[], seed: string, from: number, to: number, tally: SimTally, onGame?: () => void, stop?: () => boolean, duplicate = false,
+  names: readonly BuiltinName[],
+  seed: string,
+  from: number,
+  to: number,
+  tally: SimTally,
+  onGame?: () => void,
+  stop?: () => boolean,
+  duplicate = false,
 ): number {
   const n = names.length as 3 | 4;
   for (let i = from; i < to; i++) {
@@ -209,7 +242,8 @@ export function playRange(
 /** Checks the options and returns the bots' names. */
 export function checkOptions(opts: Pick<SimulateOptions, 'bots' | 'games'>): BuiltinName[] {
   const names = validateBots(opts.bots);
-  if (!Number.isInteger(opts.games) || opts.games < 1) throw new SimulateError(`--games must be a positive integer, got ${opts.games}`);
+  if (!Number.isInteger(opts.games) || opts.games < 1)
+    throw new SimulateError(`--games must be a positive integer, got ${opts.games}`);
   return names;
 }
 
@@ -238,14 +272,30 @@ export async function simulateSliced(opts: SimulateOptions): Promise<SimulateRes
   const stop = () => opts.signal?.aborted === true || performance.now() >= sliceEnd;
   while (next < opts.games && !opts.signal?.aborted) {
     sliceEnd = performance.now() + SLICE_MS;
-    next = playRange(names, opts.seed, next, opts.games, tally, () => opts.onProgress?.(tally.games), stop, opts.duplicate);
+    next = playRange(
+      names,
+      opts.seed,
+      next,
+      opts.games,
+      tally,
+      () => opts.onProgress?.(tally.games),
+      stop,
+      opts.duplicate,
+    );
     if (next < opts.games) await new Promise((r) => setImmediate(r));
   }
   return simResult(names, opts.seed, tally, (performance.now() - start) / 1000, opts.games, opts.duplicate);
 }
 
 /** The report of a run of `asked` games; `t.games` were played (fewer if it was stopped). */
-export function simResult(names: readonly string[], seed: string, t: SimTally, seconds: number, asked: number, duplicate = false): SimulateResult {
+export function simResult(
+  names: readonly string[],
+  seed: string,
+  t: SimTally,
+  seconds: number,
+  asked: number,
+  duplicate = false,
+): SimulateResult {
   // A run stopped before its first game reports zeros, not NaN (JSON has no NaN).
   const per = (x: number) => (t.games === 0 ? 0 : x / t.games);
   return {

@@ -21,16 +21,28 @@ if (port) {
     try {
       const tally = emptyTally(names.length);
       let sinceReport = 0;
-      playRange(names, setup.seed, msg.from, msg.to, tally, () => {
-        // Progress between blocks' ends, at most every few games.
-        if (++sinceReport === setup.progressEvery) {
-          port.postMessage({ type: 'progress', games: sinceReport } satisfies FromWorker);
-          sinceReport = 0;
-        }
-      }, stopped, setup.duplicate);
+      playRange(
+        names,
+        setup.seed,
+        msg.from,
+        msg.to,
+        tally,
+        () => {
+          // Progress between blocks' ends, at most every few games.
+          if (++sinceReport === setup.progressEvery) {
+            port.postMessage({ type: 'progress', games: sinceReport } satisfies FromWorker);
+            sinceReport = 0;
+          }
+        },
+        stopped,
+        setup.duplicate,
+      );
       port.postMessage({ type: 'done', tally, unreported: sinceReport } satisfies FromWorker);
     } catch (err) {
-      port.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) } satisfies FromWorker);
+      port.postMessage({
+        type: 'error',
+        message: err instanceof Error ? err.message : String(err),
+      } satisfies FromWorker);
     }
   });
 }

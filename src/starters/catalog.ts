@@ -28,7 +28,7 @@ export const STARTERS: Record<StarterLang, Starter> = {
   typescript: {
     lang: 'typescript',
     dir: 'examples/starter-bot',
-    summary: 'TypeScript on the bot-arena package: the engine\'s legal moves, the protocol\'s types (tsx, no build step)',
+    summary: "TypeScript on the bot-arena package: the engine's legal moves, the protocol's types (tsx, no build step)",
     run: 'npm install /path/to/bot-arena-<version>.tgz && npm start -- --port 8080',
     check: 'npx arena bot check http://127.0.0.1:8080',
   },

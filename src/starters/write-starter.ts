@@ -19,8 +19,12 @@ export function targetProblem(dir: string): string | undefined {
 export function starterFileNames(starter: Starter): string[] {
   const prefix = `${starter.dir}/`;
   const names = IN_BINARY
-    ? binaryAssetNames().filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length))
-    : [...walk(join(packageRoot(), starter.dir))].map((f) => relative(join(packageRoot(), starter.dir), f).split(sep).join('/'));
+    ? binaryAssetNames()
+        .filter((n) => n.startsWith(prefix))
+        .map((n) => n.slice(prefix.length))
+    : [...walk(join(packageRoot(), starter.dir))].map((f) =>
+        relative(join(packageRoot(), starter.dir), f).split(sep).join('/'),
+      );
   return names.filter(isStarterFile).sort();
 }
 

@@ -23,7 +23,11 @@ export interface PlayProgress {
   finish(): void;
 }
 
-export function createPlayProgress(stream: ProgressSink, bots: readonly ArenaBot[], opts: { redrawMs?: number; planned?: number } = {}): PlayProgress {
+export function createPlayProgress(
+  stream: ProgressSink,
+  bots: readonly ArenaBot[],
+  opts: { redrawMs?: number; planned?: number } = {},
+): PlayProgress {
   const tty = stream.isTTY === true;
   const names = new Map(bots.map((b) => [b.id, b.name]));
   const redrawMs = opts.redrawMs ?? 150;
@@ -82,12 +86,18 @@ export function gameLine(game: GameResult, p: TournamentProgress, names: Readonl
   if (game.status === 'aborted') return `${head}: aborted`;
   const name = (botId: string) => names.get(botId) ?? botId;
   const ranked = [...game.seats].sort((a, b) => (a.placement ?? 9) - (b.placement ?? 9) || a.seat - b.seat);
-  const place = (s: GameResult['seats'][number]) => `${ordinal(s.placement ?? 0)} ${name(s.botId)} ${s.vp ?? 0} VP${s.resigned ? ' (resigned)' : ''}`;
-  const strikes = game.seats.filter((s) => totalStrikes(s.strikes) > 0).map((s) => `${name(s.botId)} ${strikeText(s.strikes)}`);
+  const place = (s: GameResult['seats'][number]) =>
+    `${ordinal(s.placement ?? 0)} ${name(s.botId)} ${s.vp ?? 0} VP${s.resigned ? ' (resigned)' : ''}`;
+  const strikes = game.seats
+    .filter((s) => totalStrikes(s.strikes) > 0)
+    .map((s) => `${name(s.botId)} ${strikeText(s.strikes)}`);
   let result: string;
   const winner = game.ended === 'win' ? ranked.find((s) => s.won) : undefined;
   if (winner) {
-    result = `${name(winner.botId)} won with ${winner.vp ?? 0} VP; ${ranked.filter((s) => s !== winner).map(place).join(', ')}`;
+    result = `${name(winner.botId)} won with ${winner.vp ?? 0} VP; ${ranked
+      .filter((s) => s !== winner)
+      .map(place)
+      .join(', ')}`;
   } else {
     const turns = game.turns === null ? '' : ` after ${game.turns} turns`;
     result = `turn cap${turns}, no winner; by VP: ${ranked.map(place).join(', ')}`;

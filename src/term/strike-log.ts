@@ -9,16 +9,20 @@ import { ANSWER_PREVIEW_BYTES, STRIKES_TO_RESIGN } from '../runner/index';
 import { visible } from '../text/visible';
 
 export function strikeLogText(strikes: BotStrike[]): string {
-  return strikes.map((k) => {
-    const lines = [
-      `${k.at} ${k.matchId}, ${k.turn === 0 ? 'setup' : `turn ${k.turn}`}, seat ${k.seat}: ` +
-        `${k.reason} on a ${k.kind} decision ${k.decisionId} (strike ${k.strikes} of ${STRIKES_TO_RESIGN}${k.strikes >= STRIKES_TO_RESIGN ? ': resigned' : ''})`,
-      `  why: ${k.code ? `${k.code}: ` : ''}${visible(k.message)}`,
-    ];
-    if (k.answer !== undefined) {
-      const size = k.answerBytes ?? Buffer.byteLength(k.answer);
-      lines.push(`  answer (${size > ANSWER_PREVIEW_BYTES ? `first ${ANSWER_PREVIEW_BYTES} of ` : ''}${size} bytes): ${visible(k.answer)}`);
-    }
-    return lines.join('\n') + '\n';
-  }).join('');
+  return strikes
+    .map((k) => {
+      const lines = [
+        `${k.at} ${k.matchId}, ${k.turn === 0 ? 'setup' : `turn ${k.turn}`}, seat ${k.seat}: ` +
+          `${k.reason} on a ${k.kind} decision ${k.decisionId} (strike ${k.strikes} of ${STRIKES_TO_RESIGN}${k.strikes >= STRIKES_TO_RESIGN ? ': resigned' : ''})`,
+        `  why: ${k.code ? `${k.code}: ` : ''}${visible(k.message)}`,
+      ];
+      if (k.answer !== undefined) {
+        const size = k.answerBytes ?? Buffer.byteLength(k.answer);
+        lines.push(
+          `  answer (${size > ANSWER_PREVIEW_BYTES ? `first ${ANSWER_PREVIEW_BYTES} of ` : ''}${size} bytes): ${visible(k.answer)}`,
+        );
+      }
+      return lines.join('\n') + '\n';
+    })
+    .join('');
 }

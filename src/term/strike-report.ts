@@ -18,7 +18,9 @@ export function strikeReport(s: TournamentStrike): string {
   ];
   if (k.answer !== undefined) {
     const size = k.answerBytes ?? Buffer.byteLength(k.answer);
-    lines.push(`  answer (${size > ANSWER_PREVIEW_BYTES ? `first ${ANSWER_PREVIEW_BYTES} of ` : ''}${size} bytes): ${visible(k.answer)}`);
+    lines.push(
+      `  answer (${size > ANSWER_PREVIEW_BYTES ? `first ${ANSWER_PREVIEW_BYTES} of ` : ''}${size} bytes): ${visible(k.answer)}`,
+    );
   }
   return lines.join('\n');
 }

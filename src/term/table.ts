@@ -9,7 +9,14 @@ import { displayWidth, padEndTo } from './width';
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const cells = [headers, ...rows].map((r) => r.map(cleanCell));
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => displayWidth(r[i] ?? ''))));
-  return cells
-    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : padEndTo(c, widths[i]))).join('  ').trimEnd())
-    .join('\n') + '\n';
+  return (
+    cells
+      .map((r) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : padEndTo(c, widths[i])))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -6,7 +6,19 @@ import type { TournamentSummary } from '../arena/summary';
 
 export function formatTable(summary: TournamentSummary): string {
   // One column per strike reason (a count, '-' for none), then resignations: why a bot was struck shows at a glance.
-  const header = ['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', ...STRIKE_REASONS, 'resigned', 'latency p50/p95', 'slowest'];
+  const header = [
+    'bot',
+    'games',
+    'wins',
+    'avg place',
+    'avg VP',
+    'rating',
+    'sigma',
+    ...STRIKE_REASONS,
+    'resigned',
+    'latency p50/p95',
+    'slowest',
+  ];
   const rows = summary.bots.map((b) => [
     b.name,
     String(b.games),
@@ -22,7 +34,11 @@ export function formatTable(summary: TournamentSummary): string {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   // The bot name left-aligned, numbers right-aligned.
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   // "strikes" over the reason columns.
   const first = header.indexOf(STRIKE_REASONS[0]);
   const before = widths.slice(0, first).reduce((n, w) => n + w + 2, 0);
@@ -34,14 +50,19 @@ export function formatTable(summary: TournamentSummary): string {
   const tail = [`${summary.games} of ${summary.gamesPlanned} games completed`];
   if (summary.aborted) tail.push(`${summary.aborted} aborted`);
   if (summary.interrupted) tail.push('interrupted');
-  if (summary.verdict?.decided) tail.push(`stopped once decided (--until-decided, after game ${summary.verdict.games})`);
+  if (summary.verdict?.decided)
+    tail.push(`stopped once decided (--until-decided, after game ${summary.verdict.games})`);
   tail.push(`seed ${summary.seed}`);
   out.push('', tail.join(', ') + `. Rating = mu - 3*sigma (openskill Weng-Lin, ranks = placements).`);
   if (summary.bots.some((b) => totalStrikes(b.strikes) > 0)) {
-    out.push(`Strikes per reason over all games; resigned = games lost to 3 strikes. Why each one: arena play --verbose, or arena replay (key n).`);
+    out.push(
+      `Strikes per reason over all games; resigned = games lost to 3 strikes. Why each one: arena play --verbose, or arena replay (key n).`,
+    );
   }
   if (summary.bots.some((b) => (b.latencyMs?.late ?? 0) > 0)) {
-    out.push(`Latency counts every decision asked; "late" marks a percentile that fell on a decision with no answer within ${summary.deadlineMs} ms.`);
+    out.push(
+      `Latency counts every decision asked; "late" marks a percentile that fell on a decision with no answer within ${summary.deadlineMs} ms.`,
+    );
   }
   return out.join('\n');
 }

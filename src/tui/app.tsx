@@ -1,6 +1,6 @@
 // The interactive viewer: Ink draws the lines composeScreen produces, and
 // feeds keys and playback ticks to the pure controls.
-import React, { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
 import { eventsPerSecond, initialState, reduceInput, strikeIndexes, tick, type ViewerState } from './controls';
 import { useTerminalSize, type OnQuit } from './full-screen';
@@ -22,8 +22,17 @@ export interface ReplayAppProps {
 }
 
 function footerFor(s: ViewerState, t: Timeline, keys: { strikes: boolean; width: number }): Line {
-  if (s.mode === 'goto') return [span('jump to turn: ', { bold: true }), span(`${s.typed}_`), span(`  (0-${t.lastTurn}, Enter to go, Esc to cancel)`, { dim: true })];
-  if (s.mode === 'seat') return [span('next action of seat: ', { bold: true }), span(`(0-${t.seatCount - 1}, Esc to cancel)`, { dim: true })];
+  if (s.mode === 'goto')
+    return [
+      span('jump to turn: ', { bold: true }),
+      span(`${s.typed}_`),
+      span(`  (0-${t.lastTurn}, Enter to go, Esc to cancel)`, { dim: true }),
+    ];
+  if (s.mode === 'seat')
+    return [
+      span('next action of seat: ', { bold: true }),
+      span(`(0-${t.seatCount - 1}, Esc to cancel)`, { dim: true }),
+    ];
   if (s.note) return [span(s.note, { color: 'yellow', bold: true })];
   return footerLine(keys);
 }
@@ -41,7 +50,15 @@ function StyledLine({ line, colour }: { line: Line; colour: boolean }) {
   );
 }
 
-export function ReplayApp({ timeline, initialIndex = 0, showIds = false, colour = true, width, height, onQuit }: ReplayAppProps) {
+export function ReplayApp({
+  timeline,
+  initialIndex = 0,
+  showIds = false,
+  colour = true,
+  width,
+  height,
+  onQuit,
+}: ReplayAppProps) {
   const { exit } = useApp();
   const size = useTerminalSize(width, height);
   const [state, setState] = useState<ViewerState>(() => initialState(initialIndex, showIds));

@@ -43,7 +43,18 @@ export interface KeyFlags {
 }
 
 export function initialState(index = 0, showIds = false): ViewerState {
-  return { index, playing: false, speed: DEFAULT_SPEED, mode: 'normal', typed: '', note: null, showIds, showNotes: true, quit: false, interrupted: false };
+  return {
+    index,
+    playing: false,
+    speed: DEFAULT_SPEED,
+    mode: 'normal',
+    typed: '',
+    note: null,
+    showIds,
+    showNotes: true,
+    quit: false,
+    interrupted: false,
+  };
 }
 
 export function eventsPerSecond(s: ViewerState): number {
@@ -94,8 +105,20 @@ function jumpToStrike(t: Timeline, s: ViewerState, dir: 1 | -1): ViewerState {
   const strikes = strikeIndexes(t);
   if (strikes.length === 0) return { ...s, note: 'no strikes in this match' };
   const k = dir === 1 ? strikes.findIndex((i) => i > s.index) : strikes.findLastIndex((i) => i < s.index);
-  if (k === -1) return { ...s, note: dir === 1 ? `no later strike (N: previous; ${countText(strikes.length)})` : `no earlier strike (n: next; ${countText(strikes.length)})` };
-  return { ...s, playing: false, index: strikes[k], note: `strike ${k + 1} of ${strikes.length} in this match (n: next, N: previous)` };
+  if (k === -1)
+    return {
+      ...s,
+      note:
+        dir === 1
+          ? `no later strike (N: previous; ${countText(strikes.length)})`
+          : `no earlier strike (n: next; ${countText(strikes.length)})`,
+    };
+  return {
+    ...s,
+    playing: false,
+    index: strikes[k],
+    note: `strike ${k + 1} of ${strikes.length} in this match (n: next, N: previous)`,
+  };
 }
 
 function countText(n: number): string {
@@ -114,7 +137,13 @@ export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFl
     if (key.return) {
       if (!s.typed) return { ...base, mode: 'normal' };
       const turn = Number(s.typed);
-      if (turn > t.lastTurn) return { ...base, mode: 'normal', typed: '', note: `turn ${turn} is past the end: the match has ${t.lastTurn} turns` };
+      if (turn > t.lastTurn)
+        return {
+          ...base,
+          mode: 'normal',
+          typed: '',
+          note: `turn ${turn} is past the end: the match has ${t.lastTurn} turns`,
+        };
       return { ...base, mode: 'normal', typed: '', playing: false, index: firstEventOfTurn(t, turn) };
     }
     if (/^[0-9]+$/.test(input) && s.typed.length < 4) return { ...base, typed: s.typed + input };
@@ -124,7 +153,8 @@ export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFl
   if (s.mode === 'seat') {
     if (key.escape) return { ...base, mode: 'normal' };
     const seat = /^[0-9]$/.test(input) ? Number(input) : -1;
-    if (seat < 0 || seat >= t.seatCount) return { ...base, note: `type a seat number 0-${t.seatCount - 1} (Esc cancels)` };
+    if (seat < 0 || seat >= t.seatCount)
+      return { ...base, note: `type a seat number 0-${t.seatCount - 1} (Esc cancels)` };
     const at = nextActionOf(t, seat, s.index);
     if (at === -1) return { ...base, mode: 'normal', note: `seat ${seat} has no later action` };
     return { ...base, mode: 'normal', playing: false, index: at };
@@ -148,7 +178,12 @@ export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFl
   if (input === 's') return { ...base, mode: 'seat', playing: false };
   if (input === '?') return { ...base, mode: 'help', playing: false };
   if (input === 'i') return { ...base, showIds: !s.showIds };
-  if (input === 'd') return { ...base, showNotes: !s.showNotes, note: s.showNotes ? "bots' notes hidden (d shows them)" : "bots' notes shown (d hides them)" };
+  if (input === 'd')
+    return {
+      ...base,
+      showNotes: !s.showNotes,
+      note: s.showNotes ? "bots' notes hidden (d shows them)" : "bots' notes shown (d hides them)",
+    };
   if (input === 'n') return jumpToStrike(t, base, 1);
   if (input === 'N') return jumpToStrike(t, base, -1);
   return base;
@@ -160,7 +195,9 @@ export function reduceKey(t: Timeline, s: ViewerState, input: string, key: KeyFl
  */
 export function splitTyped(input: string, key: KeyFlags): Array<{ input: string; key: KeyFlags }> {
   if ([...input].length <= 1 || key.ctrl) return [{ input, key }];
-  return [...input].map((c) => (c === '\r' || c === '\n' ? { input: '', key: { return: true } } : { input: c, key: {} }));
+  return [...input].map((c) =>
+    c === '\r' || c === '\n' ? { input: '', key: { return: true } } : { input: c, key: {} },
+  );
 }
 
 /** Applies every key press in one input to the state. */

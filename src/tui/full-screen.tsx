@@ -1,7 +1,8 @@
 // What the replay and live viewers share around their Ink apps: the
 // alternate screen (the shell's scrollback is left as it was), signals that
 // end the app like Ctrl-C does, and the terminal size, following resizes.
-import React, { useEffect, useState } from 'react';
+import type React from 'react';
+import { useEffect, useState } from 'react';
 import { render, useStdout } from 'ink';
 
 export interface FullScreenOptions {
@@ -27,14 +28,23 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * Renders `app(onQuit)` on the alternate screen until it exits; `beforeLeave`
  * runs after it has, while the alternate screen is still up.
  */
-export async function runFullScreen(app: (onQuit: OnQuit) => React.ReactElement, opts: FullScreenOptions, beforeLeave?: () => Promise<void>): Promise<ViewerExit> {
+export async function runFullScreen(
+  app: (onQuit: OnQuit) => React.ReactElement,
+  opts: FullScreenOptions,
+  beforeLeave?: () => Promise<void>,
+): Promise<ViewerExit> {
   const stdout = opts.stdout ?? process.stdout;
   const stdin = opts.stdin ?? process.stdin;
   const signals = opts.signals ?? process;
   let interrupted = false;
   stdout.write(ENTER_ALT_SCREEN);
   try {
-    const ink = render(app((how) => { interrupted = how.interrupted; }), { stdout, stdin, exitOnCtrlC: false, patchConsole: false });
+    const ink = render(
+      app((how) => {
+        interrupted = how.interrupted;
+      }),
+      { stdout, stdin, exitOnCtrlC: false, patchConsole: false },
+    );
     // In raw mode Ctrl-C arrives as a key; a signal (kill, a closing terminal)
     // still has to leave the alternate screen and restore the terminal.
     const onSignal = () => {

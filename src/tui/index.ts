@@ -1,6 +1,14 @@
 // The replay viewer's public API: load a record, rebuild its timeline, draw
 // one moment as text, or run the interactive viewer.
-export { loadRecord, parseRecord, RecordLoadError, DEFAULT_SOURCES, fileSource, directorySource, serverSource } from '../arena/load';
+export {
+  loadRecord,
+  parseRecord,
+  RecordLoadError,
+  DEFAULT_SOURCES,
+  fileSource,
+  directorySource,
+  serverSource,
+} from '../arena/load';
 export type { LoadedRecord, RecordSource, LoadErrorCode } from '../arena/load';
 export { buildTimeline, firstEventOfTurn, ReplayVerifyError } from './timeline';
 export type { Frame, SeatFrame, Timeline } from './timeline';

@@ -8,12 +8,20 @@ import { confirmReplayedRecord, loadRecord, parseRecordHeader, type RecordSource
 import type { MatchRecord } from '../protocol/match';
 import { buildTimeline, type Timeline, type TimelineOptions } from './timeline';
 
-export async function openTimeline(ref: string, sources: readonly RecordSource[], opts: TimelineOptions = {}): Promise<Timeline> {
+export async function openTimeline(
+  ref: string,
+  sources: readonly RecordSource[],
+  opts: TimelineOptions = {},
+): Promise<Timeline> {
   return (await openVerifiedRecord(ref, sources, opts)).timeline;
 }
 
 /** The record and its timeline, verified alike (`arena replay --web` serves the record). */
-export async function openVerifiedRecord(ref: string, sources: readonly RecordSource[], opts: TimelineOptions = {}): Promise<{ record: MatchRecord; timeline: Timeline }> {
+export async function openVerifiedRecord(
+  ref: string,
+  sources: readonly RecordSource[],
+  opts: TimelineOptions = {},
+): Promise<{ record: MatchRecord; timeline: Timeline }> {
   const { record, origin } = await loadRecord(ref, sources, parseRecordHeader);
   let timeline: Timeline;
   try {

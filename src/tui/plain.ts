@@ -9,7 +9,12 @@ import { PLAIN_DEFAULT_WIDTH } from './plain-width';
 
 export { PLAIN_DEFAULT_WIDTH };
 
-export function renderPlain(t: Timeline, index: number, width = PLAIN_DEFAULT_WIDTH, opts: { showIds?: boolean } = {}): string {
+export function renderPlain(
+  t: Timeline,
+  index: number,
+  width = PLAIN_DEFAULT_WIDTH,
+  opts: { showIds?: boolean } = {},
+): string {
   // Tall enough for the board (either scale) beside the panels, or stacked when narrow.
   const board = boardSize(chooseScale(width, boardSize('wide').height));
   const beside = width - board.width - 2 >= 30;

@@ -1,6 +1,3 @@
-// Runs the interactive viewer in the terminal until the user quits, on the
-// alternate screen so the shell's scrollback is left as it was.
-import React from 'react';
 import { ReplayApp } from './app';
 import { runFullScreen, type FullScreenOptions, type ViewerExit } from './full-screen';
 import type { Timeline } from './timeline';
@@ -12,7 +9,18 @@ export interface RunOptions extends FullScreenOptions {
 }
 
 export function runViewer(t: Timeline, opts: RunOptions): Promise<ViewerExit> {
-  return runFullScreen((onQuit) => <ReplayApp timeline={t} initialIndex={opts.initialIndex} colour={opts.colour} showIds={opts.showIds} onQuit={onQuit} />, opts);
+  return runFullScreen(
+    (onQuit) => (
+      <ReplayApp
+        timeline={t}
+        initialIndex={opts.initialIndex}
+        colour={opts.colour}
+        showIds={opts.showIds}
+        onQuit={onQuit}
+      />
+    ),
+    opts,
+  );
 }
 
 /** NO_COLOR (no-color.org): present and not empty turns colour off. */

@@ -24,13 +24,17 @@ export function resolveStart(t: Timeline, at: StartPoint): number {
   if (at.event !== undefined) {
     if (at.event === 'end') return last;
     const n = wholeNumber(at.event, '--event');
-    if (n < 1 || n > t.events.length) throw new StartPointError(`--event ${n} is out of range: the match has events 1-${t.events.length}`);
+    if (n < 1 || n > t.events.length)
+      throw new StartPointError(`--event ${n} is out of range: the match has events 1-${t.events.length}`);
     return n - 1;
   }
   if (at.turn !== undefined) {
     if (at.turn === 'end') return last;
     const n = wholeNumber(at.turn, '--turn');
-    if (n > t.lastTurn) throw new StartPointError(`--turn ${n} is past the end: the match has turns 0 (setup) to ${t.lastTurn}; use --turn end for the final state`);
+    if (n > t.lastTurn)
+      throw new StartPointError(
+        `--turn ${n} is past the end: the match has turns 0 (setup) to ${t.lastTurn}; use --turn end for the final state`,
+      );
     return firstEventOfTurn(t, n);
   }
   return 0;

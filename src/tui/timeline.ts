@@ -2,7 +2,15 @@
 // engine: one frame per replay event. A record that does not reproduce
 // exactly is refused, naming the first event that differs.
 import {
-  checkHeaderResult, checkHeaderSeats, gameEvents, newGame, publicView, RULES_VERSION, seatSecrets, stepReplay, type Game,
+  checkHeaderResult,
+  checkHeaderSeats,
+  gameEvents,
+  newGame,
+  publicView,
+  RULES_VERSION,
+  seatSecrets,
+  stepReplay,
+  type Game,
 } from '../../engine/index';
 import type { BoardView, DevCardName, Outcome, PublicView, ResourceCounts } from '../../engine/index';
 import type { DecisionEntry, MatchEvent, MatchRecord } from '../protocol/match';
@@ -45,7 +53,10 @@ export interface Timeline {
 }
 
 export class ReplayVerifyError extends Error {
-  constructor(message: string, readonly eventIndex: number | null) {
+  constructor(
+    message: string,
+    readonly eventIndex: number | null,
+  ) {
     super(message);
     this.name = 'ReplayVerifyError';
   }
@@ -76,20 +87,32 @@ export interface TimelineOptions {
 /** Rebuilds every frame of a record. Throws ReplayVerifyError when the record cannot be replayed as recorded. */
 export function buildTimeline(record: MatchRecord, opts: TimelineOptions = {}): Timeline {
   if (record.seed === null || record.replay.length === 0) {
-    throw new ReplayVerifyError(`match ${record.id} is ${record.status} and has no public seed and replay yet; replay it once it has finished`, null);
+    throw new ReplayVerifyError(
+      `match ${record.id} is ${record.status} and has no public seed and replay yet; replay it once it has finished`,
+      null,
+    );
   }
   if (record.rulesVersion !== RULES_VERSION) {
-    throw new ReplayVerifyError(`match ${record.id} was played under rules ${record.rulesVersion}, but this arena replays ${RULES_VERSION}; use an arena release with those rules`, null);
+    throw new ReplayVerifyError(
+      `match ${record.id} was played under rules ${record.rulesVersion}, but this arena replays ${RULES_VERSION}; use an arena release with those rules`,
+      null,
+    );
   }
   if (record.status === 'running') {
-    throw new ReplayVerifyError(`match ${record.id} says it is running but carries a seed and replay; a running match has neither, so the record is not to be trusted`, null);
+    throw new ReplayVerifyError(
+      `match ${record.id} says it is running but carries a seed and replay; a running match has neither, so the record is not to be trusted`,
+      null,
+    );
   }
   const seatCount = record.seatCount as 3 | 4;
   const seats = checkHeaderSeats(record, record.replay);
   if (seats) throw new ReplayVerifyError(`match ${record.id} does not verify: ${seats}`, null);
   const seed = record.seed;
   const events = record.replay;
-  const names = Array.from({ length: seatCount }, (_, s) => record.players.find((p) => p.seat === s)?.botName ?? `seat ${s}`);
+  const names = Array.from(
+    { length: seatCount },
+    (_, s) => record.players.find((p) => p.seat === s)?.botName ?? `seat ${s}`,
+  );
 
   const lazy = opts.frames === 'lazy';
   const initial = newGame(seed, seatCount);
@@ -100,7 +123,10 @@ export function buildTimeline(record: MatchRecord, opts: TimelineOptions = {}): 
     const full = result.message.replace(/^event \d+: /, '');
     // The engine quotes both events; keep the message to a readable length.
     const detail = full.length > 400 ? `${full.slice(0, 400)}…` : full;
-    throw new ReplayVerifyError(`match ${record.id} does not verify at event ${result.index} (${events[result.index]?.kind ?? 'past the end'}): ${detail}`, result.index);
+    throw new ReplayVerifyError(
+      `match ${record.id} does not verify at event ${result.index} (${events[result.index]?.kind ?? 'past the end'}): ${detail}`,
+      result.index,
+    );
   }
   // The replay is the engine's; the header beside it must tell the same story.
   const header = checkHeaderResult(record, events, result.outcome);
@@ -117,8 +143,17 @@ export function buildTimeline(record: MatchRecord, opts: TimelineOptions = {}): 
     turnOf.push(turn);
   }
   return {
-    matchId: record.id, seed, seatCount, status: record.status, names, board, events, frames,
-    turnOf, lastTurn: turn, outcome: result.outcome,
+    matchId: record.id,
+    seed,
+    seatCount,
+    status: record.status,
+    names,
+    board,
+    events,
+    frames,
+    turnOf,
+    lastTurn: turn,
+    outcome: result.outcome,
     ...(record.decisions ? { decisions: record.decisions } : {}),
   };
 }
@@ -130,7 +165,11 @@ export function buildTimeline(record: MatchRecord, opts: TimelineOptions = {}): 
  * stops once frame stopAt is final (and then there is no result).
  */
 function replayFrames(
-  seed: string, seatCount: 3 | 4, events: readonly MatchEvent[], want: (i: number) => boolean, stopAt?: number,
+  seed: string,
+  seatCount: 3 | 4,
+  events: readonly MatchEvent[],
+  want: (i: number) => boolean,
+  stopAt?: number,
 ): { frames: Frame[]; result: ReturnType<typeof stepReplay> | null } {
   const frames: Frame[] = new Array<Frame>(events.length);
   const initial = newGame(seed, seatCount);
@@ -142,7 +181,9 @@ function replayFrames(
   let result: ReturnType<typeof stepReplay> | null = null;
   try {
     result = stepReplay(
-      seed, seatCount, events,
+      seed,
+      seatCount,
+      events,
       (g, last) => {
         if (last > settled && last < events.length && want(last)) frames[last] = snapshot(g, seatCount);
         settled = Math.max(settled, last);
@@ -173,7 +214,8 @@ function lazyFrames(seed: string, seatCount: 3 | 4, events: readonly MatchEvent[
   };
   return new Proxy(new Array<Frame>(events.length), {
     get(target, prop, receiver) {
-      if (typeof prop === 'string' && /^(0|[1-9]\d*)$/.test(prop) && Number(prop) < events.length) return frame(Number(prop));
+      if (typeof prop === 'string' && /^(0|[1-9]\d*)$/.test(prop) && Number(prop) < events.length)
+        return frame(Number(prop));
       return Reflect.get(target, prop, receiver);
     },
   });

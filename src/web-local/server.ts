@@ -45,11 +45,26 @@ export class LocalGames {
   wrap(play: (opts: RunMatchOptions) => Promise<MatchResult>): (opts: RunMatchOptions) => Promise<MatchResult> {
     return async (opts) => {
       const n = opts.entrants.length;
-      const players = seatOrder(opts.seed, n).map((i, seat) => ({ seat, botId: opts.entrants[i].botId, botName: opts.entrants[i].botName, placement: null, ratingDelta: null }));
+      const players = seatOrder(opts.seed, n).map((i, seat) => ({
+        seat,
+        botId: opts.entrants[i].botId,
+        botName: opts.entrants[i].botName,
+        placement: null,
+        ratingDelta: null,
+      }));
       const startedAt = new Date().toISOString();
       const header: MatchRecord = {
-        id: opts.matchId, game: 'pioneers', status: 'running', players, startedAt, endedAt: null, seed: null, replay: [],
-        rulesVersion: '', seatCount: n, vp: null,
+        id: opts.matchId,
+        game: 'pioneers',
+        status: 'running',
+        players,
+        startedAt,
+        endedAt: null,
+        seed: null,
+        replay: [],
+        rulesVersion: '',
+        seatCount: n,
+        vp: null,
       };
       this.records.set(opts.matchId, header);
       const channel = this.hub.open({ id: opts.matchId, game: 'pioneers', status: 'running', players, startedAt });
@@ -70,7 +85,11 @@ export class LocalGames {
         });
         const m = result.match;
         this.records.set(m.id, m);
-        this.hub.close(m.id, { status: m.status === 'completed' ? 'completed' : 'aborted', players: m.players, endedAt: m.endedAt ?? new Date().toISOString() });
+        this.hub.close(m.id, {
+          status: m.status === 'completed' ? 'completed' : 'aborted',
+          players: m.players,
+          endedAt: m.endedAt ?? new Date().toISOString(),
+        });
         return result;
       } catch (err) {
         this.records.set(opts.matchId, { ...header, status: 'aborted', endedAt: new Date().toISOString() });
@@ -87,7 +106,10 @@ export interface LocalWeb {
 }
 
 /** Serves the dashboard over `games` on 127.0.0.1:`port` (0 picks a free one). */
-export async function startLocalWeb(games: LocalGames, opts: { port?: number; webDir?: string } = {}): Promise<LocalWeb> {
+export async function startLocalWeb(
+  games: LocalGames,
+  opts: { port?: number; webDir?: string } = {},
+): Promise<LocalWeb> {
   const app = new Hono();
   // First, as in the service (app.ts): a browser that opens /matches/ID or /leaderboard gets the page, not JSON.
   mountDashboard(app, opts.webDir ? { dir: opts.webDir } : {});
@@ -99,10 +121,18 @@ export async function startLocalWeb(games: LocalGames, opts: { port?: number; we
     const status = c.req.query('status');
     const botId = c.req.query('botId');
     const limit = Math.min(100, Math.max(1, Number(c.req.query('limit')) || 20));
-    const rows = games.list()
+    const rows = games
+      .list()
       .filter((m) => (!status || m.status === status) && (!botId || m.players.some((p) => p.botId === botId)))
       .slice(0, limit)
-      .map(({ id, game, status: s, players, startedAt, endedAt }) => ({ id, game, status: s, players, startedAt, endedAt }));
+      .map(({ id, game, status: s, players, startedAt, endedAt }) => ({
+        id,
+        game,
+        status: s,
+        players,
+        startedAt,
+        endedAt,
+      }));
     return c.json({ matches: rows, next: null });
   });
   app.get('/matches/:id', (c) => {
@@ -116,7 +146,11 @@ export async function startLocalWeb(games: LocalGames, opts: { port?: number; we
       const m = games.get(id);
       if (!m) return c.json(notFound('match'), 404);
       // Finished: the page loads its replay instead; tell a live viewer it ended.
-      return c.body(sseMessage('end', { id, status: m.status, players: m.players, endedAt: m.endedAt }), 200, SSE_HEADERS);
+      return c.body(
+        sseMessage('end', { id, status: m.status, players: m.players, endedAt: m.endedAt }),
+        200,
+        SSE_HEADERS,
+      );
     }
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     if (!outgoing) throw new Error('live streams need the Node HTTP server');
@@ -125,7 +159,9 @@ export async function startLocalWeb(games: LocalGames, opts: { port?: number; we
   });
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s as Server)) as Server;
+    const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: '127.0.0.1' }, () =>
+      resolve(s as Server),
+    ) as Server;
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;

@@ -5,12 +5,30 @@
 // same-origin check reads. Errors come back as ApiError with the API's
 // {"error":{"code","message"}} body.
 import type {
-  ApiKeyMeta, Bot, BotCheckMessage, BotStrikePage, BotVersionList, Challenge, LeaderboardRow, Match, MatchStatus, MatchSummary, OpponentPage, Scope, User,
-  Webhook, WebhookDelivery, WebhookEvent,
+  ApiKeyMeta,
+  Bot,
+  BotCheckMessage,
+  BotStrikePage,
+  BotVersionList,
+  Challenge,
+  LeaderboardRow,
+  Match,
+  MatchStatus,
+  MatchSummary,
+  OpponentPage,
+  Scope,
+  User,
+  Webhook,
+  WebhookDelivery,
+  WebhookEvent,
 } from '../protocol/index';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -29,7 +47,8 @@ function errorFromBody(status: number, text: string): ApiError {
   try {
     const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
     const e = parsed?.error;
-    if (e && typeof e.code === 'string' && typeof e.message === 'string') return new ApiError(status, e.code, e.message);
+    if (e && typeof e.code === 'string' && typeof e.message === 'string')
+      return new ApiError(status, e.code, e.message);
   } catch {
     // not JSON: fall through
   }
@@ -56,7 +75,11 @@ export async function api<T>(method: Method, path: string, opts: RequestOptions 
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'network', `Could not reach the server (${(err as Error).message}). Check your connection and try again.`);
+    throw new ApiError(
+      0,
+      'network',
+      `Could not reach the server (${(err as Error).message}). Check your connection and try again.`,
+    );
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();
@@ -83,29 +106,38 @@ export const requestSignIn = (email: string) => api<unknown>('POST', '/auth/emai
 export const signOut = () => api<unknown>('POST', '/auth/logout');
 
 export const listKeys = (signal?: AbortSignal) => api<{ keys: ApiKeyMeta[] }>('GET', '/keys', { signal });
-export const addKey = (body: { name: string; publicKey: string; scopes: Scope[] }) => api<ApiKeyMeta>('POST', '/keys', { body });
+export const addKey = (body: { name: string; publicKey: string; scopes: Scope[] }) =>
+  api<ApiKeyMeta>('POST', '/keys', { body });
 export const revokeKey = (id: string) => api<ApiKeyMeta>('POST', `/keys/${encodeURIComponent(id)}/revoke`);
 
 export const listBots = (signal?: AbortSignal) => api<{ bots: Bot[] }>('GET', '/bots?game=pioneers', { signal });
-export const registerBot = (body: { name: string; url: string }) => api<Bot>('POST', '/bots', { body: { ...body, game: 'pioneers' } });
-export const updateBot = (id: string, body: { name?: string; url?: string; challengeable?: boolean }) => api<Bot>('PATCH', `/bots/${encodeURIComponent(id)}`, { body });
+export const registerBot = (body: { name: string; url: string }) =>
+  api<Bot>('POST', '/bots', { body: { ...body, game: 'pioneers' } });
+export const updateBot = (id: string, body: { name?: string; url?: string; challengeable?: boolean }) =>
+  api<Bot>('PATCH', `/bots/${encodeURIComponent(id)}`, { body });
 export const pauseBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/pause`);
 export const resumeBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/resume`);
 export const removeBot = (id: string) => api<void>('DELETE', `/bots/${encodeURIComponent(id)}`);
 /** The owner's strike log of the bot (403 or 404 for anyone else). */
-export const createChallenge = (botId: string, opponents: string[]) => api<Challenge>('POST', '/challenges', { body: { botId, opponents } });
-export const listChallenges = (signal?: AbortSignal) => api<{ challenges: Challenge[] }>('GET', '/challenges?limit=20', { signal });
+export const createChallenge = (botId: string, opponents: string[]) =>
+  api<Challenge>('POST', '/challenges', { body: { botId, opponents } });
+export const listChallenges = (signal?: AbortSignal) =>
+  api<{ challenges: Challenge[] }>('GET', '/challenges?limit=20', { signal });
 
 export const listWebhooks = (signal?: AbortSignal) => api<{ webhooks: Webhook[] }>('GET', '/webhooks', { signal });
-export const addWebhook = (body: { url: string; events: WebhookEvent[] }) => api<Webhook>('POST', '/webhooks', { body });
+export const addWebhook = (body: { url: string; events: WebhookEvent[] }) =>
+  api<Webhook>('POST', '/webhooks', { body });
 export const removeWebhook = (id: string) => api<void>('DELETE', `/webhooks/${encodeURIComponent(id)}`);
 export const listWebhookDeliveries = (id: string, signal?: AbortSignal) =>
   api<{ deliveries: WebhookDelivery[] }>('GET', `/webhooks/${encodeURIComponent(id)}/deliveries`, { signal });
 
-export const getBot = (id: string, signal?: AbortSignal) => api<Bot>('GET', `/bots/${encodeURIComponent(id)}`, { signal });
-export const listBotVersions = (id: string, signal?: AbortSignal) => api<BotVersionList>('GET', `/bots/${encodeURIComponent(id)}/versions`, { signal });
+export const getBot = (id: string, signal?: AbortSignal) =>
+  api<Bot>('GET', `/bots/${encodeURIComponent(id)}`, { signal });
+export const listBotVersions = (id: string, signal?: AbortSignal) =>
+  api<BotVersionList>('GET', `/bots/${encodeURIComponent(id)}/versions`, { signal });
 export const requalifyBot = (id: string) => api<Bot>('POST', `/bots/${encodeURIComponent(id)}/requalify`);
-export const listBotStrikes = (id: string, signal?: AbortSignal) => api<BotStrikePage>('GET', `/bots/${encodeURIComponent(id)}/strikes?limit=50`, { signal });
+export const listBotStrikes = (id: string, signal?: AbortSignal) =>
+  api<BotStrikePage>('GET', `/bots/${encodeURIComponent(id)}/strikes?limit=50`, { signal });
 
 export const getLeaderboard = (signal?: AbortSignal) =>
   api<{ game: 'pioneers'; rows: LeaderboardRow[] }>('GET', '/leaderboard?game=pioneers', { publicData: true, signal });
@@ -127,12 +159,17 @@ export function listMatches(q: MatchQuery, signal?: AbortSignal) {
 }
 export type OpponentSort = 'games' | 'above' | 'name';
 /** GET /bots/{id}/opponents: head-to-head, public; changes with each match, so always asked. */
-export function listOpponents(botId: string, q: { sort: OpponentSort; order: 'asc' | 'desc'; limit: number }, signal?: AbortSignal) {
+export function listOpponents(
+  botId: string,
+  q: { sort: OpponentSort; order: 'asc' | 'desc'; limit: number },
+  signal?: AbortSignal,
+) {
   const p = new URLSearchParams({ game: 'pioneers', sort: q.sort, order: q.order, limit: String(q.limit) });
   return api<OpponentPage>('GET', `/bots/${encodeURIComponent(botId)}/opponents?${p}`, { signal });
 }
 // Public, and cache mode `default` so the page can use the response its HTML preloaded (dashboard.ts).
-export const getMatch = (id: string, signal?: AbortSignal) => api<Match>('GET', `/matches/${encodeURIComponent(id)}`, { publicData: true, signal });
+export const getMatch = (id: string, signal?: AbortSignal) =>
+  api<Match>('GET', `/matches/${encodeURIComponent(id)}`, { publicData: true, signal });
 export const liveUrl = (id: string) => `/matches/${encodeURIComponent(id)}/live`;
 
 /** A message for a person: the API's own message, which names the field or the reason. */
@@ -150,11 +187,19 @@ export async function checkBotUrl(url: string, onMessage: (m: BotCheckMessage) =
   let res: Response;
   try {
     res = await fetch('/bots/check', {
-      method: 'POST', headers: { accept: 'application/x-ndjson', 'content-type': 'application/json' },
-      body: JSON.stringify({ url }), credentials: 'same-origin', cache: 'no-store', redirect: 'error',
+      method: 'POST',
+      headers: { accept: 'application/x-ndjson', 'content-type': 'application/json' },
+      body: JSON.stringify({ url }),
+      credentials: 'same-origin',
+      cache: 'no-store',
+      redirect: 'error',
     });
   } catch (err) {
-    throw new ApiError(0, 'network', `Could not reach the server (${(err as Error).message}). Check your connection and try again.`);
+    throw new ApiError(
+      0,
+      'network',
+      `Could not reach the server (${(err as Error).message}). Check your connection and try again.`,
+    );
   }
   if (!res.ok || !res.body) throw errorFromBody(res.status, await res.text());
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -174,7 +219,11 @@ export async function checkBotUrl(url: string, onMessage: (m: BotCheckMessage) =
     if (done) break;
   }
   if (last === null || (last.type !== 'passed' && last.type !== 'failed')) {
-    throw new ApiError(res.status, 'bad_response', 'the check stream ended before saying how the checks went; try again');
+    throw new ApiError(
+      res.status,
+      'bad_response',
+      'the check stream ended before saying how the checks went; try again',
+    );
   }
   return last;
 }

@@ -16,7 +16,8 @@ export type Route =
 
 export const paths = {
   home: () => '/',
-  match: (id: string, event?: number | null) => `/match/${encodeURIComponent(id)}${event == null ? '' : `?event=${event}`}`,
+  match: (id: string, event?: number | null) =>
+    `/match/${encodeURIComponent(id)}${event == null ? '' : `?event=${event}`}`,
   bot: (id: string) => `/bot/${encodeURIComponent(id)}`,
   signin: () => '/sign-in',
   account: () => '/account',
@@ -38,7 +39,11 @@ export function parseRoute(pathname: string, search: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'home' };
   if (pathname === '/sign-in') {
     const next = q.get('next');
-    return { page: 'signin', next: next && next.startsWith('/') && !next.startsWith('//') ? next : null, linkExpired: q.get('link') === 'expired' };
+    return {
+      page: 'signin',
+      next: next?.startsWith('/') && !next.startsWith('//') ? next : null,
+      linkExpired: q.get('link') === 'expired',
+    };
   }
   // The API's own paths, opened in a browser (the server sends this page for them: src/service/dashboard.ts API_PAGE_PATHS).
   if (pathname === '/leaderboard' || pathname === '/matches') return { page: 'home' };

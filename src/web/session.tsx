@@ -12,7 +12,12 @@ export interface Session {
   setUser: (u: User | null) => void;
 }
 
-const SessionContext = createContext<Session>({ user: undefined, error: null, refresh: async () => {}, setUser: () => {} });
+const SessionContext = createContext<Session>({
+  user: undefined,
+  error: null,
+  refresh: async () => {},
+  setUser: () => {},
+});
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);

@@ -1,17 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_BOTS, createBuiltinBot } from '../../engine/index';
-import { ArenaInputError, BUILTIN_NAMES, fillWithRandom, parseBotArg, parseBotArgs, parseBotUrl, redactCredentials } from '../../src/arena/bots';
+import {
+  ArenaInputError,
+  BUILTIN_NAMES,
+  fillWithRandom,
+  parseBotArg,
+  parseBotArgs,
+  parseBotUrl,
+  redactCredentials,
+} from '../../src/arena/bots';
 import { planPlay } from '../../src/arena/play-options';
 
 describe('bot arguments', () => {
   it('accepts URLs of the four schemes and the built-ins', () => {
     expect(parseBotArg('http://127.0.0.1:8080').source).toEqual({ type: 'ws', url: 'http://127.0.0.1:8080' });
-    expect(parseBotArg('wss://bots.example.com/b?x=1').source).toEqual({ type: 'ws', url: 'wss://bots.example.com/b?x=1' });
+    expect(parseBotArg('wss://bots.example.com/b?x=1').source).toEqual({
+      type: 'ws',
+      url: 'wss://bots.example.com/b?x=1',
+    });
     expect(parseBotArg('builtin:greedy').source).toEqual({ type: 'builtin', bot: 'greedy' });
   });
 
   it('takes a name before "=" but not an "=" inside a URL', () => {
-    expect(parseBotArg('alice=http://127.0.0.1:9000')).toEqual({ name: 'alice', source: { type: 'ws', url: 'http://127.0.0.1:9000' } });
+    expect(parseBotArg('alice=http://127.0.0.1:9000')).toEqual({
+      name: 'alice',
+      source: { type: 'ws', url: 'http://127.0.0.1:9000' },
+    });
     expect(parseBotArg('http://h:1/?a=b').name).toBeUndefined();
   });
 
@@ -23,7 +37,11 @@ describe('bot arguments', () => {
   });
 
   it('refuses user:password in a bot URL, without repeating the password', () => {
-    for (const arg of ['http://alice:s3cret@127.0.0.1:8080', 'me=wss://tok3n@bots.example.com/b', 'ws://:s3cret@h:1/']) {
+    for (const arg of [
+      'http://alice:s3cret@127.0.0.1:8080',
+      'me=wss://tok3n@bots.example.com/b',
+      'ws://:s3cret@h:1/',
+    ]) {
       let message = '';
       try {
         parseBotArg(arg);
@@ -40,7 +58,7 @@ describe('bot arguments', () => {
     expect(redactCredentials('x http://u:p@h/ and wss://t@h2')).toBe('x http://***@h/ and wss://***@h2');
   });
 
-  it('accepts exactly the engine\'s built-in bots (one list) and each of them can play', () => {
+  it("accepts exactly the engine's built-in bots (one list) and each of them can play", () => {
     expect(BUILTIN_NAMES).toBe(BUILTIN_BOTS);
     for (const name of BUILTIN_BOTS) {
       expect(parseBotArg(`builtin:${name}`).source).toEqual({ type: 'builtin', bot: name });
@@ -69,7 +87,15 @@ describe('bot arguments', () => {
 describe('planPlay', () => {
   it('defaults: 3 seats under 4 bots, 4 seats from 4, a generated seed', () => {
     const p = planPlay({ bots: ['builtin:random', 'builtin:random', 'builtin:random'] }, () => 'gen');
-    expect(p).toMatchObject({ seats: 3, games: 10, seed: 'gen', seedGenerated: true, concurrency: 4, deadlineMs: 5000, filled: [] });
+    expect(p).toMatchObject({
+      seats: 3,
+      games: 10,
+      seed: 'gen',
+      seedGenerated: true,
+      concurrency: 4,
+      deadlineMs: 5000,
+      filled: [],
+    });
     expect(planPlay({ bots: Array(5).fill('builtin:random') }).seats).toBe(4);
   });
 
@@ -95,7 +121,9 @@ describe('planPlay', () => {
     expect(() => planPlay({ bots: [] })).toThrow(/no bots given/);
     expect(() => planPlay({ bots: ['builtin:random'], games: '0' })).toThrow(/--games must be a whole number from 1/);
     expect(() => planPlay({ bots: ['builtin:random'], games: '3.5' })).toThrow(/--games/);
-    expect(() => planPlay({ bots: ['builtin:random'], seats: '5' })).toThrow(/--seats must be a whole number from 3 to 4/);
+    expect(() => planPlay({ bots: ['builtin:random'], seats: '5' })).toThrow(
+      /--seats must be a whole number from 3 to 4/,
+    );
     expect(() => planPlay({ bots: ['builtin:random'], deadlineMs: '-1' })).toThrow(/--deadline-ms/);
     expect(() => planPlay({ bots: ['builtin:random'], concurrency: 'lots' })).toThrow(/--concurrency/);
   });

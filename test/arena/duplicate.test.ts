@@ -12,7 +12,10 @@ const startedAt = new Date('2026-11-27T12:00:00Z');
 
 /** Each game as (seed, seat -> bot, placements): what makes it the game it is. */
 const gamesOf = (s: TournamentSummary) =>
-  s.matches.map((m) => ({ seed: m.seed, seats: [...m.players].sort((a, b) => a.seat - b.seat).map((p) => `${p.bot}:${p.placement}`) }));
+  s.matches.map((m) => ({
+    seed: m.seed,
+    seats: [...m.players].sort((a, b) => a.seat - b.seat).map((p) => `${p.bot}:${p.placement}`),
+  }));
 
 describe('drawDuplicateTables', () => {
   it('rotates each drawn table through every seat, group by group', () => {
@@ -33,8 +36,26 @@ describe('runTournament --duplicate', () => {
   const bots = () => parseBotArgs(['g=builtin:greedy', 'r1=builtin:random', 'r2=builtin:random']);
 
   it('plays each seed once per seat rotation: the same set of games for any --concurrency', async () => {
-    const one = await runTournament({ bots: bots(), games: 6, seats: 3, seed: 'dup', concurrency: 1, duplicate: true, platformKey: privateKey, startedAt });
-    const three = await runTournament({ bots: bots(), games: 6, seats: 3, seed: 'dup', concurrency: 3, duplicate: true, platformKey: privateKey, startedAt });
+    const one = await runTournament({
+      bots: bots(),
+      games: 6,
+      seats: 3,
+      seed: 'dup',
+      concurrency: 1,
+      duplicate: true,
+      platformKey: privateKey,
+      startedAt,
+    });
+    const three = await runTournament({
+      bots: bots(),
+      games: 6,
+      seats: 3,
+      seed: 'dup',
+      concurrency: 3,
+      duplicate: true,
+      platformKey: privateKey,
+      startedAt,
+    });
     expect(gamesOf(three)).toEqual(gamesOf(one));
     expect(one.duplicate).toBe(true);
     // Two seeds (HMAC of the group number), three games each; every bot sits in every seat of each.
@@ -58,7 +79,15 @@ describe('runTournament --duplicate', () => {
 
   it('--until-decided stops once greedy is decided better than random, before the cap', async () => {
     const s = await runTournament({
-      bots: bots(), games: 300, seats: 3, seed: 'decide', concurrency: 2, duplicate: true, untilDecided: true, platformKey: privateKey, startedAt,
+      bots: bots(),
+      games: 300,
+      seats: 3,
+      seed: 'decide',
+      concurrency: 2,
+      duplicate: true,
+      untilDecided: true,
+      platformKey: privateKey,
+      startedAt,
     });
     expect(s.verdict).not.toBeNull();
     const v = s.verdict!;
@@ -67,16 +96,27 @@ describe('runTournament --duplicate', () => {
     expect(v.games).toBeLessThan(300);
     // Games running when it decided finish and count; nothing new starts after it.
     expect(s.matches.length).toBeLessThanOrEqual(v.games + 2);
-    expect(v.text).toMatch(new RegExp(`^g places above r1 in \\d+% ± \\d+% of games \\(decided after ${v.games} games\\)$`));
+    expect(v.text).toMatch(
+      new RegExp(`^g places above r1 in \\d+% ± \\d+% of games \\(decided after ${v.games} games\\)$`),
+    );
   });
 
   it('--until-decided with equal bots plays to the cap and says it is not decided', async () => {
     const s = await runTournament({
-      bots: parseBotArgs(['a=builtin:random', 'b=builtin:random', 'builtin:random']), games: 9, seats: 3, seed: 'equal', concurrency: 2,
-      duplicate: true, untilDecided: true, platformKey: privateKey, startedAt,
+      bots: parseBotArgs(['a=builtin:random', 'b=builtin:random', 'builtin:random']),
+      games: 9,
+      seats: 3,
+      seed: 'equal',
+      concurrency: 2,
+      duplicate: true,
+      untilDecided: true,
+      platformKey: privateKey,
+      startedAt,
     });
     expect(s.matches).toHaveLength(9);
     expect(s.verdict).toMatchObject({ a: 'a', b: 'b', decided: false, better: null, games: 9 });
-    expect(s.verdict!.text).toMatch(/^a places above b in \d+% ± \d+% of games \(not decided after 9 games, the cap; raise --games to go on\)$/);
+    expect(s.verdict!.text).toMatch(
+      /^a places above b in \d+% ± \d+% of games \(not decided after 9 games, the cap; raise --games to go on\)$/,
+    );
   });
 });

@@ -10,7 +10,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import type { MatchRecord } from '../../src/protocol/match';
 import { runMatch } from '../../src/runner/index';
-import { loadRecord, readRecordFile, RECORD_LIMITS, RecordLoadError, stdinSource, type RecordSource } from '../../src/arena/load';
+import {
+  loadRecord,
+  readRecordFile,
+  RECORD_LIMITS,
+  RecordLoadError,
+  stdinSource,
+  type RecordSource,
+} from '../../src/arena/load';
 import { buildTimeline, ReplayVerifyError } from '../../src/tui/timeline';
 import { FIXTURE_4P, FIXTURE_TALK, readFixture } from '../tui/helpers';
 
@@ -23,7 +30,10 @@ afterEach(() => {
 });
 
 async function loadError(ref: string): Promise<RecordLoadError> {
-  const err = await loadRecord(ref).then(() => null, (e: unknown) => e);
+  const err = await loadRecord(ref).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(RecordLoadError);
   return err as RecordLoadError;
 }
@@ -114,7 +124,10 @@ describe('pipes and stdin', () => {
   it('refuses a FIFO nobody writes to at once, without waiting', async () => {
     const fifo = join(dir, 'idle.json');
     execFileSync('mkfifo', [fifo]);
-    const err = await readRecordFile(fifo).then(() => null, (e: unknown) => e);
+    const err = await readRecordFile(fifo).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(RecordLoadError);
     expect((err as Error).message).toMatch(/idle\.json is a pipe with nothing written to it/);
   });
@@ -129,12 +142,23 @@ describe('pipes and stdin', () => {
     expect(record.id).toBe('m-tui-fixture');
 
     const tty = Object.assign(Readable.from([text]), { isTTY: true });
-    await expect(loadRecord('-', [stdinSource(tty)])).rejects.toThrow(/"-" reads the record from stdin, but stdin is a terminal: pipe one in/);
+    await expect(loadRecord('-', [stdinSource(tty)])).rejects.toThrow(
+      /"-" reads the record from stdin, but stdin is a terminal: pipe one in/,
+    );
 
     const chunk = Buffer.alloc(1024 * 1024, 0x20);
-    const endless = Readable.from((function* () { for (;;) yield chunk; })());
-    const err = await loadRecord('-', [stdinSource(endless)]).then(() => null, (e: unknown) => e);
-    expect((err as Error).message).toBe(`stdin is over ${RECORD_LIMITS.fileBytes / 1024 / 1024} MiB, more than a match record can be, so this is not one`);
+    const endless = Readable.from(
+      (function* () {
+        for (;;) yield chunk;
+      })(),
+    );
+    const err = await loadRecord('-', [stdinSource(endless)]).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toBe(
+      `stdin is over ${RECORD_LIMITS.fileBytes / 1024 / 1024} MiB, more than a match record can be, so this is not one`,
+    );
   });
 });
 
@@ -202,7 +226,9 @@ describe('buildTimeline refuses records whose header contradicts the replay', ()
     const low = Math.min(first.seat, other.seat);
     const claimed = r.players.find((p) => p.seat === low)!.placement;
     const real = finished.players.find((p) => p.seat === low)!.placement;
-    expect(refusal(r)).toContain(`the header gives seat ${low} placement ${claimed}, but the replay gives it placement ${real}`);
+    expect(refusal(r)).toContain(
+      `the header gives seat ${low} placement ${claimed}, but the replay gives it placement ${real}`,
+    );
   });
 
   it('changed VP', () => {
@@ -224,13 +250,20 @@ describe('buildTimeline refuses records whose header contradicts the replay', ()
   it('a replay cut short where an answer ends, with no end', () => {
     const r = structuredClone(finished);
     // An end of turn is the first event of its answer: everything before it is whole answers.
-    const lastEnd = r.replay.findLastIndex((e) => e.kind === 'action' && (e.data as { action: { type?: string } }).action.type === 'end_turn');
+    const lastEnd = r.replay.findLastIndex(
+      (e) => e.kind === 'action' && (e.data as { action: { type?: string } }).action.type === 'end_turn',
+    );
     r.replay = r.replay.slice(0, lastEnd);
     expect(refusal(r)).toMatch(/stops before the game ends/);
   });
 
-  it('a seat count other than the replay\'s, and players that do not fill the seats', () => {
-    const three = { ...structuredClone(finished), seatCount: 3, vp: finished.vp!.slice(0, 3), players: finished.players.filter((p) => p.seat < 3) };
+  it("a seat count other than the replay's, and players that do not fill the seats", () => {
+    const three = {
+      ...structuredClone(finished),
+      seatCount: 3,
+      vp: finished.vp!.slice(0, 3),
+      players: finished.players.filter((p) => p.seat < 3),
+    };
     expect(refusal(three)).toMatch(/3 seats.*start.*4/);
     const twice = structuredClone(finished);
     twice.players[1] = { ...twice.players[1], seat: twice.players[0].seat };
@@ -240,15 +273,25 @@ describe('buildTimeline refuses records whose header contradicts the replay', ()
   it('an aborted game marked completed, or with placements', async () => {
     const stop = new AbortController();
     const { match } = await runMatch({
-      matchId: 'm-aborted-header', seed: 'tui-aborted-2', platformKey: generateKeyPairSync('ed25519').privateKey,
-      entrants: ['a', 'b', 'c'].map((n) => ({ botId: n, botName: n, source: { type: 'builtin' as const, bot: 'random' as const } })),
+      matchId: 'm-aborted-header',
+      seed: 'tui-aborted-2',
+      platformKey: generateKeyPairSync('ed25519').privateKey,
+      entrants: ['a', 'b', 'c'].map((n) => ({
+        botId: n,
+        botName: n,
+        source: { type: 'builtin' as const, bot: 'random' as const },
+      })),
       signal: stop.signal,
-      onEvent: (e) => { if (e.seq === 200) stop.abort(); },
+      onEvent: (e) => {
+        if (e.seq === 200) stop.abort();
+      },
     });
     expect(match.status).toBe('aborted');
     expect(() => buildTimeline(match)).not.toThrow();
     expect(refusal({ ...match, status: 'completed' })).toMatch(/completed.*aborted/);
-    expect(refusal({ ...match, players: match.players.map((p) => ({ ...p, placement: p.seat + 1 })) })).toMatch(/placement/);
+    expect(refusal({ ...match, players: match.players.map((p) => ({ ...p, placement: p.seat + 1 })) })).toMatch(
+      /placement/,
+    );
     expect(refusal({ ...match, vp: [1, 1, 1] })).toMatch(/VP/);
   });
 });

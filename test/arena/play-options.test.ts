@@ -27,7 +27,9 @@ describe('arena play --time-bank', () => {
 
   it('refuses a bank that is not 1 to 3600 whole seconds, as a usage error', async () => {
     for (const bad of ['0', '-5', '1.5', 'ten', '3601']) {
-      const r = await runCli(['play', ...three, '--time-bank', bad], { env: { ARENA_CONFIG_DIR: join(home, 'config') } });
+      const r = await runCli(['play', ...three, '--time-bank', bad], {
+        env: { ARENA_CONFIG_DIR: join(home, 'config') },
+      });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('--time-bank must be a whole number from 1 to 3600');
     }
@@ -37,11 +39,28 @@ describe('arena play --time-bank', () => {
     const staller = await startTestBot({ behaviour: stallingBot(0.5) });
     bots.push(staller);
     const r = await runCli(
-      ['play', `staller=${staller.url}`, 'builtin:random', 'builtin:random', '--games', '1', '--seed', 'bank', '--deadline-ms', '400', '--time-bank', '1', '--json'],
+      [
+        'play',
+        `staller=${staller.url}`,
+        'builtin:random',
+        'builtin:random',
+        '--games',
+        '1',
+        '--seed',
+        'bank',
+        '--deadline-ms',
+        '400',
+        '--time-bank',
+        '1',
+        '--json',
+      ],
       { env: { ARENA_CONFIG_DIR: join(home, 'config') } },
     );
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout) as { games: number; bots: Array<{ name: string; strikes: Record<string, number>; resigned: number }> };
+    const doc = JSON.parse(r.stdout) as {
+      games: number;
+      bots: Array<{ name: string; strikes: Record<string, number>; resigned: number }>;
+    };
     expect(doc.games).toBe(1);
     const s = doc.bots.find((b) => b.name === 'staller')!;
     expect(s.strikes.late).toBe(3);

@@ -20,7 +20,10 @@ function variant(change: (r: Record<string, any>) => unknown): string {
 }
 
 async function refusal(text: string): Promise<string> {
-  const err = await parseRecord(text, 'bad.json').then(() => null, (e: unknown) => e);
+  const err = await parseRecord(text, 'bad.json').then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(RecordLoadError);
   expect((err as RecordLoadError).code).toBe('not_a_record');
   return (err as RecordLoadError).message;
@@ -29,26 +32,50 @@ async function refusal(text: string): Promise<string> {
 describe('a record that fails its schema, in words', () => {
   it('arena replay bad.json names the missing field and exits 1', async () => {
     const path = join(dir, 'bad.json');
-    writeFileSync(path, variant((r) => void delete r.id));
-    const r = await runCli(['replay', path, '--plain'], { env: { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config') }, cwd: dir });
+    writeFileSync(
+      path,
+      variant((r) => void delete r.id),
+    );
+    const r = await runCli(['replay', path, '--plain'], {
+      env: { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config') },
+      cwd: dir,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`arena: ${path} is not a match record: it has no "id" (text expected)\n`);
     expect(r.stderr).not.toMatch(/Invalid input|received undefined/);
   });
 
   it('says which part of the file: a player, a replay event, a field inside one', async () => {
-    expect(await refusal(variant((r) => void delete r.players[0].placement))).toBe('bad.json is not a match record: player 0 has no "placement" (a number expected)');
-    expect(await refusal(variant((r) => void delete r.replay[3].kind))).toMatch(/^bad\.json is not a match record: replay event 3 has no "kind" \(one of start, action, roll, /);
-    expect(await refusal(variant((r) => void (r.replay[3].data = { x: 1 })))).toBe('bad.json is not a match record: replay event 3, "data" has no "what" (one of road, settlement, city)');
+    expect(await refusal(variant((r) => void delete r.players[0].placement))).toBe(
+      'bad.json is not a match record: player 0 has no "placement" (a number expected)',
+    );
+    expect(await refusal(variant((r) => void delete r.replay[3].kind))).toMatch(
+      /^bad\.json is not a match record: replay event 3 has no "kind" \(one of start, action, roll, /,
+    );
+    expect(await refusal(variant((r) => void (r.replay[3].data = { x: 1 })))).toBe(
+      'bad.json is not a match record: replay event 3, "data" has no "what" (one of road, settlement, city)',
+    );
   });
 
   it('says what a wrong value is and what was expected', async () => {
-    expect(await refusal(variant((r) => void (r.id = 5)))).toBe('bad.json is not a match record: "id" is 5, where text is expected');
-    expect(await refusal(variant((r) => void (r.status = 'weird')))).toBe('bad.json is not a match record: "status" is "weird", not one of running, completed, aborted');
-    expect(await refusal(variant((r) => void (r.players[0].seat = 99)))).toBe('bad.json is not a match record: player 0, "seat" is 99; at most 3 expected');
-    expect(await refusal(variant((r) => void (r.players = [])))).toBe('bad.json is not a match record: "players" has 0 items; at least 3 expected');
-    expect(await refusal(variant((r) => void (r.extra = 1)))).toBe('bad.json is not a match record: it has a field a match record does not have: "extra"');
-    expect(await refusal(variant(() => [1]))).toBe('bad.json is not a match record: the record is a list, where an object is expected');
+    expect(await refusal(variant((r) => void (r.id = 5)))).toBe(
+      'bad.json is not a match record: "id" is 5, where text is expected',
+    );
+    expect(await refusal(variant((r) => void (r.status = 'weird')))).toBe(
+      'bad.json is not a match record: "status" is "weird", not one of running, completed, aborted',
+    );
+    expect(await refusal(variant((r) => void (r.players[0].seat = 99)))).toBe(
+      'bad.json is not a match record: player 0, "seat" is 99; at most 3 expected',
+    );
+    expect(await refusal(variant((r) => void (r.players = [])))).toBe(
+      'bad.json is not a match record: "players" has 0 items; at least 3 expected',
+    );
+    expect(await refusal(variant((r) => void (r.extra = 1)))).toBe(
+      'bad.json is not a match record: it has a field a match record does not have: "extra"',
+    );
+    expect(await refusal(variant(() => [1]))).toBe(
+      'bad.json is not a match record: the record is a list, where an object is expected',
+    );
   });
 
   it('shows a hostile value escaped, never raw', async () => {

@@ -24,10 +24,13 @@ let wsSeat: number;
 
 beforeAll(async () => {
   // The heuristic bot's decisions, behind a server that keeps every request it gets (verifying handshakes, as a careful bot does).
-  const recording = await serveBot((request, memo) => {
-    received.push(JSON.stringify(request));
-    return heuristicDecide(request, memo);
-  }, { platformPublicKey });
+  const recording = await serveBot(
+    (request, memo) => {
+      received.push(JSON.stringify(request));
+      return heuristicDecide(request, memo);
+    },
+    { platformPublicKey },
+  );
   bots.push(recording);
   result = await runMatch({
     matchId: 'm-feed-1',
@@ -62,7 +65,7 @@ describe('rebuildRequests', () => {
     }
   });
 
-  it('finds the request of an event: the one it answered, or the seat\'s next', () => {
+  it("finds the request of an event: the one it answered, or the seat's next", () => {
     const { requests } = rebuildRequests(record, { deadlineMs: 5000, timeBankMs: 120_000 });
     const mine = requests.filter((r) => r.seat === wsSeat);
     const tenth = mine[9];
@@ -73,15 +76,20 @@ describe('rebuildRequests', () => {
     expect(requestAt(requests, record.replay.length + 5, wsSeat)).toBeNull();
   });
 
-  it('frames carry timeBankMs and lastRttMs as sent, from the record\'s decisions, whatever bank the caller assumes', () => {
-    const frames = rebuildRequests(record, { deadlineMs: 5000, timeBankMs: 1, seat: wsSeat }).requests.map((r) => r.frame.toString('utf8'));
+  it("frames carry timeBankMs and lastRttMs as sent, from the record's decisions, whatever bank the caller assumes", () => {
+    const frames = rebuildRequests(record, { deadlineMs: 5000, timeBankMs: 1, seat: wsSeat }).requests.map((r) =>
+      r.frame.toString('utf8'),
+    );
     expect(frames).toEqual(received);
     expect(JSON.parse(frames[1])).toMatchObject({ timeBankMs: expect.any(Number), lastRttMs: expect.any(Number) });
   });
 
   it('says a deadline is not exact when the seat may have run its bank below it (a record without decisions)', () => {
     // An older record, without per-decision timing.
-    const tight = rebuildRequests({ ...record, decisions: undefined }, { deadlineMs: 5000, timeBankMs: 5000, seat: wsSeat });
+    const tight = rebuildRequests(
+      { ...record, decisions: undefined },
+      { deadlineMs: 5000, timeBankMs: 5000, seat: wsSeat },
+    );
     expect(tight.deadlineExact[wsSeat]).toBe(false);
     expect(tight.notes.join('\n')).toMatch(new RegExp(`seat ${wsSeat} used \\d+ ms of its 5000 ms bank`));
   });
@@ -96,16 +104,42 @@ describe('feedSeat', () => {
   it('fed to the same (deterministic) bot, every decision agrees', async () => {
     const bot = await startHeuristic({ port: 0, platformPublicKey });
     bots.push(bot);
-    const { requests } = rebuildRequests(record, { deadlineMs: 5000, timeBankMs: 120_000, seat: wsSeat, keepGames: true });
-    const report = await feedSeat(requests, { url: bot.url, matchId: record.id, platformKey: privateKey, waitMs: 5000 });
-    expect(report).toEqual({ decisions: requests.length, agreed: requests.length, differed: 0, skipped: 0, firstDifference: null });
+    const { requests } = rebuildRequests(record, {
+      deadlineMs: 5000,
+      timeBankMs: 120_000,
+      seat: wsSeat,
+      keepGames: true,
+    });
+    const report = await feedSeat(requests, {
+      url: bot.url,
+      matchId: record.id,
+      platformKey: privateKey,
+      waitMs: 5000,
+    });
+    expect(report).toEqual({
+      decisions: requests.length,
+      agreed: requests.length,
+      differed: 0,
+      skipped: 0,
+      firstDifference: null,
+    });
   });
 
   it('fed to the starter bot, it reports the first difference', async () => {
     const bot = await startStarter({ port: 0 });
     bots.push(bot);
-    const { requests } = rebuildRequests(record, { deadlineMs: 5000, timeBankMs: 120_000, seat: wsSeat, keepGames: true });
-    const report = await feedSeat(requests, { url: bot.url, matchId: record.id, platformKey: privateKey, waitMs: 5000 });
+    const { requests } = rebuildRequests(record, {
+      deadlineMs: 5000,
+      timeBankMs: 120_000,
+      seat: wsSeat,
+      keepGames: true,
+    });
+    const report = await feedSeat(requests, {
+      url: bot.url,
+      matchId: record.id,
+      platformKey: privateKey,
+      waitMs: 5000,
+    });
     expect(report.differed).toBeGreaterThan(0);
     expect(report.decisions).toBe(requests.length);
     const first = report.firstDifference!;
@@ -164,7 +198,12 @@ describe('rebuildRequests with strikes and a resignation', () => {
     expect(other.requests.map((q) => q.frame.toString('utf8'))).toEqual(heard);
 
     asked = 0;
-    const report = await feedSeat(struck.requests, { url: striker.url, matchId: rec.id, platformKey: privateKey, waitMs: 300 });
+    const report = await feedSeat(struck.requests, {
+      url: striker.url,
+      matchId: rec.id,
+      platformKey: privateKey,
+      waitMs: 300,
+    });
     expect(report).toMatchObject({ decisions: 3, agreed: 2, differed: 0, skipped: 1, firstDifference: null });
   });
 });

@@ -5,25 +5,35 @@ import { arrangeForSeats, drawTables } from '../../src/arena/schedule';
 function counts(tables: number[][], bots: number, seats: number) {
   const played = new Array(bots).fill(0);
   const seatCounts = Array.from({ length: bots }, () => new Array(seats).fill(0));
-  for (const t of tables) t.forEach((b, s) => { played[b]++; seatCounts[b][s]++; });
+  for (const t of tables)
+    t.forEach((b, s) => {
+      played[b]++;
+      seatCounts[b][s]++;
+    });
   return { played, seatCounts };
 }
 
 describe('drawTables', () => {
   it('gives every bot the same number of games, within one, for any field', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 3, max: 4 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 40 }), fc.string(), (seats, extra, games, seed) => {
-        const bots = seats + extra;
-        const tables = drawTables(bots, seats, games, seed);
-        expect(tables).toHaveLength(games);
-        for (const t of tables) {
-          expect(t).toHaveLength(seats);
-          expect(new Set(t).size).toBe(seats); // nobody sits twice at one table
-          for (const b of t) expect(b).toBeGreaterThanOrEqual(0), expect(b).toBeLessThan(bots);
-        }
-        const { played } = counts(tables, bots, seats);
-        expect(Math.max(...played) - Math.min(...played)).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.integer({ min: 3, max: 4 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.string(),
+        (seats, extra, games, seed) => {
+          const bots = seats + extra;
+          const tables = drawTables(bots, seats, games, seed);
+          expect(tables).toHaveLength(games);
+          for (const t of tables) {
+            expect(t).toHaveLength(seats);
+            expect(new Set(t).size).toBe(seats); // nobody sits twice at one table
+            for (const b of t) expect(b).toBeGreaterThanOrEqual(0), expect(b).toBeLessThan(bots);
+          }
+          const { played } = counts(tables, bots, seats);
+          expect(Math.max(...played) - Math.min(...played)).toBeLessThanOrEqual(1);
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -55,7 +55,15 @@ describe('runTournament with the example bots', () => {
 
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'arena-play-'));
-    summary = await runTournament({ bots: bots(), games: 4, seats: 4, seed: 'e2e', concurrency: 2, platformKey: privateKey, outDir: out });
+    summary = await runTournament({
+      bots: bots(),
+      games: 4,
+      seats: 4,
+      seed: 'e2e',
+      concurrency: 2,
+      platformKey: privateKey,
+      outDir: out,
+    });
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -93,7 +101,7 @@ describe('runTournament with the example bots', () => {
     expect(onDisk).toEqual(JSON.parse(JSON.stringify(summary)));
   });
 
-  it('seats each bot where the drawn table says, through the engine\'s seed shuffle', () => {
+  it("seats each bot where the drawn table says, through the engine's seed shuffle", () => {
     const tables = drawTables(4, 4, 4, 'e2e');
     const ids = bots().map((b) => b.id);
     readRecords(out).forEach((r, g) => {
@@ -106,7 +114,10 @@ describe('runTournament with the example bots', () => {
     const ratings = new Map<string, Rating>();
     for (const r of readRecords(out)) {
       const before = r.players.map((p) => ratings.get(p.botId) ?? rating());
-      const after = rate(before.map((x) => [x]), { rank: r.players.map((p) => p.placement!) });
+      const after = rate(
+        before.map((x) => [x]),
+        { rank: r.players.map((p) => p.placement!) },
+      );
       r.players.forEach((p, i) => {
         expect(p.ratingDelta).toBeCloseTo(displayRating(after[i][0]) - displayRating(before[i]), 6);
         ratings.set(p.botId, after[i][0]);
@@ -119,12 +130,26 @@ describe('runTournament with the example bots', () => {
   });
 
   it('reproduces the same tournament from the same seed', async () => {
-    const again = await runTournament({ bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']), games: 3, seats: 3, seed: 'same', platformKey: privateKey });
-    const twice = await runTournament({ bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']), games: 3, seats: 3, seed: 'same', platformKey: privateKey, concurrency: 3 });
+    const again = await runTournament({
+      bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']),
+      games: 3,
+      seats: 3,
+      seed: 'same',
+      platformKey: privateKey,
+    });
+    const twice = await runTournament({
+      bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']),
+      games: 3,
+      seats: 3,
+      seed: 'same',
+      platformKey: privateKey,
+      concurrency: 3,
+    });
     const strip = (s: TournamentSummary) => s.matches.map((m) => ({ seed: m.seed, players: m.players }));
     expect(strip(twice)).toEqual(strip(again));
     // Everything but the measured latencies is identical, whatever the concurrency.
-    const noLatency = (s: TournamentSummary) => s.bots.map(({ latencyMs: _ignored, slowestMs: _slowest, ...rest }) => rest);
+    const noLatency = (s: TournamentSummary) =>
+      s.bots.map(({ latencyMs: _ignored, slowestMs: _slowest, ...rest }) => rest);
     expect(noLatency(twice)).toEqual(noLatency(again));
   });
 });
@@ -136,7 +161,13 @@ describe('interrupting a tournament', () => {
     let seenInGame2 = 0;
     const summary = await runTournament({
       bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']),
-      games: 5, seats: 3, seed: 'stop', concurrency: 1, platformKey: privateKey, outDir: out, signal: controller.signal,
+      games: 5,
+      seats: 3,
+      seed: 'stop',
+      concurrency: 1,
+      platformKey: privateKey,
+      outDir: out,
+      signal: controller.signal,
       onMatchEvent: (matchId) => {
         if (matchId.endsWith('-0002') && ++seenInGame2 === 30) controller.abort();
       },
@@ -148,7 +179,10 @@ describe('interrupting a tournament', () => {
     expect(second.status).toBe('aborted');
     expect(second.players.every((p) => p.placement === null && p.ratingDelta === null)).toBe(true);
     // Ratings are exactly those after game 1 alone.
-    const after = rate(first.players.map(() => [rating()]), { rank: first.players.map((p) => p.placement!) });
+    const after = rate(
+      first.players.map(() => [rating()]),
+      { rank: first.players.map((p) => p.placement!) },
+    );
     first.players.forEach((p, i) => {
       expect(summary.bots.find((b) => b.name === p.botId)!.rating).toBe(displayRating(after[i][0]));
     });
@@ -161,7 +195,12 @@ describe('a failing match (a bug, not a bot)', () => {
     const boom = new Error('runner bug');
     const run = runTournament({
       bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']),
-      games: 4, seats: 3, seed: 'fail', concurrency: 1, platformKey: privateKey, outDir: out,
+      games: 4,
+      seats: 3,
+      seed: 'fail',
+      concurrency: 1,
+      platformKey: privateKey,
+      outDir: out,
       playMatch: async (o) => {
         if (o.seed === gameSeed('fail', 2)) throw boom;
         return runMatch(o);
@@ -178,27 +217,42 @@ describe('a result file that cannot be written (disk full, permissions)', () => 
     const out = join(parent, 'out');
     const run = runTournament({
       bots: parseBotArgs(['builtin:random', 'builtin:random', 'builtin:random']),
-      games: 6, seats: 3, seed: 'full', concurrency: 1, platformKey: privateKey, outDir: out,
+      games: 6,
+      seats: 3,
+      seed: 'full',
+      concurrency: 1,
+      platformKey: privateKey,
+      outDir: out,
       playMatch: async (o) => {
         if (o.seed === gameSeed('full', 3)) {
           // Games 1 and 2 are on disk; then the directory goes, and a file takes its place.
-          while (readdirSync(out).filter((f) => f.endsWith('.json')).length < 2) await new Promise((r) => setTimeout(r, 5));
+          while (readdirSync(out).filter((f) => f.endsWith('.json')).length < 2)
+            await new Promise((r) => setTimeout(r, 5));
           renameSync(out, join(parent, 'moved'));
           writeFileSync(out, '');
         }
         return runMatch(o);
       },
     });
-    const err = await run.then(() => null, (e: unknown) => e);
+    const err = await run.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ResultWriteError);
     const failed = err as ResultWriteError;
-    expect(failed.message).toMatch(new RegExp(`^cannot write ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/m-.*-0003\\.json: `));
+    expect(failed.message).toMatch(
+      new RegExp(`^cannot write ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/m-.*-0003\\.json: `),
+    );
     expect(failed.written).toBe(2);
     // Game 3 was played and is reported; the game under way when its write failed is aborted, and no more start.
     const statuses = failed.summary.matches.map((m) => m.status);
     expect(statuses.slice(0, 3)).toEqual(['completed', 'completed', 'completed']);
     expect(statuses.length).toBeLessThan(6);
-    expect(failed.summary).toMatchObject({ games: statuses.filter((x) => x === 'completed').length, gamesPlanned: 6, interrupted: false });
+    expect(failed.summary).toMatchObject({
+      games: statuses.filter((x) => x === 'completed').length,
+      gamesPlanned: 6,
+      interrupted: false,
+    });
     expect(readdirSync(join(parent, 'moved')).filter((f) => f.endsWith('.json'))).toHaveLength(2);
   });
 });
@@ -209,7 +263,10 @@ describe('a misbehaving bot in a tournament', () => {
     try {
       const summary = await runTournament({
         bots: parseBotArgs([`garbage=${garbage.url}`, demo.args[1], 'builtin:random']),
-        games: 2, seats: 3, seed: 'bad', platformKey: privateKey,
+        games: 2,
+        seats: 3,
+        seed: 'bad',
+        platformKey: privateKey,
       });
       expect(summary).toMatchObject({ games: 2, aborted: 0 });
       const row = (name: string) => summary.bots.find((b) => b.name === name)!;

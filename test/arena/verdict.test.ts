@@ -67,7 +67,10 @@ describe('verdictStats (bootstrap over seed groups)', () => {
     // Every group holds one game A wins and one it loses: any resample of whole groups is exactly 50%.
     const games: GameOutcome[] = [];
     for (let g = 0; g < 30; g++) {
-      games.push({ group: `g${g}`, placements: [1, 2], won: [true, false] }, { group: `g${g}`, placements: [2, 1], won: [false, true] });
+      games.push(
+        { group: `g${g}`, placements: [1, 2], won: [true, false] },
+        { group: `g${g}`, placements: [2, 1], won: [false, true] },
+      );
     }
     expect(verdictStats(games, 2, 's').pairs[0].aAbove).toEqual({ value: 0.5, low: 0.5, high: 0.5 });
   });
@@ -75,19 +78,25 @@ describe('verdictStats (bootstrap over seed groups)', () => {
   it('covers the true difference at a rate consistent with 95% (fast-check over simulated outcomes)', () => {
     const all = { covered: 0, trials: 0 };
     fc.assert(
-      fc.property(fc.double({ min: 0.25, max: 0.75, noNaN: true }), fc.integer({ min: 40, max: 100 }), fc.integer({ min: 1, max: 4 }), fc.string(), (p, groups, perGroup, s) => {
-        const rng = seededRandom(`coverage/${s}`, `${p}/${groups}`);
-        const trials = 100;
-        let covered = 0;
-        for (let t = 0; t < trials; t++) {
-          const ci = verdictStats(pairedGames(p, groups, perGroup, rng), 2, `${s}/${t}`, 400).pairs[0].aAbove!;
-          if (ci.low <= p && p <= ci.high) covered++;
-        }
-        // 95 of 100 expected; 86 is about three standard deviations below it, so a miss means the interval is too narrow.
-        expect(covered).toBeGreaterThanOrEqual(86);
-        all.covered += covered;
-        all.trials += trials;
-      }),
+      fc.property(
+        fc.double({ min: 0.25, max: 0.75, noNaN: true }),
+        fc.integer({ min: 40, max: 100 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.string(),
+        (p, groups, perGroup, s) => {
+          const rng = seededRandom(`coverage/${s}`, `${p}/${groups}`);
+          const trials = 100;
+          let covered = 0;
+          for (let t = 0; t < trials; t++) {
+            const ci = verdictStats(pairedGames(p, groups, perGroup, rng), 2, `${s}/${t}`, 400).pairs[0].aAbove!;
+            if (ci.low <= p && p <= ci.high) covered++;
+          }
+          // 95 of 100 expected; 86 is about three standard deviations below it, so a miss means the interval is too narrow.
+          expect(covered).toBeGreaterThanOrEqual(86);
+          all.covered += covered;
+          all.trials += trials;
+        },
+      ),
       { seed: 28, numRuns: 6 },
     );
     // Over all runs together the rate is close to 95% (not a too-wide interval either).
@@ -137,9 +146,11 @@ describe('SequentialTest (betting confidence sequence)', () => {
   });
 
   it('prints the verdict in one line, decided or at the cap', () => {
-    expect(verdictLine({ a: 'A', b: 'B', aAbove: 0.58, low: 0.55, high: 0.61, decided: true, games: 640, cap: 1000 }))
-      .toBe('A places above B in 58% ± 3% of games (decided after 640 games)');
-    expect(verdictLine({ a: 'A', b: 'B', aAbove: 0.51, low: 0.47, high: 0.55, decided: false, games: 1000, cap: 1000 }))
-      .toBe('A places above B in 51% ± 4% of games (not decided after 1000 games, the cap; raise --games to go on)');
+    expect(
+      verdictLine({ a: 'A', b: 'B', aAbove: 0.58, low: 0.55, high: 0.61, decided: true, games: 640, cap: 1000 }),
+    ).toBe('A places above B in 58% ± 3% of games (decided after 640 games)');
+    expect(
+      verdictLine({ a: 'A', b: 'B', aAbove: 0.51, low: 0.47, high: 0.55, decided: false, games: 1000, cap: 1000 }),
+    ).toBe('A places above B in 51% ± 4% of games (not decided after 1000 games, the cap; raise --games to go on)');
   });
 });

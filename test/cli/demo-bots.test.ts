@@ -14,7 +14,12 @@ describe('demo bots', () => {
     const bots = await startDemoBots({ platformPublicKey: Buffer.from(publicKeyRaw(key)).toString('base64') });
     try {
       expect(bots.bots.map((b) => b.name)).toEqual(['starter', 'heuristic']);
-      expect(bots.args).toEqual([`starter=${bots.bots[0].url}`, `heuristic=${bots.bots[1].url}`, 'builtin:greedy', 'builtin:random']);
+      expect(bots.args).toEqual([
+        `starter=${bots.bots[0].url}`,
+        `heuristic=${bots.bots[1].url}`,
+        'builtin:greedy',
+        'builtin:random',
+      ]);
       for (const b of bots.bots) {
         expect(b.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
         expect(await deployCheck(b.url, { platformKey: key })).toMatchObject({ ok: true });

@@ -33,11 +33,15 @@ describe('command descriptions', () => {
   });
 
   it('all start with a lower-case word', () => {
-    expect(all.filter(([, text]) => !startsLowerCase(text)).map(([where, text]) => `${where}: ${text.slice(0, 60)}`)).toEqual([]);
+    expect(
+      all.filter(([, text]) => !startsLowerCase(text)).map(([where, text]) => `${where}: ${text.slice(0, 60)}`),
+    ).toEqual([]);
   });
 
   it('the check tells the two apart', () => {
-    expect(['run a tournament', 'HTTP method', 'Ed25519 key', '--json prints', 'JSON output'].map(startsLowerCase)).toEqual([true, true, true, true, true]);
+    expect(
+      ['run a tournament', 'HTTP method', 'Ed25519 key', '--json prints', 'JSON output'].map(startsLowerCase),
+    ).toEqual([true, true, true, true, true]);
     expect(['Run a tournament', 'Every bot', 'A key'].map(startsLowerCase)).toEqual([false, false, false]);
   });
 });

@@ -29,7 +29,11 @@ function pkgDir(files: string[]): string {
 describe('exampleBotCommand', () => {
   it('runs the TypeScript source through tsx in a checkout', () => {
     const l = exampleBotCommand(ROOT, 'starter', false);
-    expect(l).toEqual({ args: ['--import', 'tsx', join(ROOT, 'examples', 'starter-bot', 'bot.ts')], env: {}, file: join(ROOT, 'examples', 'starter-bot', 'bot.ts') });
+    expect(l).toEqual({
+      args: ['--import', 'tsx', join(ROOT, 'examples', 'starter-bot', 'bot.ts')],
+      env: {},
+      file: join(ROOT, 'examples', 'starter-bot', 'bot.ts'),
+    });
   });
 
   it('runs the shipped bundle where no tsx is installed', () => {
@@ -39,7 +43,10 @@ describe('exampleBotCommand', () => {
   });
 
   it('starts the executable itself in the single binary', () => {
-    expect(exampleBotCommand('/anywhere', 'heuristic', true)).toEqual({ args: [], env: { [BINARY_EXAMPLE_ENV]: 'heuristic' } });
+    expect(exampleBotCommand('/anywhere', 'heuristic', true)).toEqual({
+      args: [],
+      env: { [BINARY_EXAMPLE_ENV]: 'heuristic' },
+    });
   });
 
   it('names the example when neither it nor its bundle is there', () => {

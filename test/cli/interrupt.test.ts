@@ -10,7 +10,9 @@ describe('stopping a run by signal', () => {
       const before = process.listenerCount(signal);
       process.emit(signal, signal);
       expect(controller.signal.aborted).toBe(true);
-      expect(notes[0]).toMatch(signal === 'SIGINT' ? /interrupted, aborting running matches/ : /terminated, aborting running matches/);
+      expect(notes[0]).toMatch(
+        signal === 'SIGINT' ? /interrupted, aborting running matches/ : /terminated, aborting running matches/,
+      );
       release();
       expect(process.listenerCount(signal)).toBe(before - 1);
     });
@@ -29,11 +31,20 @@ describe('stopping a run by signal', () => {
       }) as (code: number) => never,
       now: () => ms,
     };
-    return { source, listeners, exits, send: (s: NodeJS.Signals) => listeners.get(s)!(s), wait: (d: number) => (ms += d) };
+    return {
+      source,
+      listeners,
+      exits,
+      send: (s: NodeJS.Signals) => listeners.get(s)!(s),
+      wait: (d: number) => (ms += d),
+    };
   }
 
   it('a second signal quits at once with 130 (SIGINT) or 143 (SIGTERM)', () => {
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       const f = fakeSource();
       const notes: string[] = [];
       const release = abortOnSigint(new AbortController(), (t) => notes.push(t), f.source);
@@ -65,7 +76,11 @@ describe('stopping a run by signal', () => {
   it('serve, demo --serve and play share it: onStopSignals calls first once and again on a real second signal', () => {
     const f = fakeSource();
     const calls: string[] = [];
-    const release = onStopSignals(f.source, (s) => calls.push(`first ${s}`), (s) => calls.push(`again ${s}`));
+    const release = onStopSignals(
+      f.source,
+      (s) => calls.push(`first ${s}`),
+      (s) => calls.push(`again ${s}`),
+    );
     f.send('SIGINT');
     f.send('SIGINT');
     f.wait(500);

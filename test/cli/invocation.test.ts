@@ -2,11 +2,22 @@
 import { describe, expect, it } from 'vitest';
 import { arenaCommand, shellWord } from '../../src/cli/invocation';
 
-const io = (env: NodeJS.ProcessEnv, launcher: string, cwd = '/home/ada/proj') => ({ env, argv: ['/usr/bin/node', launcher], cwd });
+const io = (env: NodeJS.ProcessEnv, launcher: string, cwd = '/home/ada/proj') => ({
+  env,
+  argv: ['/usr/bin/node', launcher],
+  cwd,
+});
 
 describe('how arena was run', () => {
-  it('is `npx arena` under npx / npm exec / npm run (the bin is not on the user\'s PATH)', () => {
-    expect(arenaCommand(io({ npm_command: 'exec', PATH: '/home/ada/proj/node_modules/.bin:/usr/bin' }, '/home/ada/proj/node_modules/.bin/arena'))).toBe('npx arena');
+  it("is `npx arena` under npx / npm exec / npm run (the bin is not on the user's PATH)", () => {
+    expect(
+      arenaCommand(
+        io(
+          { npm_command: 'exec', PATH: '/home/ada/proj/node_modules/.bin:/usr/bin' },
+          '/home/ada/proj/node_modules/.bin/arena',
+        ),
+      ),
+    ).toBe('npx arena');
     expect(arenaCommand(io({ npm_command: 'run-script' }, '/home/ada/proj/bin/arena'))).toBe('npx arena');
   });
 

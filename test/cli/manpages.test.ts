@@ -11,7 +11,11 @@ const root = join(__dirname, '..', '..');
 const manDir = join(root, 'man');
 
 // Variables that decide where arena keeps its files; the pages must not show any of them.
-const ODD_ENV = { HOME: '/nonexistent/home', XDG_CONFIG_HOME: '/nonexistent/xdg', ARENA_CONFIG_DIR: '/nonexistent/arena-config' };
+const ODD_ENV = {
+  HOME: '/nonexistent/home',
+  XDG_CONFIG_HOME: '/nonexistent/xdg',
+  ARENA_CONFIG_DIR: '/nonexistent/arena-config',
+};
 
 /** Renders the pages with these variables set in process.env and in the IO the commands get. */
 function renderWith(env: Record<string, string | undefined>) {
@@ -45,7 +49,9 @@ describe('man pages', () => {
   });
 
   it('are checked in and current (run `npm run man` after changing a command)', () => {
-    const onDisk = readdirSync(manDir).filter((f) => f.endsWith('.1')).sort();
+    const onDisk = readdirSync(manDir)
+      .filter((f) => f.endsWith('.1'))
+      .sort();
     expect(onDisk).toEqual(pages.map((p) => p.file).sort());
     for (const p of pages) {
       const file = join(manDir, p.file);

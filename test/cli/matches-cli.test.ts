@@ -35,7 +35,11 @@ let home: string;
 let env: Record<string, string>;
 let running = '';
 let watched: Awaited<ReturnType<typeof runCli>>;
-let whileRunning: { list: Awaited<ReturnType<typeof runCli>>; show: Awaited<ReturnType<typeof runCli>>; replay: Awaited<ReturnType<typeof runCli>> };
+let whileRunning: {
+  list: Awaited<ReturnType<typeof runCli>>;
+  show: Awaited<ReturnType<typeof runCli>>;
+  replay: Awaited<ReturnType<typeof runCli>>;
+};
 
 const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
 
@@ -97,7 +101,9 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
   it('watch --plain prints a line per event in order from where it joined, then the placements, and exits 0', async () => {
     expect(watched.code, watched.stderr).toBe(0);
     const lines = watched.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^match ${running} \\(running\\): seats 0 bot\\d, 1 bot\\d, 2 bot\\d, 3 bot\\d; joined at event \\d+`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^match ${running} \\(running\\): seats 0 bot\\d, 1 bot\\d, 2 bot\\d, 3 bot\\d; joined at event \\d+`),
+    );
     const record = MatchRecordSchema.parse(await (await fetch(`${arena.url}/matches/${running}`)).json());
     const seqs = lines.slice(1, -1).map((l) => Number(/^#(\d+) turn \d+: /.exec(l)![1]));
     // From the recent window of the snapshot it joined with, every event to the end, each once.
@@ -118,10 +124,14 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     expect(table.code, table.stderr).toBe(0);
     const rows = table.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^ID\s+STATUS\s+STARTED\s+DURATION\s+SEATS$/);
-    expect(rows[1]).toMatch(new RegExp(`^${second}\\s+completed\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ\\s+\\S+`));
+    expect(rows[1]).toMatch(
+      new RegExp(`^${second}\\s+completed\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ\\s+\\S+`),
+    );
     expect(rows[2]).toMatch(new RegExp(`^${running}\\s+completed`));
     expect(rows[1]).toMatch(/bot\d#[1-4]\([+-]\d+\.\d\)/);
-    const byBot = MatchPageSchema.parse(JSON.parse((await cli(['matches', 'list', '--bot', arena.bots[0].id, '--json'])).stdout));
+    const byBot = MatchPageSchema.parse(
+      JSON.parse((await cli(['matches', 'list', '--bot', arena.bots[0].id, '--json'])).stdout),
+    );
     expect(byBot.matches.map((m) => m.id)).toEqual([second, running]);
     const none = await cli(['matches', 'list', '--status', 'aborted']);
     expect(none.code).toBe(0);
@@ -141,7 +151,11 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     expect(shown.stdout).toMatch(new RegExp(`replay:\\s+${record.replay.length} events`));
     expect(shown.stdout).toMatch(/SEAT\s+BOT\s+NAME\s+PLACE\s+VP\s+RATING\s+STRIKES/);
     const illegal = record.players.find((p) => p.botId === arena.bots[3].id)!;
-    expect(shown.stdout).toMatch(new RegExp(`${illegal.seat}\\s+${illegal.botId}\\s+bot3\\s+${illegal.placement}\\s+${record.vp![illegal.seat]}\\s+[+-]\\d+\\.\\d\\s+2\\n`));
+    expect(shown.stdout).toMatch(
+      new RegExp(
+        `${illegal.seat}\\s+${illegal.botId}\\s+bot3\\s+${illegal.placement}\\s+${record.vp![illegal.seat]}\\s+[+-]\\d+\\.\\d\\s+2\\n`,
+      ),
+    );
     expect(shown.stderr).toContain(`arena replay ${running}`);
     const json = await cli(['matches', 'show', running, '--json']);
     expect(MatchRecordSchema.parse(JSON.parse(json.stdout))).toEqual(record);
@@ -152,11 +166,19 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     expect(json.code, json.stderr).toBe(0);
     const board = LeaderboardSchema.parse(JSON.parse(json.stdout));
     expect(board.rows).toHaveLength(4);
-    expect(board.rows.every((r) => r.gamesPlayed === 2 && r.owner === 'owner' && Math.round(r.rating * 10) / 10 === r.rating)).toBe(true);
+    expect(
+      board.rows.every(
+        (r) => r.gamesPlayed === 2 && r.owner === 'owner' && Math.round(r.rating * 10) / 10 === r.rating,
+      ),
+    ).toBe(true);
     const table = await cli(['leaderboard']);
     const rows = table.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^RANK\s+BOT\s+OWNER\s+RATING\s+GAMES\s+ID$/);
-    board.rows.forEach((r, i) => expect(rows[i + 1]).toMatch(new RegExp(`^${r.rank}\\s+${r.name}\\s+@owner\\s+${r.rating.toFixed(1)}\\s+2\\s+${r.botId}$`)));
+    board.rows.forEach((r, i) =>
+      expect(rows[i + 1]).toMatch(
+        new RegExp(`^${r.rank}\\s+${r.name}\\s+@owner\\s+${r.rating.toFixed(1)}\\s+2\\s+${r.botId}$`),
+      ),
+    );
   });
 
   it('replay MATCH-ID fetches the finished match from the server (--url or the environment) and shows it', async () => {
@@ -170,7 +192,9 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
     const json = await cli(['replay', running, '--json']);
     expect(json.code, json.stderr).toBe(0);
     const record = MatchRecordSchema.parse(await (await fetch(`${arena.url}/matches/${running}`)).json());
-    expect(JSON.parse(json.stdout).outcome.placements).toEqual(record.players.sort((a, b) => a.seat - b.seat).map((p) => p.placement));
+    expect(JSON.parse(json.stdout).outcome.placements).toEqual(
+      record.players.sort((a, b) => a.seat - b.seat).map((p) => p.placement),
+    );
     const missing = await cli(['replay', 'm_nosuchmatch', '--plain']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('has no match with that id');
@@ -178,28 +202,53 @@ describe('arena matches, leaderboard, watch and replay against a server', () => 
 
   it('refusals: unknown match, no server, bad flags; each with a clear message and its exit code', async () => {
     const show = await cli(['matches', 'show', 'm_nosuchmatch']);
-    expect([show.code, show.stderr]).toEqual([1, expect.stringMatching(/no match m_nosuchmatch \(HTTP 404 not_found\)/)]);
+    expect([show.code, show.stderr]).toEqual([
+      1,
+      expect.stringMatching(/no match m_nosuchmatch \(HTTP 404 not_found\)/),
+    ]);
     const watch = await cli(['watch', 'm_nosuchmatch', '--plain']);
-    expect([watch.code, watch.stderr]).toEqual([1, `arena: no match m_nosuchmatch on ${arena.url}; \`arena matches list\` shows the recent ones\n`]);
+    expect([watch.code, watch.stderr]).toEqual([
+      1,
+      `arena: no match m_nosuchmatch on ${arena.url}; \`arena matches list\` shows the recent ones\n`,
+    ]);
     // Without --plain and without a terminal: the plain lines, and a note why on stderr.
     const piped = await cli(['watch', running]);
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stderr).toContain('not a terminal');
     // A finished match: who played, its last 50 events, and how it ended.
-    expect(piped.stdout).toMatch(new RegExp(`^match ${running} \\(completed\\): seats .*\n(#\\d+ turn \\d+: .*\n){50}end: match completed: #1 `));
+    expect(piped.stdout).toMatch(
+      new RegExp(`^match ${running} \\(completed\\): seats .*\n(#\\d+ turn \\d+: .*\n){50}end: match completed: #1 `),
+    );
     // A bad --url is said alone, not after the note on how it would have printed.
     const badUrl = await cli(['watch', running, '--url', 'notaurl']);
-    expect([badUrl.code, badUrl.stderr]).toEqual([2, expect.stringMatching(/^arena: server URL "notaurl" \(from --url\) is not a URL/)]);
+    expect([badUrl.code, badUrl.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^arena: server URL "notaurl" \(from --url\) is not a URL/),
+    ]);
     const noServer = await cli(['leaderboard'], { ARENA_URL: '' });
-    expect([noServer.code, noServer.stderr]).toEqual([2, expect.stringMatching(/no server configured: pass --url URL/)]);
-    for (const args of [['matches', 'list', '--limit', '0'], ['matches', 'list', '--status', 'paused'], ['matches', 'list', '--bot', 'a/b'], ['watch', '../etc'], ['matches', 'show', 'x y']]) {
+    expect([noServer.code, noServer.stderr]).toEqual([
+      2,
+      expect.stringMatching(/no server configured: pass --url URL/),
+    ]);
+    for (const args of [
+      ['matches', 'list', '--limit', '0'],
+      ['matches', 'list', '--status', 'paused'],
+      ['matches', 'list', '--bot', 'a/b'],
+      ['watch', '../etc'],
+      ['matches', 'show', 'x y'],
+    ]) {
       const r = await cli(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stdout).toBe('');
     }
     const down = await cli(['matches', 'list', '--url', 'http://127.0.0.1:9']);
     // Port 9 is one fetch refuses before connecting: the message says so, and what to do.
-    expect([down.code, down.stderr]).toEqual([1, expect.stringMatching(/cannot reach http:\/\/127\.0\.0\.1:9: bad port \(fetch refuses port 9, as browsers do; run the server on another port\)/)]);
+    expect([down.code, down.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /cannot reach http:\/\/127\.0\.0\.1:9: bad port \(fetch refuses port 9, as browsers do; run the server on another port\)/,
+      ),
+    ]);
   });
 });
 
@@ -211,10 +260,16 @@ describe('an unrated match (two bots of one owner at the table, --same-owner avo
       await own.idle();
       const record = MatchRecordSchema.parse(await (await fetch(`${own.url}/matches/${id}`)).json());
       expect(record).toMatchObject({ status: 'completed', rated: false });
-      const shown = await runCli(['matches', 'show', id, '--url', own.url], { env: { HOME: home, ARENA_CONFIG_DIR: join(home, 'config') } });
+      const shown = await runCli(['matches', 'show', id, '--url', own.url], {
+        env: { HOME: home, ARENA_CONFIG_DIR: join(home, 'config') },
+      });
       expect(shown.code, shown.stderr).toBe(0);
-      expect(shown.stdout).toMatch(/status:\s+completed, unrated \(two bots of one owner at the table: no rating changed\)/);
-      const listed = await runCli(['matches', 'list', '--url', own.url], { env: { HOME: home, ARENA_CONFIG_DIR: join(home, 'config') } });
+      expect(shown.stdout).toMatch(
+        /status:\s+completed, unrated \(two bots of one owner at the table: no rating changed\)/,
+      );
+      const listed = await runCli(['matches', 'list', '--url', own.url], {
+        env: { HOME: home, ARENA_CONFIG_DIR: join(home, 'config') },
+      });
       expect(listed.stdout).toMatch(new RegExp(`${id}\\s+completed unrated\\s`));
     } finally {
       await own.close();

@@ -20,7 +20,10 @@ describe('arena play usage', () => {
 
   it('with a bad flag: exit 2 and no key either', async () => {
     const config = join(dir, 'bad-flag');
-    const r = await runCli(['play', 'builtin:random', 'builtin:greedy', '--games', 'many'], { env: { HOME: dir, ARENA_CONFIG_DIR: config }, cwd: dir });
+    const r = await runCli(['play', 'builtin:random', 'builtin:greedy', '--games', 'many'], {
+      env: { HOME: dir, ARENA_CONFIG_DIR: config },
+      cwd: dir,
+    });
     expect(r.code).toBe(2);
     expect(existsSync(join(config, 'platform-key.pem'))).toBe(false);
   });
@@ -34,7 +37,11 @@ describe('arena play usage', () => {
 
   it('localhost:8080 suggests http://localhost:8080 instead of naming "scheme localhost"', async () => {
     const env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'hint') };
-    for (const [arg, meant] of [['localhost:8080', 'http://localhost:8080'], ['127.0.0.1:8080/ws', 'http://127.0.0.1:8080/ws'], ['mine=localhost:9000', 'http://localhost:9000']]) {
+    for (const [arg, meant] of [
+      ['localhost:8080', 'http://localhost:8080'],
+      ['127.0.0.1:8080/ws', 'http://127.0.0.1:8080/ws'],
+      ['mine=localhost:9000', 'http://localhost:9000'],
+    ]) {
       const r = await runCli(['play', arg, 'builtin:random'], { env, cwd: dir });
       expect(r.code, arg).toBe(2);
       expect(r.stderr, arg).toContain(`did you mean ${meant} ?`);

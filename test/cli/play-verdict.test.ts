@@ -13,7 +13,10 @@ const bots = ['g=builtin:greedy', 'r=builtin:random', 'builtin:random'];
 
 describe('arena play --duplicate --until-decided', () => {
   it('prints the intervals, the head-to-head table and the one-line verdict', async () => {
-    const r = await runCli(['play', ...bots, '--duplicate', '--until-decided', '--games', '200', '--seed', 'v', '--concurrency', '1'], { env });
+    const r = await runCli(
+      ['play', ...bots, '--duplicate', '--until-decided', '--games', '200', '--seed', 'v', '--concurrency', '1'],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('up to 201 games (67 seeds x 3 seat rotations)');
     expect(r.stderr).toContain('--duplicate plays whole rotations of 3 games: 200 rounded up to 201');
@@ -24,7 +27,22 @@ describe('arena play --duplicate --until-decided', () => {
   });
 
   it('--json carries the intervals, the head-to-head table and the verdict', async () => {
-    const r = await runCli(['play', ...bots, '--duplicate', '--until-decided', '--games', '200', '--seed', 'v', '--concurrency', '1', '--json'], { env });
+    const r = await runCli(
+      [
+        'play',
+        ...bots,
+        '--duplicate',
+        '--until-decided',
+        '--games',
+        '200',
+        '--seed',
+        'v',
+        '--concurrency',
+        '1',
+        '--json',
+      ],
+      { env },
+    );
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ duplicate: true, gamesPlanned: 201, ci: { confidence: 0.95, resamples: 1000 } });
@@ -34,7 +52,17 @@ describe('arena play --duplicate --until-decided', () => {
       expect(b.winRateCi95).toHaveLength(2);
     }
     expect(Object.keys(doc.headToHead[0]).sort()).toEqual(['a', 'aAbove', 'b', 'ci95', 'games']);
-    expect(Object.keys(doc.verdict).sort()).toEqual(['a', 'aAbove', 'b', 'better', 'ci95', 'decided', 'games', 'test', 'text']);
+    expect(Object.keys(doc.verdict).sort()).toEqual([
+      'a',
+      'aAbove',
+      'b',
+      'better',
+      'ci95',
+      'decided',
+      'games',
+      'test',
+      'text',
+    ]);
     expect(doc.verdict).toMatchObject({ a: 'g', b: 'r', decided: true, better: 'g' });
     expect(doc.verdict.test).toMatch(/betting confidence sequence/);
     // With one game at a time nothing runs past the decision.

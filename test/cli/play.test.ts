@@ -30,9 +30,13 @@ describe('arena play seeds', () => {
 
   it('with --seed plays the same games again', async () => {
     const play = async () => {
-      const r = await runCli(['play', ...three, '--games', '3', '--seed', 'again', '--json'], { env: { ARENA_CONFIG_DIR: config } });
+      const r = await runCli(['play', ...three, '--games', '3', '--seed', 'again', '--json'], {
+        env: { ARENA_CONFIG_DIR: config },
+      });
       expect(r.code).toBe(0);
-      const doc = JSON.parse(r.stdout) as { matches: Array<{ seed: string; ended: string; turns: number; players: unknown }> };
+      const doc = JSON.parse(r.stdout) as {
+        matches: Array<{ seed: string; ended: string; turns: number; players: unknown }>;
+      };
       return doc.matches.map((m) => ({ seed: m.seed, ended: m.ended, turns: m.turns, players: m.players }));
     };
     const first = await play();
@@ -44,7 +48,11 @@ describe('arena play seeds', () => {
 describe('the replay hint', () => {
   const hintOf = async (env: NodeJS.ProcessEnv, argv1: string) => {
     const out = join(home, `out-${Math.random().toString(36).slice(2)}`);
-    const r = await runCli(['play', ...three, '--games', '1', '--out', out], { env: { ARENA_CONFIG_DIR: config, ...env }, argv1, cwd: home });
+    const r = await runCli(['play', ...three, '--games', '1', '--out', out], {
+      env: { ARENA_CONFIG_DIR: config, ...env },
+      argv1,
+      cwd: home,
+    });
     expect(r.code).toBe(0);
     expect(readdirSync(out).filter((f) => f.startsWith('m-'))).toHaveLength(1);
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).games).toBe(1);
@@ -52,7 +60,10 @@ describe('the replay hint', () => {
   };
 
   it('is `npx arena replay DIR` when arena runs under npx or npm', async () => {
-    const { out, line } = await hintOf({ npm_command: 'exec', PATH: '/usr/bin' }, join(home, 'node_modules/.bin/arena'));
+    const { out, line } = await hintOf(
+      { npm_command: 'exec', PATH: '/usr/bin' },
+      join(home, 'node_modules/.bin/arena'),
+    );
     expect(line).toBe(`npx arena replay ${out}`);
   });
 
@@ -64,7 +75,9 @@ describe('the replay hint', () => {
 
 describe('arena demo options', () => {
   it('a bad option is a usage error before any bot process starts', async () => {
-    const r = await runCli(['demo', '--games', '0', '--out', join(home, 'demo-bad')], { env: { ARENA_CONFIG_DIR: config } });
+    const r = await runCli(['demo', '--games', '0', '--out', join(home, 'demo-bad')], {
+      env: { ARENA_CONFIG_DIR: config },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--games must be a whole number from 1/);
     expect(r.stderr).not.toMatch(/bot on http/);
@@ -88,12 +101,19 @@ describe('arena play --out on a disk that fills up', () => {
   it('stops, still prints the games played, and exits 1 saying which file could not be written and why', async () => {
     // A real limit the kernel enforces: files over 16 KiB cannot be written (a match record is far larger).
     const out = join(home, 'full');
-    const r = await runArena(['play', ...three, '--games', '3', '--seed', 'full', '--out', out, '--json'], { env: { ARENA_CONFIG_DIR: config }, fileSizeLimitKiB: 16 });
+    const r = await runArena(['play', ...three, '--games', '3', '--seed', 'full', '--out', out, '--json'], {
+      env: { ARENA_CONFIG_DIR: config },
+      fileSizeLimitKiB: 16,
+    });
     expect(r.code, r.stderr).toBe(1);
     const doc = JSON.parse(r.stdout) as { gamesPlanned: number; matches: unknown[] };
     expect(doc.gamesPlanned).toBe(3);
     expect(doc.matches.length).toBeGreaterThanOrEqual(1);
-    expect(r.stderr).toMatch(new RegExp(`arena: cannot write ${out}/m-[^ ]*-0001\\.json: the file is larger than this process may write \\(ulimit -f\\) \\(EFBIG\\); stopped after \\d games? \\(shown above\\); 0 match files and no summary\\.json were written to ${out}\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `arena: cannot write ${out}/m-[^ ]*-0001\\.json: the file is larger than this process may write \\(ulimit -f\\) \\(EFBIG\\); stopped after \\d games? \\(shown above\\); 0 match files and no summary\\.json were written to ${out}\\n$`,
+      ),
+    );
     expect(r.stderr).not.toContain('unexpected error');
     expect(readdirSync(out).filter((f) => f.endsWith('.json'))).toEqual([]);
   });

@@ -14,13 +14,21 @@ const env = { ARENA_CONFIG_DIR: join(home, 'config') };
 const out = join(home, 'runs');
 let heuristic: RunningBot;
 let starter: RunningBot;
-let record: { id: string; players: Array<{ seat: number; botName: string }>; replay: Array<{ kind: string; seat?: number; data: { action?: unknown } }>; decisions?: Array<{ id: number; timeBankMs?: number; lastRttMs?: number }> };
+let record: {
+  id: string;
+  players: Array<{ seat: number; botName: string }>;
+  replay: Array<{ kind: string; seat?: number; data: { action?: unknown } }>;
+  decisions?: Array<{ id: number; timeBankMs?: number; lastRttMs?: number }>;
+};
 let seat: number;
 
 beforeAll(async () => {
   heuristic = await startHeuristic({ port: 0 });
   starter = await startStarter({ port: 0 });
-  const r = await runCli(['play', `h=${heuristic.url}`, 'builtin:greedy', 'builtin:random', '--games', '1', '--seed', 'pos', '--out', out], { env });
+  const r = await runCli(
+    ['play', `h=${heuristic.url}`, 'builtin:greedy', 'builtin:random', '--games', '1', '--seed', 'pos', '--out', out],
+    { env },
+  );
   expect(r.code).toBe(0);
   const file = readdirSync(out).find((f) => f.startsWith('m-'))!;
   record = JSON.parse(readFileSync(join(out, file), 'utf8'));
@@ -32,7 +40,8 @@ afterAll(async () => {
 });
 
 /** 1-based number of the seat's n-th action event. */
-const actionEvent = (n: number) => record.replay.map((e, i) => ({ e, i })).filter(({ e }) => e.kind === 'action' && e.seat === seat)[n].i + 1;
+const actionEvent = (n: number) =>
+  record.replay.map((e, i) => ({ e, i })).filter(({ e }) => e.kind === 'action' && e.seat === seat)[n].i + 1;
 
 describe('arena position', () => {
   it('prints the frame the seat got as one line of JSON, and what it answered on stderr', async () => {
@@ -42,7 +51,17 @@ describe('arena position', () => {
     expect(r.stdout.endsWith('\n')).toBe(true);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     const frame = JSON.parse(r.stdout);
-    expect(Object.keys(frame)).toEqual(['id', 'matchId', 'game', 'seat', 'kind', 'deadlineMs', 'timeBankMs', 'lastRttMs', 'view']);
+    expect(Object.keys(frame)).toEqual([
+      'id',
+      'matchId',
+      'game',
+      'seat',
+      'kind',
+      'deadlineMs',
+      'timeBankMs',
+      'lastRttMs',
+      'view',
+    ]);
     expect(frame).toMatchObject({ matchId: record.id, game: 'pioneers', seat, deadlineMs: 5000 });
     // The time bank and round trip as the record's decisions say they were sent.
     const sent = record.decisions!.find((d) => d.id === frame.id)!;
@@ -50,7 +69,9 @@ describe('arena position', () => {
     expect(frame.view.seat).toBe(seat);
     // Byte for byte what JSON.stringify writes (the runner's frames are exactly that).
     expect(r.stdout.trim()).toBe(JSON.stringify(frame));
-    expect(r.stderr).toContain(`seat ${seat}, decision ${frame.id} (${frame.kind}, turn ${frame.view.turn}), answered at event ${event}: ${JSON.stringify(record.replay[event - 1].data.action)}`);
+    expect(r.stderr).toContain(
+      `seat ${seat}, decision ${frame.id} (${frame.kind}, turn ${frame.view.turn}), answered at event ${event}: ${JSON.stringify(record.replay[event - 1].data.action)}`,
+    );
   });
 
   it('--json gives the frame parsed, with the decision, the recorded answer and how exact it is', async () => {
@@ -58,13 +79,32 @@ describe('arena position', () => {
     const r = await runCli(['position', out, '--event', String(event), '--json'], { env });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(['matchId', 'event', 'seat', 'id', 'kind', 'turn', 'deadlineExact', 'notes', 'recordedAnswer', 'frame']);
-    expect(doc).toMatchObject({ matchId: record.id, event, seat, kind: 'setup', turn: 0, deadlineExact: true, notes: [] });
+    expect(Object.keys(doc)).toEqual([
+      'matchId',
+      'event',
+      'seat',
+      'id',
+      'kind',
+      'turn',
+      'deadlineExact',
+      'notes',
+      'recordedAnswer',
+      'frame',
+    ]);
+    expect(doc).toMatchObject({
+      matchId: record.id,
+      event,
+      seat,
+      kind: 'setup',
+      turn: 0,
+      deadlineExact: true,
+      notes: [],
+    });
     expect(doc.recordedAnswer).toEqual({ type: 'action', action: record.replay[event - 1].data.action });
     expect(doc.frame.id).toBe(doc.id);
   });
 
-  it('an event that answers nothing needs --seat; with it, the seat\'s next request', async () => {
+  it("an event that answers nothing needs --seat; with it, the seat's next request", async () => {
     const bare = await runCli(['position', out, '--event', '1'], { env });
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('event 1 (start) is not the answer to a request; give --seat S');
@@ -93,7 +133,9 @@ describe('arena replay --feed', () => {
     const r = await runCli(['replay', out, '--feed', starter.url, '--seat', String(seat)], { env });
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^first difference: turn \d+, (setup|turn|discard|bandit|trade), decision \d+ \(event \d+\): another action$/);
+    expect(lines[0]).toMatch(
+      /^first difference: turn \d+, (setup|turn|discard|bandit|trade), decision \d+ \(event \d+\): another action$/,
+    );
     expect(lines[1]).toMatch(/^ {2}recorded: \{.*\}$/);
     expect(lines[2]).toMatch(/^ {2}new: {6}\{.*\}$/);
     expect(lines[1].slice(12)).not.toBe(lines[2].slice(12));
@@ -102,7 +144,9 @@ describe('arena replay --feed', () => {
 
   it('--from-turn starts later in the match', async () => {
     const all = await runCli(['replay', out, '--feed', heuristic.url, '--seat', String(seat)], { env });
-    const later = await runCli(['replay', out, '--feed', heuristic.url, '--seat', String(seat), '--from-turn', '10'], { env });
+    const later = await runCli(['replay', out, '--feed', heuristic.url, '--seat', String(seat), '--from-turn', '10'], {
+      env,
+    });
     expect(later.code).toBe(0);
     const count = (s: string) => Number(/^(\d+) decisions/.exec(s)![1]);
     expect(count(later.stdout)).toBeLessThan(count(all.stdout));

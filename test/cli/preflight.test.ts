@@ -29,7 +29,10 @@ describe('preflight', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-pre-'));
     dirs.push(dir);
     try {
-      const problems = await preflight({ bots: parseBotArgs([bot.url, 'builtin:random', 'builtin:random']), outDir: join(dir, 'out') }, key);
+      const problems = await preflight(
+        { bots: parseBotArgs([bot.url, 'builtin:random', 'builtin:random']), outDir: join(dir, 'out') },
+        key,
+      );
       expect(problems).toEqual([]);
       expect(existsSync(join(dir, 'out'))).toBe(true);
     } finally {
@@ -41,9 +44,17 @@ describe('preflight', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-pre-'));
     dirs.push(dir);
     const port = await closedPort();
-    const problems = await preflight({ bots: parseBotArgs([`a=http://127.0.0.1:${port}`, `b=ws://127.0.0.1:${port}/x`, 'builtin:random']), outDir: join(dir, 'out') }, key);
+    const problems = await preflight(
+      {
+        bots: parseBotArgs([`a=http://127.0.0.1:${port}`, `b=ws://127.0.0.1:${port}/x`, 'builtin:random']),
+        outDir: join(dir, 'out'),
+      },
+      key,
+    );
     expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(new RegExp(`^a: deploy check failed: GET http://127\\.0\\.0\\.1:${port}/ping failed: connection refused`));
+    expect(problems[0]).toMatch(
+      new RegExp(`^a: deploy check failed: GET http://127\\.0\\.0\\.1:${port}/ping failed: connection refused`),
+    );
     expect(problems[1]).toMatch(new RegExp(`^b: deploy check failed: GET http://127\\.0\\.0\\.1:${port}/x/ping`));
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });

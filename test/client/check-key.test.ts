@@ -21,9 +21,17 @@ describe('checkKey', () => {
   it('gives up on a server that never answers after the timeout, with no verdict', async () => {
     const { port } = silent.address() as AddressInfo;
     const t0 = performance.now();
-    const r = await checkKey({ baseUrl: `http://127.0.0.1:${port}`, keyId: 'k1', privateKey: generateKeyPair().privateKey, timeoutMs: 300 });
+    const r = await checkKey({
+      baseUrl: `http://127.0.0.1:${port}`,
+      keyId: 'k1',
+      privateKey: generateKeyPair().privateKey,
+      timeoutMs: 300,
+    });
     const ms = performance.now() - t0;
-    expect(r).toEqual({ outcome: 'unknown', reason: expect.stringMatching(/UND_ERR_HEADERS_TIMEOUT \(the server did not answer in time\)/) });
+    expect(r).toEqual({
+      outcome: 'unknown',
+      reason: expect.stringMatching(/UND_ERR_HEADERS_TIMEOUT \(the server did not answer in time\)/),
+    });
     expect(ms).toBeGreaterThanOrEqual(250);
     expect(ms).toBeLessThan(10_000);
   });

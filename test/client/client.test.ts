@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { ClientError, fetchPlatformKey, formatResponseBody, readBodyArg, requestTarget, sendSigned } from '../../src/client/index';
+import {
+  ClientError,
+  fetchPlatformKey,
+  formatResponseBody,
+  readBodyArg,
+  requestTarget,
+  sendSigned,
+} from '../../src/client/index';
 import { formatPublicKey, generateKeyPair, publicKeyRaw, signHandshake, verifyHandshake } from '../../src/keys/index';
 import { startSignedServer, type SignedServer } from '../support/signed-server';
 import { Readable } from 'node:stream';
@@ -45,14 +52,20 @@ describe('sendSigned against a verifying server', () => {
   });
 
   it('signs the base URL path prefix too, since that is what the server sees', async () => {
-    expect(requestTarget('http://h:1/api', '/bots?g=1')).toEqual({ url: 'http://h:1/api/bots?g=1', signedPath: '/api/bots?g=1' });
+    expect(requestTarget('http://h:1/api', '/bots?g=1')).toEqual({
+      url: 'http://h:1/api/bots?g=1',
+      signedPath: '/api/bots?g=1',
+    });
     const res = await sendSigned({ ...base(), baseUrl: `${server.url}/echo`, method: 'GET', path: '/sub' });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.toString()).path).toBe('/echo/sub');
   });
 
   it('signs the path as the request line carries it: encoded, dot segments resolved, never another host', async () => {
-    expect(requestTarget('http://h:1', '/bots?x=a b&y=\u00e9')).toEqual({ url: 'http://h:1/bots?x=a%20b&y=%C3%A9', signedPath: '/bots?x=a%20b&y=%C3%A9' });
+    expect(requestTarget('http://h:1', '/bots?x=a b&y=\u00e9')).toEqual({
+      url: 'http://h:1/bots?x=a%20b&y=%C3%A9',
+      signedPath: '/bots?x=a%20b&y=%C3%A9',
+    });
     expect(requestTarget('http://h:1/api', '/bots/../me')).toEqual({ url: 'http://h:1/api/me', signedPath: '/api/me' });
     expect(requestTarget('http://h:1', '//evil.example/x').url).toBe('http://h:1//evil.example/x');
     expect(() => requestTarget('http://h:1', '/bots#frag')).toThrow(/must not contain "#"/);
@@ -78,15 +91,24 @@ describe('sendSigned against a verifying server', () => {
   });
 
   it('does not let extra headers replace the signature headers', async () => {
-    const res = await sendSigned({ ...base(), method: 'GET', path: '/me', headers: { 'X-Svc-Key': 'old', accept: 'application/json' } });
+    const res = await sendSigned({
+      ...base(),
+      method: 'GET',
+      path: '/me',
+      headers: { 'X-Svc-Key': 'old', accept: 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect(server.seen.at(-1)?.headers.accept).toBe('application/json');
   });
 
   it('reports an unreachable server as a ClientError with the cause', async () => {
     const port = await freePort();
-    await expect(sendSigned({ ...base(), baseUrl: `http://127.0.0.1:${port}`, method: 'GET', path: '/me' })).rejects.toThrow(
-      new ClientError(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED (nothing listens there; is the server running?)`),
+    await expect(
+      sendSigned({ ...base(), baseUrl: `http://127.0.0.1:${port}`, method: 'GET', path: '/me' }),
+    ).rejects.toThrow(
+      new ClientError(
+        `cannot reach http://127.0.0.1:${port}: ECONNREFUSED (nothing listens there; is the server running?)`,
+      ),
     );
   });
 });
@@ -115,23 +137,32 @@ describe('readBodyArg', () => {
     const file = join(tmp.dir, 'body.bin');
     writeFileSync(file, Buffer.from([1, 2, 3]));
     expect(Buffer.from((await readBodyArg(`@${file}`))!)).toEqual(Buffer.from([1, 2, 3]));
-    expect(Buffer.from((await readBodyArg('-', Readable.from([Buffer.from('ab'), Buffer.from('c')])))!).toString()).toBe('abc');
+    expect(
+      Buffer.from((await readBodyArg('-', Readable.from([Buffer.from('ab'), Buffer.from('c')])))!).toString(),
+    ).toBe('abc');
     await expect(readBodyArg(`@${file}.missing`)).rejects.toThrow(/cannot read body file .*missing: no such file/);
     await expect(readBodyArg(`@${tmp.dir}`)).rejects.toThrow(/cannot read body file .*: it is a directory/);
   });
 
-  it('takes up to the API\'s 64 KiB and refuses more without reading on: a literal, a file, stdin, /dev/zero', async () => {
+  it("takes up to the API's 64 KiB and refuses more without reading on: a literal, a file, stdin, /dev/zero", async () => {
     const full = join(tmp.dir, 'full.json');
     writeFileSync(full, 'x'.repeat(MAX_BODY_BYTES));
     expect((await readBodyArg(`@${full}`))!.length).toBe(MAX_BODY_BYTES);
     writeFileSync(full, 'x'.repeat(MAX_BODY_BYTES + 1));
-    await expect(readBodyArg(`@${full}`)).rejects.toThrow(new RegExp(`body file .*full\\.json is over ${MAX_BODY_BYTES} bytes`));
+    await expect(readBodyArg(`@${full}`)).rejects.toThrow(
+      new RegExp(`body file .*full\\.json is over ${MAX_BODY_BYTES} bytes`),
+    );
     await expect(readBodyArg('y'.repeat(MAX_BODY_BYTES + 1))).rejects.toThrow(/the --data body is over/);
     // An endless stdin: refused once past the limit; the test would hang if it were read to the end.
-    const endless = new Readable({ read() { this.push(Buffer.alloc(4096, 0x20)); } });
+    const endless = new Readable({
+      read() {
+        this.push(Buffer.alloc(4096, 0x20));
+      },
+    });
     await expect(readBodyArg('-', endless)).rejects.toThrow(/the body on stdin is over/);
     expect(endless.destroyed).toBe(true);
-    if (existsSync('/dev/zero')) await expect(readBodyArg('@/dev/zero')).rejects.toThrow(/body file \/dev\/zero is over/);
+    if (existsSync('/dev/zero'))
+      await expect(readBodyArg('@/dev/zero')).rejects.toThrow(/body file \/dev\/zero is over/);
   });
 });
 

@@ -31,10 +31,11 @@ async function startProxy(target: string): Promise<Proxy> {
       for (const s of sockets) s.destroy();
       sockets.clear();
     },
-    close: () => new Promise<void>((r) => {
-      proxy.cut();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        proxy.cut();
+        server.close(() => r());
+      }),
   };
   const server: Server = createServer((client) => {
     if (proxy.blocked) return void client.destroy();
@@ -79,14 +80,21 @@ describe('following a match live', () => {
     let events = 0;
     let ended: Promise<void> | null = null;
     const end = await followLive({
-      baseUrl: proxy.url, matchId: id, retryMs: 20, maxRetryMs: 100,
+      baseUrl: proxy.url,
+      matchId: id,
+      retryMs: 20,
+      maxRetryMs: 100,
       fetch: (url, init) => {
         sentIds.push(new Headers(init?.headers).get('last-event-id'));
         return fetch(url, init);
       },
       onConnection: (c) => {
         connections.push(c);
-        if (c.state === 'reconnecting' && seqAtDrop.length < connections.filter((x) => x.state === 'reconnecting').length) seqAtDrop.push(lastSeq);
+        if (
+          c.state === 'reconnecting' &&
+          seqAtDrop.length < connections.filter((x) => x.state === 'reconnecting').length
+        )
+          seqAtDrop.push(lastSeq);
       },
       onMessage: (m) => {
         messages.push(m);
@@ -108,7 +116,10 @@ describe('following a match live', () => {
     expect(end.status).toBe('completed');
     const record = (await (await fetch(`${arena.url}/matches/${id}`)).json()) as { replay: unknown[] };
     const snap = messages[0].type === 'snapshot' ? messages[0].data : null;
-    const seqs = [...snap!.recent.map((e) => e.seq), ...messages.flatMap((m) => (m.type === 'event' ? [m.data.seq] : []))];
+    const seqs = [
+      ...snap!.recent.map((e) => e.seq),
+      ...messages.flatMap((m) => (m.type === 'event' ? [m.data.seq] : [])),
+    ];
     // Joining after the match began, the snapshot's recent window starts later; from there every event once, in order.
     const first = Math.max(0, snap!.seq - (SNAPSHOT_RECENT_EVENTS - 1));
     expect(seqs).toEqual(record.replay.slice(first).map((_, i) => first + i));
@@ -123,7 +134,9 @@ describe('following a match live', () => {
   }, 120_000);
 
   it('a match the server does not know ends with not_found; a server that is not an arena with not_a_stream', async () => {
-    const err = await followLive({ baseUrl: arena.url, matchId: 'm_nosuchmatch', onMessage: () => {} }).catch((e: unknown) => e);
+    const err = await followLive({ baseUrl: arena.url, matchId: 'm_nosuchmatch', onMessage: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(LiveStreamError);
     expect((err as LiveStreamError).code).toBe('not_found');
     expect((err as LiveStreamError).message).toMatch(/no match m_nosuchmatch/);
@@ -156,7 +169,9 @@ describe('following a match live', () => {
       const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`;
       const err = await followLive({ baseUrl: url, matchId: 'm_x', onMessage: () => {} }).catch((e: unknown) => e);
       expect((err as LiveStreamError).code).toBe('bad_message');
-      expect((err as LiveStreamError).message).toMatch(/sent an event over 1048576 characters; is the URL an arena server\?/);
+      expect((err as LiveStreamError).message).toMatch(
+        /sent an event over 1048576 characters; is the URL an arena server\?/,
+      );
       expect(sent).toBeLessThan(16 * 1024 * 1024); // it stopped reading soon after the limit
     } finally {
       endless.closeAllConnections();
@@ -168,7 +183,13 @@ describe('following a match live', () => {
     proxy.blocked = true;
     proxy.cut(); // kept-alive connections too
     try {
-      const err = await followLive({ baseUrl: proxy.url, matchId: 'm_any', retryMs: 5, maxAttempts: 3, onMessage: () => {} }).catch((e: unknown) => e);
+      const err = await followLive({
+        baseUrl: proxy.url,
+        matchId: 'm_any',
+        retryMs: 5,
+        maxAttempts: 3,
+        onMessage: () => {},
+      }).catch((e: unknown) => e);
       expect((err as LiveStreamError).code).toBe('gave_up');
       expect((err as Error).message).toMatch(/after 3 failed attempts/);
     } finally {

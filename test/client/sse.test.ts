@@ -37,8 +37,13 @@ describe('SSE parser', () => {
   });
 
   it('ignores an id holding NUL, a retry that is not all digits, unknown fields, and events with no data', () => {
-    const { events, parser } = parseAll(['id: 5\ndata: a\n\nid: 6\u00007\nretry: 12x\nfoo: bar\ndata: b\n\nevent: empty\n\nretry: 2500\n\n']);
-    expect(events.map((e) => [e.data, e.lastEventId])).toEqual([['a', '5'], ['b', '5']]);
+    const { events, parser } = parseAll([
+      'id: 5\ndata: a\n\nid: 6\u00007\nretry: 12x\nfoo: bar\ndata: b\n\nevent: empty\n\nretry: 2500\n\n',
+    ]);
+    expect(events.map((e) => [e.data, e.lastEventId])).toEqual([
+      ['a', '5'],
+      ['b', '5'],
+    ]);
     expect(parser.retryMs).toBe(2500);
   });
 
@@ -49,7 +54,8 @@ describe('SSE parser', () => {
   });
 
   it('any chunking of the bytes gives the same events', () => {
-    const text = '\ufeffid: 1\r\nevent: event\r\ndata: {"talk":"é✓ 𝄞"}\r\n\r\n: keep-alive\n\nevent: view\rdata: x\r\rdata: line1\ndata: line2\n\n';
+    const text =
+      '\ufeffid: 1\r\nevent: event\r\ndata: {"talk":"é✓ 𝄞"}\r\n\r\n: keep-alive\n\nevent: view\rdata: x\r\rdata: line1\ndata: line2\n\n';
     const bytes = new TextEncoder().encode(text);
     const whole = parseAll([bytes]).events;
     expect(whole.map((e) => e.type)).toEqual(['event', 'view', 'message']);

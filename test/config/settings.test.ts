@@ -37,7 +37,10 @@ describe('resolveSettings', () => {
   const env = { ARENA_CONFIG_DIR: dir };
 
   it('takes flags over environment over profile, per setting', () => {
-    const s = resolveSettings({ keyId: 'flag-key' }, { ...env, ARENA_URL: 'http://env.example/', ARENA_KEY_ID: 'env-key' });
+    const s = resolveSettings(
+      { keyId: 'flag-key' },
+      { ...env, ARENA_URL: 'http://env.example/', ARENA_KEY_ID: 'env-key' },
+    );
     expect(s.url).toEqual({ value: 'http://env.example', source: 'env' });
     expect(s.keyId).toEqual({ value: 'flag-key', source: 'flag' });
     expect(s.keyFile).toEqual({ value: '/p.pem', source: 'profile' });
@@ -82,7 +85,9 @@ describe('normalizeServerUrl', () => {
   });
   it('rejects other schemes, non-URLs, queries and embedded credentials without echoing them', () => {
     expect(() => normalizeServerUrl('ftp://x')).toThrow(/must be http or https, got ftp/);
-    expect(() => normalizeServerUrl('arena.example.com', 'env')).toThrow(/"arena.example.com" \(from ARENA_URL\) is not a URL/);
+    expect(() => normalizeServerUrl('arena.example.com', 'env')).toThrow(
+      /"arena.example.com" \(from ARENA_URL\) is not a URL/,
+    );
     expect(() => normalizeServerUrl('https://x/?a=1')).toThrow(/query/);
     let msg = '';
     try {

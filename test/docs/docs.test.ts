@@ -34,7 +34,9 @@ describe('generated docs', () => {
     expect(rules).toContain('| `knight` | 14 |');
     const tampered = fillBlocks(rules, { ...rulesBlocks(), costs: 'nothing' });
     expect(tampered).not.toBe(rules);
-    expect(() => fillBlocks('<!-- generated:nope -->\n<!-- /generated -->', {})).toThrow(/no generated block named "nope"/);
+    expect(() => fillBlocks('<!-- generated:nope -->\n<!-- /generated -->', {})).toThrow(
+      /no generated block named "nope"/,
+    );
   });
 });
 

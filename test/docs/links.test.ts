@@ -41,9 +41,14 @@ function linkTargets(text: string): string[] {
 function headingAnchors(text: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
-  for (const m of withoutFences(text).replace(/`([^`\n]*)`/g, '$1').matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+  for (const m of withoutFences(text)
+    .replace(/`([^`\n]*)`/g, '$1')
+    .matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const plain = m[1].replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const slug = plain.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     out.add(n === 0 ? slug : `${slug}-${n}`);
@@ -72,7 +77,8 @@ function brokenLinks(base: string, file: string): string[] {
       broken.push(`${file}: ${target}: an anchor into something that is not a markdown file`);
       continue;
     }
-    if (!headingAnchors(readFileSync(path, 'utf8')).has(anchor)) broken.push(`${file}: ${target}: no heading #${anchor} in ${relative(base, path)}`);
+    if (!headingAnchors(readFileSync(path, 'utf8')).has(anchor))
+      broken.push(`${file}: ${target}: no heading #${anchor} in ${relative(base, path)}`);
   }
   return broken;
 }
@@ -80,7 +86,17 @@ function brokenLinks(base: string, file: string): string[] {
 describe('relative links in the docs', () => {
   it('every one resolves to a file, and every #anchor to a heading', () => {
     const files = checkedFiles();
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', 'bench/README.md', 'docs/architecture.md', 'docs/operating.md', 'docs/decisions.md', 'docs/rules.md']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'CONTRIBUTING.md',
+        'bench/README.md',
+        'docs/architecture.md',
+        'docs/operating.md',
+        'docs/decisions.md',
+        'docs/rules.md',
+      ]),
+    );
     const links = files.flatMap((f) => linkTargets(readFileSync(join(root, f), 'utf8')));
     expect(links.length).toBeGreaterThan(20);
     expect(files.flatMap((f) => brokenLinks(root, f))).toEqual([]);
@@ -93,7 +109,10 @@ describe('relative links in the docs', () => {
   it('the check finds a missing file, a missing heading and a way out of the repository', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-links-'));
     try {
-      writeFileSync(join(dir, 'a.md'), '# A\n\n```sh\n# not a heading\n```\n\n## The `arena` board, 1. hexes\n\nSee [not one](#not-a-heading),  [b](b.md), [here](#the-arena-board-1-hexes), [x](#nowhere),\n[b\'s part](b.md#part-two), [gone](gone.md), [up](../x.md), [web](https://example.com/x).\n\n```md\n[in code](ignored.md)\n```\n');
+      writeFileSync(
+        join(dir, 'a.md'),
+        "# A\n\n```sh\n# not a heading\n```\n\n## The `arena` board, 1. hexes\n\nSee [not one](#not-a-heading),  [b](b.md), [here](#the-arena-board-1-hexes), [x](#nowhere),\n[b's part](b.md#part-two), [gone](gone.md), [up](../x.md), [web](https://example.com/x).\n\n```md\n[in code](ignored.md)\n```\n",
+      );
       writeFileSync(join(dir, 'b.md'), '# B\n\n## Part one\n');
       expect(brokenLinks(dir, 'a.md')).toEqual([
         'a.md: #not-a-heading: no heading #not-a-heading in a.md',

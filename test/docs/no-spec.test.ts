@@ -13,11 +13,14 @@ const SPEC = /\bspec\b/i;
 
 /** The lines of `text` that mention the spec, prefixed with where they are. */
 function mentions(where: string, text: string): string[] {
-  return text.split('\n').filter((l) => SPEC.test(l)).map((l) => `${where}: ${l.trim()}`);
+  return text
+    .split('\n')
+    .filter((l) => SPEC.test(l))
+    .map((l) => `${where}: ${l.trim()}`);
 }
 
 describe('no help, schema or man page cites "the spec"', () => {
-  it('every command\'s --help (the man pages render the full help of each)', () => {
+  it("every command's --help (the man pages render the full help of each)", () => {
     const pages = renderManPages(buildProgram(), pkg.version);
     expect(pages.length).toBeGreaterThan(30);
     expect(pages.flatMap((p) => mentions(p.file, p.content))).toEqual([]);
@@ -39,6 +42,6 @@ describe('no help, schema or man page cites "the spec"', () => {
   });
 
   it('the check itself finds a mention', () => {
-    expect(mentions('x', 'a\nsee the spec\'s rules\nspecify')).toEqual(['x: see the spec\'s rules']);
+    expect(mentions('x', "a\nsee the spec's rules\nspecify")).toEqual(["x: see the spec's rules"]);
   });
 });

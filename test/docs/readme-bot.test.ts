@@ -32,7 +32,10 @@ beforeAll(async () => {
   const runnable = code
     .replace("from 'ws'", `from '${pathToFileURL(join(root, 'node_modules/ws/wrapper.mjs')).href}'`)
     .replace("from 'bot-arena/engine'", `from '${pathToFileURL(join(root, 'engine/index.ts')).href}'`)
-    .replace('server.listen(8080);', "server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${server.address().port}`));");
+    .replace(
+      'server.listen(8080);',
+      "server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${server.address().port}`));",
+    );
   expect(runnable).toContain('server.listen(0');
   const file = join(dir, 'bot.mjs');
   writeFileSync(file, runnable);
@@ -67,11 +70,18 @@ describe('the README bot', () => {
   });
 
   it('plays whole games without a strike', async () => {
-    const r = await runCli(['play', url, 'builtin:random', 'builtin:greedy', '--games', '3', '--seed', 'readme-bot', '--json'], {
-      env: { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config') }, cwd: dir,
-    });
+    const r = await runCli(
+      ['play', url, 'builtin:random', 'builtin:greedy', '--games', '3', '--seed', 'readme-bot', '--json'],
+      {
+        env: { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config') },
+        cwd: dir,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
-    const summary = JSON.parse(r.stdout) as { games: number; bots: Array<{ source: string; strikes: Record<string, number>; resigned: number }> };
+    const summary = JSON.parse(r.stdout) as {
+      games: number;
+      bots: Array<{ source: string; strikes: Record<string, number>; resigned: number }>;
+    };
     expect(summary.games).toBe(3);
     const mine = summary.bots.find((b) => b.source === url)!;
     expect(mine.strikes).toEqual({ late: 0, malformed: 0, oversize: 0, dropped: 0, illegal: 0 });

@@ -2,7 +2,7 @@
 // in-process through the commander program: every refusal is clear, has the
 // documented exit code and changes nothing in the store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatPublicKey, generateKeyPair, privateKeyToPem, publicKeyRaw } from '../../src/keys/index';
@@ -49,18 +49,30 @@ describe('arena admin user add', () => {
     expect(plain.stdout).toMatch(/^u_\S+\n$/);
     const store = await openFileStore(data);
     try {
-      expect((await store.listUsers()).map((u) => [u.id, u.name])).toEqual([[user.id, 'ops'], [plain.stdout.trim(), '']]);
+      expect((await store.listUsers()).map((u) => [u.id, u.name])).toEqual([
+        [user.id, 'ops'],
+        [plain.stdout.trim(), ''],
+      ]);
     } finally {
       await store.close();
     }
   });
 
-  it.runIf(existsSync('/proc/self'))('a data directory that cannot be made (under /proc) is exit 1 with the reason, for admin and serve alike', async () => {
-    for (const args of [['admin', 'user', 'add', '--email', 'ops@example.com'], ['serve', '--port', '0']]) {
-      const r = await runCli([...args, '--data', '/proc/arena-no-such-dir/data'], { env, cwd: dir });
-      expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/cannot open the store in \/proc\/arena-no-such-dir\/data: ENOENT/)]);
-    }
-  });
+  it.runIf(existsSync('/proc/self'))(
+    'a data directory that cannot be made (under /proc) is exit 1 with the reason, for admin and serve alike',
+    async () => {
+      for (const args of [
+        ['admin', 'user', 'add', '--email', 'ops@example.com'],
+        ['serve', '--port', '0'],
+      ]) {
+        const r = await runCli([...args, '--data', '/proc/arena-no-such-dir/data'], { env, cwd: dir });
+        expect([r.code, r.stderr]).toEqual([
+          1,
+          expect.stringMatching(/cannot open the store in \/proc\/arena-no-such-dir\/data: ENOENT/),
+        ]);
+      }
+    },
+  );
 
   it('refuses a bad e-mail, a bad handle, a taken e-mail or handle, changing nothing', async () => {
     expect((await admin('user', 'add', '--email', 'ops@example.com', '--handle', 'ops')).code).toBe(0);
@@ -104,9 +116,26 @@ describe('arena admin key add', () => {
   it('takes the owner by id, a private key file (its public half only), a name and chosen scopes in either form', async () => {
     const uid = (await admin('user', 'add', '--email', 'ops@example.com')).stdout.trim();
     const k = keyFiles('laptop');
-    const r = await admin('key', 'add', '--user', uid, '--public-key', k.priv, '--name', 'ci', '--scopes', 'bots.read,bots.write', 'keys.read', '--json');
+    const r = await admin(
+      'key',
+      'add',
+      '--user',
+      uid,
+      '--public-key',
+      k.priv,
+      '--name',
+      'ci',
+      '--scopes',
+      'bots.read,bots.write',
+      'keys.read',
+      '--json',
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(ApiKeyMetaSchema.parse(JSON.parse(r.stdout))).toMatchObject({ name: 'ci', publicKey: k.raw, scopes: ['bots.read', 'bots.write', 'keys.read'] });
+    expect(ApiKeyMetaSchema.parse(JSON.parse(r.stdout))).toMatchObject({
+      name: 'ci',
+      publicKey: k.raw,
+      scopes: ['bots.read', 'bots.write', 'keys.read'],
+    });
     // No private key material reached the store.
     expect(doc()).not.toContain('PRIVATE');
   });
@@ -124,7 +153,11 @@ describe('arena admin key add', () => {
       [['--user', 'ops@example.com', '--public-key', join(dir, 'missing.pub')], 1, /no such file/],
       [['--user', 'ops@example.com', '--public-key', k.pub, '--scopes', 'bots.admin'], 2, /unknown scope "bots.admin"/],
       [['--user', 'ops@example.com', '--public-key', k.pub, '--name', 'x'.repeat(65)], 1, /1-64 characters/],
-      [['--user', 'ops@example.com', '--public-key', k.pub, '--name', 'a\u001b[31mb'], 1, /must not contain control characters/],
+      [
+        ['--user', 'ops@example.com', '--public-key', k.pub, '--name', 'a\u001b[31mb'],
+        1,
+        /must not contain control characters/,
+      ],
       [['--user', 'ops@example.com', '--public-key', k.pub, '--name', '   '], 1, /key name must be 1-64 characters/],
     ] as const) {
       const r = await admin('key', 'add', ...args);
@@ -134,7 +167,7 @@ describe('arena admin key add', () => {
     expect(doc()).toBe(before);
   });
 
-  it("refuses a public key another account registered, with a line saying to generate one for this server", async () => {
+  it('refuses a public key another account registered, with a line saying to generate one for this server', async () => {
     await admin('user', 'add', '--email', 'ops@example.com');
     await admin('user', 'add', '--email', 'other@example.com');
     const k = keyFiles('ops');
@@ -142,7 +175,9 @@ describe('arena admin key add', () => {
     const before = doc();
     const r = await admin('key', 'add', '--user', 'other@example.com', '--public-key', k.pub);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/another account in this data directory registered this public key; generate a key for this server \(arena keys generate/);
+    expect(r.stderr).toMatch(
+      /another account in this data directory registered this public key; generate a key for this server \(arena keys generate/,
+    );
     expect(doc()).toBe(before);
   });
 });
@@ -158,8 +193,13 @@ describe('arena admin users', () => {
     expect(table.stdout).toMatch(/^ID\s+HANDLE\s+EMAIL\s+KEYS\s+BOTS\s+CREATED\n/);
     expect(table.stdout).toMatch(/@ops\s+ops@example.com\s+1\s+0/);
     expect(table.stdout).toMatch(/-\s+ada@example.com\s+0\s+0/);
-    const json = JSON.parse((await admin('users', '--json')).stdout) as { users: Array<{ email: string; activeKeys: number }> };
-    expect(json.users.map((u) => [u.email, u.activeKeys])).toEqual([['ops@example.com', 1], ['ada@example.com', 0]]);
+    const json = JSON.parse((await admin('users', '--json')).stdout) as {
+      users: Array<{ email: string; activeKeys: number }>;
+    };
+    expect(json.users.map((u) => [u.email, u.activeKeys])).toEqual([
+      ['ops@example.com', 1],
+      ['ada@example.com', 0],
+    ]);
   });
 
   it('on a directory without a store says so instead of creating one', async () => {
@@ -214,7 +254,10 @@ describe('arena admin backup that cannot write', () => {
     await admin('user', 'add', '--email', 'ops@example.com');
     const made = join(dir, 'made');
     const r = await arenaLimited(['admin', 'backup', made]);
-    expect([r.code, r.stderr]).toEqual([1, 'arena: backup failed: the file is larger than this process may write (ulimit -f) (EFBIG)\n']);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      'arena: backup failed: the file is larger than this process may write (ulimit -f) (EFBIG)\n',
+    ]);
     expect(existsSync(made)).toBe(false);
     const given = join(dir, 'given');
     mkdirSync(given);
@@ -230,8 +273,14 @@ describe('the admin library', () => {
       const u = await addUser(store, { email: 'a@example.com', handle: 'a_1' });
       await expect(addUser(store, { email: 'A@EXAMPLE.COM' })).rejects.toThrow(AdminError);
       await expect(addKey(store, { user: u.id, publicKey: 'AAAA' })).rejects.toThrow(/public key: .*32 bytes/);
-      await expect(addKey(store, { user: u.id, publicKey: keyFiles('x').raw, scopes: [] })).rejects.toThrow(/at least one scope/);
-      const k = await addKey(store, { user: 'a@example.com', publicKey: keyFiles('y').raw, scopes: ['bots.read', 'bots.read'] });
+      await expect(addKey(store, { user: u.id, publicKey: keyFiles('x').raw, scopes: [] })).rejects.toThrow(
+        /at least one scope/,
+      );
+      const k = await addKey(store, {
+        user: 'a@example.com',
+        publicKey: keyFiles('y').raw,
+        scopes: ['bots.read', 'bots.read'],
+      });
       expect(k.scopes).toEqual(['bots.read']);
       expect(await listUsers(store)).toMatchObject([{ id: u.id, activeKeys: 1, bots: 0 }]);
     } finally {
@@ -246,10 +295,24 @@ describe('a data directory whose store.json is gone (issue 27 item 8)', () => {
     const store = await openFileStore(data);
     const [user] = await store.listUsers();
     const bot = await store.addBot({ ownerId: user.id, name: 'b', game: 'pioneers', url: 'wss://b.example/' });
-    await store.putMatch({ id: 'm_left', game: 'pioneers', status: 'aborted', players: [{ seat: 0, botId: bot.id, botName: 'b', placement: null, ratingDelta: null }], startedAt: new Date().toISOString(), endedAt: new Date().toISOString(), seed: '0', replay: [], rulesVersion: 't', seatCount: 4, vp: null });
+    await store.putMatch({
+      id: 'm_left',
+      game: 'pioneers',
+      status: 'aborted',
+      players: [{ seat: 0, botId: bot.id, botName: 'b', placement: null, ratingDelta: null }],
+      startedAt: new Date().toISOString(),
+      endedAt: new Date().toISOString(),
+      seed: '0',
+      replay: [],
+      rulesVersion: 't',
+      seatCount: 4,
+      vp: null,
+    });
     await store.close();
     rmSync(join(data, 'store.json'));
-    const missing = new RegExp(`${join(data, 'store.json')} is missing, but ${data} holds matches/.*arena admin backup.*arena serve --init`);
+    const missing = new RegExp(
+      `${join(data, 'store.json')} is missing, but ${data} holds matches/.*arena admin backup.*arena serve --init`,
+    );
     const serve = await runCli(['serve', '--port', '0'], { env, cwd: dir });
     expect([serve.code, serve.stderr]).toEqual([1, expect.stringMatching(missing)]);
     for (const args of [['user', 'add', '--email', 'new@example.com'], ['users']]) {

@@ -26,20 +26,29 @@ afterAll(async () => {
 
 describe('arena login', () => {
   it('writes the profile with mode 0600 and an absolute key path; later logins change only what is given', async () => {
-    const r = await runArena(['login', '--url', `${server.url}/`, '--key-id', 'k1', '--key', 'owner.pem'], { env, cwd: tmp.dir });
+    const r = await runArena(['login', '--url', `${server.url}/`, '--key-id', 'k1', '--key', 'owner.pem'], {
+      env,
+      cwd: tmp.dir,
+    });
     expect(r.code).toBe(0);
     const path = join(tmp.dir, 'cfg', 'profile.json');
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ url: server.url, keyId: 'k1', keyFile });
     const show = await runInProcess(['login', '--show', '--json'], { ...env, ARENA_KEY_ID: 'envkey' });
-    expect(JSON.parse(show.stdout)).toMatchObject({ url: { value: server.url, source: 'profile' }, keyId: { value: 'envkey', source: 'env' } });
+    expect(JSON.parse(show.stdout)).toMatchObject({
+      url: { value: server.url, source: 'profile' },
+      keyId: { value: 'envkey', source: 'env' },
+    });
   });
 
   it('refuses a key file that cannot sign and leaves the profile as it was', async () => {
     const path = join(tmp.dir, 'cfg', 'profile.json');
     const before = readFileSync(path, 'utf8');
     const pub = join(tmp.dir, 'pub.pem');
-    writeFileSync(pub, '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAUamSg7KN5jsdwKsYis6/ArmKtCpbrDKpFydR+3SoFbg=\n-----END PUBLIC KEY-----\n');
+    writeFileSync(
+      pub,
+      '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAUamSg7KN5jsdwKsYis6/ArmKtCpbrDKpFydR+3SoFbg=\n-----END PUBLIC KEY-----\n',
+    );
     const r = await runInProcess(['login', '--key', pub], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/this is a public key/);
@@ -58,7 +67,9 @@ describe('arena login asks the server about the key first', () => {
     const r = await runInProcess(['login', '--url', server.url, '--key-id', 'k1', '--key', keyFile], cenv);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`checked: ${server.url} accepts key k1; you are @ada`);
-    expect(r.stderr).toContain(`hint: use one key per arena server (a signature names no server, so another server where the same key is registered could be sent a signature this one saw): keep ${keyFile} for ${new URL(server.url).host}; for another server, \`arena keys generate --out ${join(tmp.dir, 'cfg-check', 'keys')}/<server host>.pem\``);
+    expect(r.stderr).toContain(
+      `hint: use one key per arena server (a signature names no server, so another server where the same key is registered could be sent a signature this one saw): keep ${keyFile} for ${new URL(server.url).host}; for another server, \`arena keys generate --out ${join(tmp.dir, 'cfg-check', 'keys')}/<server host>.pem\``,
+    );
     expect(JSON.parse(readFileSync(profile, 'utf8'))).toEqual({ url: server.url, keyId: 'k1', keyFile });
   });
 
@@ -67,10 +78,17 @@ describe('arena login asks the server about the key first', () => {
     for (const id of ['k_unknown', 'gone']) {
       const r = await runInProcess(['login', '--url', server.url, '--key-id', id, '--key', keyFile], cenv);
       expect(r.code, r.stderr).toBe(4);
-      expect(r.stderr).toMatch(new RegExp(`refuses key ${id} \\(HTTP 401 unauthenticated: .+\\); nothing saved\\. Check --key-id and --key, or pass --no-check`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `refuses key ${id} \\(HTTP 401 unauthenticated: .+\\); nothing saved\\. Check --key-id and --key, or pass --no-check`,
+        ),
+      );
       expect(readFileSync(profile, 'utf8')).toBe(before);
     }
-    const forced = await runInProcess(['login', '--url', server.url, '--key-id', 'k_unknown', '--key', keyFile, '--no-check'], cenv);
+    const forced = await runInProcess(
+      ['login', '--url', server.url, '--key-id', 'k_unknown', '--key', keyFile, '--no-check'],
+      cenv,
+    );
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).not.toMatch(/checked|warning/);
     expect(JSON.parse(readFileSync(profile, 'utf8')).keyId).toBe('k_unknown');
@@ -79,11 +97,18 @@ describe('arena login asks the server about the key first', () => {
   it('saves anyway, with a warning, when the server cannot be reached or gives no verdict', async () => {
     const down = await runInProcess(['login', '--url', 'http://127.0.0.1:1', '--key-id', 'k1', '--key', keyFile], cenv);
     expect(down.code, down.stderr).toBe(0);
-    expect(down.stderr).toMatch(/warning: could not check the key with the server: cannot reach http:\/\/127\.0\.0\.1:1: ECONNREFUSED/);
+    expect(down.stderr).toMatch(
+      /warning: could not check the key with the server: cannot reach http:\/\/127\.0\.0\.1:1: ECONNREFUSED/,
+    );
     expect(JSON.parse(readFileSync(profile, 'utf8')).url).toBe('http://127.0.0.1:1');
-    const wrongBase = await runInProcess(['login', '--url', `${server.url}/api`, '--key-id', 'k1', '--key', keyFile], cenv);
+    const wrongBase = await runInProcess(
+      ['login', '--url', `${server.url}/api`, '--key-id', 'k1', '--key', keyFile],
+      cenv,
+    );
     expect(wrongBase.code, wrongBase.stderr).toBe(0);
-    expect(wrongBase.stderr).toContain(`warning: could not check the key with the server: HTTP 404 not_found: no route GET /api/me; is ${server.url}/api an arena server's base URL?`);
+    expect(wrongBase.stderr).toContain(
+      `warning: could not check the key with the server: HTTP 404 not_found: no route GET /api/me; is ${server.url}/api an arena server's base URL?`,
+    );
   });
 });
 
@@ -100,7 +125,11 @@ describe('arena login with a damaged profile', () => {
     expect(signs.code).toBe(0);
     const full = await runInProcess(['login', '--url', server.url, '--key-id', 'k1', '--key', keyFile], denv);
     expect(full.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'profile.json'), 'utf8'))).toEqual({ url: server.url, keyId: 'k1', keyFile });
+    expect(JSON.parse(readFileSync(join(dir, 'profile.json'), 'utf8'))).toEqual({
+      url: server.url,
+      keyId: 'k1',
+      keyFile,
+    });
   });
 });
 
@@ -143,7 +172,11 @@ describe('arena api (profile from the login test above)', () => {
     server.keys.set('k2', { publicKey: publicKeyRaw(other.publicKey), revoked: false });
     const viaEnv = await runInProcess(['api', 'GET', '/me'], { ...env, ARENA_KEY_ID: 'k2', ARENA_KEY_FILE: otherFile });
     expect(JSON.parse(viaEnv.stdout).keyId).toBe('k2');
-    const flagWins = await runInProcess(['api', 'GET', '/me', '--key-id', 'k1', '--key', keyFile], { ...env, ARENA_KEY_ID: 'k2', ARENA_KEY_FILE: otherFile });
+    const flagWins = await runInProcess(['api', 'GET', '/me', '--key-id', 'k1', '--key', keyFile], {
+      ...env,
+      ARENA_KEY_ID: 'k2',
+      ARENA_KEY_FILE: otherFile,
+    });
     expect(JSON.parse(flagWins.stdout).keyId).toBe('k1');
     const badUrl = await runInProcess(['api', 'GET', '/me', '--url', 'http://127.0.0.1:1'], env);
     expect(badUrl.code).toBe(1);

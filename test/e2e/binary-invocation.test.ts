@@ -7,11 +7,15 @@ const io = (path: string, env: NodeJS.ProcessEnv, cwd = '/home/ada/proj') => ({ 
 
 describe('how the single executable was run', () => {
   it('is its name when PATH finds it', () => {
-    expect(arenaCommand(io('/usr/local/bin/arena', { PATH: '/usr/local/bin:/usr/bin', npm_command: 'exec' }), true)).toBe('arena');
+    expect(
+      arenaCommand(io('/usr/local/bin/arena', { PATH: '/usr/local/bin:/usr/bin', npm_command: 'exec' }), true),
+    ).toBe('arena');
   });
 
   it('is its path otherwise, ./relative inside the working directory, never `node ...`', () => {
-    expect(arenaCommand(io('/home/ada/proj/dist/arena-linux-x64', { PATH: '/usr/bin' }), true)).toBe('./dist/arena-linux-x64');
+    expect(arenaCommand(io('/home/ada/proj/dist/arena-linux-x64', { PATH: '/usr/bin' }), true)).toBe(
+      './dist/arena-linux-x64',
+    );
     expect(arenaCommand(io('/opt/bot arena/arena', { PATH: '/usr/bin' }), true)).toBe("'/opt/bot arena/arena'");
   });
 });

@@ -49,20 +49,35 @@ describe('the single executable', () => {
   it('--version names the package version, the rules version and the commit', async () => {
     const r = await arena(['--version']);
     expect(r.code, r.stderr).toBe(0);
-    const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';
+    const commit =
+      spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || 'unknown';
     expect(r.stdout).toBe(`arena ${pkg.version}\nrules pioneers/1\ncommit ${commit}\n`);
     expect(r.stderr).toBe('');
   });
 
   it('new writes each starter from the files it carries, the same as the examples', async () => {
-    for (const [lang, dir] of [['python', 'python-bot'], ['typescript', 'starter-bot'], ['javascript', 'javascript-bot'], ['go', 'go-bot']]) {
+    for (const [lang, dir] of [
+      ['python', 'python-bot'],
+      ['typescript', 'starter-bot'],
+      ['javascript', 'javascript-bot'],
+      ['go', 'go-bot'],
+    ]) {
       const r = await arena(['new', lang, `new-${lang}`]);
       expect(r.code, r.stderr).toBe(0);
       const target = join(tmp, 'work', `new-${lang}`);
       const files = readdirSync(target).sort();
-      expect(files, lang).toEqual(readdirSync(join(ROOT, 'examples', dir)).filter((f) => !['node_modules', 'package-lock.json', '__pycache__', 'bot', 'go.sum'].includes(f) && !f.startsWith('.')).sort());
+      expect(files, lang).toEqual(
+        readdirSync(join(ROOT, 'examples', dir))
+          .filter(
+            (f) =>
+              !['node_modules', 'package-lock.json', '__pycache__', 'bot', 'go.sum'].includes(f) && !f.startsWith('.'),
+          )
+          .sort(),
+      );
       for (const f of files.filter((f) => f !== 'package.json' || lang !== 'typescript')) {
-        expect(readFileSync(join(target, f), 'utf8'), `${lang}/${f}`).toBe(readFileSync(join(ROOT, 'examples', dir, f), 'utf8'));
+        expect(readFileSync(join(target, f), 'utf8'), `${lang}/${f}`).toBe(
+          readFileSync(join(ROOT, 'examples', dir, f), 'utf8'),
+        );
       }
     }
     const refused = await arena(['new', 'go', 'new-go']);
@@ -93,7 +108,18 @@ describe('the single executable', () => {
 
   it('play writes match files that replay --plain verifies and draws; the hint names the executable as found on PATH', async () => {
     const out = join(tmp, 'work', 'matches');
-    const play = await arena(['play', 'builtin:random', 'builtin:greedy', 'builtin:random', '--games', '2', '--out', out, '--seed', 'binary']);
+    const play = await arena([
+      'play',
+      'builtin:random',
+      'builtin:greedy',
+      'builtin:random',
+      '--games',
+      '2',
+      '--out',
+      out,
+      '--seed',
+      'binary',
+    ]);
     expect(play.code, play.stderr).toBe(0);
     expect(play.stdout).toContain('2 of 2 games completed');
     expect(play.stderr).toContain(`replay with: arena replay ${out}`);
@@ -130,36 +156,44 @@ describe('the single executable', () => {
     expect(readdirSync(out).filter((f) => f.startsWith('m-'))).toHaveLength(2);
   }, 60_000);
 
-  it.skipIf(!existsSync(join(ROOT, 'src', 'cli', 'commands', 'serve.ts')))('serve --dev answers /health (and the dashboard it carries), and stops on SIGTERM', async () => {
-    const child: ChildProcess = spawn('arena', ['serve', '--dev', '--port', '0', '--data', join(tmp, 'work', 'data')], { cwd: join(tmp, 'work'), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      const base = await new Promise<string>((resolve, reject) => {
-        child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-          stderr += d;
-          const m = /listening on (http:\/\/[^\s]+)/.exec(stderr);
-          if (m) resolve(m[1]);
+  it.skipIf(!existsSync(join(ROOT, 'src', 'cli', 'commands', 'serve.ts')))(
+    'serve --dev answers /health (and the dashboard it carries), and stops on SIGTERM',
+    async () => {
+      const child: ChildProcess = spawn(
+        'arena',
+        ['serve', '--dev', '--port', '0', '--data', join(tmp, 'work', 'data')],
+        { cwd: join(tmp, 'work'), env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      try {
+        const base = await new Promise<string>((resolve, reject) => {
+          child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+            stderr += d;
+            const m = /listening on (http:\/\/[^\s]+)/.exec(stderr);
+            if (m) resolve(m[1]);
+          });
+          child.once('exit', (code) => reject(new Error(`serve exited ${code} before listening:\n${stderr}`)));
         });
-        child.once('exit', (code) => reject(new Error(`serve exited ${code} before listening:\n${stderr}`)));
-      });
-      const health = await get(`${base}/health`);
-      expect(health.status).toBe(200);
-      expect(JSON.parse(health.body)).toEqual({ status: 'ok', role: 'all' });
-      if (existsSync(join(ROOT, 'dist', 'web', 'manifest.json'))) {
-        const page = await get(`${base}/`);
-        expect(page.status).toBe(200);
-        const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
-        expect(script, page.body).toBeDefined();
-        expect((await get(`${base}${script}`)).status).toBe(200);
+        const health = await get(`${base}/health`);
+        expect(health.status).toBe(200);
+        expect(JSON.parse(health.body)).toEqual({ status: 'ok', role: 'all' });
+        if (existsSync(join(ROOT, 'dist', 'web', 'manifest.json'))) {
+          const page = await get(`${base}/`);
+          expect(page.status).toBe(200);
+          const script = /src="(\/assets\/[^"]+\.js)"/.exec(page.body)?.[1];
+          expect(script, page.body).toBeDefined();
+          expect((await get(`${base}${script}`)).status).toBe(200);
+        }
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        expect(stderr).toContain('stopped');
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(stderr).toContain('stopped');
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 function get(url: string): Promise<{ status: number; body: string }> {

@@ -22,16 +22,23 @@ let [a1, b1, b2, b3] = ['', '', '', ''];
 async function account(email: string, handle: string): Promise<{ target: ApiTarget; userId: string }> {
   const user = await arena.store.createUser({ email, name: handle });
   const pair = generateKeyPair();
-  const key = await arena.store.addKey({ userId: user.id, name: 'k', publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'), scopes: ['bots.read', 'bots.write'] });
+  const key = await arena.store.addKey({
+    userId: user.id,
+    name: 'k',
+    publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'),
+    scopes: ['bots.read', 'bots.write'],
+  });
   return { target: { baseUrl: arena.url, keyId: key.id, privateKey: pair.privateKey }, userId: user.id };
 }
 
 /** Open unless a test holds the bots' answers (to keep a match running while it looks). */
 let hold: Promise<void> = Promise.resolve();
-const held = (inner: Behaviour): Behaviour => async (ctx) => {
-  await hold;
-  return inner(ctx);
-};
+const held =
+  (inner: Behaviour): Behaviour =>
+  async (ctx) => {
+    await hold;
+    return inner(ctx);
+  };
 
 async function bot(ownerId: string, name: string): Promise<string> {
   const server = await startTestBot({ behaviour: held(wellBehaved()) });
@@ -124,14 +131,27 @@ describe('challenges', () => {
     expect(started).toHaveLength(1);
     expect((await listChallenges(alice, 1))[0]).toMatchObject({ id: made.id, status: 'played', matchId: started[0] });
     await arena.idle();
-    expect(await arena.store.getMatch(started[0])).toMatchObject({ status: 'completed', rated: false, challenge: made.id, seatCount: 4 });
+    expect(await arena.store.getMatch(started[0])).toMatchObject({
+      status: 'completed',
+      rated: false,
+      challenge: made.id,
+      seatCount: 4,
+    });
   });
 
   it('the CLI: arena challenge, arena challenges, arena bots update --challengeable, and the match list says challenge', async () => {
     const cliAs = (t: ApiTarget, args: string[]) => {
       const file = join(arena.dir, `${t.keyId}.pem`);
       writeFileSync(file, privateKeyToPem(t.privateKey), { mode: 0o600 });
-      return runCli(args, { env: { HOME: arena.dir, ARENA_CONFIG_DIR: join(arena.dir, 'config'), ARENA_URL: arena.url, ARENA_KEY_ID: t.keyId, ARENA_KEY_FILE: file } });
+      return runCli(args, {
+        env: {
+          HOME: arena.dir,
+          ARENA_CONFIG_DIR: join(arena.dir, 'config'),
+          ARENA_URL: arena.url,
+          ARENA_KEY_ID: t.keyId,
+          ARENA_KEY_FILE: file,
+        },
+      });
     };
     // Alice names her own bot by name; opponents by id.
     const made = await cliAs(alice, ['challenge', 'alice-1', b1, b2]);
@@ -143,7 +163,12 @@ describe('challenges', () => {
     await arena.idle();
     const list = await cliAs(alice, ['challenges', '--json']);
     expect(list.code, list.stderr).toBe(0);
-    expect(JSON.parse(list.stdout).challenges[0]).toMatchObject({ botId: a1, opponents: [b1, b2], status: 'played', matchId: started[0] });
+    expect(JSON.parse(list.stdout).challenges[0]).toMatchObject({
+      botId: a1,
+      opponents: [b1, b2],
+      status: 'played',
+      matchId: started[0],
+    });
     const table = await cliAs(alice, ['challenges']);
     expect(table.stdout).toMatch(new RegExp(`played\\s+${started[0]}`));
     const matches = await cliAs(alice, ['matches', 'list', '--bot', a1]);
@@ -160,6 +185,8 @@ describe('challenges', () => {
     const bad = await cliAs(bob, ['bots', 'update', b2, '--challengeable', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--challengeable is true or false/);
-    expect((await cliAs(bob, ['bots', 'update', b2, '--challengeable', 'true'])).stdout).toMatch(/challenges:\s+accepted/);
+    expect((await cliAs(bob, ['bots', 'update', b2, '--challengeable', 'true'])).stdout).toMatch(
+      /challenges:\s+accepted/,
+    );
   });
 });

@@ -39,7 +39,10 @@ describe('arena keys generate', () => {
     expect(readFileSync(out, 'utf8')).toBe(before);
     const forced = await runInProcess(['keys', 'generate', '--out', out, '--force', '--json'], env);
     expect(forced.code).toBe(0);
-    const doc = JSON.parse(forced.stdout) as { privateKeyFile: string; publicKey: { ssh: string; pem: string; raw: string } };
+    const doc = JSON.parse(forced.stdout) as {
+      privateKeyFile: string;
+      publicKey: { ssh: string; pem: string; raw: string };
+    };
     expect(doc.privateKeyFile).toBe(out);
     expect(readFileSync(out, 'utf8')).not.toBe(before);
     expect(statSync(out).mode & 0o777).toBe(0o600);
@@ -50,7 +53,10 @@ describe('arena keys generate', () => {
     const out = join(tmp.dir, 'full.pem');
     // ulimit -f 0: every byte written to a file is refused (EFBIG), as on a full disk.
     const r = await runArena(['keys', 'generate', '--out', out], { env, fileSizeLimitKiB: 0 });
-    expect([r.code, r.stderr]).toEqual([1, `arena: cannot write ${out}: the file is larger than this process may write (ulimit -f) (EFBIG)\n`]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `arena: cannot write ${out}: the file is larger than this process may write (ulimit -f) (EFBIG)\n`,
+    ]);
     expect(existsSync(out)).toBe(false);
   });
 
@@ -59,7 +65,10 @@ describe('arena keys generate', () => {
     mkdirSync(dir);
     for (const force of [[], ['--force']]) {
       const r = await runInProcess(['keys', 'generate', '--out', dir, ...force], env);
-      expect([r.code, r.stderr]).toEqual([1, `arena: ${dir} is a directory; give --out the key file's path, e.g. ${join(dir, 'arena.pem')}\n`]);
+      expect([r.code, r.stderr]).toEqual([
+        1,
+        `arena: ${dir} is a directory; give --out the key file's path, e.g. ${join(dir, 'arena.pem')}\n`,
+      ]);
     }
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -84,7 +93,11 @@ describe('arena keys generate', () => {
 describe('arena keys public', () => {
   it('prints exactly one form with --format, for a key made by ssh-keygen', async () => {
     const key = sshKeygen(tmp.dir, 'id_ed25519');
-    const expected = readFileSync(key + '.pub', 'utf8').trim().split(' ').slice(0, 2).join(' ');
+    const expected = readFileSync(key + '.pub', 'utf8')
+      .trim()
+      .split(' ')
+      .slice(0, 2)
+      .join(' ');
     const ssh = await runInProcess(['keys', 'public', key, '--format', 'ssh'], env);
     expect(ssh).toMatchObject({ code: 0, stdout: `${expected}\n` });
     const raw = await runInProcess(['keys', 'public', key, '--format', 'raw'], env);
@@ -112,33 +125,81 @@ describe('arena sign', () => {
     await runInProcess(['keys', 'generate', '--out', key], env);
     const body = join(tmp.dir, 'body.json');
     writeFileSync(body, '{"name": "greedy"}\n');
-    const r = await runArena(['sign', 'post', '/bots?game=pioneers', '--data', `@${body}`, '--key-id', 'k9', '--key', key], { env });
+    const r = await runArena(
+      ['sign', 'post', '/bots?game=pioneers', '--data', `@${body}`, '--key-id', 'k9', '--key', key],
+      { env },
+    );
     expect(r.code).toBe(0);
-    const headers = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split(': ') as [string, string]));
+    const headers = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(': ') as [string, string]),
+    );
     expect(Object.keys(headers)).toEqual(['x-svc-key', 'x-svc-timestamp', 'x-svc-signature']);
-    const lookupKey = (id: string) => (id === 'k9' ? { publicKey: publicKeyRaw(loadPrivateKeyFile(key)), revoked: false } : undefined);
-    const good = verifyRequest({ method: 'POST', path: '/bots?game=pioneers', body: readFileSync(body), headers, lookupKey });
+    const lookupKey = (id: string) =>
+      id === 'k9' ? { publicKey: publicKeyRaw(loadPrivateKeyFile(key)), revoked: false } : undefined;
+    const good = verifyRequest({
+      method: 'POST',
+      path: '/bots?game=pioneers',
+      body: readFileSync(body),
+      headers,
+      lookupKey,
+    });
     expect(good).toMatchObject({ ok: true, keyId: 'k9' });
-    expect(verifyRequest({ method: 'POST', path: '/bots?game=pioneers', body: '{"name":"greedy"}', headers, lookupKey }).ok).toBe(false);
+    expect(
+      verifyRequest({ method: 'POST', path: '/bots?game=pioneers', body: '{"name":"greedy"}', headers, lookupKey }).ok,
+    ).toBe(false);
   });
 
   it('signs a path as HTTP clients send it (encoded, dot segments resolved) and says so when that is not what was typed', async () => {
-    const lookupKey = (id: string) => (id === 'k9' ? { publicKey: publicKeyRaw(loadPrivateKeyFile(key)), revoked: false } : undefined);
-    const r = await runInProcess(['sign', 'GET', '/bots/../bots?name=a b', '--key-id', 'k9', '--key', key, '--json'], env);
+    const lookupKey = (id: string) =>
+      id === 'k9' ? { publicKey: publicKeyRaw(loadPrivateKeyFile(key)), revoked: false } : undefined;
+    const r = await runInProcess(
+      ['sign', 'GET', '/bots/../bots?name=a b', '--key-id', 'k9', '--key', key, '--json'],
+      env,
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('arena: signed /bots?name=a%20b, the form HTTP clients send for /bots/../bots?name=a b; send that\n');
+    expect(r.stderr).toBe(
+      'arena: signed /bots?name=a%20b, the form HTTP clients send for /bots/../bots?name=a b; send that\n',
+    );
     const headers = JSON.parse(r.stdout) as Record<string, string>;
-    expect(verifyRequest({ method: 'GET', path: '/bots?name=a%20b', body: '', headers, lookupKey })).toMatchObject({ ok: true });
+    expect(verifyRequest({ method: 'GET', path: '/bots?name=a%20b', body: '', headers, lookupKey })).toMatchObject({
+      ok: true,
+    });
     const plain = await runInProcess(['sign', 'GET', '/bots?game=pioneers', '--key-id', 'k9', '--key', key], env);
     expect(plain.stderr).toBe('');
   });
 
   it('prints JSON with --json and a curl command with --curl, key id from the environment', async () => {
-    const json = await runInProcess(['sign', 'GET', '/me', '--key', key, '--json'], { ...env, ARENA_KEY_ID: 'from-env' });
+    const json = await runInProcess(['sign', 'GET', '/me', '--key', key, '--json'], {
+      ...env,
+      ARENA_KEY_ID: 'from-env',
+    });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ 'x-svc-key': 'from-env', 'x-svc-timestamp': expect.stringMatching(/^\d+$/) });
-    const curl = await runInProcess(['sign', 'POST', '/bots', '--data', '{"a":1}', '--key-id', 'k', '--key', key, '--curl', 'https://arena.example.com/api/'], env);
-    expect(curl.stdout).toMatch(/^curl -sS -X POST https:\/\/arena\.example\.com\/api\/bots -H 'x-svc-key: k' -H 'x-svc-timestamp: \d+' -H 'x-svc-signature: [A-Za-z0-9+/=]+' -H 'content-type: application\/json' --data-binary '\{"a":1\}'\n$/);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      'x-svc-key': 'from-env',
+      'x-svc-timestamp': expect.stringMatching(/^\d+$/),
+    });
+    const curl = await runInProcess(
+      [
+        'sign',
+        'POST',
+        '/bots',
+        '--data',
+        '{"a":1}',
+        '--key-id',
+        'k',
+        '--key',
+        key,
+        '--curl',
+        'https://arena.example.com/api/',
+      ],
+      env,
+    );
+    expect(curl.stdout).toMatch(
+      /^curl -sS -X POST https:\/\/arena\.example\.com\/api\/bots -H 'x-svc-key: k' -H 'x-svc-timestamp: \d+' -H 'x-svc-signature: [A-Za-z0-9+/=]+' -H 'content-type: application\/json' --data-binary '\{"a":1\}'\n$/,
+    );
   });
 
   it('exits 4 without a key id, 2 for a bad method or path, 1 for an unreadable key', async () => {
@@ -149,7 +210,10 @@ describe('arena sign', () => {
     const rel = await runInProcess(['sign', 'GET', 'me', '--key-id', 'k', '--key', key], env);
     expect(rel.code).toBe(2);
     expect(rel.stderr).toMatch(/PATH must start with "\/"/);
-    const missing = await runInProcess(['sign', 'GET', '/me', '--key-id', 'k', '--key', join(tmp.dir, 'nope.pem')], env);
+    const missing = await runInProcess(
+      ['sign', 'GET', '/me', '--key-id', 'k', '--key', join(tmp.dir, 'nope.pem')],
+      env,
+    );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/cannot read key file .*nope\.pem: no such file/);
   });

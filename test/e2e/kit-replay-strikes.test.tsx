@@ -1,10 +1,5 @@
-// The replay viewer's strike keys on a real record: a test bot breaks the rules
-// twice over a real socket, the runner records the strikes, and the viewer
-// built from that record jumps between them with n / N, saying why on the
-// event line and which strike it is in the footer.
-import React from 'react';
 import { render } from 'ink-testing-library';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPair } from '../../src/keys/index';
 import { runMatch } from '../../src/runner/index';
 import { MatchRecordSchema } from '../../src/protocol/index';
@@ -26,7 +21,10 @@ beforeAll(async () => {
   const bot = await startTestBot({ behaviour: (ctx) => (ctx.index === 0 ? illegal(ctx) : late(ctx)) });
   try {
     const result = await runMatch({
-      matchId: 'm-strikes', seed: 'viewer-strikes', deadlineMs: 150, platformKey: generateKeyPair().privateKey,
+      matchId: 'm-strikes',
+      seed: 'viewer-strikes',
+      deadlineMs: 150,
+      platformKey: generateKeyPair().privateKey,
       entrants: [
         { botId: 'bad', botName: 'bad', source: { type: 'ws', url: bot.url } },
         { botId: 'r1', botName: 'r1', source: { type: 'builtin', bot: 'random' } },
@@ -54,13 +52,15 @@ describe('n / N in the replay viewer', () => {
     expect(s.index).toBe(strikes[1]);
     expect(s.note).toBe('strike 2 of 2 in this match (n: next, N: previous)');
     // A late strike has no code: the reason says it all (connection details stay out of replays).
-    expect(text(composeScreen(t, s.index, { width: 120, height: 40 })[1])).toMatch(/^▶ seat \d \(bad\) strike 2: late on a [a-z]+ decision$/);
+    expect(text(composeScreen(t, s.index, { width: 120, height: 40 })[1])).toMatch(
+      /^▶ seat \d \(bad\) strike 2: late on a [a-z]+ decision$/,
+    );
 
     const past = reduceInput(t, s, 'n', {});
     expect(past.index).toBe(strikes[1]);
     expect(past.note).toBe('no later strike (N: previous; 2 strikes in this match)');
 
-    s = reduceInput(t, s, 'N', { });
+    s = reduceInput(t, s, 'N', {});
     expect(s.index).toBe(strikes[0]);
     const before = reduceInput(t, s, 'N', {});
     expect(before.index).toBe(strikes[0]);

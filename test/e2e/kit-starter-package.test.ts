@@ -26,11 +26,18 @@ let bot: string;
 let tarball: string;
 let server: ChildProcess | null = null;
 
-
 /** The user's environment: npm's settings, no test runner's NODE_OPTIONS, and only node and the system on PATH. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const own = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'NODE_OPTIONS' && k !== 'PATH'));
-  return { ...own, PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter), ARENA_CONFIG_DIR: join(tmp, 'config'), npm_config_loglevel: 'error', ...extra };
+  const own = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'NODE_OPTIONS' && k !== 'PATH'),
+  );
+  return {
+    ...own,
+    PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter),
+    ARENA_CONFIG_DIR: join(tmp, 'config'),
+    npm_config_loglevel: 'error',
+    ...extra,
+  };
 }
 
 function run(cmd: string, args: string[], cwd: string): Promise<RunResult> {
@@ -41,7 +48,10 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'arena-starter-'));
   bot = join(tmp, 'my-bot');
   // What `cp -r examples/starter-bot ~/my-bot` copies (minus anything installed in the repository's copy).
-  cpSync(join(ROOT, 'examples', 'starter-bot'), bot, { recursive: true, filter: (src) => !/node_modules|package-lock\.json/.test(relative(ROOT, src)) });
+  cpSync(join(ROOT, 'examples', 'starter-bot'), bot, {
+    recursive: true,
+    filter: (src) => !/node_modules|package-lock\.json/.test(relative(ROOT, src)),
+  });
   if (process.env.ARENA_PACKED_TARBALL) tarball = process.env.ARENA_PACKED_TARBALL;
   else {
     mkdirSync(join(tmp, 'pack'));
@@ -69,7 +79,12 @@ afterAll(async () => {
 /** `npm start -- ARGS` in its own process group; resolves with the URL the bot prints. */
 function npmStart(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    server = spawn('npm', ['start', '--', ...args], { cwd: bot, env: userEnv(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    server = spawn('npm', ['start', '--', ...args], {
+      cwd: bot,
+      env: userEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let err = '';
     server.stderr!.setEncoding('utf8').on('data', (d: string) => {
       err += d;
@@ -100,30 +115,57 @@ describe('examples/starter-bot copied out of the repository', () => {
     expect(lstatSync(join(bot, 'node_modules', '.bin', 'arena')).isSymbolicLink()).toBe(true);
   });
 
-  it('type-checks against the package\'s own declarations (npm run typecheck)', async () => {
-    const r = await run('npm', ['run', 'typecheck'], bot);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-  }, STEP_MS);
+  it(
+    "type-checks against the package's own declarations (npm run typecheck)",
+    async () => {
+      const r = await run('npm', ['run', 'typecheck'], bot);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+    },
+    STEP_MS,
+  );
 
-  it('npm start serves a bot that answers /ping, verifies handshakes, passes bot check and plays a game without a strike', async () => {
-    const key = await run('npx', ['arena', 'play', '--print-platform-key'], bot);
-    expect(key.code, key.stderr).toBe(0);
-    const url = await npmStart(['--port', '0', '--quiet', '--platform-key', key.stdout.trim()]);
-    expect(await (await fetch(`${url}/ping`)).text()).toBe('pong');
-    // Unsigned: refused by the starter's own verification.
-    expect(await upgradeStatus(url)).toBe(401);
+  it(
+    'npm start serves a bot that answers /ping, verifies handshakes, passes bot check and plays a game without a strike',
+    async () => {
+      const key = await run('npx', ['arena', 'play', '--print-platform-key'], bot);
+      expect(key.code, key.stderr).toBe(0);
+      const url = await npmStart(['--port', '0', '--quiet', '--platform-key', key.stdout.trim()]);
+      expect(await (await fetch(`${url}/ping`)).text()).toBe('pong');
+      // Unsigned: refused by the starter's own verification.
+      expect(await upgradeStatus(url)).toBe(401);
 
-    const check = await run('npx', ['arena', 'bot', 'check', url], bot);
-    expect(check.code, check.stdout + check.stderr).toBe(0);
-    expect(check.stdout).toContain('PASS');
+      const check = await run('npx', ['arena', 'bot', 'check', url], bot);
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      expect(check.stdout).toContain('PASS');
 
-    const play = await run('npx', ['arena', 'play', `starter=${url}`, 'builtin:random', 'builtin:random', 'builtin:random', '--games', '1', '--seed', 'copied', '--json'], bot);
-    expect(play.code, play.stderr).toBe(0);
-    const summary = JSON.parse(play.stdout) as { games: number; bots: Array<{ name: string; games: number; strikes: Record<string, number>; resigned: number }> };
-    expect(summary.games).toBe(1);
-    const starter = summary.bots.find((b) => b.name === 'starter')!;
-    expect(starter.games).toBe(1);
-    expect(starter.strikes).toEqual({ late: 0, malformed: 0, oversize: 0, dropped: 0, illegal: 0 });
-    expect(starter.resigned).toBe(0);
-  }, STEP_MS);
+      const play = await run(
+        'npx',
+        [
+          'arena',
+          'play',
+          `starter=${url}`,
+          'builtin:random',
+          'builtin:random',
+          'builtin:random',
+          '--games',
+          '1',
+          '--seed',
+          'copied',
+          '--json',
+        ],
+        bot,
+      );
+      expect(play.code, play.stderr).toBe(0);
+      const summary = JSON.parse(play.stdout) as {
+        games: number;
+        bots: Array<{ name: string; games: number; strikes: Record<string, number>; resigned: number }>;
+      };
+      expect(summary.games).toBe(1);
+      const starter = summary.bots.find((b) => b.name === 'starter')!;
+      expect(starter.games).toBe(1);
+      expect(starter.strikes).toEqual({ late: 0, malformed: 0, oversize: 0, dropped: 0, illegal: 0 });
+      expect(starter.resigned).toBe(0);
+    },
+    STEP_MS,
+  );
 });

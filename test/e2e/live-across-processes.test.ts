@@ -30,7 +30,10 @@ const cluster = usePostgres();
 /** Holds the bots' answer to decision number n (counted over all bots) until released. */
 class Gate {
   private count = 0;
-  private readonly holds = new Map<number, { reached: () => void; reachedP: Promise<void>; release: () => void; releaseP: Promise<void> }>();
+  private readonly holds = new Map<
+    number,
+    { reached: () => void; reachedP: Promise<void>; release: () => void; releaseP: Promise<void> }
+  >();
 
   at(n: number) {
     let reached!: () => void;
@@ -66,11 +69,18 @@ function read(url: string, lastEventId?: number): Reader {
     abort: () => ctl.abort(),
   };
   r.done = (async () => {
-    const res = await fetch(url, { headers: { accept: 'text/event-stream', ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }) }, signal: ctl.signal });
+    const res = await fetch(url, {
+      headers: {
+        accept: 'text/event-stream',
+        ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }),
+      },
+      signal: ctl.signal,
+    });
     expect(res.status).toBe(200);
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) r.text += decoder.decode(chunk, { stream: true });
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+        r.text += decoder.decode(chunk, { stream: true });
     } catch (err) {
       if (!ctl.signal.aborted) throw err;
     }
@@ -149,8 +159,21 @@ beforeAll(async () => {
     await storeA.addBot({ ownerId: owner.id, name: `bot${i}`, game: 'pioneers', url: bot.url });
   }
   // liveWriteIntervalMs 0: a live write per flush, so the checks below see a view at every flush.
-  const common = { port: 0, dev: true, tickSeconds: 0, deadlineMs: 10_000, sameOwner: 'allow' as const, liveWriteIntervalMs: 0 };
-  a = await startServer({ ...common, store: storeA, dataDir: join(dir, 'a'), newSeed: () => '5f3c0e8a9b7d4c21a0e6f9b8c7d6e5f4', newMatchId: () => 'm_liveStreamTest01' });
+  const common = {
+    port: 0,
+    dev: true,
+    tickSeconds: 0,
+    deadlineMs: 10_000,
+    sameOwner: 'allow' as const,
+    liveWriteIntervalMs: 0,
+  };
+  a = await startServer({
+    ...common,
+    store: storeA,
+    dataDir: join(dir, 'a'),
+    newSeed: () => '5f3c0e8a9b7d4c21a0e6f9b8c7d6e5f4',
+    newMatchId: () => 'm_liveStreamTest01',
+  });
   // B serves the API only: on a shared database the matchmaker alone recovers (aborts) running matches.
   b = await startServer({ ...common, store: storeB, dataDir: join(dir, 'b'), recoverMatches: false });
 
@@ -213,7 +236,12 @@ describe('live streams across processes (two servers, one database)', () => {
     expect(eventSeqs(onB.text)).toEqual(match.replay.slice(snap!.seq + 1).map((e) => e.seq));
     const end = msgs.at(-1)!;
     expect(end.type).toBe('end');
-    expect(end.type === 'end' && end.data).toEqual({ id: matchId, status: 'completed', players: match.players, endedAt: match.endedAt });
+    expect(end.type === 'end' && end.data).toEqual({
+      id: matchId,
+      status: 'completed',
+      players: match.players,
+      endedAt: match.endedAt,
+    });
     // A's spectator, on the player's own channel, saw the same from its snapshot on.
     const onASeqs = eventSeqs(onA.text);
     expect(onASeqs.at(-1)).toBe(match.replay.length - 1);
@@ -243,7 +271,7 @@ describe('live streams across processes (two servers, one database)', () => {
     }
   });
 
-  it('B\'s streams carry only public forms and the engine\'s public views: nothing a seat alone sees, no seed, no bot URL, no rejection', () => {
+  it("B's streams carry only public forms and the engine's public views: nothing a seat alone sees, no seed, no bot URL, no rejection", () => {
     const views = viewsBySeq(match);
     const rejections = match.replay.flatMap((e) => (e.kind === 'timeout' && e.data.message ? [e.data.message] : []));
     expect(rejections.length).toBeGreaterThan(0);
@@ -256,14 +284,29 @@ describe('live streams across processes (two servers, one database)', () => {
           expect(PublicMatchEventSchema.safeParse(ev).success).toBe(true);
           expect(ev).toEqual({ seq: real.seq, at: real.at, ...publicEvent(real as unknown as GameEvent) });
         }
-        const v = m.type === 'view' ? m.data : m.type === 'snapshot' && m.data.view ? { seq: m.data.seq, view: m.data.view } : null;
+        const v =
+          m.type === 'view'
+            ? m.data
+            : m.type === 'snapshot' && m.data.view
+              ? { seq: m.data.seq, view: m.data.view }
+              : null;
         if (v) {
           expect(PublicViewSchema.safeParse(v.view).success).toBe(true);
           expect(v.view).toEqual(JSON.parse(JSON.stringify(views.get(v.seq))));
           viewsChecked++;
         }
       }
-      for (const key of ['"hand"', '"devCards"', '"devBoughtThisTurn"', '"myScore"', '"stole"', '"code"', '"message"', '"seed"']) expect(text).not.toContain(key);
+      for (const key of [
+        '"hand"',
+        '"devCards"',
+        '"devBoughtThisTurn"',
+        '"myScore"',
+        '"stole"',
+        '"code"',
+        '"message"',
+        '"seed"',
+      ])
+        expect(text).not.toContain(key);
       expect(text).not.toContain(match.seed!);
       for (const bot of bots) expect(text).not.toContain(bot.url.replace('http://', ''));
       for (const r of rejections) expect(text).not.toContain(JSON.stringify(r).slice(1, -1));

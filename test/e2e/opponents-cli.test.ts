@@ -29,11 +29,21 @@ beforeAll(async () => {
   const pair = generateKeyPair();
   writeFileSync(join(dir, 'ops.pem'), privateKeyToPem(pair.privateKey), { mode: 0o600 });
   const keyId = (await addKey(store, { user: user.id, publicKey: formatPublicKey(pair.publicKey, 'raw') })).id;
-  for (const [name, owner] of [['mine', user.id], ['zed', other.id], ['amy', other.id]] as const) {
-    ids[name] = (await store.addBot({ ownerId: owner, name, game: 'pioneers', url: `wss://${name}.hidden.example/` })).id;
+  for (const [name, owner] of [
+    ['mine', user.id],
+    ['zed', other.id],
+    ['amy', other.id],
+  ] as const) {
+    ids[name] = (
+      await store.addBot({ ownerId: owner, name, game: 'pioneers', url: `wss://${name}.hidden.example/` })
+    ).id;
   }
   // Seats mine, zed, amy: mine finishes above zed twice in 3, above amy once in 3, then once more in a 4th match.
-  for (const places of [[1, 2, 3], [3, 1, 2], [2, 3, 1]]) {
+  for (const places of [
+    [1, 2, 3],
+    [3, 1, 2],
+    [2, 3, 1],
+  ]) {
     const c = completed(runningMatch([ids.mine, ids.zed, ids.amy]));
     const done = { ...c, players: c.players.map((p, i) => ({ ...p, placement: places[i] })) };
     await store.completeMatch(done, ratingsFor(done));
@@ -41,8 +51,22 @@ beforeAll(async () => {
   }
   const c = completed(runningMatch([ids.mine, ids.amy, ids.amy.replace(/.$/, 'x')]));
   await store.completeMatch(c, []);
-  server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, qualify: 'off', logOut: { write: () => true } });
-  env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config'), ARENA_URL: server.url, ARENA_KEY_ID: keyId, ARENA_KEY_FILE: join(dir, 'ops.pem') };
+  server = await startServer({
+    store,
+    dataDir: join(dir, 'data'),
+    port: 0,
+    dev: true,
+    tickSeconds: 0,
+    qualify: 'off',
+    logOut: { write: () => true },
+  });
+  env = {
+    HOME: dir,
+    ARENA_CONFIG_DIR: join(dir, 'config'),
+    ARENA_URL: server.url,
+    ARENA_KEY_ID: keyId,
+    ARENA_KEY_FILE: join(dir, 'ops.pem'),
+  };
 });
 
 afterAll(async () => {
@@ -64,7 +88,12 @@ describe('arena bots show --opponents', () => {
     expect(lines[2].split(/\s{2,}/)).toEqual(['zed', 'rival', ids.zed, '3', '2 (67%)', '2.00', '2.00']);
     expect(r.stdout + r.stderr).not.toContain('hidden.example');
     const byName = await cli('bots', 'show', ids.mine, '--opponents', '--sort', 'name', '--reverse');
-    expect(byName.stdout.split('\n').slice(1, 3).map((l) => l.split(/\s{2,}/)[0])).toEqual(['zed', 'amy']);
+    expect(
+      byName.stdout
+        .split('\n')
+        .slice(1, 3)
+        .map((l) => l.split(/\s{2,}/)[0]),
+    ).toEqual(['zed', 'amy']);
   });
 
   it('--json prints the API page', async () => {
@@ -72,7 +101,12 @@ describe('arena bots show --opponents', () => {
     expect(r.code, r.stderr).toBe(0);
     const page = OpponentPageSchema.parse(JSON.parse(r.stdout));
     expect(page.botId).toBe(ids.mine);
-    expect(page.opponents.find((o) => o.botId === ids.zed)).toMatchObject({ games: 3, above: 2, meanPlacement: 2, opponentMeanPlacement: 2 });
+    expect(page.opponents.find((o) => o.botId === ids.zed)).toMatchObject({
+      games: 3,
+      above: 2,
+      meanPlacement: 2,
+      opponentMeanPlacement: 2,
+    });
   });
 
   it('--sort without --opponents is a usage error (exit 2), before any request', async () => {

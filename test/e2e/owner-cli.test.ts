@@ -33,9 +33,23 @@ beforeAll(async () => {
   const pair = generateKeyPair();
   writeFileSync(join(dir, 'ops.pem'), privateKeyToPem(pair.privateKey), { mode: 0o600 });
   keyId = (await addKey(store, { user: user.id, publicKey: formatPublicKey(pair.publicKey, 'raw') })).id;
-  server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, qualify: 'off', logOut: { write: () => true } });
+  server = await startServer({
+    store,
+    dataDir: join(dir, 'data'),
+    port: 0,
+    dev: true,
+    tickSeconds: 0,
+    qualify: 'off',
+    logOut: { write: () => true },
+  });
   bot = await startBot({ port: 0 });
-  env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config'), ARENA_URL: server.url, ARENA_KEY_ID: keyId, ARENA_KEY_FILE: join(dir, 'ops.pem') };
+  env = {
+    HOME: dir,
+    ARENA_CONFIG_DIR: join(dir, 'config'),
+    ARENA_URL: server.url,
+    ARENA_KEY_ID: keyId,
+    ARENA_KEY_FILE: join(dir, 'ops.pem'),
+  };
 });
 
 afterAll(async () => {
@@ -101,7 +115,10 @@ describe('servers that are not there or not ours', () => {
     foreign = createServer((req, res) => {
       if (req.url === '/me') res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}');
       else if (req.url === '/endless' || req.url?.startsWith('/leaderboard')) endless(res);
-      else if (req.url?.startsWith('/keys')) res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'forbidden', message: 'no\u001b[2J\u001b]0;pwned\u0007 way' } }));
+      else if (req.url?.startsWith('/keys'))
+        res
+          .writeHead(403, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'forbidden', message: 'no\u001b[2J\u001b]0;pwned\u0007 way' } }));
       else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hi</html>');
     });
     await new Promise<void>((r) => foreign.listen(0, '127.0.0.1', r));
@@ -118,7 +135,7 @@ describe('servers that are not there or not ours', () => {
     expect(wrongShape.stderr).toMatch(/does not match the API/);
   });
 
-  it('a server\'s error message cannot drive the terminal: its control characters are shown escaped', async () => {
+  it("a server's error message cannot drive the terminal: its control characters are shown escaped", async () => {
     const r = await cli('keys', 'list', '--url', foreignUrl);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('no\\u001b[2J\\u001b]0;pwned\\u0007 way (HTTP 403 forbidden)');
@@ -129,7 +146,10 @@ describe('servers that are not there or not ours', () => {
   it('an answer that never ends is refused past 16 MiB, not read until memory runs out (signed and public requests)', async () => {
     for (const args of [['api', 'GET', '/endless'], ['leaderboard']]) {
       const r = await cli(...args, '--url', foreignUrl);
-      expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/answered with more than 16777216 bytes; is the URL an arena server\?/)]);
+      expect([r.code, r.stderr]).toEqual([
+        1,
+        expect.stringMatching(/answered with more than 16777216 bytes; is the URL an arena server\?/),
+      ]);
     }
   });
 
@@ -158,9 +178,17 @@ describe('bots by name', () => {
   });
 
   it('"." and ".." are no ids: one line saying so, and no request that a URL parser would send elsewhere', async () => {
-    for (const args of [['bots', 'show', '..'], ['bots', 'remove', '.'], ['bots', 'pause', '..'], ['keys', 'revoke', '..']]) {
+    for (const args of [
+      ['bots', 'show', '..'],
+      ['bots', 'remove', '.'],
+      ['bots', 'pause', '..'],
+      ['keys', 'revoke', '..'],
+    ]) {
       const r = await cli(...args);
-      expect([r.code, r.stderr], args.join(' ')).toEqual([1, `arena: "${args[2]}" is not an id (ids look like b_... for bots and k_... for keys)\n`]);
+      expect([r.code, r.stderr], args.join(' ')).toEqual([
+        1,
+        `arena: "${args[2]}" is not an id (ids look like b_... for bots and k_... for keys)\n`,
+      ]);
     }
   });
 
@@ -187,10 +215,15 @@ describe('bots by name', () => {
 describe('flags instead of settings', () => {
   it('arena me handle takes --url, --key-id, --key and --json after the subcommand', async () => {
     const bare = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'none') };
-    const r = await runCli(['me', 'handle', 'ops_flags', '--url', server.url, '--key-id', keyId, '--key', 'ops.pem', '--json'], { env: bare, cwd: dir });
+    const r = await runCli(
+      ['me', 'handle', 'ops_flags', '--url', server.url, '--key-id', keyId, '--key', 'ops.pem', '--json'],
+      { env: bare, cwd: dir },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ name: 'ops_flags', email: 'ops@example.com' });
-    const me = await runCli(['me', '--url', server.url, '--key-id', keyId, '--key', join(dir, 'ops.pem')], { env: bare });
+    const me = await runCli(['me', '--url', server.url, '--key-id', keyId, '--key', join(dir, 'ops.pem')], {
+      env: bare,
+    });
     expect(me.stdout).toMatch(/handle: @ops_flags/);
   });
 });
@@ -202,7 +235,11 @@ describe('arena keys add: every accepted form', () => {
       const pair = generateKeyPair();
       const raw = Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64');
       const file = join(dir, `k-${form}.${form === 'private' ? 'pem' : 'pub'}`);
-      writeFileSync(file, form === 'private' ? privateKeyToPem(pair.privateKey) : formatPublicKey(pair.publicKey, form) + '\n', { mode: 0o600 });
+      writeFileSync(
+        file,
+        form === 'private' ? privateKeyToPem(pair.privateKey) : formatPublicKey(pair.publicKey, form) + '\n',
+        { mode: 0o600 },
+      );
       const r = await cli('keys', 'add', form === 'raw' ? raw : file, '--json');
       expect(r.code, `${form}: ${r.stderr}`).toBe(0);
       const meta = ApiKeyMetaSchema.parse(JSON.parse(r.stdout));

@@ -32,9 +32,17 @@ function run(args: string[]): Loaded {
     const r = spawnSync(process.execPath, ['--import', TRACE, join(ROOT, 'bin', 'arena'), ...args], {
       cwd: dir,
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, NODE_OPTIONS: '', HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config'), ARENA_TRACE_FILE: traceFile },
+      env: {
+        PATH: process.env.PATH,
+        NODE_OPTIONS: '',
+        HOME: dir,
+        ARENA_CONFIG_DIR: join(dir, 'config'),
+        ARENA_TRACE_FILE: traceFile,
+      },
     });
-    const urls = readFileSync(traceFile, 'utf8').split('\n').filter((u) => u.startsWith('file:'));
+    const urls = readFileSync(traceFile, 'utf8')
+      .split('\n')
+      .filter((u) => u.startsWith('file:'));
     const files = urls.map((u) => fileURLToPath(u));
     const packages = new Set<string>();
     for (const f of files) {
@@ -42,7 +50,10 @@ function run(args: string[]): Loaded {
       if (m) packages.add(m[1].split(sep).join('/'));
     }
     // Read after the run: the launcher rebuilds dist/ if a source changed meanwhile.
-    const outputs = JSON.parse(readFileSync(join(ROOT, 'dist', 'arena.outputs.json'), 'utf8')) as Record<string, string[]>;
+    const outputs = JSON.parse(readFileSync(join(ROOT, 'dist', 'arena.outputs.json'), 'utf8')) as Record<
+      string,
+      string[]
+    >;
     const sources = new Set<string>();
     for (const f of files) {
       const rel = relative(ROOT, f).split(sep).join('/');
@@ -53,7 +64,13 @@ function run(args: string[]): Loaded {
       const m = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s);
       if (m) packages.add(m[1]);
     }
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr, packages: [...packages].sort(), sources: [...sources].sort() };
+    return {
+      code: r.status,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      packages: [...packages].sort(),
+      sources: [...sources].sort(),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -64,7 +81,12 @@ const HEAVY_PACKAGES = ['ink', 'react', 'undici', 'openskill', 'string-width'];
  * The TUI (but for the two constants replay's help names), the view schemas, the
  * tournament's ratings and the HTTP client: none is needed to print help or a public key.
  */
-const HEAVY_SOURCES = [/^src\/tui\/(?!plain-width\.ts$|record-limits\.ts$)/, /^src\/protocol\/view\.ts$/, /^src\/arena\/ratings\.ts$/, /^src\/client\/signed-request\.ts$/];
+const HEAVY_SOURCES = [
+  /^src\/tui\/(?!plain-width\.ts$|record-limits\.ts$)/,
+  /^src\/protocol\/view\.ts$/,
+  /^src\/arena\/ratings\.ts$/,
+  /^src\/client\/signed-request\.ts$/,
+];
 
 function expectLight(r: Loaded): void {
   expect(r.code, r.stderr).toBe(0);
@@ -113,12 +135,16 @@ describe('start-up loads only what the command uses', () => {
 });
 
 describe('what the bundles carry', () => {
-  const inputs = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'dist', `${name}.inputs.json`), 'utf8')) as { inputs: string[] }).inputs;
+  const inputs = (name: string) =>
+    (JSON.parse(readFileSync(join(ROOT, 'dist', `${name}.inputs.json`), 'utf8')) as { inputs: string[] }).inputs;
 
   it('the CLI inlines zod with its English messages only (no package lookups, half the bytes to parse)', () => {
     const zod = inputs('arena').filter((f) => f.startsWith('node_modules/zod/'));
     expect(zod.length).toBeGreaterThan(20);
-    expect(zod.filter((f) => f.includes('/locales/')).sort()).toEqual(['node_modules/zod/v4/locales/en.js', 'node_modules/zod/v4/locales/index.js']);
+    expect(zod.filter((f) => f.includes('/locales/')).sort()).toEqual([
+      'node_modules/zod/v4/locales/en.js',
+      'node_modules/zod/v4/locales/index.js',
+    ]);
     expect(readFileSync(join(ROOT, 'dist', 'arena.mjs'), 'utf8')).not.toMatch(/from ["']zod["']/);
   });
 
@@ -126,7 +152,15 @@ describe('what the bundles carry', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-lazy-zod-'));
     try {
       const bad = join(dir, 'bad.json');
-      writeFileSync(bad, JSON.stringify({ id: 'm-1', game: 'pioneers', status: 'completed', players: [{ seat: 0, botId: 'a', botName: 'a' }] }));
+      writeFileSync(
+        bad,
+        JSON.stringify({
+          id: 'm-1',
+          game: 'pioneers',
+          status: 'completed',
+          players: [{ seat: 0, botId: 'a', botName: 'a' }],
+        }),
+      );
       const r = run(['replay', '--plain', bad]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('is not a match record: player 0 has no "placement" (a number expected)');

@@ -22,7 +22,6 @@ let tarball: string;
 /** Where the package lands: <prefix>/lib/node_modules/bot-arena. */
 let installed: string;
 
-
 function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunResult> {
   return runCommand(cmd, args, opts);
 }
@@ -51,7 +50,11 @@ beforeAll(async () => {
   const name = readdirSync(join(tmp, 'pack')).find((f) => f.endsWith('.tgz'));
   expect(name).toBe(`bot-arena-${pkg.version}.tgz`);
   tarball = join(tmp, 'pack', name!);
-  const install = await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: join(tmp, 'work'), env: npmEnv });
+  const install = await run(
+    'npm',
+    ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball],
+    { cwd: join(tmp, 'work'), env: npmEnv },
+  );
   expect(install.code, install.stderr).toBe(0);
   installed = join(prefix, 'lib', 'node_modules', 'bot-arena');
 }, SETUP_MS);
@@ -62,7 +65,10 @@ afterAll(() => {
 
 describe('npm package', () => {
   it('ships the built bundle and no sources, build scripts or source maps', () => {
-    const list = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+    const list = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''));
     expect(list).toContain('bin/arena');
     expect(list).toContain('dist/arena.mjs');
     expect(list).toContain('dist/engine.mjs');
@@ -71,7 +77,10 @@ describe('npm package', () => {
     expect(list).toContain('man/arena-play.1');
     expect(list.filter((f) => f.startsWith('src/') || f.startsWith('scripts/') || f.endsWith('.map'))).toEqual([]);
     // Every chunk the bundle imports is there (none of an earlier build's).
-    const outputs = JSON.parse(readFileSync(join(ROOT, 'dist', 'arena.outputs.json'), 'utf8')) as Record<string, string[]>;
+    const outputs = JSON.parse(readFileSync(join(ROOT, 'dist', 'arena.outputs.json'), 'utf8')) as Record<
+      string,
+      string[]
+    >;
     const chunks = list.filter((f) => f.startsWith('dist/chunks/'));
     for (const out of Object.keys(outputs)) if (out.startsWith('dist/chunks/')) expect(chunks).toContain(out);
   });
@@ -97,7 +106,8 @@ describe('npm package', () => {
     const r = await arena(['demo', '--games', '2', '--out', out, '--seed', 'pack-test']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/starter bot on http:\/\/127\.0\.0\.1:\d+, heuristic bot on http:\/\/127\.0\.0\.1:\d+/);
-    for (const bot of ['starter', 'heuristic', 'greedy', 'random']) expect(r.stdout).toMatch(new RegExp(`^${bot}\\s+2\\s`, 'm'));
+    for (const bot of ['starter', 'heuristic', 'greedy', 'random'])
+      expect(r.stdout).toMatch(new RegExp(`^${bot}\\s+2\\s`, 'm'));
     expect(r.stdout).toContain('2 of 2 games completed');
     const matches = readdirSync(out).filter((f) => f.startsWith('m-') && f.endsWith('.json'));
     expect(matches).toHaveLength(2);
@@ -112,7 +122,11 @@ describe('npm package', () => {
     const two = await arena([...args, '--workers', '2']);
     expect(one.code, one.stderr).toBe(0);
     expect(two.code, two.stderr).toBe(0);
-    const stable = (text: string) => ({ ...(JSON.parse(text) as Record<string, unknown>), seconds: 0, gamesPerSecond: 0 });
+    const stable = (text: string) => ({
+      ...(JSON.parse(text) as Record<string, unknown>),
+      seconds: 0,
+      gamesPerSecond: 0,
+    });
     expect(stable(two.stdout)).toEqual(stable(one.stdout));
   });
 
@@ -121,7 +135,9 @@ describe('npm package', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('bot check http://127.0.0.1:8080');
     for (const f of ['README.md', 'board.json', 'go.mod', 'handshake.go', 'main.go', 'strategy.go']) {
-      expect(readFileSync(join(tmp, 'work', 'my-go-bot', f), 'utf8'), f).toBe(readFileSync(join(ROOT, 'examples', 'go-bot', f), 'utf8'));
+      expect(readFileSync(join(tmp, 'work', 'my-go-bot', f), 'utf8'), f).toBe(
+        readFileSync(join(ROOT, 'examples', 'go-bot', f), 'utf8'),
+      );
     }
   });
 
@@ -136,21 +152,28 @@ describe('npm package', () => {
       expect(existsSync(join(prefix, 'share', 'man', 'man1', `${page}.1`)), page).toBe(true);
     }
     // package.json "man" lists exactly the generated pages, so a new command's page is installed too.
-    const pages = readdirSync(join(ROOT, 'man')).filter((f) => f.endsWith('.1')).sort();
+    const pages = readdirSync(join(ROOT, 'man'))
+      .filter((f) => f.endsWith('.1'))
+      .sort();
     expect([...pkg.man].map((m) => m.replace(/^\.\/man\//, '')).sort()).toEqual(pages);
     if (spawnSync('man', ['--version']).status !== 0) return; // no man(1) on this machine: the files above are what it reads
     for (const page of ['arena', 'arena-play']) {
       // man derives its search path from PATH (<prefix>/bin -> <prefix>/share/man).
-      const r = await run('man', ['-w', page], { cwd: tmp, env: { PATH: [join(prefix, 'bin'), '/usr/bin', '/bin'].join(delimiter), HOME: join(tmp, 'home') } });
+      const r = await run('man', ['-w', page], {
+        cwd: tmp,
+        env: { PATH: [join(prefix, 'bin'), '/usr/bin', '/bin'].join(delimiter), HOME: join(tmp, 'home') },
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.trim().startsWith(prefix)).toBe(true);
     }
   });
 
-  it("bot-arena/engine and bot-arena/protocol import from the installed package, with types", async () => {
+  it('bot-arena/engine and bot-arena/protocol import from the installed package, with types', async () => {
     // A bot author's project next to the installed package.
     const project = join(prefix, 'lib');
-    writeFileSync(join(project, 'check.mjs'), `
+    writeFileSync(
+      join(project, 'check.mjs'),
+      `
 import { newGame, seatView, legalActionsFromView, pendingDecisions } from 'bot-arena/engine';
 import { DecisionRequestSchema } from 'bot-arena/protocol';
 const game = newGame('pack-test', 4);
@@ -159,15 +182,21 @@ const view = seatView(game, decision.seat);
 const request = DecisionRequestSchema.parse({ id: 1, matchId: 'm-1', game: 'pioneers', seat: decision.seat, kind: decision.kind, deadlineMs: 5000, view });
 const legal = legalActionsFromView(request.view, request.kind, { devPlayedThisTurn: false, offersThisTurn: 0 });
 console.log(JSON.stringify({ kind: request.kind, legal: legal.length }));
-`);
-    const r = await run(process.execPath, [join(project, 'check.mjs')], { cwd: project, env: { PATH: process.env.PATH, NODE_OPTIONS: '' } });
+`,
+    );
+    const r = await run(process.execPath, [join(project, 'check.mjs')], {
+      cwd: project,
+      env: { PATH: process.env.PATH, NODE_OPTIONS: '' },
+    });
     expect(r.code, r.stderr).toBe(0);
     const answer = JSON.parse(r.stdout) as { kind: string; legal: number };
     expect(answer.kind).toBe('setup');
     expect(answer.legal).toBeGreaterThan(0);
 
     // The declarations resolve the way Node resolves (nodenext) and type the same calls.
-    writeFileSync(join(project, 'check.mts'), `
+    writeFileSync(
+      join(project, 'check.mts'),
+      `
 import { newGame, seatView, legalActionsFromView, type AnyAction } from 'bot-arena/engine';
 import { DecisionRequestSchema, type DecisionRequest } from 'bot-arena/protocol';
 const view = seatView(newGame('x', 3), 0);
@@ -177,13 +206,29 @@ const actions: AnyAction[] = legalActionsFromView(view, request.kind, memo);
 // @ts-expect-error a number is not a view
 legalActionsFromView(42, 'setup', memo);
 export { actions };
-`);
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [], typeRoots: [] },
-      files: ['check.mts'],
-    }));
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+          typeRoots: [],
+        },
+        files: ['check.mts'],
+      }),
+    );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const t = await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.json')], { cwd: project, env: { PATH: process.env.PATH, NODE_OPTIONS: '' } });
+    const t = await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.json')], {
+      cwd: project,
+      env: { PATH: process.env.PATH, NODE_OPTIONS: '' },
+    });
     expect(t.code, t.stdout + t.stderr).toBe(0);
   }, 60_000);
 });

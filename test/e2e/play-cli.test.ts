@@ -22,11 +22,23 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-interface Run { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
-function arena(args: string[], opts: { onStderr?: (text: string, child: ReturnType<typeof spawn>) => void; ownGroup?: boolean } = {}): Promise<Run> {
+function arena(
+  args: string[],
+  opts: { onStderr?: (text: string, child: ReturnType<typeof spawn>) => void; ownGroup?: boolean } = {},
+): Promise<Run> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'bin/arena'), ...args], { cwd: home, env, detached: opts.ownGroup ?? false });
+    const child = spawn(process.execPath, [join(root, 'bin/arena'), ...args], {
+      cwd: home,
+      env,
+      detached: opts.ownGroup ?? false,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -40,7 +52,17 @@ function arena(args: string[], opts: { onStderr?: (text: string, child: ReturnTy
 
 describe('arena play (CLI)', () => {
   it('--json prints one JSON summary on stdout and progress on stderr', async () => {
-    const r = await arena(['play', 'builtin:random', 'builtin:random', 'builtin:random', '--games', '2', '--seed', 'cli', '--json']);
+    const r = await arena([
+      'play',
+      'builtin:random',
+      'builtin:random',
+      'builtin:random',
+      '--games',
+      '2',
+      '--seed',
+      'cli',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ version: 1, seed: 'cli', games: 2, gamesPlanned: 2, seats: 3, interrupted: false });
@@ -79,14 +101,30 @@ describe('arena play (CLI)', () => {
     });
     const out = join(home, 'interrupted');
     let sent = false;
-    const r = await arena(['play', `slow=${slow.url}`, 'builtin:random', 'builtin:random', '--games', '3', '--concurrency', '1', '--seed', 'int', '--out', out], {
-      onStderr: (text, child) => {
-        if (!sent && text.includes('seed int')) {
-          sent = true;
-          setTimeout(() => child.kill('SIGINT'), 300);
-        }
+    const r = await arena(
+      [
+        'play',
+        `slow=${slow.url}`,
+        'builtin:random',
+        'builtin:random',
+        '--games',
+        '3',
+        '--concurrency',
+        '1',
+        '--seed',
+        'int',
+        '--out',
+        out,
+      ],
+      {
+        onStderr: (text, child) => {
+          if (!sent && text.includes('seed int')) {
+            sent = true;
+            setTimeout(() => child.kill('SIGINT'), 300);
+          }
+        },
       },
-    });
+    );
     await slow.close();
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('interrupted');
@@ -95,21 +133,28 @@ describe('arena play (CLI)', () => {
     expect(files).toHaveLength(1);
     const record = MatchRecordSchema.parse(JSON.parse(readFileSync(join(out, files[0]), 'utf8')));
     expect(record.status).toBe('aborted');
-    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ interrupted: true, aborted: 1, games: 0 });
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({
+      interrupted: true,
+      aborted: 1,
+      games: 0,
+    });
   });
   it('under `timeout`: SIGTERM to the process and again to its group a moment later is one stop; the summary is written, exit 130 (interrupted)', async () => {
     // GNU timeout signals the command, then the command's process group: the second is an echo, not "quit at once".
     const out = join(home, 'timeout');
     let sent = false;
-    const r = await arena(['play', 'builtin:random', 'builtin:random', 'builtin:random', '--games', '100000', '--out', out], {
-      ownGroup: true,
-      onStderr: (text, child) => {
-        if (sent || !/game \d+\/100000/.test(text)) return;
-        sent = true;
-        child.kill('SIGTERM');
-        setTimeout(() => process.kill(-child.pid!, 'SIGTERM'), 5);
+    const r = await arena(
+      ['play', 'builtin:random', 'builtin:random', 'builtin:random', '--games', '100000', '--out', out],
+      {
+        ownGroup: true,
+        onStderr: (text, child) => {
+          if (sent || !/game \d+\/100000/.test(text)) return;
+          sent = true;
+          child.kill('SIGTERM');
+          setTimeout(() => process.kill(-child.pid!, 'SIGTERM'), 5);
+        },
       },
-    });
+    );
     expect(r.code, r.stderr.slice(-500)).toBe(130);
     expect(r.stderr).toContain('terminated, aborting running matches');
     expect(r.stderr).not.toContain('quitting now');
@@ -140,7 +185,11 @@ describe('arena demo and arena bot check (CLI)', () => {
 
   it('bot check passes a good bot (exit 0) and fails an illegal one (exit 1)', async () => {
     const good = await serveBot(decide);
-    const bad = await serveBot((req) => (req.kind === 'turn' ? { type: 'build_city', vertex: 53 } : decide(req, { matchId: '', turn: 0, devPlayedThisTurn: false, offersThisTurn: 0 })));
+    const bad = await serveBot((req) =>
+      req.kind === 'turn'
+        ? { type: 'build_city', vertex: 53 }
+        : decide(req, { matchId: '', turn: 0, devPlayedThisTurn: false, offersThisTurn: 0 }),
+    );
     try {
       const ok = await arena(['bot', 'check', good.url]);
       expect(ok.code).toBe(0);
@@ -149,7 +198,9 @@ describe('arena demo and arena bot check (CLI)', () => {
       expect(fail.code).toBe(1);
       const report = JSON.parse(fail.stdout);
       expect(report.ok).toBe(false);
-      expect(report.checks.find((c: { name: string }) => c.name === 'decision: turn')).toMatchObject({ status: 'fail' });
+      expect(report.checks.find((c: { name: string }) => c.name === 'decision: turn')).toMatchObject({
+        status: 'fail',
+      });
     } finally {
       await Promise.all([good.close(), bad.close()]);
     }

@@ -23,7 +23,12 @@ import { startArena, type Arena } from '../support/serve-arena';
 async function keyFor(arena: Arena, email: string): Promise<ApiTarget> {
   const user = (await arena.store.getUserByEmail(email)) ?? (await arena.store.createUser({ email }));
   const pair = generateKeyPair();
-  const key = await arena.store.addKey({ userId: user.id, name: 'k', publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'), scopes: ['bots.read', 'bots.write'] });
+  const key = await arena.store.addKey({
+    userId: user.id,
+    name: 'k',
+    publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'),
+    scopes: ['bots.read', 'bots.write'],
+  });
   return { baseUrl: arena.url, keyId: key.id, privateKey: pair.privateKey };
 }
 
@@ -62,8 +67,15 @@ describe('qualification on (the default)', () => {
   });
 
   it('a registered bot waits as qualifying at version 1 and is not seated in rated matches', async () => {
-    for (const id of [good, bad]) expect(await getBot(owner, id)).toMatchObject({ status: 'qualifying', version: 1, qualification: { state: 'qualifying', matchId: null } });
-    expect((await arena.store.listActiveBots('pioneers')).map((b) => b.id).sort()).toEqual(arena.bots.map((b) => b.id).sort());
+    for (const id of [good, bad])
+      expect(await getBot(owner, id)).toMatchObject({
+        status: 'qualifying',
+        version: 1,
+        qualification: { state: 'qualifying', matchId: null },
+      });
+    expect((await arena.store.listActiveBots('pioneers')).map((b) => b.id).sort()).toEqual(
+      arena.bots.map((b) => b.id).sort(),
+    );
   });
 
   it('the qualifiers play unrated against built-ins: the illegal bot fails with the match and reasons, the good one passes', async () => {
@@ -73,7 +85,8 @@ describe('qualification on (the default)', () => {
     expect(failed.qualification).toMatchObject({ state: 'failed', version: 1, resigned: true });
     expect(failed.qualification!.reason).toMatch(/resigned/);
     expect(failed.qualification!.strikes.length).toBeGreaterThan(1);
-    for (const s of failed.qualification!.strikes) expect(s).toMatchObject({ reason: 'illegal', code: expect.stringMatching(/^[a-z_]+$/) });
+    for (const s of failed.qualification!.strikes)
+      expect(s).toMatchObject({ reason: 'illegal', code: expect.stringMatching(/^[a-z_]+$/) });
     const qualifier = await arena.store.getMatch(failed.qualification!.matchId!);
     expect(qualifier).toMatchObject({ status: 'completed', rated: false, qualification: true, seatCount: 3 });
     expect(qualifier!.players.map((p) => p.botId).sort()).toEqual([bad, 'builtin:greedy', 'builtin:random'].sort());
@@ -81,7 +94,10 @@ describe('qualification on (the default)', () => {
     expect(await arena.store.getRating(bad, 'pioneers')).toBeNull();
 
     const passed = await getBot(owner, good);
-    expect(passed).toMatchObject({ status: 'active', qualification: { state: 'passed', version: 1, resigned: false, reason: null } });
+    expect(passed).toMatchObject({
+      status: 'active',
+      qualification: { state: 'passed', version: 1, resigned: false, reason: null },
+    });
     expect(passed.qualification!.strikes.length).toBeLessThanOrEqual(1);
     expect((await arena.store.getMatch(passed.qualification!.matchId!))?.qualification).toBe(true);
   }, 60_000);
@@ -99,12 +115,21 @@ describe('qualification on (the default)', () => {
   }, 60_000);
 
   it('requalify: only the owner, once at a time; the bot plays again and fails again', async () => {
-    const refused = await requalifyBot(stranger, bad).then(() => null, (e: unknown) => e);
+    const refused = await requalifyBot(stranger, bad).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(ApiError);
     expect([403, 404]).toContain((refused as ApiError).status);
     expect((await getBot(owner, bad)).status).toBe('failed');
-    expect(await requalifyBot(owner, bad)).toMatchObject({ status: 'qualifying', qualification: { state: 'qualifying', version: 1, matchId: null } });
-    const again = await requalifyBot(owner, bad).then(() => null, (e: unknown) => e);
+    expect(await requalifyBot(owner, bad)).toMatchObject({
+      status: 'qualifying',
+      qualification: { state: 'qualifying', version: 1, matchId: null },
+    });
+    const again = await requalifyBot(owner, bad).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((again as ApiError).status).toBe(409);
     await round(arena);
     const after = await getBot(owner, bad);
@@ -132,7 +157,9 @@ describe('qualification on (the default)', () => {
     expect(qualifier!.players.find((p) => p.botId === good)).toMatchObject({ version: 2 });
     expect(extra[2].connections).toBeGreaterThan(newConnections);
     for (let i = 0; i < 2; i++) await round(arena);
-    const v2Rated = (await matchesOf(arena, good)).filter((m) => m.rated !== false && m.players.find((p) => p.botId === good)!.version === 2);
+    const v2Rated = (await matchesOf(arena, good)).filter(
+      (m) => m.rated !== false && m.players.find((p) => p.botId === good)!.version === 2,
+    );
     expect(v2Rated.length).toBeGreaterThan(0);
     expect(oldUrl.connections).toBe(oldConnections);
 
@@ -141,7 +168,10 @@ describe('qualification on (the default)', () => {
     expect(versions[0]).toMatchObject({ games: before.gamesPlayed, endedAt: v2.qualification!.at });
     expect(versions[0].sigma).toBeCloseTo(before.sigma, 3);
     expect(versions[1]).toMatchObject({ endedAt: null, games: v2Rated.length });
-    const refused = await listBotVersions(stranger, good).then(() => null, (e: unknown) => e);
+    const refused = await listBotVersions(stranger, good).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect([403, 404]).toContain((refused as ApiError).status);
   }, 90_000);
 
@@ -155,7 +185,13 @@ describe('qualification on (the default)', () => {
   it('the CLI: bots show says why it failed, bots versions lists them, bots requalify asks again', async () => {
     const file = join(arena.dir, 'owner.pem');
     writeFileSync(file, privateKeyToPem(owner.privateKey), { mode: 0o600 });
-    const env = { HOME: arena.dir, ARENA_CONFIG_DIR: join(arena.dir, 'config'), ARENA_URL: arena.url, ARENA_KEY_ID: owner.keyId, ARENA_KEY_FILE: file };
+    const env = {
+      HOME: arena.dir,
+      ARENA_CONFIG_DIR: join(arena.dir, 'config'),
+      ARENA_URL: arena.url,
+      ARENA_KEY_ID: owner.keyId,
+      ARENA_KEY_FILE: file,
+    };
     const show = await runCli(['bots', 'show', 'bad'], { env });
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toMatch(/status:\s+failed/);
@@ -180,7 +216,10 @@ describe('qualification on (the default)', () => {
     await requalifyBot(owner, bad);
     await round(arena);
     expect((await getBot(owner, bad)).status).toBe('failed');
-    const refused = await requalifyBot(owner, bad).then(() => null, (e: unknown) => e);
+    const refused = await requalifyBot(owner, bad).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((refused as ApiError).status).toBe(429);
     expect((refused as ApiError).serverMessage).toMatch(/too many requalifications for this account .*retry in \d+ s/);
     expect((await getBot(owner, bad)).status).toBe('failed');
@@ -212,7 +251,10 @@ describe('qualification off (serve --qualify off)', () => {
     expect(m!.rated).toBeUndefined();
     const v2 = await updateBot(owner, reg.id, { newVersion: true });
     expect(v2).toMatchObject({ status: 'active', version: 2, qualification: null });
-    const refused = await requalifyBot(owner, reg.id).then(() => null, (e: unknown) => e);
+    const refused = await requalifyBot(owner, reg.id).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((refused as ApiError).status).toBe(409);
   }, 60_000);
 });

@@ -9,13 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main';
 import { FIXTURE_4P, GOLDEN_DIR, REPO_ROOT, readFixture } from '../tui/helpers';
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 function arena(args: string[], input?: Buffer): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [join(REPO_ROOT, 'bin/arena'), ...args], { cwd: REPO_ROOT, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [join(REPO_ROOT, 'bin/arena'), ...args],
+      { cwd: REPO_ROOT, maxBuffer: 16 << 20 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end(input); // stdin is a pipe, not a terminal
   });
 }
@@ -23,7 +32,10 @@ function arena(args: string[], input?: Buffer): Promise<Run> {
 let dir: string;
 let tamperedAt: number;
 let endTurnAt: number;
-let runs: Record<'plain' | 'fallback' | 'tampered' | 'atEndTurn' | 'afterEndTurn' | 'header' | 'headerJson' | 'stdin', Run>;
+let runs: Record<
+  'plain' | 'fallback' | 'tampered' | 'atEndTurn' | 'afterEndTurn' | 'header' | 'headerJson' | 'stdin',
+  Run
+>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'arena-tui-cli-'));
@@ -42,8 +54,15 @@ beforeAll(async () => {
   winner.placement = 2;
   writeFileSync(join(dir, 'header.json'), JSON.stringify(header));
   // An end of turn followed by the next seat's roll (1-based event numbers, as the CLI counts).
-  endTurnAt = 1 + record.replay.findIndex((e, i) => i > 100 && e.kind === 'action'
-    && (e.data as { action: { type?: string } }).action.type === 'end_turn' && record.replay[i + 1]?.kind === 'roll');
+  endTurnAt =
+    1 +
+    record.replay.findIndex(
+      (e, i) =>
+        i > 100 &&
+        e.kind === 'action' &&
+        (e.data as { action: { type?: string } }).action.type === 'end_turn' &&
+        record.replay[i + 1]?.kind === 'roll',
+    );
 
   // The first run alone: bin/arena may rebuild its bundle, and two rebuilds at once could collide.
   const plain = await arena(['replay', FIXTURE_4P, '--plain', '--width', '100']);
@@ -95,7 +114,10 @@ describe('arena replay', () => {
     const ended = record.replay[endTurnAt - 1];
     const roll = record.replay[endTurnAt];
     const previousRoll = record.replay.slice(0, endTurnAt - 1).findLast((e) => e.kind === 'roll')!;
-    const dice = (e: typeof roll) => { const [a, b] = (e.data as { dice: number[] }).dice; return `dice ${a}+${b}=${a + b}`; };
+    const dice = (e: typeof roll) => {
+      const [a, b] = (e.data as { dice: number[] }).dice;
+      return `dice ${a}+${b}=${a + b}`;
+    };
     const at = runs.atEndTurn.stdout.split('\n')[0];
     expect(runs.atEndTurn.code).toBe(0);
     expect(at).toContain(`seat ${ended.seat} to play`);
@@ -114,20 +136,28 @@ describe('arena replay', () => {
     for (const r of [runs.header, runs.headerJson]) {
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^arena: match m-tui-fixture does not verify: the header gives seat \d placement 2, but the replay gives it placement 1\n$/);
+      expect(r.stderr).toMatch(
+        /^arena: match m-tui-fixture does not verify: the header gives seat \d placement 2, but the replay gives it placement 1\n$/,
+      );
     }
   });
 
   it('an empty REF is a usage error that says what a REF is, not a missing file named ""', async () => {
     const r = await arena(['replay', '']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/REF is empty: give a match\.json file, a directory of records, - for stdin, or a match id/);
+    expect(r.stderr).toMatch(
+      /REF is empty: give a match\.json file, a directory of records, - for stdin, or a match id/,
+    );
   });
 
   it('--help teaches the keys and shows examples', () => {
     const help = buildProgram().commands.find((c) => c.name() === 'replay')!;
     let text = '';
-    help.configureOutput({ writeOut: (str) => { text += str; } });
+    help.configureOutput({
+      writeOut: (str) => {
+        text += str;
+      },
+    });
     help.outputHelp();
     expect(text).toContain('Examples:');
     expect(text).toContain('space play/pause');

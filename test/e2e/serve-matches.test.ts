@@ -35,7 +35,11 @@ let pausedId = '';
 
 /** The service's JSON log lines so far (start-up lines are plain text and skipped). */
 function logLines(p: ServeProcess): Array<Record<string, unknown>> {
-  return p.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return p
+    .stderr()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 const events = (p: ServeProcess, event: string) => logLines(p).filter((l) => l.event === event);
 
@@ -62,14 +66,19 @@ beforeAll(async () => {
   env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config') };
   const admin = (args: string[]) => runCli(['admin', ...args, '--data', dataDir, '--json'], { env });
   expect((await admin(['user', 'add', '--email', 'ops@example.com', '--handle', 'ops'])).code).toBe(0);
-  const key = ApiKeyMetaSchema.parse(JSON.parse((await admin(['key', 'add', '--user', 'ops@example.com', '--public-key', keyFile])).stdout));
+  const key = ApiKeyMetaSchema.parse(
+    JSON.parse((await admin(['key', 'add', '--user', 'ops@example.com', '--public-key', keyFile])).stdout),
+  );
   env = { ...env, ARENA_KEY_ID: key.id, ARENA_KEY_FILE: keyFile };
 
   // Register with matchmaking off, so the first tick sees all seven at once.
   serve = await startServe(['--dev', '--port', '0', '--tick', '0', '--qualify', 'off', '--data', dataDir], env);
   expect(serve.stderr()).toContain('matchmaking off (--tick 0)');
   for (let i = 0; i < 7; i++) {
-    const bot = i < 4 ? await startStarter({ port: 0, platformPublicKey: serve.platformKey }) : await startHeuristic({ port: 0, platformPublicKey: serve.platformKey });
+    const bot =
+      i < 4
+        ? await startStarter({ port: 0, platformPublicKey: serve.platformKey })
+        : await startHeuristic({ port: 0, platformPublicKey: serve.platformKey });
     bots.push(bot);
     const reg = await cli(['bots', 'register', `${i < 4 ? 'starter' : 'heuristic'}${i}`, bot.url, '--json']);
     botIds.push(BotSchema.parse(JSON.parse(reg.stdout)).id);
@@ -79,9 +88,29 @@ beforeAll(async () => {
   await logged(serve, 'proxy.untrusted', 1);
   expect((await stopServe(serve)).code).toBe(0);
   // One owner (ops) registers every bot: rated tables need --same-owner allow.
-  serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--match-timeout', '300', '--same-owner', 'allow', '--qualify', 'off', '--data', dataDir, '--trust-proxy'], env);
+  serve = await startServe(
+    [
+      '--dev',
+      '--port',
+      '0',
+      '--tick',
+      '1',
+      '--match-timeout',
+      '300',
+      '--same-owner',
+      'allow',
+      '--qualify',
+      'off',
+      '--data',
+      dataDir,
+      '--trust-proxy',
+    ],
+    env,
+  );
   // The CLI names the scheduler's default without loading it.
-  expect(serve.stderr()).toContain(`matchmaking every 1 s, at most ${DEFAULT_MAX_MATCHES} matches at once; a match is aborted after 300 s; bots of one owner may share a table, rated (--same-owner allow)`);
+  expect(serve.stderr()).toContain(
+    `matchmaking every 1 s, at most ${DEFAULT_MAX_MATCHES} matches at once; a match is aborted after 300 s; bots of one owner may share a table, rated (--same-owner allow)`,
+  );
   expect(serve.stderr()).toContain('behind a proxy (--trust-proxy)');
 }, 120_000);
 
@@ -111,7 +140,9 @@ describe('arena serve: matchmaking, records, leaderboard, restart', () => {
       hidden++;
     }
     expect(hidden).toBeGreaterThan(0);
-    const running = MatchPageSchema.parse(JSON.parse((await cli(['matches', 'list', '--status', 'running', '--json'])).stdout));
+    const running = MatchPageSchema.parse(
+      JSON.parse((await cli(['matches', 'list', '--status', 'running', '--json'])).stdout),
+    );
     for (const m of running.matches) expect(round1).toContain(m.id);
     // Paused now, before round 1 ends: it must never be seated again.
     pausedId = botIds[2];
@@ -127,7 +158,9 @@ describe('arena serve: matchmaking, records, leaderboard, restart', () => {
       const check = verifyReplay(m.seed!, m.seatCount as 3 | 4, m.replay);
       expect(check.ok).toBe(true);
       const placements = m.players.map((p) => p.placement!);
-      expect(check.ok && check.outcome!.placements).toEqual([...m.players].sort((a, b) => a.seat - b.seat).map((p) => p.placement));
+      expect(check.ok && check.outcome!.placements).toEqual(
+        [...m.players].sort((a, b) => a.seat - b.seat).map((p) => p.placement),
+      );
       expect(placements).toContain(1);
       expect(m.players.every((p) => typeof p.ratingDelta === 'number')).toBe(true);
       const end = events(serve!, 'match.end').find((l) => l.matchId === id)!;
@@ -140,7 +173,10 @@ describe('arena serve: matchmaking, records, leaderboard, restart', () => {
     const expected = new Map<string, number>();
     for (const id of round1) {
       const m = await getMatch(id);
-      const rated = rate(m.players.map((p) => ({ id: p.botId, ...initialRating() })), m.players.map((p) => p.placement!));
+      const rated = rate(
+        m.players.map((p) => ({ id: p.botId, ...initialRating() })),
+        m.players.map((p) => p.placement!),
+      );
       for (const r of rated) expected.set(r.id, r.rating);
       for (const p of m.players) expect(p.ratingDelta).toBe(rated.find((r) => r.id === p.botId)!.ratingDelta);
     }
@@ -197,7 +233,9 @@ describe('arena serve: matchmaking, records, leaderboard, restart', () => {
     const startsBefore = events(serve!, 'match.start').length;
     await logged(serve!, 'match.start', startsBefore + 1);
     const started = events(serve!, 'match.start').map((l) => l.matchId as string);
-    const ended = new Set([...events(serve!, 'match.end'), ...events(serve!, 'match.abort')].map((l) => l.matchId as string));
+    const ended = new Set(
+      [...events(serve!, 'match.end'), ...events(serve!, 'match.abort')].map((l) => l.matchId as string),
+    );
     const runningIds = started.filter((id) => !ended.has(id));
     const completedBefore = await Promise.all(started.filter((id) => ended.has(id)).map(getMatch));
     const boardBefore = JSON.parse((await cli(['leaderboard', '--json'])).stdout);
@@ -205,7 +243,10 @@ describe('arena serve: matchmaking, records, leaderboard, restart', () => {
     serve!.child.kill('SIGKILL');
     expect((await serve!.exited).signal).toBe('SIGKILL');
 
-    serve = await startServe(['--dev', '--port', '0', '--tick', '1', '--same-owner', 'allow', '--qualify', 'off', '--data', dataDir], env);
+    serve = await startServe(
+      ['--dev', '--port', '0', '--tick', '1', '--same-owner', 'allow', '--qualify', 'off', '--data', dataDir],
+      env,
+    );
     for (const id of runningIds) {
       const m = await getMatch(id);
       // Killed mid-match: aborted with no placements; or it had just finished before the kill.

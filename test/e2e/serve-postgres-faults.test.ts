@@ -17,7 +17,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('503 with Retry-After while the database is away; reconnects when it is back', async () => {
   const url = await cluster().createDatabase();
-  const serve = await startServe(['--store', url, '--dev', '--port', '0', '--tick', '0'], { HOME: join(dir, 'home'), ARENA_CONFIG_DIR: join(dir, 'config') });
+  const serve = await startServe(['--store', url, '--dev', '--port', '0', '--tick', '0'], {
+    HOME: join(dir, 'home'),
+    ARENA_CONFIG_DIR: join(dir, 'config'),
+  });
   try {
     const first = await fetch(`${serve.url}/leaderboard`);
     expect(first.status, `${await first.clone().text()}\n${serve.stderr()}`).toBe(200);
@@ -36,7 +39,14 @@ it('503 with Retry-After while the database is away; reconnects when it is back'
 
     cluster().start();
     const back = await fetch(`${serve.url}/leaderboard`);
-    expect(back.status, serve.stderr().split('\n').filter((l) => l.includes('error')).join('\n')).toBe(200);
+    expect(
+      back.status,
+      serve
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('error'))
+        .join('\n'),
+    ).toBe(200);
     expect(await (await fetch(`${serve.url}/health`)).json()).toEqual({ status: 'ok', role: 'all', db: 'ok' });
     expect(serve.child.exitCode).toBeNull();
   } finally {

@@ -23,7 +23,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // No data directory anywhere: HOME points at an empty directory, and nothing under it may appear.
 const env = () => ({ HOME: join(dir, 'home'), ARENA_CONFIG_DIR: join(dir, 'config') });
-const admin = (args: string[], extra: Record<string, string> = {}) => runCli(['admin', ...args], { env: { ...env(), ...extra }, cwd: dir });
+const admin = (args: string[], extra: Record<string, string> = {}) =>
+  runCli(['admin', ...args], { env: { ...env(), ...extra }, cwd: dir });
 
 const pairs = new Map<string, ReturnType<typeof generateKeyPair>>();
 function pubKeyFile(name: string): string {
@@ -39,7 +40,9 @@ describe('serve and admin on PostgreSQL', () => {
     const url = await cluster().createDatabase();
     const add = await admin(['user', 'add', '--email', 'ops@example.com', '--handle', 'ops', '--store', url]);
     expect(add.code, add.stderr).toBe(0);
-    const key = await admin(['key', 'add', '--user', 'ops@example.com', '--public-key', pubKeyFile('ops')], { ARENA_DATABASE_URL: url });
+    const key = await admin(['key', 'add', '--user', 'ops@example.com', '--public-key', pubKeyFile('ops')], {
+      ARENA_DATABASE_URL: url,
+    });
     expect(key.code, key.stderr).toBe(0);
 
     const a = await startServe(['--store', url, '--dev', '--port', '0', '--tick', '0'], env());
@@ -56,7 +59,10 @@ describe('serve and admin on PostgreSQL', () => {
       const more = await admin(['user', 'add', '--email', 'ada@example.com', '--store', url]);
       expect(more.code, more.stderr).toBe(0);
       const users = await admin(['users', '--json', '--store', url]);
-      expect(JSON.parse(users.stdout).users.map((u: { email: string }) => u.email)).toEqual(['ops@example.com', 'ada@example.com']);
+      expect(JSON.parse(users.stdout).users.map((u: { email: string }) => u.email)).toEqual([
+        'ops@example.com',
+        'ada@example.com',
+      ]);
       expect((await fetch(`${a.url}/leaderboard`)).status).toBe(200);
       // A signed request answered by one server is a replay for the other: the replay check is in the database.
       const headers = signRequest(pairs.get('ops')!.privateKey, key.stdout.trim(), { method: 'GET', path: '/keys' });
@@ -121,13 +127,18 @@ describe('serve and admin on PostgreSQL', () => {
     await store.close();
   }, 60_000);
 
-  it('the leaderboard on a database: rated bots with their owners\' handles, removed bots left out', async () => {
+  it("the leaderboard on a database: rated bots with their owners' handles, removed bots left out", async () => {
     const url = await cluster().createDatabase();
     const store = await openPgStore(url);
     const ann = await store.createUser({ email: 'ann@example.com', name: 'ann' });
     const bob = await store.createUser({ email: 'bob@example.com', name: 'bob' });
     const ids = [];
-    for (const [owner, name] of [[ann, 'x'], [bob, 'y'], [ann, 'z']] as const) ids.push((await store.addBot({ ownerId: owner.id, name, game: 'pioneers', url: `wss://${name}.example/` })).id);
+    for (const [owner, name] of [
+      [ann, 'x'],
+      [bob, 'y'],
+      [ann, 'z'],
+    ] as const)
+      ids.push((await store.addBot({ ownerId: owner.id, name, game: 'pioneers', url: `wss://${name}.example/` })).id);
     const m = runningMatch(ids);
     await store.completeMatch(completed(m), ratingsFor(m));
     await store.removeBot(ids[2]);
@@ -147,10 +158,15 @@ describe('serve and admin on PostgreSQL', () => {
 
   it('--no-migrate refuses and names what is pending; migrate-db migrates once; then --no-migrate starts', async () => {
     const url = await cluster().createDatabase();
-    const refused = await runCli(['serve', '--store', url, '--no-migrate', '--dev', '--port', '0'], { env: env(), cwd: dir });
+    const refused = await runCli(['serve', '--store', url, '--no-migrate', '--dev', '--port', '0'], {
+      env: env(),
+      cwd: dir,
+    });
     expect(refused.code).toBe(1);
     const names = MIGRATIONS.map((m) => `${String(m.version).padStart(4, '0')}-${m.name}`);
-    expect(refused.stderr).toContain(`schema is version 0, this arena needs ${SCHEMA_VERSION}; pending: ${names.join(', ')}.`);
+    expect(refused.stderr).toContain(
+      `schema is version 0, this arena needs ${SCHEMA_VERSION}; pending: ${names.join(', ')}.`,
+    );
     const m1 = await admin(['migrate-db', '--store', url]);
     expect(m1.code, m1.stderr).toBe(0);
     expect(m1.stdout).toBe(names.map((n) => `applied ${n}\n`).join(''));
@@ -163,8 +179,15 @@ describe('serve and admin on PostgreSQL', () => {
 
   it('an unreachable database: one line naming the host (never the password), exit 1', async () => {
     const port = cluster().port + 1;
-    for (const args of [['serve', '--dev', '--port', '0'], ['admin', 'users'], ['admin', 'migrate-db']]) {
-      const r = await runCli([...args, '--store', `postgres://arena:hunter2@127.0.0.1:${port}/arena`], { env: env(), cwd: dir });
+    for (const args of [
+      ['serve', '--dev', '--port', '0'],
+      ['admin', 'users'],
+      ['admin', 'migrate-db'],
+    ]) {
+      const r = await runCli([...args, '--store', `postgres://arena:hunter2@127.0.0.1:${port}/arena`], {
+        env: env(),
+        cwd: dir,
+      });
       expect(r.code).toBe(1);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(`cannot reach the database at 127.0.0.1:${port}/arena`);

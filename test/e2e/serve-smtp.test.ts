@@ -30,7 +30,11 @@ afterAll(async () => {
 });
 
 async function signIn(s: ServeProcess, email: string): Promise<{ cookie: string; link: string; setCookie: string }> {
-  const asked = await fetch(`${s.url}/auth/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const asked = await fetch(`${s.url}/auth/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
   expect(asked.status).toBe(202);
   const link = linkIn(await mail.next(email));
   // The link points at this server (its base URL), nowhere else.
@@ -40,7 +44,8 @@ async function signIn(s: ServeProcess, email: string): Promise<{ cookie: string;
   expect(page.status).toBe(200);
   expect(await page.text()).toContain(email);
   const opened = await fetch(`${s.url}/auth/callback`, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(link).origin },
     body: `token=${encodeURIComponent(new URL(link).searchParams.get('token')!)}`,
   });
@@ -106,7 +111,10 @@ describe('the SMTP server checked at start', () => {
     await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
     const port = (free.address() as AddressInfo).port;
     await new Promise<void>((r) => free.close(() => r()));
-    serve = await startServe(['--dev', '--port', '0', '--data', join(dir, 'e'), '--smtp', `smtp://127.0.0.1:${port}`], env);
+    serve = await startServe(
+      ['--dev', '--port', '0', '--data', join(dir, 'e'), '--smtp', `smtp://127.0.0.1:${port}`],
+      env,
+    );
     await serve.waitFor(/"event":"mail\.check_failed","error":"127\.0\.0\.1:\d+: ECONNREFUSED"/);
     expect((await fetch(`${serve.url}/health`)).status).toBe(200);
   });
@@ -123,14 +131,23 @@ describe('smtpGreeting', () => {
       greet?.(s);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return { url: new URL(`smtp://127.0.0.1:${(server.address() as AddressInfo).port}`), close: () => new Promise<void>((r) => server.close(() => r())) };
+    return {
+      url: new URL(`smtp://127.0.0.1:${(server.address() as AddressInfo).port}`),
+      close: () => new Promise<void>((r) => server.close(() => r())),
+    };
   }
 
   it('is null for a 220 greeting, and says why for another code, silence or a close', async () => {
     const cases: Array<[((s: Socket) => void) | null, RegExp | null]> = [
       [(s) => s.write('220 mail.example ESMTP ready\r\n'), null],
       // The greeting may come in pieces.
-      [(s) => { s.write('22'); setTimeout(() => s.write('0 ok\r\n'), 20); }, null],
+      [
+        (s) => {
+          s.write('22');
+          setTimeout(() => s.write('0 ok\r\n'), 20);
+        },
+        null,
+      ],
       [(s) => s.write('554 go away\r\n'), /greeted with "554 go away", not 220/],
       [null, /no greeting from 127\.0\.0\.1:\d+ within 200 ms/],
       [(s) => s.end(), /closed the connection before its greeting/],

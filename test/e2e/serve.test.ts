@@ -14,7 +14,13 @@ import { join } from 'node:path';
 import { startBot as startStarter } from '../../examples/starter-bot/bot';
 import { startBot as startHeuristic } from '../../examples/heuristic-bot/bot';
 import type { RunningBot } from '../../examples/starter-bot/server';
-import { formatPublicKey, generateKeyPair, loadPrivateKeyFile, signRequest, writePrivateKeyFile } from '../../src/keys/index';
+import {
+  formatPublicKey,
+  generateKeyPair,
+  loadPrivateKeyFile,
+  signRequest,
+  writePrivateKeyFile,
+} from '../../src/keys/index';
 import { ApiKeyMetaSchema, BotListSchema, BotSchema, UserSchema } from '../../src/protocol/api';
 import { openFileStore } from '../../src/service/store/file-store';
 import { runCli } from '../support/run-cli';
@@ -52,11 +58,32 @@ beforeAll(async () => {
   for (const name of ['ops', 'other', 'readonly']) writePrivateKeyFile(keyFile(name), generateKeyPair().privateKey);
 
   // Offline bootstrap: the data directory does not exist yet.
-  ids.ops = UserSchema.parse(JSON.parse((await admin(['user', 'add', '--email', 'ops@example.com', '--handle', 'ops', '--json'])).stdout)).id;
-  ids.opsKey = ApiKeyMetaSchema.parse(JSON.parse((await admin(['key', 'add', '--user', 'ops@example.com', '--public-key', keyFile('ops'), '--json'])).stdout)).id;
-  ids.readOnlyKey = (await admin(['key', 'add', '--user', ids.ops, '--public-key', keyFile('readonly'), '--name', 'ro', '--scopes', 'bots.read,account.read'])).stdout.trim();
+  ids.ops = UserSchema.parse(
+    JSON.parse((await admin(['user', 'add', '--email', 'ops@example.com', '--handle', 'ops', '--json'])).stdout),
+  ).id;
+  ids.opsKey = ApiKeyMetaSchema.parse(
+    JSON.parse(
+      (await admin(['key', 'add', '--user', 'ops@example.com', '--public-key', keyFile('ops'), '--json'])).stdout,
+    ),
+  ).id;
+  ids.readOnlyKey = (
+    await admin([
+      'key',
+      'add',
+      '--user',
+      ids.ops,
+      '--public-key',
+      keyFile('readonly'),
+      '--name',
+      'ro',
+      '--scopes',
+      'bots.read,account.read',
+    ])
+  ).stdout.trim();
   ids.other = (await admin(['user', 'add', '--email', 'other@example.com', '--handle', 'other'])).stdout.trim();
-  ids.otherKey = (await admin(['key', 'add', '--user', 'other@example.com', '--public-key', keyFile('other')])).stdout.trim();
+  ids.otherKey = (
+    await admin(['key', 'add', '--user', 'other@example.com', '--public-key', keyFile('other')])
+  ).stdout.trim();
 
   serve = await startServe(['--dev', '--port', '0', '--data', dataDir, '--qualify', 'off'], baseEnv);
   // The example bots verify every handshake with the key the server printed.
@@ -89,7 +116,9 @@ describe('arena serve: start-up', () => {
 describe('owner CLI against the running server', () => {
   it('arena login then arena me, as real processes: a signed GET /me through the saved profile', async () => {
     const env = baseEnv;
-    const login = await runArena(['login', '--url', serve.url, '--key-id', ids.opsKey, '--key', keyFile('ops')], { env });
+    const login = await runArena(['login', '--url', serve.url, '--key-id', ids.opsKey, '--key', keyFile('ops')], {
+      env,
+    });
     expect(login.code, login.stderr).toBe(0);
     const me = await runArena(['me'], { env });
     expect(me.code, me.stderr).toBe(0);
@@ -103,7 +132,13 @@ describe('owner CLI against the running server', () => {
     const reg1 = await runCli(['bots', 'register', 'starter', starter.url, '--json'], { env: ops() });
     expect(reg1.code, reg1.stderr).toBe(0);
     const s = BotSchema.parse(JSON.parse(reg1.stdout));
-    expect(s).toMatchObject({ name: 'starter', url: starter.url, status: 'active', ownerId: ids.ops, game: 'pioneers' });
+    expect(s).toMatchObject({
+      name: 'starter',
+      url: starter.url,
+      status: 'active',
+      ownerId: ids.ops,
+      game: 'pioneers',
+    });
     const reg2 = await runCli(['bots', 'register', 'heuristic', heuristic.url], { env: ops() });
     expect(reg2.code, reg2.stderr).toBe(0);
     expect(reg2.stdout).toMatch(/name:\s+heuristic/);
@@ -133,7 +168,9 @@ describe('owner CLI against the running server', () => {
     // A new URL goes through the deploy check again: a second starter instance.
     const moved = await startStarter({ port: 0, platformPublicKey: serve.platformKey });
     bots.push(moved);
-    const upd = await runCli(['bots', 'update', 'starter', '--name', 'starter_v2', '--bot-url', moved.url, '--json'], { env: ops() });
+    const upd = await runCli(['bots', 'update', 'starter', '--name', 'starter_v2', '--bot-url', moved.url, '--json'], {
+      env: ops(),
+    });
     expect(upd.code, upd.stderr).toBe(0);
     expect(BotSchema.parse(JSON.parse(upd.stdout))).toMatchObject({ id: s.id, name: 'starter_v2', url: moved.url });
     // A URL where nothing answers (a bot that has stopped) is refused with the server's reason, and changes nothing.
@@ -142,7 +179,9 @@ describe('owner CLI against the running server', () => {
     const refused = await runCli(['bots', 'update', 'starter_v2', '--bot-url', stopped.url], { env: ops() });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/HTTP 422 deploy_check_failed/);
-    expect(BotSchema.parse(JSON.parse((await runCli(['bots', 'show', s.id, '--json'], { env: ops() })).stdout)).url).toBe(moved.url);
+    expect(
+      BotSchema.parse(JSON.parse((await runCli(['bots', 'show', s.id, '--json'], { env: ops() })).stdout)).url,
+    ).toBe(moved.url);
 
     const removed = await runCli(['bots', 'remove', 'starter_v2'], { env: ops() });
     expect(removed.code, removed.stderr).toBe(0);
@@ -157,7 +196,7 @@ describe('owner CLI against the running server', () => {
     for (const b of bots) expect(serve.stderr()).not.toContain(b.url);
   });
 
-  it('arena me handle changes the public handle; a taken one is refused with the server\'s message', async () => {
+  it("arena me handle changes the public handle; a taken one is refused with the server's message", async () => {
     const r = await runCli(['me', 'handle', 'ops_team', '--json'], { env: ops() });
     expect(r.code, r.stderr).toBe(0);
     expect(UserSchema.parse(JSON.parse(r.stdout)).name).toBe('ops_team');
@@ -194,13 +233,24 @@ describe('owner CLI against the running server', () => {
     const selfFile = join(dir, 'self.pem');
     const self = generateKeyPair();
     writePrivateKeyFile(selfFile, self.privateKey);
-    const selfMeta = ApiKeyMetaSchema.parse(JSON.parse((await runCli(['keys', 'add', formatPublicKey(self.publicKey, 'ssh', 'self'), '--scopes', 'keys.write', '--json'], { env: ops() })).stdout));
+    const selfMeta = ApiKeyMetaSchema.parse(
+      JSON.parse(
+        (
+          await runCli(
+            ['keys', 'add', formatPublicKey(self.publicKey, 'ssh', 'self'), '--scopes', 'keys.write', '--json'],
+            { env: ops() },
+          )
+        ).stdout,
+      ),
+    );
     const own = await runCli(['keys', 'revoke', selfMeta.id], { env: as(selfMeta.id, selfFile) });
     expect(own.code, own.stderr).toBe(0);
-    expect(own.stderr).toContain('arena: that was the key this command signed with: commands that use it now fail (exit 4)');
+    expect(own.stderr).toContain(
+      'arena: that was the key this command signed with: commands that use it now fail (exit 4)',
+    );
   });
 
-  it('maps 401 and 403 to exit 4 with the server\'s message, and changes nothing', async () => {
+  it("maps 401 and 403 to exit 4 with the server's message, and changes nothing", async () => {
     // Unknown key id.
     const unknown = await runCli(['me'], { env: as('k_nosuchkey', keyFile('ops')) });
     expect(unknown.code).toBe(4);
@@ -210,13 +260,19 @@ describe('owner CLI against the running server', () => {
     expect(forged.code).toBe(4);
     expect(forged.stderr).toMatch(/HTTP 401 unauthenticated/);
     // A key without bots.write.
-    const ro = await runCli(['bots', 'register', 'sneaky', heuristic.url], { env: as(ids.readOnlyKey, keyFile('readonly')) });
+    const ro = await runCli(['bots', 'register', 'sneaky', heuristic.url], {
+      env: as(ids.readOnlyKey, keyFile('readonly')),
+    });
     expect(ro.code).toBe(4);
     expect(ro.stderr).toMatch(/bots\.write.*HTTP 403 forbidden/);
     // Another owner's bot.
-    const mine = BotListSchema.parse(JSON.parse((await runCli(['bots', 'list', '--json'], { env: ops() })).stdout)).bots;
+    const mine = BotListSchema.parse(
+      JSON.parse((await runCli(['bots', 'list', '--json'], { env: ops() })).stdout),
+    ).bots;
     const other = as(ids.otherKey, keyFile('other'));
-    expect(BotListSchema.parse(JSON.parse((await runCli(['bots', 'list', '--json'], { env: other })).stdout)).bots).toEqual([]);
+    expect(
+      BotListSchema.parse(JSON.parse((await runCli(['bots', 'list', '--json'], { env: other })).stdout)).bots,
+    ).toEqual([]);
     for (const verb of ['show', 'pause', 'remove']) {
       const r = await runCli(['bots', verb, mine[0].id], { env: other });
       expect(r.code, `${verb}: ${r.stderr}`).toBe(4);
@@ -226,7 +282,9 @@ describe('owner CLI against the running server', () => {
     const theirs = await runCli(['keys', 'revoke', ids.opsKey], { env: other });
     expect(theirs.code).toBe(4);
     // Nothing changed.
-    const still = BotListSchema.parse(JSON.parse((await runCli(['bots', 'list', '--json'], { env: ops() })).stdout)).bots;
+    const still = BotListSchema.parse(
+      JSON.parse((await runCli(['bots', 'list', '--json'], { env: ops() })).stdout),
+    ).bots;
     expect(still).toEqual(mine);
     expect((await runCli(['me'], { env: ops() })).code).toBe(0);
   });
@@ -266,17 +324,32 @@ describe('one process per data directory', () => {
  */
 function heldRequest(url: string, handle: string) {
   const body = Buffer.from(JSON.stringify({ handle }));
-  const headers = signRequest(loadPrivateKeyFile(keyFile('ops')), ids.opsKey, { method: 'POST', path: '/me/handle', body });
+  const headers = signRequest(loadPrivateKeyFile(keyFile('ops')), ids.opsKey, {
+    method: 'POST',
+    path: '/me/handle',
+    body,
+  });
   const u = new URL(url);
   const req = httpRequest({
-    host: u.hostname, port: u.port, method: 'POST', path: '/me/handle',
-    headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length), expect: '100-continue' },
+    host: u.hostname,
+    port: u.port,
+    method: 'POST',
+    path: '/me/handle',
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      expect: '100-continue',
+    },
   });
   const started = new Promise<void>((resolve) => req.on('continue', () => resolve()));
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
-      res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (text += d))
+        .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
     });
     req.on('error', reject);
   });

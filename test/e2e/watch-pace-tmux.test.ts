@@ -33,7 +33,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-
 describe('a paced server and a paced watch', () => {
   it('bad --speed and --min-turn-ms are usage errors that say what is wanted', async () => {
     for (const speed of ['-1', 'fast', '1e9']) {
@@ -59,35 +58,43 @@ describe('a paced server and a paced watch', () => {
     expect(ms).toBeGreaterThanOrEqual(turns * MIN_TURN_MS - 2);
   }, 60_000);
 
-  it.skipIf(!hasTmux)('arena watch --speed of a running match says how many events behind live it is; l jumps to the end', async () => {
-    const [id] = await arena.tick();
-    const name = 'watch-pace';
-    const code = join(dir, `${name}.code`);
-    const cmd = `cd ${REPO_ROOT} && ${PERSON} node bin/arena watch ${id} --speed 2 --url ${arena.url}; echo $? > ${code}; read _`;
-    term.tmux('new-session', '-d', '-s', name, '-x', '110', '-y', '45', cmd);
-    const behind = /(\d+) events? behind live/;
-    const screen = await term.screenWhere(name, (s) => Number(behind.exec(s)?.[1] ?? 0) >= 3, 'at least 3 events behind live');
-    expect(screen).toContain('l jump to live');
-    // The match ends on the server long before 2 events a second reach its end: the viewer is still behind.
-    await arena.idle();
-    const still = await term.screenWhere(name, (s) => behind.test(s), 'still behind once the match ended');
-    expect(still).not.toContain('ENDED');
-    // ? lists the keys, l among them; any key goes back.
-    term.tmux('send-keys', '-t', name, '?');
-    const help = await term.screenWhere(name, (s) => s.includes('arena watch: keys'), 'the help');
-    expect(help).toMatch(/l\s+jump to live/);
-    term.tmux('send-keys', '-t', name, 'x');
-    await term.screenWhere(name, (s) => behind.test(s), 'the viewer again after the help');
-    term.tmux('send-keys', '-t', name, 'l');
-    const live = await term.screenWhere(name, (s) => s.includes('ENDED'), 'ENDED after l');
-    expect(live).not.toMatch(behind);
-    expect(live).toContain('game over');
-    term.tmux('send-keys', '-t', name, 'q');
-    const end = Date.now() + SCREEN_DEADLINE_MS;
-    while (!/^\d+\n$/.test(existsSync(code) ? readFileSync(code, 'utf8') : '')) {
-      if (Date.now() > end) throw new Error('arena watch never exited after q');
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    expect(readFileSync(code, 'utf8')).toBe('0\n');
-  }, 120_000);
+  it.skipIf(!hasTmux)(
+    'arena watch --speed of a running match says how many events behind live it is; l jumps to the end',
+    async () => {
+      const [id] = await arena.tick();
+      const name = 'watch-pace';
+      const code = join(dir, `${name}.code`);
+      const cmd = `cd ${REPO_ROOT} && ${PERSON} node bin/arena watch ${id} --speed 2 --url ${arena.url}; echo $? > ${code}; read _`;
+      term.tmux('new-session', '-d', '-s', name, '-x', '110', '-y', '45', cmd);
+      const behind = /(\d+) events? behind live/;
+      const screen = await term.screenWhere(
+        name,
+        (s) => Number(behind.exec(s)?.[1] ?? 0) >= 3,
+        'at least 3 events behind live',
+      );
+      expect(screen).toContain('l jump to live');
+      // The match ends on the server long before 2 events a second reach its end: the viewer is still behind.
+      await arena.idle();
+      const still = await term.screenWhere(name, (s) => behind.test(s), 'still behind once the match ended');
+      expect(still).not.toContain('ENDED');
+      // ? lists the keys, l among them; any key goes back.
+      term.tmux('send-keys', '-t', name, '?');
+      const help = await term.screenWhere(name, (s) => s.includes('arena watch: keys'), 'the help');
+      expect(help).toMatch(/l\s+jump to live/);
+      term.tmux('send-keys', '-t', name, 'x');
+      await term.screenWhere(name, (s) => behind.test(s), 'the viewer again after the help');
+      term.tmux('send-keys', '-t', name, 'l');
+      const live = await term.screenWhere(name, (s) => s.includes('ENDED'), 'ENDED after l');
+      expect(live).not.toMatch(behind);
+      expect(live).toContain('game over');
+      term.tmux('send-keys', '-t', name, 'q');
+      const end = Date.now() + SCREEN_DEADLINE_MS;
+      while (!/^\d+\n$/.test(existsSync(code) ? readFileSync(code, 'utf8') : '')) {
+        if (Date.now() > end) throw new Error('arena watch never exited after q');
+        await new Promise((res) => setTimeout(res, 25));
+      }
+      expect(readFileSync(code, 'utf8')).toBe('0\n');
+    },
+    120_000,
+  );
 });

@@ -30,14 +30,18 @@ beforeAll(async () => {
   term = tmuxServer(sock, SCREEN_DEADLINE_MS);
   let n = 0;
   // Fixed seeds and ids: the same games every run (the test bots' choices are seeded by match and seat).
-  arena = await startArena([wellBehaved(), wellBehaved(), wellBehaved()], { newSeed: () => `watch-true-vp-${n}`, newMatchId: () => `m_watchvp${n}` });
+  arena = await startArena([wellBehaved(), wellBehaved(), wellBehaved()], {
+    newSeed: () => `watch-true-vp-${n}`,
+    newMatchId: () => `m_watchvp${n}`,
+  });
   for (n = 1; n <= 12 && !match; n++) {
     const [id] = await arena.tick();
     await arena.idle();
     const session = new LiveSession({ baseUrl: arena.url, matchId: id, follow: followLive });
     await session.run();
     const s = session.state;
-    if (s.ended?.status === 'completed' && s.finalVp && s.finalVp.some((vp, seat) => vp > s.view!.scores[seat])) match = { id, state: s };
+    if (s.ended?.status === 'completed' && s.finalVp && s.finalVp.some((vp, seat) => vp > s.view!.scores[seat]))
+      match = { id, state: s };
   }
 }, 120_000);
 
@@ -46,7 +50,6 @@ afterAll(async () => {
   await arena?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
 
 /** Each seat's panel head as the screen should show it: true VP, and how much of it was hidden. */
 function panelHeads(s: LiveState): RegExp[] {
@@ -67,28 +70,37 @@ describe('arena watch, once the match has ended, shows the true VP', () => {
     expect(state.finalVp!.some((vp, seat) => vp > state.view!.scores[seat])).toBe(true);
   });
 
-  it.skipIf(!hasTmux)('in the live viewer: each panel shows the true VP and what was hidden; q quits with 0', async () => {
-    const name = 'watch-vp';
-    const code = join(dir, `${name}.code`);
-    const cmd = `cd ${REPO_ROOT} && ${PERSON} node bin/arena watch ${match.id} --url ${arena.url}; echo $? > ${code}; read _`;
-    term.tmux('new-session', '-d', '-s', name, '-x', '110', '-y', '45', cmd);
-    const heads = panelHeads(match.state);
-    const screen = await term.screenWhere(name, (s) => s.includes('ENDED') && heads.every((h) => h.test(s)), 'ENDED with every seat\'s true VP');
-    expect(screen).toContain('game over');
-    term.tmux('send-keys', '-t', name, 'q');
-    const end = Date.now() + SCREEN_DEADLINE_MS;
-    while (!/^\d+\n$/.test(existsSync(code) ? readFileSync(code, 'utf8') : '')) {
-      if (Date.now() > end) throw new Error('arena watch never exited after q');
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    expect(readFileSync(code, 'utf8')).toBe('0\n');
-  }, 120_000);
+  it.skipIf(!hasTmux)(
+    'in the live viewer: each panel shows the true VP and what was hidden; q quits with 0',
+    async () => {
+      const name = 'watch-vp';
+      const code = join(dir, `${name}.code`);
+      const cmd = `cd ${REPO_ROOT} && ${PERSON} node bin/arena watch ${match.id} --url ${arena.url}; echo $? > ${code}; read _`;
+      term.tmux('new-session', '-d', '-s', name, '-x', '110', '-y', '45', cmd);
+      const heads = panelHeads(match.state);
+      const screen = await term.screenWhere(
+        name,
+        (s) => s.includes('ENDED') && heads.every((h) => h.test(s)),
+        "ENDED with every seat's true VP",
+      );
+      expect(screen).toContain('game over');
+      term.tmux('send-keys', '-t', name, 'q');
+      const end = Date.now() + SCREEN_DEADLINE_MS;
+      while (!/^\d+\n$/.test(existsSync(code) ? readFileSync(code, 'utf8') : '')) {
+        if (Date.now() > end) throw new Error('arena watch never exited after q');
+        await new Promise((res) => setTimeout(res, 25));
+      }
+      expect(readFileSync(code, 'utf8')).toBe('0\n');
+    },
+    120_000,
+  );
 
   it('--plain: the end line gives each seat its true VP', async () => {
     const r = await runCli(['watch', match.id, '--plain', '--url', arena.url], { env: {} });
     expect(r.code, r.stderr).toBe(0);
     const endLine = r.stdout.trimEnd().split('\n').at(-1)!;
     const { state } = match;
-    for (const p of state.ended!.players) expect(endLine).toContain(`seat ${p.seat} (${p.botName}) ${state.finalVp![p.seat]} VP`);
+    for (const p of state.ended!.players)
+      expect(endLine).toContain(`seat ${p.seat} (${p.botName}) ${state.finalVp![p.seat]} VP`);
   });
 });

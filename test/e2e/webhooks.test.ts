@@ -57,13 +57,18 @@ function verifyStandardWebhook(publicKey: KeyObject, r: Received): boolean {
   const ts = String(r.headers['webhook-timestamp']);
   if (!/^\d+$/.test(ts) || Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
   const content = Buffer.from(`${id}.${ts}.${r.body}`);
-  return String(r.headers['webhook-signature']).split(' ').some((entry) => {
-    const [version, sig] = entry.split(',');
-    return version === 'v1a' && verify(null, content, publicKey, Buffer.from(sig, 'base64'));
-  });
+  return String(r.headers['webhook-signature'])
+    .split(' ')
+    .some((entry) => {
+      const [version, sig] = entry.split(',');
+      return version === 'v1a' && verify(null, content, publicKey, Buffer.from(sig, 'base64'));
+    });
 }
 
-async function until<T>(what: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 15_000): Promise<T> {
+async function until<T>(
+  what: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  ms = 15_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await what();
@@ -84,14 +89,25 @@ let hooks: { good: string; flaky: string };
 beforeAll(async () => {
   good = await startReceiver([204]);
   flaky = await startReceiver([500, 503, 200]);
-  arena = await startArena([illegalBot(), wellBehaved(), wellBehaved(), wellBehaved()], { webhookRetryScheduleMs: [0, 150, 300, 450], webhookPollMs: 20 });
+  arena = await startArena([illegalBot(), wellBehaved(), wellBehaved(), wellBehaved()], {
+    webhookRetryScheduleMs: [0, 150, 300, 450],
+    webhookPollMs: 20,
+  });
   const user = (await arena.store.getUserByEmail('owner@example.com'))!;
   const pair = generateKeyPair();
-  const key = await arena.store.addKey({ userId: user.id, name: 'k', publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'), scopes: ['bots.read', 'bots.write'] });
+  const key = await arena.store.addKey({
+    userId: user.id,
+    name: 'k',
+    publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'),
+    scopes: ['bots.read', 'bots.write'],
+  });
   owner = { baseUrl: arena.url, keyId: key.id, privateKey: pair.privateKey };
   // The key a receiver would fetch once: GET /.well-known/svc.json, base64 of the raw 32 bytes.
   const doc = (await (await fetch(`${arena.url}/.well-known/svc.json`)).json()) as { publicKey: string };
-  platformKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(doc.publicKey, 'base64').toString('base64url') }, format: 'jwk' });
+  platformKey = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(doc.publicKey, 'base64').toString('base64url') },
+    format: 'jwk',
+  });
   hooks = {
     good: (await addWebhook(owner, { url: good.url, events: ['match.completed', 'bot.struck_out'] })).id,
     flaky: (await addWebhook(owner, { url: flaky.url, events: ['match.completed'] })).id,
@@ -121,15 +137,23 @@ describe('webhooks after a real match', () => {
       const body = JSON.parse(r.body);
       expect(Object.keys(body).sort()).toEqual(['data', 'timestamp', 'type']);
       const seat = record.players.find((p) => p.botId === body.data.botId)!;
-      expect(body.data).toMatchObject({ matchId, botName: seat.botName, placement: seat.placement, ratingDelta: seat.ratingDelta, rated: true });
+      expect(body.data).toMatchObject({
+        matchId,
+        botName: seat.botName,
+        placement: seat.placement,
+        ratingDelta: seat.ratingDelta,
+        rated: true,
+      });
       // A changed body, or another key, does not verify.
-      expect(verifyStandardWebhook(platformKey, { ...r, body: r.body.replace('"rated":true', '"rated":false') })).toBe(false);
+      expect(verifyStandardWebhook(platformKey, { ...r, body: r.body.replace('"rated":true', '"rated":false') })).toBe(
+        false,
+      );
       expect(verifyStandardWebhook(createPublicKey(generateKeyPair().privateKey), r)).toBe(false);
     }
     expect(new Set(completed.map((r) => JSON.parse(r.body).data.botId))).toEqual(new Set(arena.bots.map((b) => b.id)));
   });
 
-  it('a bot that resigned on strikes makes bot.struck_out with the strikes\' reasons, and no payload or log names a bot URL', async () => {
+  it("a bot that resigned on strikes makes bot.struck_out with the strikes' reasons, and no payload or log names a bot URL", async () => {
     const struck = await until(() => good.got.find((r) => JSON.parse(r.body).type === 'bot.struck_out'));
     expect(verifyStandardWebhook(platformKey, struck)).toBe(true);
     const body = JSON.parse(struck.body);
@@ -146,7 +170,14 @@ describe('webhooks after a real match', () => {
       const ds = await listWebhookDeliveries(owner, hooks.flaky);
       return ds.length === 4 && ds.every((d) => d.status === 'delivered') && ds;
     });
-    for (const d of delivered) expect(d).toMatchObject({ type: 'match.completed', attempts: 3, responseStatus: 200, error: null, nextAttemptAt: null });
+    for (const d of delivered)
+      expect(d).toMatchObject({
+        type: 'match.completed',
+        attempts: 3,
+        responseStatus: 200,
+        error: null,
+        nextAttemptAt: null,
+      });
     expect(flaky.got).toHaveLength(12);
     for (const d of delivered) {
       const tries = flaky.got.filter((r) => r.headers['webhook-id'] === d.id);
@@ -160,7 +191,9 @@ describe('webhooks after a real match', () => {
     }
     const goodDeliveries = await listWebhookDeliveries(owner, hooks.good);
     expect(goodDeliveries).toHaveLength(5);
-    expect(goodDeliveries.every((d) => d.status === 'delivered' && d.attempts === 1 && d.responseStatus === 204)).toBe(true);
+    expect(goodDeliveries.every((d) => d.status === 'delivered' && d.attempts === 1 && d.responseStatus === 204)).toBe(
+      true,
+    );
   });
 });
 
@@ -170,7 +203,10 @@ describe('bot.unreachable', () => {
     const down = await startArena([wellBehaved(), wellBehaved(), wellBehaved(), wellBehaved()], { webhookPollMs: 20 });
     try {
       const user = (await down.store.getUserByEmail('owner@example.com'))!;
-      await down.store.addWebhook({ ownerId: user.id, url: receiver.url, events: ['bot.unreachable', 'bot.struck_out'] }, 10);
+      await down.store.addWebhook(
+        { ownerId: user.id, url: receiver.url, events: ['bot.unreachable', 'bot.struck_out'] },
+        10,
+      );
       await down.bots[2].server.close();
       const [id] = await down.tick();
       await down.idle();
@@ -178,7 +214,10 @@ describe('bot.unreachable', () => {
       await new Promise((r) => setTimeout(r, 100));
       expect(receiver.got).toHaveLength(1);
       const body = JSON.parse(got[0].body);
-      expect(body).toMatchObject({ type: 'bot.unreachable', data: { botId: down.bots[2].id, matchId: id, botName: 'bot2' } });
+      expect(body).toMatchObject({
+        type: 'bot.unreachable',
+        data: { botId: down.bots[2].id, matchId: id, botName: 'bot2' },
+      });
       expect(got[0].body).not.toContain('127.0.0.1');
     } finally {
       await down.close();

@@ -3,7 +3,14 @@
 // seat order: same hands, same events, same strike flags.
 import { describe, expect, it } from 'vitest';
 import {
-  ACCEPT, REJECT, answerOpenOffer, gameEvents, offerAnswerers, pendingDecisions, recordStrike, submit,
+  ACCEPT,
+  REJECT,
+  answerOpenOffer,
+  gameEvents,
+  offerAnswerers,
+  pendingDecisions,
+  recordStrike,
+  submit,
 } from '../../engine';
 import { cloneGame, type Game } from '../../engine/game';
 import { blankMain, expectAccepted, setHand, snapshot } from './helpers';
@@ -16,7 +23,6 @@ function openOffer(events = true): Game {
   setHand(g, 3, { grain: 1 });
   expectAccepted(g, 0, { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 } });
   return events ? g : cloneGame(g); // a copy has events off
-
 }
 
 /** The same answers one at a time, in seat order. */
@@ -42,7 +48,8 @@ describe('answerOpenOffer', () => {
   for (const events of [true, false]) {
     for (const accepts of [0, 0b0010, 0b0100, 0b0110, 0b1000, 0b1110]) {
       it(`equals one-by-one answers (accepts ${accepts.toString(2)}, events ${events ? 'on' : 'off'})`, () => {
-        const a = openOffer(events), b = openOffer(events);
+        const a = openOffer(events),
+          b = openOffer(events);
         answerOpenOffer(a, accepts);
         oneByOne(b, accepts);
         expect(state(a)).toEqual(state(b));
@@ -58,7 +65,8 @@ describe('answerOpenOffer', () => {
 
   it('answers only the seats still waiting when some answered already', () => {
     for (const events of [true, false]) {
-      const a = openOffer(events), b = openOffer(events);
+      const a = openOffer(events),
+        b = openOffer(events);
       for (const g of [a, b]) expect(submit(g, 2, { accept: true, talk: 'mine' }).ok).toBe(true);
       expect(answerOpenOffer(a, 0b1010)).toBe(2);
       oneByOne(b, 0b1010);
@@ -69,13 +77,17 @@ describe('answerOpenOffer', () => {
 
   it('flags the answer of a struck seat as its default, as submit does, and clears the flag', () => {
     for (const events of [true, false]) {
-      const a = openOffer(events), b = openOffer(events);
+      const a = openOffer(events),
+        b = openOffer(events);
       for (const g of [a, b]) recordStrike(g, 3, 'late', 1, 'trade');
       answerOpenOffer(a, 0);
       oneByOne(b, 0);
       expect(state(a)).toEqual(state(b));
       expect(a.nextDefault[3]).toBe(0);
-      if (events) expect(gameEvents(a).some((e) => e.kind === 'action' && e.seat === 3 && (e.data as { default?: boolean }).default)).toBe(true);
+      if (events)
+        expect(
+          gameEvents(a).some((e) => e.kind === 'action' && e.seat === 3 && (e.data as { default?: boolean }).default),
+        ).toBe(true);
     }
   });
 

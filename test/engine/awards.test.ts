@@ -13,14 +13,41 @@ describe('longest road length', () => {
     { name: 'a straight path', paths: [TOP], towns: [], length: 6 },
     { name: 'a cycle (every edge counts)', paths: [HEX0_RING], towns: [], length: 6 },
     { name: 'a cycle with a tail', paths: [HEX0_RING, [8, 13, 9]], towns: [], length: 8 },
-    { name: 'a fork: the longest branch pair, not the sum', paths: [[11, 7, 12, 8], [8, 4, 0], [8, 13, 9]], towns: [], length: 5 },
+    {
+      name: 'a fork: the longest branch pair, not the sum',
+      paths: [
+        [11, 7, 12, 8],
+        [8, 4, 0],
+        [8, 13, 9],
+      ],
+      towns: [],
+      length: 5,
+    },
     { name: 'capped by opponent towns at both ends', paths: [[3, 0, 4, 1, 5, 2]], towns: [3, 2], length: 5 },
     { name: 'cut by an opponent town in the middle', paths: [[3, 0, 4, 1, 5, 2]], towns: [1], length: 3 },
     { name: 'a cycle cut by an opponent town', paths: [HEX0_RING], towns: [8], length: 6 },
-    { name: 'two separate roads', paths: [[3, 0, 4], [40, 45, 49, 52]], towns: [], length: 3 },
-    { name: 'a plain cycle next to a longer path', paths: [HEX0_RING, [40, 45, 49, 52, 48, 44, 39]], towns: [], length: 6 },
+    {
+      name: 'two separate roads',
+      paths: [
+        [3, 0, 4],
+        [40, 45, 49, 52],
+      ],
+      towns: [],
+      length: 3,
+    },
+    {
+      name: 'a plain cycle next to a longer path',
+      paths: [HEX0_RING, [40, 45, 49, 52, 48, 44, 39]],
+      towns: [],
+      length: 6,
+    },
     { name: 'a path next to a longer plain cycle', paths: [[40, 45, 49], HEX0_RING], towns: [], length: 6 },
-    { name: 'two cycles sharing an edge (a figure eight of hexes 0 and 1)', paths: [HEX0_RING, [4, 1, 5, 9, 13, 8]], towns: [], length: 11 },
+    {
+      name: 'two cycles sharing an edge (a figure eight of hexes 0 and 1)',
+      paths: [HEX0_RING, [4, 1, 5, 9, 13, 8]],
+      towns: [],
+      length: 11,
+    },
   ])('$name', ({ paths, towns, length }) => {
     const g = blankMain('roads');
     for (const p of paths) roadPath(g, 0, p);
@@ -76,7 +103,10 @@ describe('longest road award', () => {
   });
 
   it('a holder severed below 5 loses it to nobody when the maximum is tied', () => {
-    const g = severance([[40, 45, 49, 52, 48, 44], [21, 27, 33, 28, 34, 29]]);
+    const g = severance([
+      [40, 45, 49, 52, 48, 44],
+      [21, 27, 33, 28, 34, 29],
+    ]);
     expect(g.roadLen[2]).toBe(5);
     expect(g.roadLen[3]).toBe(5);
     expect(g.longestRoad).toBe(-1);

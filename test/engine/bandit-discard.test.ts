@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultAction, gameEvents, pendingDecisions, submit } from '../../engine/game';
 import { STAGE_BANDIT, STAGE_DISCARD, STAGE_TURN } from '../../engine/state';
-import { blankMain, expectAccepted, expectRejected, handOf, rollTurnOne, seedWithFirstRoll, setHand, town } from './helpers';
+import {
+  blankMain,
+  expectAccepted,
+  expectRejected,
+  handOf,
+  rollTurnOne,
+  seedWithFirstRoll,
+  setHand,
+  town,
+} from './helpers';
 
 /** Seat 0 to roll a 7; seats 1 and 3 hold more than 7 cards; towns on hex 4 for seats 1 and 2. */
 function sevenPosition() {
@@ -21,7 +30,10 @@ describe('a rolled 7', () => {
     const g = sevenPosition();
     expect(g.die1 + g.die2).toBe(7);
     expect(g.stage).toBe(STAGE_DISCARD);
-    expect(pendingDecisions(g)).toEqual([{ seat: 1, kind: 'discard' }, { seat: 3, kind: 'discard' }]);
+    expect(pendingDecisions(g)).toEqual([
+      { seat: 1, kind: 'discard' },
+      { seat: 3, kind: 'discard' },
+    ]);
   });
 
   it.each([
@@ -35,9 +47,15 @@ describe('a rolled 7', () => {
   });
 
   it('applies discards in seat order once all are in, whatever the arrival order, then asks the roller to move the bandit', () => {
-    const logs = [[1, 3], [3, 1]].map((order) => {
+    const logs = [
+      [1, 3],
+      [3, 1],
+    ].map((order) => {
       const g = sevenPosition();
-      const answers: Record<number, unknown> = { 1: { cards: { brick: 4 } }, 3: { cards: { ore: 2, wool: 1, grain: 2 } } };
+      const answers: Record<number, unknown> = {
+        1: { cards: { brick: 4 } },
+        3: { cards: { ore: 2, wool: 1, grain: 2 } },
+      };
       const first = submit(g, order[0], answers[order[0]]);
       expect(first).toEqual({ ok: true, events: [] }); // buffered: nothing happens yet
       expect(handOf(g, order[0]).reduce((a, b) => a + b)).toBeGreaterThan(7);
@@ -93,7 +111,7 @@ describe('the bandit decision', () => {
     expect(handOf(g, 0).reduce((a, b) => a + b)).toBe(1);
     const bandit = events.find((e) => e.kind === 'bandit');
     expect(bandit?.data).toMatchObject({ hex: 4, victim: 1 });
-    expect(['brick', 'ore']).toContain((bandit?.data as { stole: string }).stole);
+    expect(['brick', 'ore']).toContain((bandit!.data as { stole: string }).stole);
     expect(events.find((e) => e.kind === 'talk')).toEqual({ kind: 'talk', seat: 0, data: { message: 'sorry' } });
     expect(g.stage).toBe(STAGE_TURN);
   });

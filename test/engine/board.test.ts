@@ -3,18 +3,36 @@ import * as B from '../../engine/board';
 
 // The spec's printed table: vertices of each hex, in corner order.
 const SPEC_HEX_VERTICES = [
-  [0, 4, 8, 12, 7, 3], [1, 5, 9, 13, 8, 4], [2, 6, 10, 14, 9, 5],
-  [7, 12, 17, 22, 16, 11], [8, 13, 18, 23, 17, 12], [9, 14, 19, 24, 18, 13], [10, 15, 20, 25, 19, 14],
-  [16, 22, 28, 33, 27, 21], [17, 23, 29, 34, 28, 22], [18, 24, 30, 35, 29, 23], [19, 25, 31, 36, 30, 24], [20, 26, 32, 37, 31, 25],
-  [28, 34, 39, 43, 38, 33], [29, 35, 40, 44, 39, 34], [30, 36, 41, 45, 40, 35], [31, 37, 42, 46, 41, 36],
-  [39, 44, 48, 51, 47, 43], [40, 45, 49, 52, 48, 44], [41, 46, 50, 53, 49, 45],
+  [0, 4, 8, 12, 7, 3],
+  [1, 5, 9, 13, 8, 4],
+  [2, 6, 10, 14, 9, 5],
+  [7, 12, 17, 22, 16, 11],
+  [8, 13, 18, 23, 17, 12],
+  [9, 14, 19, 24, 18, 13],
+  [10, 15, 20, 25, 19, 14],
+  [16, 22, 28, 33, 27, 21],
+  [17, 23, 29, 34, 28, 22],
+  [18, 24, 30, 35, 29, 23],
+  [19, 25, 31, 36, 30, 24],
+  [20, 26, 32, 37, 31, 25],
+  [28, 34, 39, 43, 38, 33],
+  [29, 35, 40, 44, 39, 34],
+  [30, 36, 41, 45, 40, 35],
+  [31, 37, 42, 46, 41, 36],
+  [39, 44, 48, 51, 47, 43],
+  [40, 45, 49, 52, 48, 44],
+  [41, 46, 50, 53, 49, 45],
 ];
 
 const SPEC_PORTS = [
-  { resource: undefined, vertices: [0, 3] }, { resource: 'brick', vertices: [11, 16] },
-  { resource: undefined, vertices: [33, 38] }, { resource: 'lumber', vertices: [47, 51] },
-  { resource: undefined, vertices: [49, 52] }, { resource: 'wool', vertices: [42, 46] },
-  { resource: 'grain', vertices: [26, 32] }, { resource: undefined, vertices: [10, 15] },
+  { resource: undefined, vertices: [0, 3] },
+  { resource: 'brick', vertices: [11, 16] },
+  { resource: undefined, vertices: [33, 38] },
+  { resource: 'lumber', vertices: [47, 51] },
+  { resource: undefined, vertices: [49, 52] },
+  { resource: 'wool', vertices: [42, 46] },
+  { resource: 'grain', vertices: [26, 32] },
+  { resource: undefined, vertices: [10, 15] },
   { resource: 'ore', vertices: [1, 5] },
 ];
 

@@ -41,7 +41,8 @@ describe('dev card play limits', () => {
   it('counts victory_point cards in myScore only, and never plays them', () => {
     const g = withCards({ [VICTORY_POINT]: 2 });
     expect(trueVp(g, 0)).toBe(publicVp(g, 0) + 2);
-    const v0 = seatView(g, 0), v1 = seatView(g, 1);
+    const v0 = seatView(g, 0),
+      v1 = seatView(g, 1);
     expect(v0.myScore).toBe(v0.scores[0] + 2);
     expect(v1.scores[0]).toBe(v0.scores[0]);
     expect(v1.devCounts[0]).toBe(2);
@@ -124,7 +125,7 @@ describe('embargo', () => {
     expect(handOf(g, 3)).toEqual([0, 0, 0, 0, 0]);
   });
 
-  it('is legal when nobody holds any of it, and still uses up the turn\'s dev play', () => {
+  it("is legal when nobody holds any of it, and still uses up the turn's dev play", () => {
     const g = withCards({ [EMBARGO]: 1, [WINDFALL]: 1 });
     const events = expectAccepted(g, 0, { type: 'play_embargo', resource: 'ore' });
     expect(events.find((e) => e.kind === 'dev')?.data).toMatchObject({ card: 'embargo', taken: [0, 0, 0, 0] });

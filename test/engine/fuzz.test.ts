@@ -5,7 +5,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createBuiltinBot } from '../../engine/bots/index';
 import {
-  BANDIT, BANK_TRADE, BUILD_CITY, BUILD_ROAD, BUILD_SETTLEMENT, BUY_DEV, EMBARGO, END_TURN, KNIGHT, SETUP, WINDFALL,
+  BANDIT,
+  BANK_TRADE,
+  BUILD_CITY,
+  BUILD_ROAD,
+  BUILD_SETTLEMENT,
+  BUY_DEV,
+  EMBARGO,
+  END_TURN,
+  KNIGHT,
+  SETUP,
+  WINDFALL,
 } from '../../engine/canon';
 import { cloneGame, isOver, newGame, pendingDecisions, submit } from '../../engine/game';
 import { legalActions } from '../../engine/legal';
@@ -32,7 +42,16 @@ describe('hostile answers', () => {
     for (const g of sampledStates(2, 400)) states.push(cloneGame(g)); // copy now: the generator keeps playing g
     const answer = fc.oneof(
       fc.anything(),
-      fc.record({ type: fc.constantFrom('build_road', 'play_knight', 'offer_trade', 'play_windfall', 'end_turn'), edge: fc.anything(), hex: fc.integer(), give: fc.anything(), take: fc.dictionary(fc.string(), fc.integer()) }, { requiredKeys: ['type'] }),
+      fc.record(
+        {
+          type: fc.constantFrom('build_road', 'play_knight', 'offer_trade', 'play_windfall', 'end_turn'),
+          edge: fc.anything(),
+          hex: fc.integer(),
+          give: fc.anything(),
+          take: fc.dictionary(fc.string(), fc.integer()),
+        },
+        { requiredKeys: ['type'] },
+      ),
       fc.record({ settlement: fc.integer({ min: -2, max: 60 }), road: fc.integer({ min: -2, max: 80 }) }),
       fc.record({ cards: fc.dictionary(fc.constantFrom('brick', 'ore', 'gold'), fc.oneof(fc.integer(), fc.double())) }),
       fc.record({ accept: fc.anything(), talk: fc.string({ maxLength: 300 }) }),
@@ -60,11 +79,24 @@ describe('hostile answers', () => {
 describe('legal generator completeness', () => {
   const candidates = (kind: string): readonly AnyAction[] => {
     switch (kind) {
-      case 'setup': return SETUP.filter((a): a is NonNullable<typeof a> => a !== null);
-      case 'bandit': return BANDIT;
-      case 'turn': return [END_TURN, BUY_DEV, ...BUILD_ROAD, ...BUILD_SETTLEMENT, ...BUILD_CITY, ...BANK_TRADE, ...KNIGHT, ...EMBARGO,
-        ...WINDFALL.filter((_, i) => Math.floor(i / 5) <= i % 5)];
-      default: return [];
+      case 'setup':
+        return SETUP.filter((a): a is NonNullable<typeof a> => a !== null);
+      case 'bandit':
+        return BANDIT;
+      case 'turn':
+        return [
+          END_TURN,
+          BUY_DEV,
+          ...BUILD_ROAD,
+          ...BUILD_SETTLEMENT,
+          ...BUILD_CITY,
+          ...BANK_TRADE,
+          ...KNIGHT,
+          ...EMBARGO,
+          ...WINDFALL.filter((_, i) => Math.floor(i / 5) <= i % 5),
+        ];
+      default:
+        return [];
     }
   };
 
@@ -75,7 +107,8 @@ describe('legal generator completeness', () => {
         const listed = new Set(legalActions(g, d.seat));
         for (const a of candidates(d.kind)) {
           const ok = submit(cloneGame(g), d.seat, a).ok;
-          if (ok !== listed.has(a)) throw new Error(`${d.kind} ${JSON.stringify(a)}: accepted=${ok}, listed=${listed.has(a)}`);
+          if (ok !== listed.has(a))
+            throw new Error(`${d.kind} ${JSON.stringify(a)}: accepted=${ok}, listed=${listed.has(a)}`);
           compared++;
         }
       }

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  abortGame, currentTurn, defaultAction, gameEvents, isOver, newGame, outcome, pendingDecisions, recordStrike,
-  releaseEvents, resignSeat, seatOrder, submit,
+  abortGame,
+  currentTurn,
+  defaultAction,
+  gameEvents,
+  isOver,
+  newGame,
+  outcome,
+  pendingDecisions,
+  recordStrike,
+  releaseEvents,
+  resignSeat,
+  seatOrder,
+  submit,
 } from '../../engine/game';
 import { placements } from '../../engine/outcome';
 import { VICTORY_POINT } from '../../engine/state';
@@ -11,11 +22,35 @@ import { roundTrip } from './turns';
 
 describe('placements', () => {
   it.each([
-    { name: 'win, ties share and the next skips', vp: [10, 7, 7, 5], winner: 0, resigned: [0, 0, 0, 0], want: [1, 2, 2, 4] },
+    {
+      name: 'win, ties share and the next skips',
+      vp: [10, 7, 7, 5],
+      winner: 0,
+      resigned: [0, 0, 0, 0],
+      want: [1, 2, 2, 4],
+    },
     { name: 'cap, everyone by true VP', vp: [8, 8, 6, 5], winner: -1, resigned: [0, 0, 0, 0], want: [1, 1, 3, 4] },
-    { name: 'the winner first even if another seat has more', vp: [10, 11, 3], winner: 0, resigned: [0, 0, 0], want: [1, 2, 3] },
-    { name: 'resigned seats after every other seat', vp: [9, 2, 5, 5], winner: -1, resigned: [1, 0, 0, 0], want: [4, 3, 1, 1] },
-    { name: 'several resigned seats, among themselves by VP', vp: [9, 2, 7, 5], winner: -1, resigned: [1, 0, 1, 0], want: [3, 2, 4, 1] },
+    {
+      name: 'the winner first even if another seat has more',
+      vp: [10, 11, 3],
+      winner: 0,
+      resigned: [0, 0, 0],
+      want: [1, 2, 3],
+    },
+    {
+      name: 'resigned seats after every other seat',
+      vp: [9, 2, 5, 5],
+      winner: -1,
+      resigned: [1, 0, 0, 0],
+      want: [4, 3, 1, 1],
+    },
+    {
+      name: 'several resigned seats, among themselves by VP',
+      vp: [9, 2, 7, 5],
+      winner: -1,
+      resigned: [1, 0, 1, 0],
+      want: [3, 2, 4, 1],
+    },
   ])('$name', ({ vp, winner, resigned, want }) => {
     expect(placements(vp, winner, resigned)).toEqual(want);
   });
@@ -32,7 +67,10 @@ describe('winning', () => {
     expect(isOver(g)).toBe(true);
     expect(pendingDecisions(g)).toEqual([]);
     expect(outcome(g)).toEqual({ reason: 'win', winner: 0, placements: [1, 2, 2, 2], vp: [10, 0, 0, 0], turns: 1 });
-    expect(events.at(-1)).toEqual({ kind: 'end', data: { reason: 'win', winner: 0, placements: [1, 2, 2, 2], vp: [10, 0, 0, 0], turns: 1 } });
+    expect(events.at(-1)).toEqual({
+      kind: 'end',
+      data: { reason: 'win', winner: 0, placements: [1, 2, 2, 2], vp: [10, 0, 0, 0], turns: 1 },
+    });
     expectRejected(g, 0, { type: 'end_turn' }, 'game_over');
   });
 
@@ -76,7 +114,11 @@ describe('strikes, resignation and abort', () => {
     const g = afterDefaultSetup('strikes');
     const seat = pendingDecisions(g)[0].seat;
     const ev = recordStrike(g, seat, 'late', 1, pendingDecisions(g)[0].kind);
-    expect(ev).toEqual({ kind: 'timeout', seat, data: { reason: 'late', strikes: 1, decision: pendingDecisions(g)[0].kind } });
+    expect(ev).toEqual({
+      kind: 'timeout',
+      seat,
+      data: { reason: 'late', strikes: 1, decision: pendingDecisions(g)[0].kind },
+    });
     const events = expectAccepted(g, seat, defaultAction(g, seat));
     expect(events[0]).toMatchObject({ kind: 'action', seat, data: { default: true } });
     expect(resignSeat(g, 1)).toEqual([{ kind: 'resign', seat: 1, data: { strikes: 0 } }]);
@@ -111,7 +153,11 @@ describe('table talk', () => {
     for (let i = 0; i < 25; i++) {
       expectAccepted(g, 0, { type: 'end_turn', talk: `line ${i}` });
       // Everyone else plays defaults until seat 0 owes its next turn decision.
-      for (let p = pendingDecisions(g); !(p.length === 1 && p[0].seat === 0 && p[0].kind === 'turn'); p = pendingDecisions(g)) {
+      for (
+        let p = pendingDecisions(g);
+        !(p.length === 1 && p[0].seat === 0 && p[0].kind === 'turn');
+        p = pendingDecisions(g)
+      ) {
         for (const d of p) expectAccepted(g, d.seat, defaultAction(g, d.seat));
       }
     }
@@ -136,7 +182,9 @@ describe('seed', () => {
     const counts = [0, 0, 0, 0, 0, 0];
     for (const r of g.hexRes) counts[r]++;
     expect(counts).toEqual([3, 4, 4, 4, 3, 1]);
-    expect([...g.hexToken].filter((t) => t > 0).sort((a, b) => a - b)).toEqual([2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12]);
+    expect([...g.hexToken].filter((t) => t > 0).sort((a, b) => a - b)).toEqual([
+      2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12,
+    ]);
     expect(g.hexRes[g.bandit]).toBe(5);
     expect(g.hexToken[g.bandit]).toBe(0);
     expect(newGame('board', 4).hexRes).toEqual(g.hexRes);

@@ -6,7 +6,15 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  createBuiltinBot, gameEvents, isOver, newGame, outcome, pendingDecisions, submit, type BuiltinBotName, type Game,
+  createBuiltinBot,
+  gameEvents,
+  isOver,
+  newGame,
+  outcome,
+  pendingDecisions,
+  submit,
+  type BuiltinBotName,
+  type Game,
 } from '../../engine';
 import { playToEnd } from '../../src/sim/simulate';
 
@@ -32,21 +40,55 @@ function play(seed: string, bots: readonly BuiltinBotName[], events: boolean, dr
 /** Everything a finished game's state holds that play can change. */
 function stateDigest(g: Game): string {
   return JSON.stringify([
-    outcome(g), g.turn, g.current, g.bandit, g.deckPos, g.largestArmy, g.longestRoad,
-    [...g.hand], [...g.roadOwner], [...g.townOwner], [...g.isCity], [...g.devOld], [...g.devNew], [...g.knights],
-    [...g.roadLen], [...g.diceRng], [...g.stealRng],
+    outcome(g),
+    g.turn,
+    g.current,
+    g.bandit,
+    g.deckPos,
+    g.largestArmy,
+    g.longestRoad,
+    [...g.hand],
+    [...g.roadOwner],
+    [...g.townOwner],
+    [...g.isCity],
+    [...g.devOld],
+    [...g.devNew],
+    [...g.knights],
+    [...g.roadLen],
+    [...g.diceRng],
+    [...g.stealRng],
   ]);
 }
 
 const EVENT_LOGS: Array<[string, BuiltinBotName[], number, string, string]> = [
-  ['random4', ['random', 'random', 'random', 'random'], 40, '6e13e519e0041a32e84d784f3525c606fd186643e2b942097e22b16dddac41c0',
-    'null:200 1:174 null:200 null:200 2:183 null:200 null:200 null:200 null:200 null:200 null:200 0:137 null:200 null:200 null:200 0:197 null:200 3:132 null:200 3:180 null:200 null:200 null:200 0:137 null:200 null:200 3:128 null:200 null:200 1:154 1:138 null:200 null:200 null:200 null:200 null:200 null:200 3:180 3:104 null:200'],
-  ['random3', ['random', 'random', 'random'], 20, 'd0fc3563794e53490c3abbd61a02428bdcf445c8e27d2ab11db6c8ab064c79dd',
-    'null:200 null:200 null:200 null:200 null:200 null:200 1:146 null:200 0:127 null:200 null:200 null:200 1:110 null:200 null:200 null:200 null:200 null:200 null:200 null:200'],
-  ['greedy1', ['greedy', 'random', 'random', 'random'], 10, '260c3c35aae570af5ca62a9e5043fb597d7592c6943437a77481a3db886d0306',
-    '0:73 0:61 0:53 0:53 0:81 0:57 0:45 0:49 0:57 0:65'],
-  ['greedy4', ['greedy', 'greedy', 'greedy', 'greedy'], 5, '7506089e3f39e8258deb22a2e74c6bb5915d01d8adc5896234bea1a49eeb2acc',
-    '0:73 1:66 2:87 1:74 1:50'],
+  [
+    'random4',
+    ['random', 'random', 'random', 'random'],
+    40,
+    '6e13e519e0041a32e84d784f3525c606fd186643e2b942097e22b16dddac41c0',
+    'null:200 1:174 null:200 null:200 2:183 null:200 null:200 null:200 null:200 null:200 null:200 0:137 null:200 null:200 null:200 0:197 null:200 3:132 null:200 3:180 null:200 null:200 null:200 0:137 null:200 null:200 3:128 null:200 null:200 1:154 1:138 null:200 null:200 null:200 null:200 null:200 null:200 3:180 3:104 null:200',
+  ],
+  [
+    'random3',
+    ['random', 'random', 'random'],
+    20,
+    'd0fc3563794e53490c3abbd61a02428bdcf445c8e27d2ab11db6c8ab064c79dd',
+    'null:200 null:200 null:200 null:200 null:200 null:200 1:146 null:200 0:127 null:200 null:200 null:200 1:110 null:200 null:200 null:200 null:200 null:200 null:200 null:200',
+  ],
+  [
+    'greedy1',
+    ['greedy', 'random', 'random', 'random'],
+    10,
+    '260c3c35aae570af5ca62a9e5043fb597d7592c6943437a77481a3db886d0306',
+    '0:73 0:61 0:53 0:53 0:81 0:57 0:45 0:49 0:57 0:65',
+  ],
+  [
+    'greedy4',
+    ['greedy', 'greedy', 'greedy', 'greedy'],
+    5,
+    '7506089e3f39e8258deb22a2e74c6bb5915d01d8adc5896234bea1a49eeb2acc',
+    '0:73 1:66 2:87 1:74 1:50',
+  ],
 ];
 
 describe('the same seed gives the same games as before the speed work', () => {
@@ -74,7 +116,12 @@ describe('the same seed gives the same games as before the speed work', () => {
 });
 
 const FINAL_STATES: Array<[string, BuiltinBotName[], number, string]> = [
-  ['random4', ['random', 'random', 'random', 'random'], 300, 'd967155219e0cbe8538a41395dad17f00f359eba0471f4807ebc750fcc8fd0ef'],
+  [
+    'random4',
+    ['random', 'random', 'random', 'random'],
+    300,
+    'd967155219e0cbe8538a41395dad17f00f359eba0471f4807ebc750fcc8fd0ef',
+  ],
   ['random3', ['random', 'random', 'random'], 100, '8d7c6771a5a2df0ad9eb689dd55a83245d78e00afc733a158dcf519cf778580e'],
 ];
 

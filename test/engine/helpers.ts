@@ -38,7 +38,9 @@ export function afterDefaultSetup(seed = 'setup', n: 3 | 4 = 4): Game {
 
 /** Sets the seat's hand exactly (missing resources become 0). */
 export function setHand(g: Game, seat: number, counts: ResourceCounts): void {
-  RESOURCES.forEach((r, i) => { g.hand[seat * 5 + i] = counts[r] ?? 0; });
+  RESOURCES.forEach((r, i) => {
+    g.hand[seat * 5 + i] = counts[r] ?? 0;
+  });
 }
 
 export function handOf(g: Game, seat: number): number[] {

@@ -6,7 +6,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  isOver, legalActions, newGame, pendingDecisions, publicEvent, publicView, type Game, type GameEvent,
+  isOver,
+  legalActions,
+  newGame,
+  pendingDecisions,
+  publicEvent,
+  publicView,
+  type Game,
+  type GameEvent,
 } from '../../engine';
 import { nextU32, randInt } from '../../engine/rng';
 import { DEV_CARDS, type DecisionKind } from '../../engine/types';
@@ -18,10 +25,14 @@ const RES = ['brick', 'lumber', 'wool', 'grain', 'ore'] as const;
 function mischief(g: Game, seat: number, kind: DecisionKind, r: Uint32Array): unknown {
   const res = RES[randInt(r, 5)];
   switch (kind) {
-    case 'setup': return { settlement: randInt(r, 54), road: randInt(r, 72) };
-    case 'discard': return { cards: { [res]: Math.floor(g.hand.subarray(seat * 5, seat * 5 + 5).reduce((a, b) => a + b, 0) / 2) } };
-    case 'bandit': return { hex: randInt(r, 19), victim: randInt(r, g.n) };
-    case 'trade': return { accept: true };
+    case 'setup':
+      return { settlement: randInt(r, 54), road: randInt(r, 72) };
+    case 'discard':
+      return { cards: { [res]: Math.floor(g.hand.subarray(seat * 5, seat * 5 + 5).reduce((a, b) => a + b, 0) / 2) } };
+    case 'bandit':
+      return { hex: randInt(r, 19), victim: randInt(r, g.n) };
+    case 'trade':
+      return { accept: true };
     case 'turn': {
       const moves: unknown[] = [
         { type: 'play_knight', hex: randInt(r, 19) },
@@ -48,8 +59,10 @@ function choose(g: Game, seat: number, kind: DecisionKind, r: Uint32Array): unkn
       // Play a card just bought (dev_bought_this_turn), or one of any kind, as a bot that lost track.
       const card = DEV_CARDS[x() < 0.6 ? mine[randInt(r, mine.length)] : randInt(r, 5)];
       const play: Record<string, unknown> = {
-        knight: { type: 'play_knight', hex: randInt(r, 19) }, roadworks: { type: 'play_roadworks', edges: [randInt(r, 72)] },
-        windfall: { type: 'play_windfall', take: { ore: 1, wool: 1 } }, embargo: { type: 'play_embargo', resource: 'grain' },
+        knight: { type: 'play_knight', hex: randInt(r, 19) },
+        roadworks: { type: 'play_roadworks', edges: [randInt(r, 72)] },
+        windfall: { type: 'play_windfall', take: { ore: 1, wool: 1 } },
+        embargo: { type: 'play_embargo', resource: 'grain' },
         victory_point: { type: 'play_knight', hex: randInt(r, 19) },
       };
       return play[card];
@@ -93,7 +106,12 @@ describe('hidden information', () => {
 
   it('the audit compares twins whose private facts really differ: strike codes, bought cards, stolen resources', () => {
     const stats = emptyStats();
-    for (const [seed, n] of [['cover-a', 4], ['cover-b', 3], ['cover-c', 4]] as const) audit(seed, n, 700, stats);
+    for (const [seed, n] of [
+      ['cover-a', 4],
+      ['cover-b', 3],
+      ['cover-c', 4],
+    ] as const)
+      audit(seed, n, 700, stats);
     expect(stats.leaks).toEqual([]);
     expect(stats.differing.strikeCode).toBeGreaterThan(5);
     expect(stats.differing.boughtCard).toBeGreaterThan(5);
@@ -114,14 +132,24 @@ describe('hidden information', () => {
     });
 
     it('a bought card or a stolen resource passed through', () => {
-      expect(leaksWith({ project: (e: GameEvent) => (e.kind === 'dev' ? e : publicEvent(e)) }).length).toBeGreaterThan(0);
-      expect(leaksWith({ project: (e: GameEvent) => (e.kind === 'bandit' ? e : publicEvent(e)) }).length).toBeGreaterThan(0);
+      expect(leaksWith({ project: (e: GameEvent) => (e.kind === 'dev' ? e : publicEvent(e)) }).length).toBeGreaterThan(
+        0,
+      );
+      expect(
+        leaksWith({ project: (e: GameEvent) => (e.kind === 'bandit' ? e : publicEvent(e)) }).length,
+      ).toBeGreaterThan(0);
     });
 
     it('a view that shows hands, the next dice or the top of the deck', () => {
-      expect(leaksWith({ view: (g: Game) => ({ ...publicView(g), hands: Array.from(g.hand) }) }).length).toBeGreaterThan(0);
-      expect(leaksWith({ view: (g: Game) => ({ ...publicView(g), dice: Array.from(g.diceRng) }) }).length).toBeGreaterThan(0);
-      expect(leaksWith({ view: (g: Game) => ({ ...publicView(g), top: g.deck[g.deckPos] }) }).length).toBeGreaterThan(0);
+      expect(
+        leaksWith({ view: (g: Game) => ({ ...publicView(g), hands: Array.from(g.hand) }) }).length,
+      ).toBeGreaterThan(0);
+      expect(
+        leaksWith({ view: (g: Game) => ({ ...publicView(g), dice: Array.from(g.diceRng) }) }).length,
+      ).toBeGreaterThan(0);
+      expect(leaksWith({ view: (g: Game) => ({ ...publicView(g), top: g.deck[g.deckPos] }) }).length).toBeGreaterThan(
+        0,
+      );
       expect(leaksWith({ view: (g: Game) => ({ ...publicView(g), seed: g.seed }) }).length).toBeGreaterThan(0);
     });
   });

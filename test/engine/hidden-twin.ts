@@ -18,8 +18,15 @@
 //    through a rule, e.g. a build legal in one twin only), a milder twin is
 //    tried: without touching the dice, then the acting seat, then any hand.
 import {
-  cloneGame, defaultAction, pendingDecisions, publicEvent, publicView, recordStrike, submit,
-  type Game, type GameEvent,
+  cloneGame,
+  defaultAction,
+  pendingDecisions,
+  publicEvent,
+  publicView,
+  recordStrike,
+  submit,
+  type Game,
+  type GameEvent,
 } from '../../engine';
 import { ACCEPT, REJECT } from '../../engine/canon';
 import { nextU32, randInt, shuffle, stream } from '../../engine/rng';
@@ -71,7 +78,8 @@ export function hiddenTwin(g: Game, actor: number, p: Perturbation, r: Uint32Arr
   const devSeats = pick(p.devs, t.n, actor);
   const pool: number[] = [];
   const counts = devSeats.map((s) => {
-    let old = 0, fresh = 0;
+    let old = 0,
+      fresh = 0;
     for (let c = 0; c < 5; c++) {
       for (let k = 0; k < t.devOld[s * 5 + c]; k++) pool.push(c);
       for (let k = 0; k < t.devNew[s * 5 + c]; k++) pool.push(c);
@@ -109,7 +117,10 @@ export function playAsRunner(g: Game, seat: number, answer: unknown): { accepted
   const kind = pendingDecisions(g).find((d) => d.seat === seat)!.kind;
   const r = submit(g, seat, answer);
   if (!r.ok) {
-    recordStrike(g, seat, 'illegal', g.strikes[seat] + 1, kind, { code: r.reason.code, message: `${r.reason.code}: ${r.reason.message}` });
+    recordStrike(g, seat, 'illegal', g.strikes[seat] + 1, kind, {
+      code: r.reason.code,
+      message: `${r.reason.code}: ${r.reason.message}`,
+    });
     const d = submit(g, seat, defaultAction(g, seat));
     if (!d.ok) throw new Error(`default refused: ${d.reason.code}`);
   }
@@ -123,10 +134,14 @@ export function playAsRunner(g: Game, seat: number, answer: unknown): { accepted
  */
 export function declassified(e: GameEvent): unknown {
   switch (e.kind) {
-    case 'dev': return e.data.action === 'buy' ? ['dev', e.seat, 'bought a card'] : e;
-    case 'bandit': return 'victim' in e.data ? ['bandit', e.seat, e.data.hex, e.data.victim, e.data.stole !== null] : e;
-    case 'timeout': return ['timeout', e.seat, e.data.reason, e.data.strikes, e.data.decision];
-    default: return e;
+    case 'dev':
+      return e.data.action === 'buy' ? ['dev', e.seat, 'bought a card'] : e;
+    case 'bandit':
+      return 'victim' in e.data ? ['bandit', e.seat, e.data.hex, e.data.victim, e.data.stole !== null] : e;
+    case 'timeout':
+      return ['timeout', e.seat, e.data.reason, e.data.strikes, e.data.decision];
+    default:
+      return e;
   }
 }
 
@@ -154,7 +169,14 @@ export function emptyStats(): AuditStats {
 const json = (x: unknown) => JSON.stringify(x);
 
 /** Audits one step of g (seat answers `answer`), then plays it on g. */
-export function auditStep(g: Game, seat: number, answer: unknown, r: Uint32Array, stats: AuditStats, opts: AuditOptions = {}): void {
+export function auditStep(
+  g: Game,
+  seat: number,
+  answer: unknown,
+  r: Uint32Array,
+  stats: AuditStats,
+  opts: AuditOptions = {},
+): void {
   const project = opts.project ?? publicEvent;
   const view = opts.view ?? publicView;
   stats.steps++;
@@ -162,14 +184,16 @@ export function auditStep(g: Game, seat: number, answer: unknown, r: Uint32Array
   const before = json(view(g));
   const all = hiddenTwin(g, seat, LEVELS[0], r);
   stats.views++;
-  if (json(view(all)) !== before) stats.leaks.push(`view before step ${stats.steps} (turn ${g.turn}) depends on hidden facts`);
+  if (json(view(all)) !== before)
+    stats.leaks.push(`view before step ${stats.steps} (turn ${g.turn}) depends on hidden facts`);
 
   for (const level of LEVELS) {
     const a = cloneGame(g, true);
     const b = hiddenTwin(g, seat, level, r);
     const ra = playAsRunner(a, seat, answer);
     const rb = playAsRunner(b, seat, answer);
-    if (ra.accepted !== rb.accepted || json(ra.events.map(declassified)) !== json(rb.events.map(declassified))) continue;
+    if (ra.accepted !== rb.accepted || json(ra.events.map(declassified)) !== json(rb.events.map(declassified)))
+      continue;
     stats.compared++;
     const raw = (k: GameEvent['kind'], ev: GameEvent[]) => json(ev.filter((e) => e.kind === k));
     if (raw('timeout', ra.events) !== raw('timeout', rb.events)) stats.differing.strikeCode++;

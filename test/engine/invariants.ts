@@ -17,7 +17,8 @@ export function referenceRoadLength(g: Game, seat: number): number {
     let best = len;
     for (let e = 0; e < EDGE_COUNT; e++) {
       if (g.roadOwner[e] !== seat || used.has(e)) continue;
-      const a = EDGE_VERTICES[e * 2], b = EDGE_VERTICES[e * 2 + 1];
+      const a = EDGE_VERTICES[e * 2],
+        b = EDGE_VERTICES[e * 2 + 1];
       if (a !== v && b !== v) continue;
       used.add(e);
       best = Math.max(best, from(a === v ? b : a, len + 1));
@@ -41,18 +42,23 @@ export function brokenInvariants(g: Game): string[] {
   }
   if (devHeld > g.deckPos) bad.push(`more dev cards held (${devHeld}) than drawn (${g.deckPos})`);
   for (let s = 0; s < g.n; s++) {
-    let roads = 0, settlements = 0, cities = 0;
+    let roads = 0,
+      settlements = 0,
+      cities = 0;
     for (let e = 0; e < EDGE_COUNT; e++) if (g.roadOwner[e] === s) roads++;
     for (let v = 0; v < VERTEX_COUNT; v++) {
-      if (g.townOwner[v] === s) (g.isCity[v] ? cities++ : settlements++);
+      if (g.townOwner[v] === s) g.isCity[v] ? cities++ : settlements++;
     }
     if (roads + g.roadsLeft[s] !== ROAD_LIMIT) bad.push(`seat ${s}: ${roads} roads but ${g.roadsLeft[s]} left`);
-    if (settlements + g.settlementsLeft[s] !== SETTLEMENT_LIMIT) bad.push(`seat ${s}: settlements ${settlements} + left ${g.settlementsLeft[s]}`);
+    if (settlements + g.settlementsLeft[s] !== SETTLEMENT_LIMIT)
+      bad.push(`seat ${s}: settlements ${settlements} + left ${g.settlementsLeft[s]}`);
     if (cities + g.citiesLeft[s] !== CITY_LIMIT) bad.push(`seat ${s}: cities ${cities} + left ${g.citiesLeft[s]}`);
     const listed = Array.from(g.roadList.subarray(s * ROAD_LIMIT, s * ROAD_LIMIT + roads)).sort((a, b) => a - b);
     const owned = [...Array(EDGE_COUNT).keys()].filter((e) => g.roadOwner[e] === s);
     if (listed.join() !== owned.join()) bad.push(`seat ${s}: road list ${listed} but owns ${owned}`);
-    const towns = Array.from(g.townList.subarray(s * TOWN_LIMIT, s * TOWN_LIMIT + settlements + cities)).sort((a, b) => a - b);
+    const towns = Array.from(g.townList.subarray(s * TOWN_LIMIT, s * TOWN_LIMIT + settlements + cities)).sort(
+      (a, b) => a - b,
+    );
     const occupied = [...Array(VERTEX_COUNT).keys()].filter((v) => g.townOwner[v] === s);
     if (towns.join() !== occupied.join()) bad.push(`seat ${s}: town list ${towns} but occupies ${occupied}`);
     const vp = settlements + 2 * cities + (g.largestArmy === s ? 2 : 0) + (g.longestRoad === s ? 2 : 0);
@@ -77,7 +83,9 @@ export function brokenInvariants(g: Game): string[] {
 
 function add(ledger: number[], seat: number, c: ResourceCounts | undefined, sign: number): void {
   if (!c) return;
-  RESOURCES.forEach((r, i) => { ledger[seat * 5 + i] += sign * (c[r] ?? 0); });
+  RESOURCES.forEach((r, i) => {
+    ledger[seat * 5 + i] += sign * (c[r] ?? 0);
+  });
 }
 
 const COSTS: Record<string, ResourceCounts> = {
@@ -99,10 +107,18 @@ export function ledgerFromEvents(events: readonly GameEvent[], n: number): { han
     const d = (e.data ?? {}) as Record<string, unknown>;
     const seat = e.seat ?? -1;
     switch (e.kind) {
-      case 'action': inSetup = d.kind === 'setup'; break;
-      case 'payout': add(ledger, seat, d.gained as ResourceCounts, 1); break;
-      case 'roll': (d.produced as ResourceCounts[]).forEach((c, s) => add(ledger, s, c, 1)); break;
-      case 'discard': add(ledger, seat, d.cards as ResourceCounts, -1); break;
+      case 'action':
+        inSetup = d.kind === 'setup';
+        break;
+      case 'payout':
+        add(ledger, seat, d.gained as ResourceCounts, 1);
+        break;
+      case 'roll':
+        (d.produced as ResourceCounts[]).forEach((c, s) => add(ledger, s, c, 1));
+        break;
+      case 'discard':
+        add(ledger, seat, d.cards as ResourceCounts, -1);
+        break;
       case 'bandit':
         if (typeof d.stole === 'string') {
           add(ledger, seat, { [d.stole]: 1 }, 1);

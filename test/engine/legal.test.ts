@@ -24,10 +24,16 @@ describe('legalActions for turn decisions', () => {
   it('lists the roads reachable from the network, excluding continuation through an opponent town', () => {
     const g = position();
     setHand(g, 0, { brick: 1, lumber: 1 });
-    const roads = legalActions(g, 0).filter((a) => (a as TurnAction).type === 'build_road').map((a) => (a as { edge: number }).edge);
-    expect(roads.sort((a, b) => a - b)).toEqual([edge(8, 4), edge(8, 12), edge(13, 9), edge(13, 18)].sort((a, b) => a - b));
+    const roads = legalActions(g, 0)
+      .filter((a) => (a as TurnAction).type === 'build_road')
+      .map((a) => (a as { edge: number }).edge);
+    expect(roads.sort((a, b) => a - b)).toEqual(
+      [edge(8, 4), edge(8, 12), edge(13, 9), edge(13, 18)].sort((a, b) => a - b),
+    );
     town(g, 1, 13); // now 13 blocks: only the edges at seat 0's town remain
-    const blocked = legalActions(g, 0).filter((a) => (a as TurnAction).type === 'build_road').map((a) => (a as { edge: number }).edge);
+    const blocked = legalActions(g, 0)
+      .filter((a) => (a as TurnAction).type === 'build_road')
+      .map((a) => (a as { edge: number }).edge);
     expect(blocked.sort((a, b) => a - b)).toEqual([edge(8, 4), edge(8, 12)].sort((a, b) => a - b));
   });
 
@@ -59,7 +65,9 @@ describe('legalActions for turn decisions', () => {
 
   it('lists roadworks singles and each legal pair once, every one accepted', () => {
     const g = withRoadworks();
-    const works = legalActions(g, 0).filter((a) => (a as TurnAction).type === 'play_roadworks') as Array<{ edges: number[] }>;
+    const works = legalActions(g, 0).filter((a) => (a as TurnAction).type === 'play_roadworks') as Array<{
+      edges: number[];
+    }>;
     const keys = works.map((w) => [...w.edges].sort((a, b) => a - b).join('-'));
     expect(new Set(keys).size).toBe(keys.length);
     expect(works.filter((w) => w.edges.length === 1)).toHaveLength(4);
@@ -85,6 +93,8 @@ describe('legalActionsFromView', () => {
     const memo = { devPlayedThisTurn: false, offersThisTurn: 0 };
     expect(legalActionsFromView(seatView(g, 0), 'turn', memo)).toEqual(legalActions(g, 0));
     expectAccepted(g, 0, { type: 'play_windfall', take: { ore: 2 } });
-    expect(legalActionsFromView(seatView(g, 0), 'turn', { devPlayedThisTurn: true, offersThisTurn: 0 })).toEqual(legalActions(g, 0));
+    expect(legalActionsFromView(seatView(g, 0), 'turn', { devPlayedThisTurn: true, offersThisTurn: 0 })).toEqual(
+      legalActions(g, 0),
+    );
   });
 });

@@ -134,7 +134,10 @@ describe('legal actions', () => {
               if (!r.ok) throw new Error(`legal${i}: ${JSON.stringify(a)} rejected: ${r.reason.code}`);
               checked++;
             }
-            const fromView = legalActionsFromView(seatView(g, d.seat), d.kind, { devPlayedThisTurn: g.devPlayed, offersThisTurn: g.offers });
+            const fromView = legalActionsFromView(seatView(g, d.seat), d.kind, {
+              devPlayedThisTurn: g.devPlayed,
+              offersThisTurn: g.offers,
+            });
             expect(fromView).toEqual(actions);
           }
         },

@@ -15,7 +15,10 @@ function buyThenPlayKnight(card: number) {
   const r = submit(g, 0, { type: 'play_knight', hex: 0 });
   if (r.ok) throw new Error('playing a card bought this turn must be refused');
   // What the runner records for an illegal answer (src/runner/run-match.ts).
-  const ev = recordStrike(g, 0, 'illegal', 1, 'turn', { code: r.reason.code, message: `${r.reason.code}: ${r.reason.message}` });
+  const ev = recordStrike(g, 0, 'illegal', 1, 'turn', {
+    code: r.reason.code,
+    message: `${r.reason.code}: ${r.reason.message}`,
+  });
   return { code: r.reason.code, ev };
 }
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { fillLegalActions, isOver, newGame, pendingDecisions, randInt, randomLegalAction, stream, submit } from '../../engine';
+import {
+  fillLegalActions,
+  isOver,
+  newGame,
+  pendingDecisions,
+  randInt,
+  randomLegalAction,
+  stream,
+  submit,
+} from '../../engine';
 import type { AnyAction } from '../../engine';
 
 describe('randomLegalAction', () => {

@@ -19,7 +19,10 @@ describe('seeded PRNG', () => {
 
   it('matches the reference sfc32 (bryc) seeded from cyrb128', () => {
     const [a0, b0, c0, d0] = Array.from(cyrb128('reference/x'));
-    let a = a0 | 0, b = b0 | 0, c = c0 | 0, d = d0 | 0;
+    let a = a0 | 0,
+      b = b0 | 0,
+      c = c0 | 0,
+      d = d0 | 0;
     const reference = (): number => {
       const t = (((a + b) | 0) + d) | 0;
       d = (d + 1) | 0;
@@ -35,7 +38,9 @@ describe('seeded PRNG', () => {
   });
 
   it('gives independent streams per name and identical streams per (seed, name)', () => {
-    const a = stream('seed', 'dice'), b = stream('seed', 'dice'), c = stream('seed', 'deck');
+    const a = stream('seed', 'dice'),
+      b = stream('seed', 'dice'),
+      c = stream('seed', 'deck');
     const xs = Array.from({ length: 5 }, () => nextU32(a));
     expect(Array.from({ length: 5 }, () => nextU32(b))).toEqual(xs);
     expect(Array.from({ length: 5 }, () => nextU32(c))).not.toEqual(xs);

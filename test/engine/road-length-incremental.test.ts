@@ -21,7 +21,8 @@ function cycles(g: Game, seat: number): number {
   let extra = 0;
   for (let e = 0; e < EDGE_COUNT; e++) {
     if (g.roadOwner[e] !== seat) continue;
-    const a = find(EDGE_VERTICES[e * 2]), b = find(EDGE_VERTICES[e * 2 + 1]);
+    const a = find(EDGE_VERTICES[e * 2]),
+      b = find(EDGE_VERTICES[e * 2 + 1]);
     if (a === b) extra++;
     else parent[a] = b;
   }
@@ -36,7 +37,9 @@ function legalRoads(g: Game, seat: number): number[] {
 
 describe('incremental road length', () => {
   it('equals the reference search after every road and every cutting town, in 150 random networks', () => {
-    let steps = 0, withCycles = 0, cutSteps = 0;
+    let steps = 0,
+      withCycles = 0,
+      cutSteps = 0;
     for (let i = 0; i < 150; i++) {
       const next = rng(`roads-${i}`);
       const pick = <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)];

@@ -2,7 +2,15 @@
 // its seed, answers legally, and beats the greedy bot.
 import { describe, expect, it } from 'vitest';
 import {
-  cloneGame, createBuiltinBot, gameEvents, newGame, nextSeat, submit, type AnyAction, type BuiltinBot, type Game,
+  cloneGame,
+  createBuiltinBot,
+  gameEvents,
+  newGame,
+  nextSeat,
+  submit,
+  type AnyAction,
+  type BuiltinBot,
+  type Game,
 } from '../../engine';
 import { determinize } from '../../engine/bots/determinize';
 import { SearchBot } from '../../engine/bots/search';
@@ -20,13 +28,18 @@ const OTHERS = { dice: true, hands: 'others', devs: 'others' } as const;
  * game; the real game goes on with the first one's answer. Returns how many
  * decisions were compared and how many differed.
  */
-function twinGame(seed: string, seat: number, make: (seed: string) => BuiltinBot): { compared: number; differed: number } {
+function twinGame(
+  seed: string,
+  seat: number,
+  make: (seed: string) => BuiltinBot,
+): { compared: number; differed: number } {
   const g = newGame(seed, 4, { events: false });
   const real = make(`${seed}:bot`);
   const twin = make(`${seed}:bot`);
   const greedy = [0, 1, 2, 3].map((s) => createBuiltinBot('greedy', `${seed}:${s}`));
   const r = auditRng(seed);
-  let compared = 0, differed = 0;
+  let compared = 0,
+    differed = 0;
   for (let s = nextSeat(g); s !== -1; s = nextSeat(g)) {
     let a: AnyAction;
     if (s === seat) {
@@ -87,7 +100,10 @@ describe('recycleGame', () => {
       const bots = [0, 1, 2, 3].map((s) => createBuiltinBot('search', `rt/${i}:${s}`));
       for (let s = nextSeat(x); s !== -1; s = nextSeat(x)) {
         submit(x, s, bots[s].decide(x, s));
-        if (x.stage === STAGE_TRADE && x.bufAction.some((a) => a !== null)) { g = x; break; }
+        if (x.stage === STAGE_TRADE && x.bufAction.some((a) => a !== null)) {
+          g = x;
+          break;
+        }
       }
     }
     expect(g).not.toBeNull();
@@ -121,11 +137,16 @@ describe('refillGame', () => {
     const firstTurn = (seed: string) => {
       for (let i = 0; ; i++) {
         const g = playedGame(`${seed}/${i}`, 8);
-        if (g.stage === STAGE_TURN) { g.hand.fill(1); return g; } // every build affordable
+        if (g.stage === STAGE_TURN) {
+          g.hand.fill(1);
+          return g;
+        } // every build affordable
       }
     };
-    const a = firstTurn('refill/a'), b = firstTurn('refill/b');
-    const fromA = legalActions(cloneGame(a), 0), fromB = legalActions(cloneGame(b), 0);
+    const a = firstTurn('refill/a'),
+      b = firstTurn('refill/b');
+    const fromA = legalActions(cloneGame(a), 0),
+      fromB = legalActions(cloneGame(b), 0);
     expect(fromB).not.toEqual(fromA);
     // The generator remembers the last game it saw: x, with a's board, right before the refill.
     const x = cloneGame(a);
@@ -143,12 +164,14 @@ describe('refillGame', () => {
 });
 
 describe('builtin:search', () => {
-  it('decides the same whether its worlds reuse the last decision\'s arrays or are fresh copies', () => {
+  it("decides the same whether its worlds reuse the last decision's arrays or are fresh copies", () => {
     const play = (fresh: boolean) => {
       const g = newGame('search-reuse', 4, { events: false });
       const bots: BuiltinBot[] = [0, 1, 2, 3].map((s) =>
-        fresh && s % 2 === 0 ? new SearchBot(`r:${s}`, { sample: (x, seat, rng) => determinize(x, seat, rng) })
-          : createBuiltinBot(s % 2 === 0 ? 'search' : 'greedy', `r:${s}`));
+        fresh && s % 2 === 0
+          ? new SearchBot(`r:${s}`, { sample: (x, seat, rng) => determinize(x, seat, rng) })
+          : createBuiltinBot(s % 2 === 0 ? 'search' : 'greedy', `r:${s}`),
+      );
       const answers: string[] = [];
       playToEnd(g, bots, (_s, a) => answers.push(JSON.stringify(a)));
       return answers;
@@ -188,9 +211,15 @@ describe('builtin:search', () => {
   it('answers legally in 3- and 4-seat games, against itself and against bots that trade and make it discard', () => {
     // playToEnd throws on the first illegal answer.
     for (let i = 0; i < 2; i++) {
-      playToEnd(newGame(`search-legal3/${i}`, 3, { events: false }), [0, 1, 2].map((s) => createBuiltinBot('search', `l3/${i}:${s}`)));
+      playToEnd(
+        newGame(`search-legal3/${i}`, 3, { events: false }),
+        [0, 1, 2].map((s) => createBuiltinBot('search', `l3/${i}:${s}`)),
+      );
       const mixed = ['search', 'random', 'random', 'random'] as const;
-      playToEnd(newGame(`search-legal4/${i}`, 4, { events: false }), mixed.map((n, s) => createBuiltinBot(n, `l4/${i}:${s}`)));
+      playToEnd(
+        newGame(`search-legal4/${i}`, 4, { events: false }),
+        mixed.map((n, s) => createBuiltinBot(n, `l4/${i}:${s}`)),
+      );
     }
   });
 

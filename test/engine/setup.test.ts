@@ -36,7 +36,11 @@ describe('setup', () => {
   it.each([
     { name: 'occupied vertex', answer: { settlement: 8, road: edge(8, 4) }, code: 'occupied' },
     { name: 'next to a town (distance rule)', answer: { settlement: 12, road: edge(12, 17) }, code: 'distance_rule' },
-    { name: 'road not touching the settlement', answer: { settlement: 20, road: edge(8, 4) }, code: 'road_not_adjacent' },
+    {
+      name: 'road not touching the settlement',
+      answer: { settlement: 20, road: edge(8, 4) },
+      code: 'road_not_adjacent',
+    },
     { name: 'missing road', answer: { settlement: 20 }, code: 'bad_shape' },
     { name: 'vertex out of range', answer: { settlement: 54, road: 0 }, code: 'bad_shape' },
     { name: 'fractional vertex', answer: { settlement: 2.5, road: 0 }, code: 'bad_shape' },
@@ -55,8 +59,12 @@ describe('setup', () => {
   it('pays the second settlement one card per adjacent producing hex, and not the first', () => {
     const g = newGame('payout', 3);
     const placements = [
-      { settlement: 8, road: edge(8, 4) }, { settlement: 18, road: edge(18, 13) }, { settlement: 30, road: edge(30, 24) },
-      { settlement: 40, road: edge(40, 35) }, { settlement: 22, road: edge(22, 16) }, { settlement: 10, road: edge(10, 6) },
+      { settlement: 8, road: edge(8, 4) },
+      { settlement: 18, road: edge(18, 13) },
+      { settlement: 30, road: edge(30, 24) },
+      { settlement: 40, road: edge(40, 35) },
+      { settlement: 22, road: edge(22, 16) },
+      { settlement: 10, road: edge(10, 6) },
     ];
     const seats = [0, 1, 2, 2, 1, 0];
     placements.forEach((p, i) => {
@@ -78,7 +86,8 @@ describe('setup', () => {
       }
       expect(payout).toEqual({ kind: 'payout', seat: seats[i], data: { gained: expected } });
       // The last placement also starts turn 1, whose roll may pay more; before it, the hand is exactly the payout.
-      if (i < 5) expect(handOf(g, seats[i]).reduce((a, b) => a + b, 0)).toBe(Object.values(expected).reduce((a, b) => a + b, 0));
+      if (i < 5)
+        expect(handOf(g, seats[i]).reduce((a, b) => a + b, 0)).toBe(Object.values(expected).reduce((a, b) => a + b, 0));
     });
   });
 });

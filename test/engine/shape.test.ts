@@ -14,21 +14,44 @@ describe('engine shape check', () => {
     const g = blankMain('shape-strip');
     setHand(g, 0, { wool: 1, grain: 1, ore: 1 });
     expectAccepted(g, 0, { type: 'buy_dev', debug: { thinking: 'ms' }, now: true });
-    const applied = gameEvents(g).filter((e) => e.kind === 'action').at(-1);
+    const applied = gameEvents(g)
+      .filter((e) => e.kind === 'action')
+      .at(-1);
     expect(applied?.data).toEqual({ kind: 'turn', action: { type: 'buy_dev' } });
-    expect(parseAnswer('setup', { settlement: 20, road: edge(20, 15), city: true })).toEqual({ ok: true, action: { settlement: 20, road: edge(20, 15) } });
+    expect(parseAnswer('setup', { settlement: 20, road: edge(20, 15), city: true })).toEqual({
+      ok: true,
+      action: { settlement: 20, road: edge(20, 15) },
+    });
     expect(parseAnswer('trade', { accept: false, why: 'no' })).toEqual({ ok: true, action: { accept: false } });
   });
 
   it('refuses an unknown key inside ResourceCounts', () => {
-    expect(parseAnswer('discard', { cards: { brick: 1, gold: 1 } })).toMatchObject({ ok: false, code: 'bad_shape', message: expect.stringMatching(/gold/) });
-    expect(parseAnswer('turn', { type: 'offer_trade', give: { ore: 1 }, get: { Wool: 1 } })).toMatchObject({ ok: false, code: 'bad_shape' });
+    expect(parseAnswer('discard', { cards: { brick: 1, gold: 1 } })).toMatchObject({
+      ok: false,
+      code: 'bad_shape',
+      message: expect.stringMatching(/gold/),
+    });
+    expect(parseAnswer('turn', { type: 'offer_trade', give: { ore: 1 }, get: { Wool: 1 } })).toMatchObject({
+      ok: false,
+      code: 'bad_shape',
+    });
   });
 
   it('refuses null where a field is optional (optional means absent)', () => {
-    expect(parseAnswer('bandit', { hex: 3, victim: null })).toMatchObject({ ok: false, code: 'bad_shape', message: expect.stringMatching(/victim/) });
-    expect(parseAnswer('trade', { accept: true, talk: null })).toMatchObject({ ok: false, code: 'bad_shape', message: expect.stringMatching(/talk/) });
-    expect(parseAnswer('turn', { type: 'offer_trade', give: { ore: 1 }, get: { wool: 1 }, to: null })).toMatchObject({ ok: false, code: 'bad_shape' });
+    expect(parseAnswer('bandit', { hex: 3, victim: null })).toMatchObject({
+      ok: false,
+      code: 'bad_shape',
+      message: expect.stringMatching(/victim/),
+    });
+    expect(parseAnswer('trade', { accept: true, talk: null })).toMatchObject({
+      ok: false,
+      code: 'bad_shape',
+      message: expect.stringMatching(/talk/),
+    });
+    expect(parseAnswer('turn', { type: 'offer_trade', give: { ore: 1 }, get: { wool: 1 }, to: null })).toMatchObject({
+      ok: false,
+      code: 'bad_shape',
+    });
     expect(parseAnswer('bandit', { hex: 3 })).toEqual({ ok: true, action: { hex: 3 } });
   });
 
@@ -49,7 +72,10 @@ describe('engine shape check', () => {
   });
 
   it('roadworks naming one edge twice is well-shaped and refused by the rules', () => {
-    expect(parseAnswer('turn', { type: 'play_roadworks', edges: [4, 4] })).toEqual({ ok: true, action: { type: 'play_roadworks', edges: [4, 4] } });
+    expect(parseAnswer('turn', { type: 'play_roadworks', edges: [4, 4] })).toEqual({
+      ok: true,
+      action: { type: 'play_roadworks', edges: [4, 4] },
+    });
     const g = blankMain('shape-roadworks');
     town(g, 0, 13);
     g.devOld[ROADWORKS] = 1;

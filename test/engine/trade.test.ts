@@ -37,12 +37,36 @@ function offerPosition(offerer = 0) {
 describe('offers', () => {
   it.each([
     { name: 'an empty give side', answer: { type: 'offer_trade', give: {}, get: { ore: 1 } }, code: 'offer_empty' },
-    { name: 'an empty get side', answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 0 } }, code: 'offer_empty' },
-    { name: 'cards the offerer lacks', answer: { type: 'offer_trade', give: { brick: 4 }, get: { ore: 1 } }, code: 'offer_uncovered' },
-    { name: 'the same resource both ways', answer: { type: 'offer_trade', give: { brick: 1 }, get: { brick: 2 } }, code: 'bad_offer' },
-    { name: 'itself as target', answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, to: 0 }, code: 'bad_target' },
-    { name: 'talk over 240 characters', answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, talk: 'y'.repeat(241) }, code: 'talk_too_long' },
-    { name: 'talk of 241 emoji', answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, talk: '\u{1F33E}'.repeat(241) }, code: 'talk_too_long' },
+    {
+      name: 'an empty get side',
+      answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 0 } },
+      code: 'offer_empty',
+    },
+    {
+      name: 'cards the offerer lacks',
+      answer: { type: 'offer_trade', give: { brick: 4 }, get: { ore: 1 } },
+      code: 'offer_uncovered',
+    },
+    {
+      name: 'the same resource both ways',
+      answer: { type: 'offer_trade', give: { brick: 1 }, get: { brick: 2 } },
+      code: 'bad_offer',
+    },
+    {
+      name: 'itself as target',
+      answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, to: 0 },
+      code: 'bad_target',
+    },
+    {
+      name: 'talk over 240 characters',
+      answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, talk: 'y'.repeat(241) },
+      code: 'talk_too_long',
+    },
+    {
+      name: 'talk of 241 emoji',
+      answer: { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, talk: '\u{1F33E}'.repeat(241) },
+      code: 'talk_too_long',
+    },
   ])('rejects $name', ({ answer, code }) => {
     expectRejected(offerPosition(), 0, answer, code);
   });
@@ -72,7 +96,12 @@ describe('offers', () => {
     expect(submit(g, 2, { accept: true })).toEqual({ ok: true, events: [] });
     expect(submit(g, 1, { accept: true })).toEqual({ ok: true, events: [] });
     const events = expectAccepted(g, 3, { accept: false });
-    expect(events.map((e) => [e.kind, e.seat])).toEqual([['action', 1], ['action', 2], ['action', 3], ['trade', 0]]);
+    expect(events.map((e) => [e.kind, e.seat])).toEqual([
+      ['action', 1],
+      ['action', 2],
+      ['action', 3],
+      ['trade', 0],
+    ]);
     expect(events[3].data).toEqual({ from: 0, to: 1, give: { brick: 1 }, get: { ore: 1 } });
     expect(handOf(g, 0)).toEqual([2, 0, 1, 0, 1]);
     expect(handOf(g, 1)).toEqual([1, 0, 0, 0, 0]);

@@ -5,13 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { createBuiltinBot, isOver, newGame, pendingDecisions, seatView, submit, type Game } from '../../engine';
 import { beginFrame, SeatViewBytes, takeFrame } from '../../engine/view-bytes';
 
-const viewText = (w: SeatViewBytes, g: Game, seat: number) => takeFrame(w.write(beginFrame(), g, seat)).toString('utf8');
+const viewText = (w: SeatViewBytes, g: Game, seat: number) =>
+  takeFrame(w.write(beginFrame(), g, seat)).toString('utf8');
 
 describe('SeatViewBytes', () => {
   it('writes exactly JSON.stringify(seatView) for every seat of whole games', () => {
     let compared = 0;
     let differ = 0;
-    for (const [seed, n] of [['view-bytes/1', 4], ['view-bytes/2', 3]] as const) {
+    for (const [seed, n] of [
+      ['view-bytes/1', 4],
+      ['view-bytes/2', 3],
+    ] as const) {
       const g = newGame(seed, n);
       const bots = Array.from({ length: n }, (_, s) => createBuiltinBot('random', `${seed}:${s}`));
       const w = new SeatViewBytes();

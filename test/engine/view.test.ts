@@ -19,8 +19,26 @@ describe('seatView', () => {
     const g = position();
     const v = seatView(g, 0);
     expect(Object.keys(v).sort()).toEqual([
-      'awards', 'board', 'deckRemaining', 'devBoughtThisTurn', 'devCards', 'devCounts', 'dice', 'hand', 'handCounts',
-      'knightsPlayed', 'myScore', 'openTrade', 'phase', 'roads', 'scores', 'seat', 'seatCount', 'talkLog', 'towns', 'turn',
+      'awards',
+      'board',
+      'deckRemaining',
+      'devBoughtThisTurn',
+      'devCards',
+      'devCounts',
+      'dice',
+      'hand',
+      'handCounts',
+      'knightsPlayed',
+      'myScore',
+      'openTrade',
+      'phase',
+      'roads',
+      'scores',
+      'seat',
+      'seatCount',
+      'talkLog',
+      'towns',
+      'turn',
     ]);
     expect(PioneersViewSchema.safeParse(v).success).toBe(true);
     expect(v.phase).toBe('main');

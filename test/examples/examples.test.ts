@@ -2,7 +2,13 @@
 // real signed handshakes, real matches through the runner.
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { generateKeyPair, handshakeAudience, publicKeyRaw, signBoundHandshake, signHandshake } from '../../src/keys/index';
+import {
+  generateKeyPair,
+  handshakeAudience,
+  publicKeyRaw,
+  signBoundHandshake,
+  signHandshake,
+} from '../../src/keys/index';
 import { deployCheck } from '../../src/probe/deploy-check';
 import { runMatch, type MatchEntrant } from '../../src/runner/index';
 import { startBot as startStarter } from '../../examples/starter-bot/bot';
@@ -63,15 +69,26 @@ describe('example bot server', () => {
   });
 
   it('writes a URL as the arena writes the audience', () => {
-    for (const url of ['http://127.0.0.1:8080', 'ws://127.0.0.1:8080/', 'HTTPS://Bot.Example:443/a/play#x', 'wss://bot.example:8443/p?q=1', 'http://[0:0:0:0:0:0:0:1]:9000']) {
+    for (const url of [
+      'http://127.0.0.1:8080',
+      'ws://127.0.0.1:8080/',
+      'HTTPS://Bot.Example:443/a/play#x',
+      'wss://bot.example:8443/p?q=1',
+      'http://[0:0:0:0:0:0:0:1]:9000',
+    ]) {
       expect(starterAudience(url)).toBe(handshakeAudience(url));
     }
   });
 
   it('takes its public URL from its options (behind a proxy), never from the Host header', async () => {
-    const bot = await up(startStarter, { platformPublicKey: platformPublic, publicUrl: 'https://bot.example.org/play' });
+    const bot = await up(startStarter, {
+      platformPublicKey: platformPublic,
+      publicUrl: 'https://bot.example.org/play',
+    });
     expect(bot.publicUrl).toBe('wss://bot.example.org/play');
-    expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', 'wss://bot.example.org/play'))).toBe('open');
+    expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', 'wss://bot.example.org/play'))).toBe(
+      'open',
+    );
     // Sent to the address it listens on, with a Host header naming it: still not its public URL.
     expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', bot.url))).toBe(401);
     await expect(startStarter({ port: 0, publicUrl: 'not a url' })).rejects.toThrow(/publicUrl must be a URL/);
@@ -123,7 +140,11 @@ describe('the README commands', () => {
       const { spawn } = await import('node:child_process');
       const { resolve } = await import('node:path');
       const root = resolve(__dirname, '../..');
-      const child = spawn(process.execPath, ['--import', 'tsx', `examples/${example}/bot.ts`, '--port', '0', '--quiet'], { cwd: root });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', `examples/${example}/bot.ts`, '--port', '0', '--quiet'],
+        { cwd: root },
+      );
       try {
         const url = await new Promise<string>((ok, fail) => {
           let err = '';

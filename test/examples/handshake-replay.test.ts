@@ -10,7 +10,13 @@ import { createConnection, createServer, type AddressInfo, type Server, type Soc
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { generateKeyPair, publicKeyRaw, signBoundHandshake, signHandshake, verifyHandshake } from '../../src/keys/index';
+import {
+  generateKeyPair,
+  publicKeyRaw,
+  signBoundHandshake,
+  signHandshake,
+  verifyHandshake,
+} from '../../src/keys/index';
 import { runMatch } from '../../src/runner/index';
 import { answer, startTestBot, type TestBot } from '../support/test-bot';
 import { findPython } from '../support/python';
@@ -75,7 +81,11 @@ function parseHead(head: string): Record<string, string> {
 
 /** Only the arena's handshake headers, as an owner would copy them out of a log. */
 function handshakeOf(headers: IncomingHttpHeaders | Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => k.startsWith('x-svc-')).map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter(([k]) => k.startsWith('x-svc-'))
+      .map(([k, v]) => [k, String(v)]),
+  );
 }
 
 function upgradeStatus(url: string, headers: Record<string, string>): Promise<number | 'open'> {
@@ -91,7 +101,11 @@ function upgradeStatus(url: string, headers: Record<string, string>): Promise<nu
 }
 
 /** Starts a bot process and reads its address from its "listening on http://..." line (stdout or stderr). */
-function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
+function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(command, args, { cwd: root, env: { ...process.env, NODE_OPTIONS: '', ...env } });
   return new Promise((ok, fail) => {
     let out = '';
@@ -113,18 +127,41 @@ async function stopProcess(child: ChildProcess | undefined): Promise<void> {
   await exited;
 }
 
-const starters: { name: string; skip: boolean; launch: (publicUrl: string) => [string, string[], NodeJS.ProcessEnv] }[] = [
+const starters: {
+  name: string;
+  skip: boolean;
+  launch: (publicUrl: string) => [string, string[], NodeJS.ProcessEnv];
+}[] = [
   {
     name: 'examples/starter-bot (TypeScript)',
     skip: false,
     // The public URL from the flag here; the Python one reads it from $BOT_PUBLIC_URL.
-    launch: (publicUrl) => [process.execPath, ['--import', 'tsx', 'examples/starter-bot/bot.ts', '--port', '0', '--quiet', '--platform-key', platformPublic, '--public-url', publicUrl], {}],
+    launch: (publicUrl) => [
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'examples/starter-bot/bot.ts',
+        '--port',
+        '0',
+        '--quiet',
+        '--platform-key',
+        platformPublic,
+        '--public-url',
+        publicUrl,
+      ],
+      {},
+    ],
   },
   {
     name: 'examples/python-bot',
     // CI installs python3-websockets, so there a missing python is a failure, not a skip.
     skip: !python && !process.env.CI,
-    launch: (publicUrl) => [python ?? 'python3', ['examples/python-bot/bot.py', '--port', '0', '--quiet', '--platform-key', platformPublic], { BOT_PUBLIC_URL: publicUrl }],
+    launch: (publicUrl) => [
+      python ?? 'python3',
+      ['examples/python-bot/bot.py', '--port', '0', '--quiet', '--platform-key', platformPublic],
+      { BOT_PUBLIC_URL: publicUrl },
+    ],
   },
 ];
 

@@ -98,7 +98,8 @@ async function playWithNewFields(httpUrl: string, seed: string): Promise<{ asked
 
 const bots: Array<{ name: string; missing: () => string | undefined; start: () => Promise<string> }> = [
   {
-    name: 'starter-bot (TypeScript)', missing: () => undefined,
+    name: 'starter-bot (TypeScript)',
+    missing: () => undefined,
     start: async () => {
       const b = await startStarter({ port: 0 });
       closers.push(() => b.close());
@@ -106,7 +107,8 @@ const bots: Array<{ name: string; missing: () => string | undefined; start: () =
     },
   },
   {
-    name: 'heuristic-bot', missing: () => undefined,
+    name: 'heuristic-bot',
+    missing: () => undefined,
     start: async () => {
       const b = await startHeuristic({ port: 0 });
       closers.push(() => b.close());
@@ -114,22 +116,33 @@ const bots: Array<{ name: string; missing: () => string | undefined; start: () =
     },
   },
   {
-    name: 'javascript-bot', missing: () => undefined,
-    start: () => startProgram(process.execPath, ['bot.mjs', '--port', '0', '--quiet'], join(root, 'examples/javascript-bot')),
+    name: 'javascript-bot',
+    missing: () => undefined,
+    start: () =>
+      startProgram(process.execPath, ['bot.mjs', '--port', '0', '--quiet'], join(root, 'examples/javascript-bot')),
   },
   {
     name: 'python-bot',
-    missing: () => (works('/usr/bin/python3', ['-c', 'import websockets']) ? undefined : 'python3 with websockets (apt-get install python3-websockets)'),
-    start: () => startProgram('/usr/bin/python3', ['bot.py', '--port', '0', '--quiet'], join(root, 'examples/python-bot')),
+    missing: () =>
+      works('/usr/bin/python3', ['-c', 'import websockets'])
+        ? undefined
+        : 'python3 with websockets (apt-get install python3-websockets)',
+    start: () =>
+      startProgram('/usr/bin/python3', ['bot.py', '--port', '0', '--quiet'], join(root, 'examples/python-bot')),
   },
   {
     name: 'go-bot',
-    missing: () => (works('go', ['version']) && existsSync('/usr/share/gocode/src/github.com/gorilla/websocket') ? undefined : 'go and gorilla/websocket'),
+    missing: () =>
+      works('go', ['version']) && existsSync('/usr/share/gocode/src/github.com/gorilla/websocket')
+        ? undefined
+        : 'go and gorilla/websocket',
     start: () => {
       // The README's offline build (GOPATH mode from Debian's Go sources).
       const bin = join(tmp, 'go-bot');
       const built = spawnSync('go', ['build', '-o', bin, '.'], {
-        cwd: join(root, 'examples/go-bot'), env: { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode', GOCACHE: join(tmp, 'gocache') }, encoding: 'utf8',
+        cwd: join(root, 'examples/go-bot'),
+        env: { ...process.env, GO111MODULE: 'off', GOPATH: '/usr/share/gocode', GOCACHE: join(tmp, 'gocache') },
+        encoding: 'utf8',
       });
       if (built.status !== 0) throw new Error(`go build failed: ${built.stderr}`);
       return startProgram(bin, ['--port', '0', '--quiet'], join(root, 'examples/go-bot'));

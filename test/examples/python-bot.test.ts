@@ -6,7 +6,13 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { boardData } from '../../engine/board-data';
-import { generateKeyPair, handshakeAudience, publicKeyRaw, signBoundHandshake, signHandshake } from '../../src/keys/index';
+import {
+  generateKeyPair,
+  handshakeAudience,
+  publicKeyRaw,
+  signBoundHandshake,
+  signHandshake,
+} from '../../src/keys/index';
 import { runMatch, type MatchEntrant } from '../../src/runner/index';
 import { findPython } from '../support/python';
 
@@ -61,7 +67,9 @@ suite('examples/python-bot', () => {
   });
 
   it('ships the board geometry exactly as `arena board --json` prints it', () => {
-    expect(JSON.parse(readFileSync(resolve(botDir, 'board.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(boardData())));
+    expect(JSON.parse(readFileSync(resolve(botDir, 'board.json'), 'utf8'))).toEqual(
+      JSON.parse(JSON.stringify(boardData())),
+    );
   });
 
   it('answers /ping and accepts only handshakes the platform key signed for this bot, once', async () => {
@@ -74,14 +82,26 @@ suite('examples/python-bot', () => {
     expect(await upgradeStatus(bot.url, signHandshake(platform, 'm-1'))).toBe(401);
     expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', 'http://127.0.0.1:1'))).toBe(401);
     const tampered = signBoundHandshake(platform, 'm-1', bot.url);
-    expect(await upgradeStatus(bot.url, { ...tampered, 'x-svc-nonce': signBoundHandshake(platform, 'm-1', bot.url)['x-svc-nonce'] })).toBe(401);
+    expect(
+      await upgradeStatus(bot.url, {
+        ...tampered,
+        'x-svc-nonce': signBoundHandshake(platform, 'm-1', bot.url)['x-svc-nonce'],
+      }),
+    ).toBe(401);
     expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', bot.url, Date.now() - 31_000))).toBe(401);
     expect(await upgradeStatus(bot.url, signBoundHandshake(generateKeyPair().privateKey, 'm-1', bot.url))).toBe(401);
     expect(await upgradeStatus(bot.url, signBoundHandshake(platform, 'm-1', bot.url))).toBe('open');
   });
 
   it('writes a URL as the arena writes the audience (new URL(url).href, http(s) as ws(s))', () => {
-    const urls = ['http://127.0.0.1:8080', 'ws://127.0.0.1:8080/', 'HTTPS://Bot.Example:443/a/play#x', 'wss://bot.example:8443/p?q=1', 'http://[0:0:0:0:0:0:0:1]:9000', 'ws://localhost:80/x/'];
+    const urls = [
+      'http://127.0.0.1:8080',
+      'ws://127.0.0.1:8080/',
+      'HTTPS://Bot.Example:443/a/play#x',
+      'wss://bot.example:8443/p?q=1',
+      'http://[0:0:0:0:0:0:0:1]:9000',
+      'ws://localhost:80/x/',
+    ];
     const code = `import importlib.util, json, sys\nspec = importlib.util.spec_from_file_location("bot", "bot.py")\nbot = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(bot)\nprint(json.dumps([bot.audience_of(u) for u in json.loads(sys.argv[1])]))`;
     const r = spawnSync(python!, ['-c', code, JSON.stringify(urls)], { cwd: botDir, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);

@@ -29,12 +29,21 @@ describe.each(variants)('%s', (name, make) => {
   it('fails as Node does when a file is in the way: the file itself (EEXIST) or a parent (ENOTDIR)', async () => {
     const file = join(base, 'file');
     writeFileSync(file, 'x');
-    await expect(make(file)).rejects.toMatchObject({ code: 'EEXIST', message: `${file} exists and is not a directory` });
+    await expect(make(file)).rejects.toMatchObject({
+      code: 'EEXIST',
+      message: `${file} exists and is not a directory`,
+    });
     await expect(make(join(file, 'sub', 'dir'))).rejects.toMatchObject({ code: 'ENOTDIR' });
     expect(existsSync(join(file, 'sub'))).toBe(false);
   });
 
-  it.runIf(existsSync('/proc/self'))('fails at once under /proc, where a child of an existing directory is ENOENT', async () => {
-    await expect(make('/proc/arena-no-such-dir/data')).rejects.toMatchObject({ code: 'ENOENT', path: '/proc/arena-no-such-dir' });
-  });
+  it.runIf(existsSync('/proc/self'))(
+    'fails at once under /proc, where a child of an existing directory is ENOENT',
+    async () => {
+      await expect(make('/proc/arena-no-such-dir/data')).rejects.toMatchObject({
+        code: 'ENOENT',
+        path: '/proc/arena-no-such-dir',
+      });
+    },
+  );
 });

@@ -37,7 +37,9 @@ describe('generateKeyPair / publicKeyRaw / privateKeyToPem', () => {
   });
 
   it('refuses non-Ed25519 KeyObjects', () => {
-    const ec = createPublicKey(readFileSync(opensslGenpkey(tmp.dir, 'ec-for-raw.pem', 'EC', ['-pkeyopt', 'ec_paramgen_curve:P-256'])));
+    const ec = createPublicKey(
+      readFileSync(opensslGenpkey(tmp.dir, 'ec-for-raw.pem', 'EC', ['-pkeyopt', 'ec_paramgen_curve:P-256'])),
+    );
     expect(() => publicKeyRaw(ec)).toThrow(/expected an Ed25519 key, got ec/);
   });
 });
@@ -98,12 +100,18 @@ describe('loadPrivateKeyFile', () => {
 
   it('detects a corrupted OpenSSH key: check values or public key copies that differ', () => {
     const path = sshKeygen(tmp.dir, 'id_corrupt');
-    const body = readFileSync(path, 'utf8').split('\n').filter((l) => l && !l.startsWith('-----')).join('');
+    const body = readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('-----'))
+      .join('');
     const corrupt = (offset: number, name: string) => {
       const bytes = Buffer.from(body, 'base64');
       bytes[offset] ^= 0xff;
       const file = join(tmp.dir, name);
-      writeFileSync(file, `-----BEGIN OPENSSH PRIVATE KEY-----\n${bytes.toString('base64')}\n-----END OPENSSH PRIVATE KEY-----\n`);
+      writeFileSync(
+        file,
+        `-----BEGIN OPENSSH PRIVATE KEY-----\n${bytes.toString('base64')}\n-----END OPENSSH PRIVATE KEY-----\n`,
+      );
       return file;
     };
     const size = Buffer.from(body, 'base64').length;

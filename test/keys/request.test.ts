@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createPublicKey, sign, verify } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import {
-  generateKeyPair, publicKeyRaw, REQUEST_WINDOW_MS, requestMessage, signRequest, verifyRequest, type KeyRecord,
+  generateKeyPair,
+  publicKeyRaw,
+  REQUEST_WINDOW_MS,
+  requestMessage,
+  signRequest,
+  verifyRequest,
+  type KeyRecord,
 } from '../../src/keys/index';
 
 const NOW = 1_760_000_000_000;
@@ -16,7 +22,10 @@ const lookupKey = (id: string) => keys.get(id);
 const body = Buffer.from('{"name":"greedy","url":"https://b.example/ws"}');
 const req = { method: 'POST', path: '/bots?game=pioneers', body };
 
-function check(over: Partial<Parameters<typeof verifyRequest>[0]> = {}, headers = signRequest(privateKey, 'k1', req, NOW)) {
+function check(
+  over: Partial<Parameters<typeof verifyRequest>[0]> = {},
+  headers = signRequest(privateKey, 'k1', req, NOW),
+) {
   return verifyRequest({ ...req, headers, lookupKey, now: NOW, ...over });
 }
 
@@ -24,7 +33,9 @@ describe('requestMessage', () => {
   it('is `{timestamp}.{METHOD}.{path}.{body}` over the raw body bytes', () => {
     expect(requestMessage('1', 'get', '/me', undefined).toString()).toBe('1.GET./me.');
     const nonUtf8 = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
-    expect(requestMessage('5', 'POST', '/x?a=1', nonUtf8)).toEqual(Buffer.concat([Buffer.from('5.POST./x?a=1.'), nonUtf8]));
+    expect(requestMessage('5', 'POST', '/x?a=1', nonUtf8)).toEqual(
+      Buffer.concat([Buffer.from('5.POST./x?a=1.'), nonUtf8]),
+    );
   });
 });
 
@@ -59,14 +70,22 @@ describe('signRequest / verifyRequest', () => {
     expect(REQUEST_WINDOW_MS).toBe(300_000);
     expect(check({ now: NOW + 300_000 }).ok).toBe(true);
     expect(check({ now: NOW - 300_000 }).ok).toBe(true);
-    expect(check({ now: NOW + 300_001 })).toMatchObject({ ok: false, code: 'stale_timestamp', reason: expect.stringMatching(/300001 ms old/) });
+    expect(check({ now: NOW + 300_001 })).toMatchObject({
+      ok: false,
+      code: 'stale_timestamp',
+      reason: expect.stringMatching(/300001 ms old/),
+    });
     expect(check({ now: NOW - 300_001 })).toMatchObject({ ok: false, code: 'future_timestamp' });
   });
 
   it('reports missing headers, bad timestamps, unknown and revoked keys', () => {
     const h = signRequest(privateKey, 'k1', req, NOW);
     const { 'x-svc-key': _k, ...noKey } = h;
-    expect(check({}, noKey as typeof h)).toMatchObject({ ok: false, code: 'missing_header', reason: 'missing header x-svc-key' });
+    expect(check({}, noKey as typeof h)).toMatchObject({
+      ok: false,
+      code: 'missing_header',
+      reason: 'missing header x-svc-key',
+    });
     expect(check({}, { ...h, 'x-svc-timestamp': '-5' })).toMatchObject({ ok: false, code: 'bad_timestamp' });
     expect(check({}, { ...h, 'x-svc-timestamp': '1.7e12' })).toMatchObject({ ok: false, code: 'bad_timestamp' });
     expect(check({}, { ...h, 'x-svc-key': 'nope' })).toMatchObject({ ok: false, code: 'unknown_key' });
@@ -77,7 +96,10 @@ describe('signRequest / verifyRequest', () => {
 
   it('does not let another key sign for k1', () => {
     const other = generateKeyPair();
-    expect(check({}, signRequest(other.privateKey, 'k1', req, NOW))).toMatchObject({ ok: false, code: 'bad_signature' });
+    expect(check({}, signRequest(other.privateKey, 'k1', req, NOW))).toMatchObject({
+      ok: false,
+      code: 'bad_signature',
+    });
   });
 
   it('cross-checks with node:crypto both ways', () => {

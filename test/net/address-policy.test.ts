@@ -155,9 +155,12 @@ describe('classifyAddress', () => {
     expect(err.message).toContain('::8.8.8.8 (IPv4-compatible 8.8.8.8), a deprecated IPv4-compatible IPv6 address');
   });
 
-  it.each(['127.1', '0x7f.1', '2130706433', 'localhost', '', '1.2.3.4.5', '::ffff:1.2.3'])('%j is not an address', (s) => {
-    expect(classifyAddress(s)).toBe('invalid');
-  });
+  it.each(['127.1', '0x7f.1', '2130706433', 'localhost', '', '1.2.3.4.5', '::ffff:1.2.3'])(
+    '%j is not an address',
+    (s) => {
+      expect(classifyAddress(s)).toBe('invalid');
+    },
+  );
 });
 
 describe('checkBotUrl: addresses from the resolver', () => {
@@ -194,7 +197,9 @@ describe('checkBotUrl: addresses from the resolver', () => {
 
   it('names the host, the address and its kind', async () => {
     const err = await rejection(checkBotUrl('https://bot.example.com/', production(answering('10.0.0.5'))));
-    expect(err.message).toBe('bot.example.com resolves to 10.0.0.5, a private address; production bots must be reachable at a public address');
+    expect(err.message).toBe(
+      'bot.example.com resolves to 10.0.0.5, a private address; production bots must be reachable at a public address',
+    );
     const mapped = await rejection(checkBotUrl('https://bot.example.com/', production(answering('::ffff:a9fe:a9fe'))));
     expect(mapped.message).toBe(
       'bot.example.com resolves to ::ffff:a9fe:a9fe (IPv4-mapped 169.254.169.254), a link-local address; production bots must be reachable at a public address',
@@ -221,22 +226,32 @@ describe('checkBotUrl: addresses from the resolver', () => {
   });
 
   it('passes a host whose addresses are all public and returns the first', async () => {
-    const v4first = await checkBotUrl('https://bot.example.com/', production(answering('93.184.216.34', '2606:4700:4700::1111', '8.8.8.8')));
+    const v4first = await checkBotUrl(
+      'https://bot.example.com/',
+      production(answering('93.184.216.34', '2606:4700:4700::1111', '8.8.8.8')),
+    );
     expect(v4first).toMatchObject({ address: '93.184.216.34', family: 4 });
-    const v6first = await checkBotUrl('https://bot.example.com/', production(answering('2606:4700:4700::1111', '93.184.216.34')));
+    const v6first = await checkBotUrl(
+      'https://bot.example.com/',
+      production(answering('2606:4700:4700::1111', '93.184.216.34')),
+    );
     expect(v6first).toMatchObject({ address: '2606:4700:4700::1111', family: 6 });
     expect(v6first.url.href).toBe('https://bot.example.com/');
   });
 
   it('resolves once per check, so a rebinding name is caught on the next check, never between check and connect', async () => {
     let calls = 0;
-    const rebinding: Resolver = async () => (calls++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+    const rebinding: Resolver = async () =>
+      calls++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     const gate = addressGate(production(rebinding));
     const first = await gate('https://bot.example.com/');
     expect(first).toEqual({ address: '93.184.216.34', family: 4 });
     expect(calls).toBe(1);
     // What the connection uses keeps answering the checked address, whatever DNS says now.
-    expect(await lookupOnce(pinnedLookup(first), 'bot.example.com', {})).toEqual({ address: '93.184.216.34', family: 4 });
+    expect(await lookupOnce(pinnedLookup(first), 'bot.example.com', {})).toEqual({
+      address: '93.184.216.34',
+      family: 4,
+    });
     expect(calls).toBe(1);
     const err = await rejection(gate('https://bot.example.com/'));
     expect(err.detail).toEqual({ address: '127.0.0.1', range: 'loopback' });
@@ -258,24 +273,33 @@ describe('checkBotUrl: addresses from the resolver', () => {
     const throwingSync = (() => {
       throw new Error('boom');
     }) as unknown as Resolver;
-    expect((await rejection(checkBotUrl('https://bot.example.com/', production(throwingSync)))).reason).toBe('resolve_failed');
+    expect((await rejection(checkBotUrl('https://bot.example.com/', production(throwingSync)))).reason).toBe(
+      'resolve_failed',
+    );
     const notAList = (async () => 'nope') as unknown as Resolver;
-    expect((await rejection(checkBotUrl('https://bot.example.com/', production(notAList)))).reason).toBe('resolve_failed');
+    expect((await rejection(checkBotUrl('https://bot.example.com/', production(notAList)))).reason).toBe(
+      'resolve_failed',
+    );
   });
 
   it('rejects when the resolver does not answer in time', async () => {
     const never: Resolver = () => new Promise(() => {});
-    const err = await rejection(checkBotUrl('https://bot.example.com/', { production: true, resolve: never, resolveTimeoutMs: 20 }));
+    const err = await rejection(
+      checkBotUrl('https://bot.example.com/', { production: true, resolve: never, resolveTimeoutMs: 20 }),
+    );
     expect(err.reason).toBe('resolve_timeout');
     expect(err.message).toBe('bot.example.com did not resolve within 20 ms');
   });
 
-  it.each(['127.1', 'localhost', 'not-an-ip', '10.0.0.5 '])('refuses a resolver answer that is not an IP address: %j', async (address) => {
-    for (const policy of [production(answering(address)), development(answering(address))]) {
-      const err = await rejection(checkBotUrl('https://bot.example.com/', policy));
-      expect(err.detail).toEqual({ address, range: 'invalid' });
-    }
-  });
+  it.each(['127.1', 'localhost', 'not-an-ip', '10.0.0.5 '])(
+    'refuses a resolver answer that is not an IP address: %j',
+    async (address) => {
+      for (const policy of [production(answering(address)), development(answering(address))]) {
+        const err = await rejection(checkBotUrl('https://bot.example.com/', policy));
+        expect(err.detail).toEqual({ address, range: 'invalid' });
+      }
+    },
+  );
 
   it('hands the resolver the URL host in its ASCII form', async () => {
     const resolve = answering('93.184.216.34');
@@ -289,20 +313,25 @@ describe('checkBotUrl: IP literals (checked without DNS)', () => {
   const v4 = ADDRESSES.filter(([a]) => !a.includes(':'));
   const v6 = ADDRESSES.filter(([a]) => a.includes(':'));
 
-  it.each([...v4.map(([a, r]) => [a, r, a]), ...v6.map(([a, r]) => [`[${a}]`, r, a])])('https://%s/ is %s', async (host, range, address) => {
-    const check = checkBotUrl(`https://${host}/`, production(mustNotResolve));
-    if (range === 'unicast') {
-      // As WHATWG writes it; a mapped address is pinned as its IPv4.
-      const canonical = new URL(`https://${host}/`).hostname.replace(/^\[|\]$/g, '');
-      const pinned = (address as string).startsWith('::ffff:') ? (address as string).slice('::ffff:'.length) : canonical;
-      await expect(check).resolves.toMatchObject({ address: pinned, family: family(pinned) });
-    } else {
-      const err = await rejection(check);
-      expect(err.reason).toBe('address_not_allowed');
-      expect(err.detail?.range).toBe(range);
-      expect(err.message).toMatch(/is .*; production bots must be reachable at a public address$/);
-    }
-  });
+  it.each([...v4.map(([a, r]) => [a, r, a]), ...v6.map(([a, r]) => [`[${a}]`, r, a])])(
+    'https://%s/ is %s',
+    async (host, range, address) => {
+      const check = checkBotUrl(`https://${host}/`, production(mustNotResolve));
+      if (range === 'unicast') {
+        // As WHATWG writes it; a mapped address is pinned as its IPv4.
+        const canonical = new URL(`https://${host}/`).hostname.replace(/^\[|\]$/g, '');
+        const pinned = (address as string).startsWith('::ffff:')
+          ? (address as string).slice('::ffff:'.length)
+          : canonical;
+        await expect(check).resolves.toMatchObject({ address: pinned, family: family(pinned) });
+      } else {
+        const err = await rejection(check);
+        expect(err.reason).toBe('address_not_allowed');
+        expect(err.detail?.range).toBe(range);
+        expect(err.message).toMatch(/is .*; production bots must be reachable at a public address$/);
+      }
+    },
+  );
 
   // WHATWG URL normalises these before we see them; the check must see through every one.
   it.each([
@@ -331,10 +360,22 @@ describe('checkBotUrl: IP literals (checked without DNS)', () => {
   });
 
   it('accepts a public literal and a loopback literal in development, pinning the literal', async () => {
-    await expect(checkBotUrl('https://93.184.216.34/', production(mustNotResolve))).resolves.toMatchObject({ address: '93.184.216.34', family: 4 });
-    await expect(checkBotUrl('http://127.1:9000/', development(mustNotResolve))).resolves.toMatchObject({ address: '127.0.0.1', family: 4 });
-    await expect(checkBotUrl('ws://[::1]:9000/', development(mustNotResolve))).resolves.toMatchObject({ address: '::1', family: 6 });
-    await expect(checkBotUrl('ws://[::ffff:127.0.0.1]:9000/', development(mustNotResolve))).resolves.toMatchObject({ address: '127.0.0.1', family: 4 });
+    await expect(checkBotUrl('https://93.184.216.34/', production(mustNotResolve))).resolves.toMatchObject({
+      address: '93.184.216.34',
+      family: 4,
+    });
+    await expect(checkBotUrl('http://127.1:9000/', development(mustNotResolve))).resolves.toMatchObject({
+      address: '127.0.0.1',
+      family: 4,
+    });
+    await expect(checkBotUrl('ws://[::1]:9000/', development(mustNotResolve))).resolves.toMatchObject({
+      address: '::1',
+      family: 6,
+    });
+    await expect(checkBotUrl('ws://[::ffff:127.0.0.1]:9000/', development(mustNotResolve))).resolves.toMatchObject({
+      address: '127.0.0.1',
+      family: 4,
+    });
   });
 });
 
@@ -377,18 +418,26 @@ describe('checkBotUrl: the URL itself', () => {
     }
   });
 
-  it.each(['http://bot.example.com/', 'ws://bot.example.com/'])('production refuses %s before any lookup', async (url) => {
-    const err = await rejection(checkBotUrl(url, production(mustNotResolve)));
-    expect(err.reason).toBe('https_required');
-    expect(err.message).toMatch(/^production bots must use https or wss, not (http|ws)$/);
-  });
-
-  it.each(['http://bot.example.com/', 'ws://bot.example.com:9000/play', 'https://bot.example.com/', 'wss://bot.example.com/'])(
-    'development allows %s',
+  it.each(['http://bot.example.com/', 'ws://bot.example.com/'])(
+    'production refuses %s before any lookup',
     async (url) => {
-      await expect(checkBotUrl(url, development(answering('127.0.0.1')))).resolves.toMatchObject({ address: '127.0.0.1', family: 4 });
+      const err = await rejection(checkBotUrl(url, production(mustNotResolve)));
+      expect(err.reason).toBe('https_required');
+      expect(err.message).toMatch(/^production bots must use https or wss, not (http|ws)$/);
     },
   );
+
+  it.each([
+    'http://bot.example.com/',
+    'ws://bot.example.com:9000/play',
+    'https://bot.example.com/',
+    'wss://bot.example.com/',
+  ])('development allows %s', async (url) => {
+    await expect(checkBotUrl(url, development(answering('127.0.0.1')))).resolves.toMatchObject({
+      address: '127.0.0.1',
+      family: 4,
+    });
+  });
 
   it('accepts a URL at the length limit and keeps path and query', async () => {
     const base = 'https://bot.example.com/';
@@ -429,18 +478,32 @@ function lookupOnce(lookup: LookupFunction, hostname: string, options: object): 
 describe('pinnedLookup', () => {
   const pinned = { address: '203.0.113.7', family: 4 as const };
 
-  it.each(['bot.example.com', 'localhost', 'other.invalid'])('answers the pinned address for %s, in both callback forms', async (hostname) => {
-    const lookup = pinnedLookup(pinned);
-    expect(await lookupOnce(lookup, hostname, {})).toEqual({ address: '203.0.113.7', family: 4 });
-    expect(await lookupOnce(lookup, hostname, { all: false, family: 0 })).toEqual({ address: '203.0.113.7', family: 4 });
-    expect(await lookupOnce(lookup, hostname, { all: true })).toEqual({ address: [{ address: '203.0.113.7', family: 4 }], family: undefined });
-    // A family hint does not move the connection elsewhere.
-    expect(await lookupOnce(lookup, hostname, { family: 6 })).toEqual({ address: '203.0.113.7', family: 4 });
-  });
+  it.each(['bot.example.com', 'localhost', 'other.invalid'])(
+    'answers the pinned address for %s, in both callback forms',
+    async (hostname) => {
+      const lookup = pinnedLookup(pinned);
+      expect(await lookupOnce(lookup, hostname, {})).toEqual({ address: '203.0.113.7', family: 4 });
+      expect(await lookupOnce(lookup, hostname, { all: false, family: 0 })).toEqual({
+        address: '203.0.113.7',
+        family: 4,
+      });
+      expect(await lookupOnce(lookup, hostname, { all: true })).toEqual({
+        address: [{ address: '203.0.113.7', family: 4 }],
+        family: undefined,
+      });
+      // A family hint does not move the connection elsewhere.
+      expect(await lookupOnce(lookup, hostname, { family: 6 })).toEqual({ address: '203.0.113.7', family: 4 });
+    },
+  );
 
   it('answers IPv6 too, and accepts the two-argument form', async () => {
-    const lookup = pinnedLookup({ address: '2001:db8::7', family: 6 }) as unknown as (h: string, cb: (e: unknown, a: string, f: number) => void) => void;
-    const answer = await new Promise((resolve) => lookup('bot.example.com', (_e, address, fam) => resolve({ address, family: fam })));
+    const lookup = pinnedLookup({ address: '2001:db8::7', family: 6 }) as unknown as (
+      h: string,
+      cb: (e: unknown, a: string, f: number) => void,
+    ) => void;
+    const answer = await new Promise((resolve) =>
+      lookup('bot.example.com', (_e, address, fam) => resolve({ address, family: fam })),
+    );
     expect(answer).toEqual({ address: '2001:db8::7', family: 6 });
   });
 
@@ -493,13 +556,19 @@ describe('pinnedLookup end to end (local servers only)', () => {
   }
 
   // `.invalid` never resolves (RFC 6761): reaching the server proves no DNS was used.
-  it.each([true, false])('http.get to bot.invalid reaches 127.0.0.1 (autoSelectFamily %s)', async (autoSelectFamily) => {
-    const { port, hosts } = await pongServer('127.0.0.1');
-    const body = await fetchText(`http://bot.invalid:${port}/ping`, { lookup: pinnedLookup({ address: '127.0.0.1', family: 4 }), autoSelectFamily });
-    expect(body).toBe('pong');
-    // The request still names the URL's host.
-    expect(hosts).toEqual([`bot.invalid:${port}`]);
-  });
+  it.each([true, false])(
+    'http.get to bot.invalid reaches 127.0.0.1 (autoSelectFamily %s)',
+    async (autoSelectFamily) => {
+      const { port, hosts } = await pongServer('127.0.0.1');
+      const body = await fetchText(`http://bot.invalid:${port}/ping`, {
+        lookup: pinnedLookup({ address: '127.0.0.1', family: 4 }),
+        autoSelectFamily,
+      });
+      expect(body).toBe('pong');
+      // The request still names the URL's host.
+      expect(hosts).toEqual([`bot.invalid:${port}`]);
+    },
+  );
 
   it('check then connect: the address the check returned is the one reached', async () => {
     const { port } = await pongServer('127.0.0.1');
@@ -517,7 +586,11 @@ describe('pinnedLookup end to end (local servers only)', () => {
       ctx.skip();
       return;
     }
-    expect(await fetchText(`http://bot.invalid:${server.port}/ping`, { lookup: pinnedLookup({ address: '::1', family: 6 }) })).toBe('pong');
+    expect(
+      await fetchText(`http://bot.invalid:${server.port}/ping`, {
+        lookup: pinnedLookup({ address: '::1', family: 6 }),
+      }),
+    ).toBe('pong');
   });
 
   it('a ws WebSocket to ws://bot.invalid opens on the pinned 127.0.0.1', async () => {
@@ -525,8 +598,12 @@ describe('pinnedLookup end to end (local servers only)', () => {
     await new Promise<void>((r) => wss.once('listening', r));
     const { port } = wss.address() as AddressInfo;
     try {
-      const received = new Promise<string>((resolve) => wss.once('connection', (s) => s.once('message', (m) => resolve(String(m)))));
-      const socket = new WebSocket(`ws://bot.invalid:${port}/`, { lookup: pinnedLookup({ address: '127.0.0.1', family: 4 }) } as WebSocket.ClientOptions);
+      const received = new Promise<string>((resolve) =>
+        wss.once('connection', (s) => s.once('message', (m) => resolve(String(m)))),
+      );
+      const socket = new WebSocket(`ws://bot.invalid:${port}/`, {
+        lookup: pinnedLookup({ address: '127.0.0.1', family: 4 }),
+      } as WebSocket.ClientOptions);
       await new Promise<void>((resolve, reject) => {
         socket.once('open', resolve);
         socket.once('error', reject);

@@ -4,7 +4,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { generateKeyPair, NonceMemory, publicKeyRaw, verifyBoundHandshake, verifyHandshake } from '../../src/keys/index';
+import {
+  generateKeyPair,
+  NonceMemory,
+  publicKeyRaw,
+  verifyBoundHandshake,
+  verifyHandshake,
+} from '../../src/keys/index';
 import { deployCheck } from '../../src/probe/deploy-check';
 import { pingUrl } from '../../src/probe/urls';
 import { toWebSocketUrl } from '../../src/runner/ws-url';
@@ -14,7 +20,10 @@ const servers: Server[] = [];
 
 type Upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
-async function serve(onRequest: (req: IncomingMessage, res: ServerResponse) => void, onUpgrade?: Upgrade): Promise<string> {
+async function serve(
+  onRequest: (req: IncomingMessage, res: ServerResponse) => void,
+  onUpgrade?: Upgrade,
+): Promise<string> {
   const server = createServer(onRequest);
   if (onUpgrade) server.on('upgrade', onUpgrade);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -53,7 +62,10 @@ describe('deployCheck', () => {
     // The signature is real: it verifies with the platform public key.
     expect(verifyHandshake(publicKeyRaw(privateKey), seen[0].headers)).toEqual({ ok: true, matchId: 'deploy-check' });
     // And it is bound to the URL checked, so the bot's owner cannot replay it to another bot.
-    expect(verifyBoundHandshake(publicKeyRaw(privateKey), seen[0].headers, url, new NonceMemory())).toEqual({ ok: true, matchId: 'deploy-check' });
+    expect(verifyBoundHandshake(publicKeyRaw(privateKey), seen[0].headers, url, new NonceMemory())).toEqual({
+      ok: true,
+      matchId: 'deploy-check',
+    });
   });
 
   it('fails a server with no /ping, naming the URL and the status', async () => {
@@ -74,7 +86,9 @@ describe('deployCheck', () => {
   });
 
   it('fails a bot that refuses the upgrade, with the status', async () => {
-    const url = await serve(pong, (_req, socket) => socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n'));
+    const url = await serve(pong, (_req, socket) =>
+      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n'),
+    );
     const r = await deployCheck(url, { platformKey: privateKey });
     expect(!r.ok && r.failure).toMatchObject({ step: 'upgrade', code: 'upgrade_refused', status: 401 });
     expect(!r.ok && r.failure.message).toMatch(/ws:\/\/127\.0\.0\.1:\d+\/ was refused with HTTP 401/);
@@ -101,8 +115,12 @@ describe('deployCheck', () => {
     const url = await serve(pong, (req, socket) => {
       seen.push(req);
       raw = socket as Socket;
-      const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`);
+      const accept = createHash('sha1')
+        .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64');
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`,
+      );
       socket.on('data', () => {});
     });
     const r = await deployCheck(url, { platformKey: privateKey });
@@ -144,7 +162,12 @@ describe('deployCheck', () => {
     let connections = 0;
     const url = await serve(pong, acceptingUpgrade());
     servers.at(-1)!.on('connection', () => connections++);
-    const r = await deployCheck(url, { platformKey: privateKey, gate: async () => { throw new Error('loopback addresses are not allowed'); } });
+    const r = await deployCheck(url, {
+      platformKey: privateKey,
+      gate: async () => {
+        throw new Error('loopback addresses are not allowed');
+      },
+    });
     expect(!r.ok && r.failure).toMatchObject({ step: 'url', code: 'url_rejected' });
     expect(!r.ok && r.failure.message).toContain('loopback addresses are not allowed');
     expect(connections).toBe(0);

@@ -16,7 +16,12 @@ export async function startScriptedBot(script: Script): Promise<{ url: string; c
       const req = JSON.parse(data.toString()) as DecisionRequest;
       const answer = script(req);
       if (!answer) return;
-      setTimeout(() => ws.readyState === ws.OPEN && ws.send(answer.binary ? Buffer.from(answer.text) : answer.text, { binary: answer.binary ?? false }), answer.delayMs ?? 0);
+      setTimeout(
+        () =>
+          ws.readyState === ws.OPEN &&
+          ws.send(answer.binary ? Buffer.from(answer.text) : answer.text, { binary: answer.binary ?? false }),
+        answer.delayMs ?? 0,
+      );
     });
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));

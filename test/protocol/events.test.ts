@@ -4,12 +4,29 @@
 // no longer as private; a stamped event is a MatchEvent.
 import { describe, expect, it } from 'vitest';
 import {
-  REJECTION_MESSAGES, abortGame, defaultAction, gameEvents, isOver, legalActions, newGame, pendingDecisions, publicEvent,
-  recordStrike, resignSeat, seededRandom, submit, type GameEvent,
+  REJECTION_MESSAGES,
+  abortGame,
+  defaultAction,
+  gameEvents,
+  isOver,
+  legalActions,
+  newGame,
+  pendingDecisions,
+  publicEvent,
+  recordStrike,
+  resignSeat,
+  seededRandom,
+  submit,
+  type GameEvent,
 } from '../../engine';
 import { REJECTION_CODES as ENGINE_CODES } from '../../engine/rejections';
 import {
-  GameEventSchema, MatchEventSchema, PublicGameEventSchema, PublicMatchEventSchema, REJECTION_CODES, describeIssues,
+  GameEventSchema,
+  MatchEventSchema,
+  PublicGameEventSchema,
+  PublicMatchEventSchema,
+  REJECTION_CODES,
+  describeIssues,
 } from '../../src/protocol';
 
 /** A game of random legal moves with occasional junk answers, struck like the runner does; some seats resign. */
@@ -18,8 +35,15 @@ function playWithStrikes(seed: string, n: 3 | 4): GameEvent[] {
   const rand = seededRandom(seed, 'driver');
   const strikes = new Array<number>(n).fill(0);
   const junk: unknown[] = [
-    { type: 'play_knight', hex: 3 }, { type: 'build_city', vertex: 10 }, { type: 'buy_dev' }, { type: 'play_windfall', take: { ore: 2 } },
-    { type: 'play_roadworks', edges: [5] }, { type: 'play_embargo', resource: 'ore' }, { cards: { brick: 9 } }, { hex: 40 }, 'pass',
+    { type: 'play_knight', hex: 3 },
+    { type: 'build_city', vertex: 10 },
+    { type: 'buy_dev' },
+    { type: 'play_windfall', take: { ore: 2 } },
+    { type: 'play_roadworks', edges: [5] },
+    { type: 'play_embargo', resource: 'ore' },
+    { cards: { brick: 9 } },
+    { hex: 40 },
+    'pass',
   ];
   while (!isOver(g)) {
     const { seat } = pendingDecisions(g)[0];
@@ -27,7 +51,10 @@ function playWithStrikes(seed: string, n: 3 | 4): GameEvent[] {
     if (!resigned && rand() < 0.04) {
       const r = submit(g, seat, junk[Math.floor(rand() * junk.length)]);
       if (!r.ok) {
-        recordStrike(g, seat, 'illegal', ++strikes[seat], pendingDecisions(g).find((p) => p.seat === seat)!.kind, { code: r.reason.code, message: r.reason.message });
+        recordStrike(g, seat, 'illegal', ++strikes[seat], pendingDecisions(g).find((p) => p.seat === seat)!.kind, {
+          code: r.reason.code,
+          message: r.reason.message,
+        });
         expect(submit(g, seat, defaultAction(g, seat)).ok).toBe(true);
         if (strikes[seat] === 3) resignSeat(g, seat);
       }
@@ -39,7 +66,9 @@ function playWithStrikes(seed: string, n: 3 | 4): GameEvent[] {
       if (strikes[seat] === 3) resignSeat(g, seat);
       continue;
     }
-    const options = resigned ? [defaultAction(g, seat)] : legalActions(g, seat).filter((a) => !('type' in a && a.type === 'offer_trade') || rand() < 0.1);
+    const options = resigned
+      ? [defaultAction(g, seat)]
+      : legalActions(g, seat).filter((a) => !('type' in a && a.type === 'offer_trade') || rand() < 0.1);
     const pick = options[Math.floor(rand() * options.length)];
     const talk = 'type' in pick && pick.type === 'end_turn' && rand() < 0.2;
     expect(submit(g, seat, talk ? { type: 'end_turn', talk: 'well played' } : pick).ok).toBe(true);
@@ -56,7 +85,22 @@ describe('replay event schemas', () => {
   it('the games produce every kind, buys, steals and illegal strikes', () => {
     const kinds = new Set(events.map((e) => e.kind));
     expect([...kinds].sort()).toEqual(
-      ['action', 'award', 'bandit', 'build', 'dev', 'discard', 'end', 'payout', 'resign', 'roll', 'start', 'talk', 'timeout', 'trade'].sort(),
+      [
+        'action',
+        'award',
+        'bandit',
+        'build',
+        'dev',
+        'discard',
+        'end',
+        'payout',
+        'resign',
+        'roll',
+        'start',
+        'talk',
+        'timeout',
+        'trade',
+      ].sort(),
     );
     expect(events.some((e) => e.kind === 'timeout' && e.data.code !== undefined)).toBe(true);
     expect(events.some((e) => e.kind === 'dev' && e.data.action === 'buy')).toBe(true);
@@ -75,7 +119,8 @@ describe('replay event schemas', () => {
       const p = publicEvent(e);
       const r = PublicGameEventSchema.safeParse(JSON.parse(JSON.stringify(p)));
       if (!r.success) throw new Error(`${JSON.stringify(p)}: ${describeIssues(r.error)}`);
-      const hidesSomething = (e.kind === 'dev' && e.data.action === 'buy') || (e.kind === 'bandit' && 'victim' in e.data);
+      const hidesSomething =
+        (e.kind === 'dev' && e.data.action === 'buy') || (e.kind === 'bandit' && 'victim' in e.data);
       expect(GameEventSchema.safeParse(p).success).toBe(!hidesSomething);
       if (p.kind === 'timeout') expect(Object.keys(p.data).sort()).toEqual(['decision', 'reason', 'strikes']);
     }
@@ -91,7 +136,11 @@ describe('replay event schemas', () => {
 
   it('refuses what the engine never emits', () => {
     const bad: unknown[] = [
-      { kind: 'start', seat: 0, data: { rulesVersion: 'pioneers/1', seatCount: 4, board: { hexes: [], ports: [], bandit: 0 } } },
+      {
+        kind: 'start',
+        seat: 0,
+        data: { rulesVersion: 'pioneers/1', seatCount: 4, board: { hexes: [], ports: [], bandit: 0 } },
+      },
       { kind: 'roll', seat: 0, data: { dice: [0, 7], produced: [{}, {}, {}] } },
       { kind: 'roll', data: { dice: [1, 2], produced: [{}, {}, {}] } },
       { kind: 'dev', seat: 1, data: { action: 'buy' } },

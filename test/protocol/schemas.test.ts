@@ -2,9 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../engine/board';
 import { DEV_CARDS } from '../../engine/types';
 import {
-  DEV_CARD_NAMES, DecisionRequestSchema, DecisionResponseSchema, LeaderboardRowSchema, MatchRecordSchema,
-  MatchSummarySchema, PioneersViewSchema, PublicViewSchema, RESOURCE_NAMES, parseAction,
-  type MatchRecord, type PioneersView, type PublicView,
+  DEV_CARD_NAMES,
+  DecisionRequestSchema,
+  DecisionResponseSchema,
+  LeaderboardRowSchema,
+  MatchRecordSchema,
+  MatchSummarySchema,
+  PioneersViewSchema,
+  PublicViewSchema,
+  RESOURCE_NAMES,
+  parseAction,
+  type MatchRecord,
+  type PioneersView,
+  type PublicView,
 } from '../../src/protocol';
 
 function sampleView(): PioneersView {
@@ -79,8 +89,14 @@ describe('answers a bot sends', () => {
   });
 
   it('refuses out-of-range ids with a message naming the field', () => {
-    expect(parseAction('setup', { settlement: 54, road: 0 })).toMatchObject({ ok: false, message: expect.stringContaining('settlement') });
-    expect(parseAction('setup', { settlement: 0, road: 72 })).toMatchObject({ ok: false, message: expect.stringContaining('road') });
+    expect(parseAction('setup', { settlement: 54, road: 0 })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('settlement'),
+    });
+    expect(parseAction('setup', { settlement: 0, road: 72 })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('road'),
+    });
     expect(parseAction('setup', { settlement: 1.5, road: 0 }).ok).toBe(false);
     expect(parseAction('turn', { type: 'build_road', edge: -1 }).ok).toBe(false);
     expect(parseAction('turn', { type: 'play_knight', hex: 19 }).ok).toBe(false);
@@ -121,7 +137,10 @@ describe('answers a bot sends', () => {
 
   it('tolerates extra fields and strips them before the engine sees the answer', () => {
     expect(parseAction('turn', { type: 'end_turn', why: 'debug' })).toEqual({ ok: true, action: { type: 'end_turn' } });
-    expect(parseAction('setup', { settlement: 1, road: 2, score: 0.7 })).toEqual({ ok: true, action: { settlement: 1, road: 2 } });
+    expect(parseAction('setup', { settlement: 1, road: 2, score: 0.7 })).toEqual({
+      ok: true,
+      action: { settlement: 1, road: 2 },
+    });
     const r = DecisionResponseSchema.safeParse({ id: 3, action: { accept: true }, trace: 'x' });
     expect(r.success && r.data).toEqual({ id: 3, action: { accept: true } });
   });
@@ -151,14 +170,22 @@ describe('what the arena emits is exact', () => {
     expect(PioneersViewSchema.safeParse({ ...v, seatCount: 5 }).success).toBe(false);
     expect(PioneersViewSchema.safeParse({ ...v, dice: [0, 7] }).success).toBe(false);
     expect(PioneersViewSchema.safeParse({ ...v, dice: null, phase: 'setup', turn: 0 }).success).toBe(true);
-    expect(PioneersViewSchema.safeParse({ ...v, board: { ...v.board, hexes: v.board.hexes.slice(1) } }).success).toBe(false);
+    expect(PioneersViewSchema.safeParse({ ...v, board: { ...v.board, hexes: v.board.hexes.slice(1) } }).success).toBe(
+      false,
+    );
     const talk = Array.from({ length: 21 }, () => ({ seat: 0, message: 'hi', turn: 1 }));
     expect(PioneersViewSchema.safeParse({ ...v, talkLog: talk }).success).toBe(false);
   });
 
   it('a public view has counts and resigned flags, not a seat or a hand', () => {
     const { seat: _seat, hand: _hand, devCards: _d, devBoughtThisTurn: _b, myScore: _m, ...rest } = sampleView();
-    const pub: PublicView = { ...rest, phase: 'over', current: 0, roadLengths: [1, 1, 0, 0], resigned: [false, true, false, false] };
+    const pub: PublicView = {
+      ...rest,
+      phase: 'over',
+      current: 0,
+      roadLengths: [1, 1, 0, 0],
+      resigned: [false, true, false, false],
+    };
     expect(PublicViewSchema.safeParse(pub).success).toBe(true);
     expect(PublicViewSchema.safeParse({ ...pub, hand: {} }).success).toBe(false);
   });
@@ -176,7 +203,13 @@ describe('what the arena emits is exact', () => {
       id: 'm1',
       game: 'pioneers',
       status: 'completed',
-      players: [0, 1, 2].map((seat) => ({ seat, botId: `b${seat}`, botName: `bot ${seat}`, placement: seat + 1, ratingDelta: null })),
+      players: [0, 1, 2].map((seat) => ({
+        seat,
+        botId: `b${seat}`,
+        botName: `bot ${seat}`,
+        placement: seat + 1,
+        ratingDelta: null,
+      })),
       startedAt: '2026-01-01T00:00:00.000Z',
       endedAt: '2026-01-01T00:01:00.000Z',
       seed: 's',
@@ -187,10 +220,15 @@ describe('what the arena emits is exact', () => {
     };
     expect(MatchRecordSchema.safeParse(rec).success).toBe(true);
     expect(MatchRecordSchema.safeParse({ ...rec, status: 'done' }).success).toBe(false);
-    expect(MatchRecordSchema.safeParse({ ...rec, replay: [{ seq: 0, at: 'x', kind: 'k', seat: 4 }] }).success).toBe(false);
+    expect(MatchRecordSchema.safeParse({ ...rec, replay: [{ seq: 0, at: 'x', kind: 'k', seat: 4 }] }).success).toBe(
+      false,
+    );
     const { seed: _s, replay: _r, rulesVersion: _v, seatCount: _c, vp: _vp, ...summary } = rec;
     expect(MatchSummarySchema.safeParse(summary).success).toBe(true);
     expect(MatchSummarySchema.safeParse(rec).success).toBe(false);
-    expect(LeaderboardRowSchema.safeParse({ rank: 1, botId: 'b', name: 'n', owner: 'o', rating: 12.3, gamesPlayed: 4 }).success).toBe(true);
+    expect(
+      LeaderboardRowSchema.safeParse({ rank: 1, botId: 'b', name: 'n', owner: 'o', rating: 12.3, gamesPlayed: 4 })
+        .success,
+    ).toBe(true);
   });
 });

@@ -7,8 +7,12 @@ import { classifyFrame } from '../../src/runner/answer-frame';
 // checks that it never accepts what the schema refuses, nor reads id/action differently.
 describe('classifyFrame', () => {
   const idLike = fc.oneof(
-    fc.integer({ min: -3, max: 5 }), fc.constantFrom(2 ** 53 - 1, 2 ** 53, -0, 1.5, Number.MAX_VALUE),
-    fc.string(), fc.boolean(), fc.constant(null), fc.constant([1]),
+    fc.integer({ min: -3, max: 5 }),
+    fc.constantFrom(2 ** 53 - 1, 2 ** 53, -0, 1.5, Number.MAX_VALUE),
+    fc.string(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant([1]),
   );
   const frameLike = fc.oneof(
     fc.record({ id: idLike, action: fc.jsonValue() }, { requiredKeys: [] }),
@@ -38,16 +42,40 @@ describe('classifyFrame', () => {
   });
 
   it('carries a note of any type as sent (bounded later, never a strike)', () => {
-    expect(classifyFrame('{"id":4,"action":{},"debug":"why"}', false, 4, () => false)).toEqual({ type: 'answer', id: 4, action: {}, debug: 'why' });
-    expect(classifyFrame('{"id":4,"action":{},"debug":[1]}', false, 4, () => false)).toEqual({ type: 'answer', id: 4, action: {}, debug: [1] });
+    expect(classifyFrame('{"id":4,"action":{},"debug":"why"}', false, 4, () => false)).toEqual({
+      type: 'answer',
+      id: 4,
+      action: {},
+      debug: 'why',
+    });
+    expect(classifyFrame('{"id":4,"action":{},"debug":[1]}', false, 4, () => false)).toEqual({
+      type: 'answer',
+      id: 4,
+      action: {},
+      debug: [1],
+    });
     expect(classifyFrame('{"id":4,"action":{}}', false, 4, () => false)).toEqual({ type: 'answer', id: 4, action: {} });
   });
 
   it('an answer for a past decision is stale, an unknown id malformed, binary and non-JSON malformed', () => {
-    expect(classifyFrame('{"id":3,"action":{"type":"end_turn"}}', false, 4, (id) => id === 3)).toEqual({ type: 'stale', id: 3 });
-    expect(classifyFrame('{"id":9,"action":{}}', false, 4, () => false)).toMatchObject({ type: 'malformed', detail: 'answer for unknown decision id 9 (expected 4)' });
-    expect(classifyFrame(Buffer.from('{"id":4,"action":{}}'), true, 4, () => false)).toMatchObject({ type: 'malformed' });
-    expect(classifyFrame('{"id":4,', false, 4, () => false)).toMatchObject({ type: 'malformed', detail: expect.stringMatching(/^not JSON/) });
-    expect(classifyFrame('{"id":4}', false, 4, () => false)).toMatchObject({ type: 'malformed', detail: expect.stringMatching(/action/) });
+    expect(classifyFrame('{"id":3,"action":{"type":"end_turn"}}', false, 4, (id) => id === 3)).toEqual({
+      type: 'stale',
+      id: 3,
+    });
+    expect(classifyFrame('{"id":9,"action":{}}', false, 4, () => false)).toMatchObject({
+      type: 'malformed',
+      detail: 'answer for unknown decision id 9 (expected 4)',
+    });
+    expect(classifyFrame(Buffer.from('{"id":4,"action":{}}'), true, 4, () => false)).toMatchObject({
+      type: 'malformed',
+    });
+    expect(classifyFrame('{"id":4,', false, 4, () => false)).toMatchObject({
+      type: 'malformed',
+      detail: expect.stringMatching(/^not JSON/),
+    });
+    expect(classifyFrame('{"id":4}', false, 4, () => false)).toMatchObject({
+      type: 'malformed',
+      detail: expect.stringMatching(/action/),
+    });
   });
 });

@@ -23,13 +23,20 @@ const done = (result: object) => {
 wss.on('connection', (ws) => {
   ws.on('message', (data: Buffer) => {
     got.push(data.toString('utf8'));
-    if (got.length === texts.length) done({ same: got.every((t, i) => t === texts[i]), lengths: got.map((t) => t.length) });
+    if (got.length === texts.length)
+      done({ same: got.every((t, i) => t === texts[i]), lengths: got.map((t) => t.length) });
   });
   ws.on('error', (err) => done({ error: err.message, received: got.length }));
   ws.on('close', (code) => done({ closed: code, received: got.length }));
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
 const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/bot`;
-const opened = await openBotSocket({ url, matchId: 'm-tls', platformKey: generateKeyPair().privateKey, maxPayload: 1 << 20, handshakeTimeoutMs: 10_000 });
+const opened = await openBotSocket({
+  url,
+  matchId: 'm-tls',
+  platformKey: generateKeyPair().privateKey,
+  maxPayload: 1 << 20,
+  handshakeTimeoutMs: 10_000,
+});
 if (!opened.ok) done({ failure: opened.failure });
 else for (const t of texts) sendText(opened.socket, t);

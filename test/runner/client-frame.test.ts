@@ -35,29 +35,43 @@ async function startServer() {
     });
   });
   const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
-  closers.push(() => new Promise<void>((r) => {
-    for (const c of wss.clients) c.terminate();
-    wss.close(() => r());
-  }));
+  closers.push(
+    () =>
+      new Promise<void>((r) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close(() => r());
+      }),
+  );
   /** Resolves once `n` messages have arrived in all; fails at once if a connection closed first (ws closes on a framing fault). */
-  const received = (n: number) => new Promise<void>((resolve, reject) => {
-    arrived = () => {
-      if (got.length >= n) resolve();
-      else if (closes.length > 0) reject(new Error(`connection closed (${closes.join(', ')}) after ${got.length} of ${n} messages`));
-    };
-    arrived();
-  });
+  const received = (n: number) =>
+    new Promise<void>((resolve, reject) => {
+      arrived = () => {
+        if (got.length >= n) resolve();
+        else if (closes.length > 0)
+          reject(new Error(`connection closed (${closes.join(', ')}) after ${got.length} of ${n} messages`));
+      };
+      arrived();
+    });
   return { url, got, closes, received };
 }
 
 async function open(url: string): Promise<WebSocket> {
-  const r = await openBotSocket({ url, matchId: 'm-frames', platformKey: privateKey, maxPayload: 1 << 20, handshakeTimeoutMs: 5000 });
+  const r = await openBotSocket({
+    url,
+    matchId: 'm-frames',
+    platformKey: privateKey,
+    maxPayload: 1 << 20,
+    handshakeTimeoutMs: 5000,
+  });
   if (!r.ok) throw new Error(r.failure.message);
-  closers.push(() => new Promise<void>((resolve) => {
-    if (r.socket.readyState === WebSocket.CLOSED) return resolve();
-    r.socket.once('close', () => resolve());
-    r.socket.terminate();
-  }));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        if (r.socket.readyState === WebSocket.CLOSED) return resolve();
+        r.socket.once('close', () => resolve());
+        r.socket.terminate();
+      }),
+  );
   return r.socket;
 }
 
@@ -75,7 +89,9 @@ describe('client frames', () => {
     const ws = await open(server.url);
     // Around each length form's edges (7-bit, 16-bit, 64-bit lengths), and lengths that leave 1-3 bytes after the last word.
     const lengths = [0, 1, 2, 3, 5, 125, 126, 127, 128, 1021, 2318, 65535, 65536, 70001];
-    const texts = lengths.map((n, i) => JSON.stringify({ id: i, pad: 'abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(n / 26)) }).slice(0, Math.max(n, 0)));
+    const texts = lengths.map((n, i) =>
+      JSON.stringify({ id: i, pad: 'abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(n / 26)) }).slice(0, Math.max(n, 0)),
+    );
     const sent: string[] = [];
     for (const [i, t] of texts.entries()) {
       sendText(ws, bufferAt(t, i % 4));
@@ -133,10 +149,13 @@ describe('client frames', () => {
   it('a socket the runner did not open goes through ws', async () => {
     const server = await startServer();
     const ws = new WebSocket(server.url, { perMessageDeflate: false });
-    closers.push(() => new Promise<void>((r) => {
-      ws.once('close', () => r());
-      ws.terminate();
-    }));
+    closers.push(
+      () =>
+        new Promise<void>((r) => {
+          ws.once('close', () => r());
+          ws.terminate();
+        }),
+    );
     await new Promise((r) => ws.once('open', r));
     sendText(ws, '{"plain":true}');
     await server.received(1);

@@ -26,7 +26,9 @@ function noteTaker(): Behaviour {
   return (ctx) => {
     const action = play(ctx.request.view, ctx.request.kind, ctx.request.matchId);
     const debug = notes[ctx.index % notes.length];
-    ctx.socket.send(JSON.stringify(debug === undefined ? { id: ctx.request.id, action } : { id: ctx.request.id, action, debug }));
+    ctx.socket.send(
+      JSON.stringify(debug === undefined ? { id: ctx.request.id, action } : { id: ctx.request.id, action, debug }),
+    );
   };
 }
 
@@ -40,8 +42,19 @@ describe('decision notes and timing', () => {
     noter = await startTestBot({ behaviour: noteTaker(), verifyKey: publicKey });
     others = await Promise.all([0, 1, 2].map(() => startTestBot({ behaviour: wellBehaved(), verifyKey: publicKey })));
     opened.push(noter, ...others);
-    const entrants = [noter, ...others].map((b, i) => ({ botId: `b${i}`, botName: `b${i}`, source: { type: 'ws' as const, url: b.url } }));
-    result = await runMatch({ matchId: 'm-notes', seed: 'notes-seed', entrants, platformKey: privateKey, deadlineMs: 1000, timeBankMs: TIME_BANK });
+    const entrants = [noter, ...others].map((b, i) => ({
+      botId: `b${i}`,
+      botName: `b${i}`,
+      source: { type: 'ws' as const, url: b.url },
+    }));
+    result = await runMatch({
+      matchId: 'm-notes',
+      seed: 'notes-seed',
+      entrants,
+      platformKey: privateKey,
+      deadlineMs: 1000,
+      timeBankMs: TIME_BANK,
+    });
   });
 
   it('the match completes, no strikes for notes, and the record (decisions included) is valid', () => {
@@ -80,7 +93,11 @@ describe('decision notes and timing', () => {
         {},
         {},
       ][i % 6];
-      expect({ debug: d.debug, debugTruncated: d.debugTruncated }).toEqual({ debug: undefined, debugTruncated: undefined, ...want });
+      expect({ debug: d.debug, debugTruncated: d.debugTruncated }).toEqual({
+        debug: undefined,
+        debugTruncated: undefined,
+        ...want,
+      });
     });
   });
 
@@ -98,11 +115,18 @@ describe('decision notes and timing', () => {
     // The record keeps each frame's timing fields as sent (so the frame can be rebuilt exactly).
     const byId = new Map(result.match.decisions!.map((d) => [d.id, d]));
     for (const b of [noter, ...others]) {
-      for (const f of b.frames) expect({ timeBankMs: byId.get(f.id)!.timeBankMs, lastRttMs: byId.get(f.id)!.lastRttMs }).toEqual({ timeBankMs: f.timeBankMs, lastRttMs: f.lastRttMs });
+      for (const f of b.frames)
+        expect({ timeBankMs: byId.get(f.id)!.timeBankMs, lastRttMs: byId.get(f.id)!.lastRttMs }).toEqual({
+          timeBankMs: f.timeBankMs,
+          lastRttMs: f.lastRttMs,
+        });
     }
     // The bank left is what the record's decisions say was spent (rounding aside).
     const seat = result.seats.find((s) => s.botId === 'b0')!.seat;
-    const spent = result.match.decisions!.filter((d) => d.seat === seat).slice(0, -1).reduce((n, d) => n + d.ms, 0);
+    const spent = result.match
+      .decisions!.filter((d) => d.seat === seat)
+      .slice(0, -1)
+      .reduce((n, d) => n + d.ms, 0);
     expect(Math.abs(TIME_BANK - noter.frames.at(-1)!.timeBankMs! - spent)).toBeLessThanOrEqual(noter.frames.length);
   });
 });
@@ -110,9 +134,15 @@ describe('decision notes and timing', () => {
 describe('boundDebugNote', () => {
   it('keeps a string or object up to the limit, cuts longer ones at a character boundary, drops other types', () => {
     expect(boundDebugNote('x'.repeat(DEBUG_NOTE_BYTES))).toEqual({ debug: 'x'.repeat(DEBUG_NOTE_BYTES) });
-    expect(boundDebugNote('x'.repeat(DEBUG_NOTE_BYTES + 1))).toEqual({ debug: 'x'.repeat(DEBUG_NOTE_BYTES), debugTruncated: true });
+    expect(boundDebugNote('x'.repeat(DEBUG_NOTE_BYTES + 1))).toEqual({
+      debug: 'x'.repeat(DEBUG_NOTE_BYTES),
+      debugTruncated: true,
+    });
     // A 3-byte character straddling the limit goes whole.
-    expect(boundDebugNote(`${'x'.repeat(DEBUG_NOTE_BYTES - 1)}€`)).toEqual({ debug: 'x'.repeat(DEBUG_NOTE_BYTES - 1), debugTruncated: true });
+    expect(boundDebugNote(`${'x'.repeat(DEBUG_NOTE_BYTES - 1)}€`)).toEqual({
+      debug: 'x'.repeat(DEBUG_NOTE_BYTES - 1),
+      debugTruncated: true,
+    });
     expect(boundDebugNote({ a: [1, 2] })).toEqual({ debug: { a: [1, 2] } });
     for (const v of [1, true, null, [1], undefined]) expect(boundDebugNote(v)).toBeUndefined();
   });

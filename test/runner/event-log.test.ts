@@ -4,7 +4,15 @@
 // and that the replay built at the end stamps each event with the time of the flush that brought it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  abortGame, createBuiltinBot, gameEvents, isOver, newGame, pendingDecisions, recordStrike, resignSeat, submit,
+  abortGame,
+  createBuiltinBot,
+  gameEvents,
+  isOver,
+  newGame,
+  pendingDecisions,
+  recordStrike,
+  resignSeat,
+  submit,
 } from '../../engine';
 import type { GameEvent } from '../../engine/types';
 import type { MatchEvent } from '../../src/protocol';
@@ -25,12 +33,18 @@ function expectSameAsSpread(events: readonly MatchEvent[], all: readonly GameEve
 
 describe('EventLog', () => {
   it('writes the same events as { seq, at, ...e } over whole games, in order, to the log and the listener', () => {
-    for (const [seed, n] of [['event-log/1', 4], ['event-log/2', 3]] as const) {
+    for (const [seed, n] of [
+      ['event-log/1', 4],
+      ['event-log/2', 3],
+    ] as const) {
       const g = newGame(seed, n);
       const bots = Array.from({ length: n }, (_, s) => createBuiltinBot('random', `${seed}:${s}`));
       const heard: MatchEvent[] = [];
       let flushes = 0;
-      const log = new EventLog((e) => heard.push(e), () => flushes++);
+      const log = new EventLog(
+        (e) => heard.push(e),
+        () => flushes++,
+      );
       log.flush(gameEvents(g));
       while (!isOver(g)) {
         for (const d of [...pendingDecisions(g)]) {
@@ -46,7 +60,7 @@ describe('EventLog', () => {
     }
   });
 
-  it('keeps the runner\'s own events (strike, resignation, abort) exactly as well', () => {
+  it("keeps the runner's own events (strike, resignation, abort) exactly as well", () => {
     const g = newGame('event-log/3', 4);
     const log = new EventLog();
     log.flush(gameEvents(g));
@@ -78,7 +92,12 @@ describe('EventLog', () => {
         expect(submit(g, d.seat, bots[d.seat].decide(g, d.seat)).ok).toBe(true);
         log.flush(gameEvents(g));
       };
-      const times = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.007Z', '2026-01-01T00:01:00.000Z'];
+      const times = [
+        '2026-01-01T00:00:00.000Z',
+        '2026-01-01T00:00:00.000Z',
+        '2026-01-01T00:00:00.007Z',
+        '2026-01-01T00:01:00.000Z',
+      ];
       const firstOfFlush: number[] = [];
       vi.setSystemTime(new Date(times[0]));
       log.flush(gameEvents(g));

@@ -16,7 +16,15 @@ describe('request frames on shared slabs', () => {
     while (!isOver(g)) {
       const pending = [...pendingDecisions(g)];
       for (const d of pending) {
-        const req: DecisionRequest = { id, matchId: 'fb', game: 'pioneers', seat: d.seat, kind: d.kind, deadlineMs: 50, view: seatView(g, d.seat) };
+        const req: DecisionRequest = {
+          id,
+          matchId: 'fb',
+          game: 'pioneers',
+          seat: d.seat,
+          kind: d.kind,
+          deadlineMs: 50,
+          view: seatView(g, d.seat),
+        };
         const want = JSON.stringify(req);
         kept.push([seatFrames.encode(id, 'fb', d.seat, d.kind, 50, g), want]);
         id++;
@@ -35,14 +43,34 @@ describe('request frames on shared slabs', () => {
     const kept: Array<[Buffer, string]> = [];
     for (let k = 0; k < 12; k++) {
       // Talk lines far over the limit (the writer serialises what it is given): up to ~300 KB a frame.
-      g.talkLog = Array.from({ length: 20 }, (_, i) => ({ seat: i % 3, message: `${k}:${'✓"'.repeat(600 * (1 + (k % 5)) + i)}`, turn: i }));
-      const want = JSON.stringify({ id: k, matchId: 'big', game: 'pioneers', seat: k % 3, kind: 'turn', deadlineMs: 5, view: seatView(g, k % 3) });
+      g.talkLog = Array.from({ length: 20 }, (_, i) => ({
+        seat: i % 3,
+        message: `${k}:${'✓"'.repeat(600 * (1 + (k % 5)) + i)}`,
+        turn: i,
+      }));
+      const want = JSON.stringify({
+        id: k,
+        matchId: 'big',
+        game: 'pioneers',
+        seat: k % 3,
+        kind: 'turn',
+        deadlineMs: 5,
+        view: seatView(g, k % 3),
+      });
       const frame = writer.encode(k, 'big', k % 3, 'turn', 5, g);
       expect(frame.toString('utf8') === want).toBe(true);
       kept.push([frame, want]);
       // A small frame between the big ones, as frames alternate in a match.
       g.talkLog = [];
-      const small = JSON.stringify({ id: k, matchId: 'big', game: 'pioneers', seat: 0, kind: 'turn', deadlineMs: 5, view: seatView(g, 0) });
+      const small = JSON.stringify({
+        id: k,
+        matchId: 'big',
+        game: 'pioneers',
+        seat: 0,
+        kind: 'turn',
+        deadlineMs: 5,
+        view: seatView(g, 0),
+      });
       kept.push([writer.encode(k, 'big', 0, 'turn', 5, g), small]);
     }
     expect(Math.max(...kept.map(([f]) => f.length))).toBeGreaterThan(262_144);

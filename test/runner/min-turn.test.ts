@@ -30,8 +30,13 @@ async function timed(extra: Partial<RunMatchOptions>): Promise<{ result: MatchRe
   const rollsAt: number[] = [];
   const t0 = performance.now();
   const result = await runMatch({
-    matchId: 'paced-1', seed: 'paced-seed-1', entrants: entrants(), platformKey: privateKey, deadlineMs: 2000,
-    onEvent: (e) => void (e.kind === 'roll' && rollsAt.push(performance.now())), ...extra,
+    matchId: 'paced-1',
+    seed: 'paced-seed-1',
+    entrants: entrants(),
+    platformKey: privateKey,
+    deadlineMs: 2000,
+    onEvent: (e) => void (e.kind === 'roll' && rollsAt.push(performance.now())),
+    ...extra,
   });
   return { result, ms: performance.now() - t0, rollsAt };
 }
@@ -50,10 +55,11 @@ describe('runMatch with minTurnMs', () => {
     expect(turns).toBeGreaterThan(10);
     expect(paced.ms).toBeGreaterThanOrEqual(turns * MIN_TURN_MS);
     // Every turn (from one roll to the next) lasted at least the minimum.
-    for (let i = 1; i < turns; i++) expect(paced.rollsAt[i] - paced.rollsAt[i - 1]).toBeGreaterThanOrEqual(MIN_TURN_MS - 2); // less the moment each roll is handed on within its batch
+    for (let i = 1; i < turns; i++)
+      expect(paced.rollsAt[i] - paced.rollsAt[i - 1]).toBeGreaterThanOrEqual(MIN_TURN_MS - 2); // less the moment each roll is handed on within its batch
   });
 
-  it('the waits are the arena\'s: the bot\'s time bank and the match\'s wall clock do not pay for them', () => {
+  it("the waits are the arena's: the bot's time bank and the match's wall clock do not pay for them", () => {
     // Both budgets are shorter than the paced match, which still completes with no strike.
     expect(paced.ms).toBeGreaterThan(2 * BUDGET_MS);
     expect(paced.result.match.status).toBe('completed');

@@ -6,11 +6,27 @@ import { verifyReplay } from '../../engine/replay';
 import { generateKeyPair } from '../../src/keys';
 import { verifyHandshake } from '../../src/keys/handshake';
 import { addressGate } from '../../src/net/address-policy';
-import { DecisionRequestSchema, MatchRecordSchema, STRIKE_REASONS, type MatchEvent, type StrikeReason } from '../../src/protocol';
+import {
+  DecisionRequestSchema,
+  MatchRecordSchema,
+  STRIKE_REASONS,
+  type MatchEvent,
+  type StrikeReason,
+} from '../../src/protocol';
 import { runMatch, type MatchEntrant, type MatchResult, type RunMatchOptions } from '../../src/runner';
 import {
-  closeAfterAnswerBot, closeOnDecisionBot, dropperBot, flooderBot, garbageBot, illegalBot, lateBot, legalPlayer, oversizeBot,
-  stallingBot, wellBehaved, withholdingBot,
+  closeAfterAnswerBot,
+  closeOnDecisionBot,
+  dropperBot,
+  flooderBot,
+  garbageBot,
+  illegalBot,
+  lateBot,
+  legalPlayer,
+  oversizeBot,
+  stallingBot,
+  wellBehaved,
+  withholdingBot,
 } from '../support/policies';
 import { answer, startTestBot, type Behaviour, type TestBot } from '../support/test-bot';
 
@@ -33,11 +49,20 @@ function wsEntrant(id: string, b: TestBot): MatchEntrant {
   return { botId: id, botName: `${id} bot`, source: { type: 'ws', url: b.url } };
 }
 const builtin = (id: string, name: 'random' | 'greedy' = 'random'): MatchEntrant => ({
-  botId: id, botName: id, source: { type: 'builtin', bot: name },
+  botId: id,
+  botName: id,
+  source: { type: 'builtin', bot: name },
 });
 
 function play(entrants: MatchEntrant[], extra: Partial<RunMatchOptions> = {}): Promise<MatchResult> {
-  return runMatch({ matchId: 'match-1', seed: 'seed-1', entrants, platformKey: privateKey, deadlineMs: DEADLINE, ...extra });
+  return runMatch({
+    matchId: 'match-1',
+    seed: 'seed-1',
+    entrants,
+    platformKey: privateKey,
+    deadlineMs: DEADLINE,
+    ...extra,
+  });
 }
 
 function seatOf(result: MatchResult, botId: string) {
@@ -69,7 +94,10 @@ describe('runMatch with well-behaved WebSocket bots', () => {
   beforeAll(async () => {
     // Bot 3 adds unknown fields to every answer: tolerated, never struck.
     bots = await Promise.all([0, 1, 2, 3].map((i) => bot(wellBehaved({ extraFields: i === 3 }))));
-    result = await play(bots.map((b, i) => wsEntrant(`b${i}`, b)), { onEvent: (e) => live.push(e) });
+    result = await play(
+      bots.map((b, i) => wsEntrant(`b${i}`, b)),
+      { onEvent: (e) => live.push(e) },
+    );
   });
 
   it('finishes the game with placements, a verifiable replay and a valid record', () => {
@@ -123,14 +151,16 @@ describe('runMatch with well-behaved WebSocket bots', () => {
     for (const s of result.seats) {
       expect(s.timeUsedMs).toBeGreaterThan(0);
       // Time used is the sum of the answer times (no strikes here).
-      expect(s.timeUsedMs).toBeCloseTo(s.latenciesMs.reduce((a, b) => a + b, 0), 6);
+      expect(s.timeUsedMs).toBeCloseTo(
+        s.latenciesMs.reduce((a, b) => a + b, 0),
+        6,
+      );
     }
   });
 
   it('streams every replay event live, in order, as recorded', () => {
     expect(live).toEqual(result.match.replay);
   });
-
 });
 
 describe('simultaneous decisions', () => {
@@ -147,7 +177,9 @@ describe('simultaneous decisions', () => {
           let offer = offers.get(key);
           if (!offer) {
             let arrived!: () => void;
-            const all = new Promise<void>((r) => { arrived = r; });
+            const all = new Promise<void>((r) => {
+              arrived = r;
+            });
             offers.set(key, (offer = { count: 0, all, arrived }));
           }
           if (++offer.count === 3) offer.arrived();
@@ -159,7 +191,10 @@ describe('simultaneous decisions', () => {
       };
     };
     const bs = await Promise.all([0, 1, 2, 3].map(() => bot(behaviour())));
-    const result = await play(bs.map((b, i) => wsEntrant(`t${i}`, b)), { seed: 'offers', wallClockMs: 20_000 });
+    const result = await play(
+      bs.map((b, i) => wsEntrant(`t${i}`, b)),
+      { seed: 'offers', wallClockMs: 20_000 },
+    );
     expect(offers.size).toBeGreaterThan(0);
     expect([...offers.values()].every((o) => o.count === 3)).toBe(true);
     for (const s of result.seats) expect(s.strikes).toEqual(zeroStrikes());
@@ -179,7 +214,12 @@ describe('misbehaving bots take the right strikes and resign after three', () =>
     it(`a bot that ${c.name}: ${c.reason} x3, resigned, placed last; the others unaffected`, async () => {
       const bad = await bot(c.behaviour());
       const good = await bot(wellBehaved());
-      const result = await play([wsEntrant('bad', bad), wsEntrant('good', good), builtin('r1'), builtin('g1', 'greedy')]);
+      const result = await play([
+        wsEntrant('bad', bad),
+        wsEntrant('good', good),
+        builtin('r1'),
+        builtin('g1', 'greedy'),
+      ]);
       expectValidCompletedRecord(result);
 
       const badSeat = seatOf(result, 'bad');
@@ -193,7 +233,9 @@ describe('misbehaving bots take the right strikes and resign after three', () =>
 
       const replay = result.match.replay;
       const timeouts = replay.filter((e) => e.kind === 'timeout' && e.seat === badSeat.seat);
-      expect(timeouts.map((e) => e.data)).toEqual([1, 2, 3].map((n) => expect.objectContaining({ reason: c.reason, strikes: n })));
+      expect(timeouts.map((e) => e.data)).toEqual(
+        [1, 2, 3].map((n) => expect.objectContaining({ reason: c.reason, strikes: n })),
+      );
       expect(replay.filter((e) => e.kind === 'resign').map((e) => e.seat)).toEqual([badSeat.seat]);
       expect(replay.filter((e) => e.kind === 'timeout' && e.seat !== badSeat.seat)).toEqual([]);
 
@@ -214,14 +256,18 @@ describe('misbehaving bots take the right strikes and resign after three', () =>
     for (const entry of s.strikeLog) expect(entry.detail).toMatch(/^[a-z_]+: ./);
     // The public replay says the same: each timeout event names the rejection code.
     const timeouts = result.match.replay.filter((e) => e.kind === 'timeout' && e.seat === s.seat);
-    expect(timeouts.map((e) => (e.data as { code?: string }).code)).toEqual(s.strikeLog.map((l) => l.detail.split(':')[0]));
+    expect(timeouts.map((e) => (e.data as { code?: string }).code)).toEqual(
+      s.strikeLog.map((l) => l.detail.split(':')[0]),
+    );
     for (const e of timeouts) expect((e.data as { message?: string }).message).toMatch(/^[a-z_]+: ./);
   });
 
   it('keeps connection details (which can name the bot host) out of the public replay', async () => {
     const flaky = await bot(dropperBot(1));
     const result = await play([wsEntrant('flaky', flaky), builtin('r1'), builtin('r2')]);
-    const dropped = result.match.replay.filter((e) => e.kind === 'timeout' && (e.data as { reason: string }).reason === 'dropped');
+    const dropped = result.match.replay.filter(
+      (e) => e.kind === 'timeout' && (e.data as { reason: string }).reason === 'dropped',
+    );
     expect(dropped.length).toBeGreaterThan(0);
     expect(JSON.stringify(result.match.replay)).not.toContain('127.0.0.1');
   });
@@ -265,7 +311,9 @@ describe('hostile endpoints cannot stall a match', () => {
   it('a gate refusing the URL strikes that seat without connecting', async () => {
     const b = await bot(wellBehaved());
     const result = await play([wsEntrant('b', b), builtin('r1'), builtin('r2')], {
-      gate: async () => { throw new Error('loopback addresses are not allowed'); },
+      gate: async () => {
+        throw new Error('loopback addresses are not allowed');
+      },
     });
     expect(b.handshakes).toHaveLength(0);
     const s = seatOf(result, 'b');
@@ -301,7 +349,12 @@ describe('connections, floods and the time bank', () => {
   it('a bot flooding 60 KB stale frames is struck `malformed` and resigns; an honest bot in the match is untouched', async () => {
     const flooder = await bot(flooderBot(40));
     const honest = await bot(wellBehaved());
-    const result = await play([wsEntrant('flooder', flooder), wsEntrant('honest', honest), builtin('r1'), builtin('g1', 'greedy')]);
+    const result = await play([
+      wsEntrant('flooder', flooder),
+      wsEntrant('honest', honest),
+      builtin('r1'),
+      builtin('g1', 'greedy'),
+    ]);
     expectValidCompletedRecord(result);
     const f = seatOf(result, 'flooder');
     expect(f.strikes).toEqual({ ...zeroStrikes(), malformed: 3 });
@@ -318,7 +371,10 @@ describe('connections, floods and the time bank', () => {
     const staller = await bot(stallingBot(0.5));
     const timeBankMs = 600;
     const deadlineMs = 200;
-    const result = await play([wsEntrant('staller', staller), builtin('r1'), builtin('g1', 'greedy')], { deadlineMs, timeBankMs });
+    const result = await play([wsEntrant('staller', staller), builtin('r1'), builtin('g1', 'greedy')], {
+      deadlineMs,
+      timeBankMs,
+    });
     expectValidCompletedRecord(result);
     const s = seatOf(result, 'staller');
     expect(s.strikes).toEqual({ ...zeroStrikes(), late: 3 });
@@ -342,12 +398,15 @@ describe('connections, floods and the time bank', () => {
     const port = new URL(b.url).port;
     const url = `http://bot.invalid:${port}`;
     const gated: string[] = [];
-    const result = await play([{ botId: 'b', botName: 'b', source: { type: 'ws', url } }, builtin('r1'), builtin('r2')], {
-      gate: async (u) => {
-        gated.push(u);
-        return { address: '127.0.0.1', family: 4 };
+    const result = await play(
+      [{ botId: 'b', botName: 'b', source: { type: 'ws', url } }, builtin('r1'), builtin('r2')],
+      {
+        gate: async (u) => {
+          gated.push(u);
+          return { address: '127.0.0.1', family: 4 };
+        },
       },
-    });
+    );
     expectValidCompletedRecord(result);
     expect(seatOf(result, 'b').strikes).toEqual(zeroStrikes());
     expect(gated).toEqual([url]);
@@ -376,10 +435,15 @@ describe('connections, floods and the time bank', () => {
     process.on('warning', onWarning);
     try {
       const ac = new AbortController();
-      const matches = Array.from({ length: 12 }, (_, i) => runMatch({
-        matchId: `m-${i}`, seed: `listeners-${i}`, platformKey: privateKey, signal: ac.signal,
-        entrants: [builtin('a'), builtin('b'), builtin('c')],
-      }));
+      const matches = Array.from({ length: 12 }, (_, i) =>
+        runMatch({
+          matchId: `m-${i}`,
+          seed: `listeners-${i}`,
+          platformKey: privateKey,
+          signal: ac.signal,
+          entrants: [builtin('a'), builtin('b'), builtin('c')],
+        }),
+      );
       ac.abort();
       const results = await Promise.all(matches);
       expect(results.map((r) => r.match.status)).toEqual(Array(12).fill('aborted'));
@@ -395,12 +459,18 @@ describe('connections, floods and the time bank', () => {
 describe('stopping a match', () => {
   it('the wall clock aborts: status aborted, no placements, replay ends with an aborted end', async () => {
     const slow = await bot(lateBot(1000));
-    const result = await play([wsEntrant('slow', slow), builtin('r1'), builtin('r2')], { wallClockMs: 100, deadlineMs: 2000 });
+    const result = await play([wsEntrant('slow', slow), builtin('r1'), builtin('r2')], {
+      wallClockMs: 100,
+      deadlineMs: 2000,
+    });
     expect(result.match.status).toBe('aborted');
     expect(result.outcome).toBeNull();
     expect(result.match.vp).toBeNull();
     expect(result.match.players.every((p) => p.placement === null)).toBe(true);
-    expect(result.match.replay.at(-1)).toMatchObject({ kind: 'end', data: expect.objectContaining({ reason: 'aborted' }) });
+    expect(result.match.replay.at(-1)).toMatchObject({
+      kind: 'end',
+      data: expect.objectContaining({ reason: 'aborted' }),
+    });
     expect(MatchRecordSchema.parse(result.match)).toEqual(result.match);
     expect(verifyReplay('seed-1', 3, result.match.replay).ok).toBe(true);
   });
@@ -411,7 +481,9 @@ describe('stopping a match', () => {
     let seen = 0;
     const result = await play([wsEntrant('b', b), builtin('r1'), builtin('r2'), builtin('r3')], {
       signal: ac.signal,
-      onEvent: () => { if (++seen === 30) ac.abort(); },
+      onEvent: () => {
+        if (++seen === 30) ac.abort();
+      },
     });
     expect(result.match.status).toBe('aborted');
     expect(result.match.players.every((p) => p.placement === null)).toBe(true);
@@ -423,7 +495,10 @@ describe('determinism and built-in seats', () => {
   it('same seed and deterministic bots give the same replay (ignoring timestamps)', async () => {
     const run = async () => {
       const bs = await Promise.all([bot(wellBehaved()), bot(wellBehaved())]);
-      const r = await play([wsEntrant('a', bs[0]), wsEntrant('b', bs[1]), builtin('r', 'random'), builtin('g', 'greedy')], { seed: 'det-7' });
+      const r = await play(
+        [wsEntrant('a', bs[0]), wsEntrant('b', bs[1]), builtin('r', 'random'), builtin('g', 'greedy')],
+        { seed: 'det-7' },
+      );
       return r.match.replay.map(({ at: _at, ...rest }) => rest);
     };
     const [one, two] = [await run(), await run()];
@@ -439,7 +514,8 @@ describe('determinism and built-in seats', () => {
 
   it('the seed decides who sits where', async () => {
     const entrants = [builtin('a'), builtin('b'), builtin('c'), builtin('d')];
-    const seatsFor = async (seed: string) => (await play(entrants, { seed, wallClockMs: 1 })).match.players.map((p) => p.botId);
+    const seatsFor = async (seed: string) =>
+      (await play(entrants, { seed, wallClockMs: 1 })).match.players.map((p) => p.botId);
     const orders = new Set<string>();
     for (const seed of ['s1', 's2', 's3', 's4', 's5', 's6']) orders.add((await seatsFor(seed)).join(','));
     expect(orders.size).toBeGreaterThan(1);

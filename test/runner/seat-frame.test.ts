@@ -1,13 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createBuiltinBot, isOver, newGame, pendingDecisions, seatView, submit, type AnyAction, type Game,
+  createBuiltinBot,
+  isOver,
+  newGame,
+  pendingDecisions,
+  seatView,
+  submit,
+  type AnyAction,
+  type Game,
 } from '../../engine';
 import type { DecisionRequest } from '../../src/protocol';
 import { SeatFrameWriter } from '../../src/runner/seat-frame';
 
 // Talk that exercises escaping: quotes, controls, non-ASCII, a lone surrogate,
 // line separators, one over the string cache's length and one at the limit.
-const TALK = ['say "hi" \\ there', 'tab\tnew\nline\u0001', 'ünïcödé ✓ 🎲', 'lone \ud800 surrogate', '\u2028\u2029', 'x'.repeat(65), '✓'.repeat(240), 'ok'];
+const TALK = [
+  'say "hi" \\ there',
+  'tab\tnew\nline\u0001',
+  'ünïcödé ✓ 🎲',
+  'lone \ud800 surrogate',
+  '\u2028\u2029',
+  'x'.repeat(65),
+  '✓'.repeat(240),
+  'ok',
+];
 
 interface Seen {
   frames: number;
@@ -26,7 +42,14 @@ interface Seen {
 }
 
 /** Every seat's frame from the writer, against JSON.stringify of the request seatView gives (bytes compared). */
-function checkAllSeats(writer: SeatFrameWriter, g: Game, id: number, matchId: string, kind: DecisionRequest['kind'], seen: Seen): void {
+function checkAllSeats(
+  writer: SeatFrameWriter,
+  g: Game,
+  id: number,
+  matchId: string,
+  kind: DecisionRequest['kind'],
+  seen: Seen,
+): void {
   for (let seat = 0; seat < g.n; seat++) {
     const deadlineMs = 1 + ((id * 7 + seat) % 6000);
     const req: DecisionRequest = { id, matchId, game: 'pioneers', seat, kind, deadlineMs, view: seatView(g, seat) };
@@ -87,8 +110,19 @@ function playChecked(writer: SeatFrameWriter, seed: string, n: 3 | 4, matchId: s
 }
 
 const emptySeen = (): Seen => ({
-  frames: 0, setup: 0, main: 0, tradeTo: 0, tradeOpen: 0, tradeTalk: 0, talkLog: 0, bandits: new Set(),
-  devCards: 0, devBought: 0, largestArmy: 0, longestRoad: 0, over: 0,
+  frames: 0,
+  setup: 0,
+  main: 0,
+  tradeTo: 0,
+  tradeOpen: 0,
+  tradeTalk: 0,
+  talkLog: 0,
+  bandits: new Set(),
+  devCards: 0,
+  devBought: 0,
+  largestArmy: 0,
+  longestRoad: 0,
+  over: 0,
 });
 
 describe('SeatFrameWriter', () => {
@@ -120,7 +154,15 @@ describe('SeatFrameWriter', () => {
     const a = newGame('seat-frame/x', 4);
     const b = newGame('seat-frame/y', 3);
     for (const g of [a, b, a]) {
-      const want = JSON.stringify({ id: 1, matchId: 'x', game: 'pioneers', seat: 2, kind: 'setup', deadlineMs: 5, view: seatView(g, 2) });
+      const want = JSON.stringify({
+        id: 1,
+        matchId: 'x',
+        game: 'pioneers',
+        seat: 2,
+        kind: 'setup',
+        deadlineMs: 5,
+        view: seatView(g, 2),
+      });
       expect(writer.write(1, 'x', 2, 'setup', 5, g)).toBe(want);
     }
     expect(() => writer.encode(1, 'x', 3, 'setup', 5, b)).toThrow(RangeError);
@@ -131,15 +173,28 @@ describe('SeatFrameWriter', () => {
     const writer = new SeatFrameWriter();
     const g = newGame('seat-frame/bank', 4);
     const head = { id: 7, matchId: 'm', game: 'pioneers', seat: 1, kind: 'setup', deadlineMs: 500 };
-    expect(writer.write(7, 'm', 1, 'setup', 500, g, 119_000)).toBe(JSON.stringify({ ...head, timeBankMs: 119_000, view: seatView(g, 1) }));
-    expect(writer.write(7, 'm', 1, 'setup', 500, g, 0, 12)).toBe(JSON.stringify({ ...head, timeBankMs: 0, lastRttMs: 12, view: seatView(g, 1) }));
+    expect(writer.write(7, 'm', 1, 'setup', 500, g, 119_000)).toBe(
+      JSON.stringify({ ...head, timeBankMs: 119_000, view: seatView(g, 1) }),
+    );
+    expect(writer.write(7, 'm', 1, 'setup', 500, g, 0, 12)).toBe(
+      JSON.stringify({ ...head, timeBankMs: 0, lastRttMs: 12, view: seatView(g, 1) }),
+    );
     expect(writer.write(7, 'm', 1, 'setup', 500, g)).toBe(JSON.stringify({ ...head, view: seatView(g, 1) }));
   });
 
   it('follows pieces placed and taken back between frames (roadworks places a road for a moment)', () => {
     const writer = new SeatFrameWriter();
     const g = newGame('seat-frame/z', 4);
-    const frame = () => JSON.stringify({ id: 1, matchId: 'z', game: 'pioneers', seat: 0, kind: 'turn', deadlineMs: 5, view: seatView(g, 0) });
+    const frame = () =>
+      JSON.stringify({
+        id: 1,
+        matchId: 'z',
+        game: 'pioneers',
+        seat: 0,
+        kind: 'turn',
+        deadlineMs: 5,
+        view: seatView(g, 0),
+      });
     expect(writer.write(1, 'z', 0, 'turn', 5, g)).toBe(frame());
     g.roadOwner[10] = 2;
     g.townOwner[20] = 1;

@@ -4,7 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newGame, pendingDecisions, seatView, stepReplay, type Game } from '../../engine';
 import { generateKeyPair } from '../../src/keys';
-import { DEV_CARD_NAMES, PioneersViewSchema, RESOURCE_NAMES, type DecisionRequest, type PioneersView } from '../../src/protocol';
+import {
+  DEV_CARD_NAMES,
+  PioneersViewSchema,
+  RESOURCE_NAMES,
+  type DecisionRequest,
+  type PioneersView,
+} from '../../src/protocol';
 import { runMatch, type MatchResult } from '../../src/runner';
 import { wellBehaved } from '../support/policies';
 import { startTestBot, type TestBot } from '../support/test-bot';
@@ -15,9 +21,14 @@ let bots: TestBot[];
 let result: MatchResult;
 
 beforeAll(async () => {
-  bots = await Promise.all([0, 1, 2, 3].map(() => startTestBot({ behaviour: wellBehaved({ openOfferEachTurn: true }) })));
+  bots = await Promise.all(
+    [0, 1, 2, 3].map(() => startTestBot({ behaviour: wellBehaved({ openOfferEachTurn: true }) })),
+  );
   result = await runMatch({
-    matchId: 'leak-1', seed: SEED, platformKey: privateKey, deadlineMs: 2000,
+    matchId: 'leak-1',
+    seed: SEED,
+    platformKey: privateKey,
+    deadlineMs: 2000,
     entrants: bots.map((b, i) => ({ botId: `b${i}`, botName: `b${i}`, source: { type: 'ws' as const, url: b.url } })),
   });
 });
@@ -35,7 +46,10 @@ function publicPart(v: PioneersView) {
 /** JSON with sorted keys, so views compare regardless of key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 }
 
 describe('the view each bot receives', () => {
@@ -107,7 +121,8 @@ describe('the view each bot receives', () => {
     let pairs = 0;
     for (let i = 1; i < frames.length; i++) {
       const [a, b] = [frames[i - 1], frames[i]];
-      const together = a.id + 1 === b.id && a.kind === b.kind && (a.kind === 'trade' || a.kind === 'discard') && a.seat !== b.seat;
+      const together =
+        a.id + 1 === b.id && a.kind === b.kind && (a.kind === 'trade' || a.kind === 'discard') && a.seat !== b.seat;
       if (!together) continue;
       pairs++;
       expect(publicPart(b.view)).toEqual(publicPart(a.view));

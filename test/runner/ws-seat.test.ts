@@ -33,7 +33,18 @@ async function setup(behaviour: Behaviour, extra: Partial<TestBotOptions> = {}, 
 let nextId = 1;
 function frame(): { id: number; text: string } {
   const id = nextId++;
-  return { id, text: JSON.stringify({ id, matchId: 'm-1', game: 'pioneers', seat: 0, kind: 'turn', deadlineMs: DEADLINE, view: {} }) };
+  return {
+    id,
+    text: JSON.stringify({
+      id,
+      matchId: 'm-1',
+      game: 'pioneers',
+      seat: 0,
+      kind: 'turn',
+      deadlineMs: DEADLINE,
+      view: {},
+    }),
+  };
 }
 async function ask(seat: WsSeat) {
   const f = frame();
@@ -92,7 +103,11 @@ describe('WsSeat', () => {
     });
     expect(await ask(seat)).toMatchObject({ ok: true });
     const f = frame();
-    expect(await seat.ask(f.id, f.text, 100)).toMatchObject({ ok: false, reason: 'late', detail: 'no answer within 100 ms' });
+    expect(await seat.ask(f.id, f.text, 100)).toMatchObject({
+      ok: false,
+      reason: 'late',
+      detail: 'no answer within 100 ms',
+    });
   });
 
   it('an answer arriving after a late decision does not spill into the next one', async () => {
@@ -116,7 +131,8 @@ describe('WsSeat', () => {
       (c: Parameters<Behaviour>[0]) => c.socket.send(JSON.stringify({ action: { type: 'end_turn' } })),
       (c: Parameters<Behaviour>[0]) => c.socket.send(JSON.stringify({ id: c.request.id })),
       (c: Parameters<Behaviour>[0]) => c.socket.send(JSON.stringify({ id: 999_999, action: {} })),
-      (c: Parameters<Behaviour>[0]) => c.socket.send(Buffer.from(JSON.stringify({ id: c.request.id, action: {} })), { binary: true }),
+      (c: Parameters<Behaviour>[0]) =>
+        c.socket.send(Buffer.from(JSON.stringify({ id: c.request.id, action: {} })), { binary: true }),
       (c: Parameters<Behaviour>[0]) => c.socket.send('null'),
     ];
     let i = 0;
@@ -136,7 +152,8 @@ describe('WsSeat', () => {
   it('a frame over 65,536 bytes is `oversize` and the socket stays open', async () => {
     let calls = 0;
     const { bot, seat } = await setup((ctx) => {
-      if (calls++ === 0) ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: 'x'.repeat(70_000) }));
+      if (calls++ === 0)
+        ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: 'x'.repeat(70_000) }));
       else answer(ctx, { type: 'end_turn' });
     });
     const r = await ask(seat);
@@ -183,7 +200,9 @@ describe('WsSeat', () => {
   it('a frame of exactly 65,536 bytes is still accepted', async () => {
     const { seat } = await setup((ctx) => {
       const base = JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: '' });
-      ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: 'x'.repeat(65_536 - base.length) }));
+      ctx.socket.send(
+        JSON.stringify({ id: ctx.request.id, action: { type: 'end_turn' }, pad: 'x'.repeat(65_536 - base.length) }),
+      );
     });
     expect(await ask(seat)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
   });
@@ -196,7 +215,11 @@ describe('WsSeat', () => {
     });
     // Dropped, not late: the strike comes from the close, long before this deadline.
     const f = frame();
-    expect(await seat.ask(f.id, f.text, 60_000)).toMatchObject({ ok: false, reason: 'dropped', detail: expect.stringContaining('1006') });
+    expect(await seat.ask(f.id, f.text, 60_000)).toMatchObject({
+      ok: false,
+      reason: 'dropped',
+      detail: expect.stringContaining('1006'),
+    });
     expect(await ask(seat)).toMatchObject({ ok: true });
     expect(bot.connections).toBe(2);
     expect(bot.verified).toEqual([true, true]);
@@ -234,20 +257,30 @@ describe('WsSeat', () => {
     const server = createHttpServer();
     server.on('upgrade', (req, socket: Socket, head) => {
       if (upgrades++ > 0) {
-        wss.handleUpgrade(req, socket, head, (ws) => ws.on('message', (data) => {
-          const id = (JSON.parse(String(data)) as { id: number }).id;
-          ws.send(JSON.stringify({ id, action: { type: 'end_turn' } }));
-        }));
+        wss.handleUpgrade(req, socket, head, (ws) =>
+          ws.on('message', (data) => {
+            const id = (JSON.parse(String(data)) as { id: number }).id;
+            ws.send(JSON.stringify({ id, action: { type: 'end_turn' } }));
+          }),
+        );
         return;
       }
       raws.push(socket);
-      const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`);
+      const accept = createHash('sha1')
+        .update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64');
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`,
+      );
       socket.once('data', () => socket.write(Buffer.from([0x88, 0x02, 0x03, 0xe9])));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const seat = new WsSeat({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, matchId: 'm-1', platformKey: privateKey });
+      const seat = new WsSeat({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        matchId: 'm-1',
+        platformKey: privateKey,
+      });
       seats.push(seat);
       const f = frame();
       expect(await seat.ask(f.id, f.text, 10_000)).toMatchObject({ ok: true, action: { type: 'end_turn' } });
@@ -262,7 +295,11 @@ describe('WsSeat', () => {
   it('a clean close on the resent frame too is `dropped` (one resend per decision)', async () => {
     const { bot, seat } = await setup((ctx) => ctx.socket.close(1001, 'going away'));
     const f = frame();
-    expect(await seat.ask(f.id, f.text, 60_000)).toMatchObject({ ok: false, reason: 'dropped', detail: expect.stringContaining('1001') });
+    expect(await seat.ask(f.id, f.text, 60_000)).toMatchObject({
+      ok: false,
+      reason: 'dropped',
+      detail: expect.stringContaining('1001'),
+    });
     expect(bot.frames.map((x) => x.id)).toEqual([f.id, f.id]);
   });
 
@@ -314,8 +351,12 @@ describe('WsSeat', () => {
     const bot = await startTestBot({ behaviour: endTurn });
     bots.push(bot);
     const seat = new WsSeat({
-      url: bot.url, matchId: 'm-1', platformKey: privateKey,
-      gate: async (u) => { throw new Error(`${u} is loopback`); },
+      url: bot.url,
+      matchId: 'm-1',
+      platformKey: privateKey,
+      gate: async (u) => {
+        throw new Error(`${u} is loopback`);
+      },
     });
     seats.push(seat);
     const r = await ask(seat);
@@ -332,7 +373,9 @@ describe('WsSeat', () => {
     const checked: string[] = [];
     // `.invalid` never resolves (RFC 6761): reaching the bot proves the socket used the gate's answer.
     const seat = new WsSeat({
-      url: `http://bot.invalid:${port}/`, matchId: 'm-1', platformKey: privateKey,
+      url: `http://bot.invalid:${port}/`,
+      matchId: 'm-1',
+      platformKey: privateKey,
       gate: async (u) => {
         checked.push(u);
         return { address: '127.0.0.1', family: 4 };
@@ -430,7 +473,9 @@ describe('WsSeat', () => {
     const bot = await startTestBot({ behaviour: endTurn });
     bots.push(bot);
     const seat = new WsSeat({
-      url: bot.url, matchId: 'm-1', platformKey: privateKey,
+      url: bot.url,
+      matchId: 'm-1',
+      platformKey: privateKey,
       gate: async () => {
         if (calls++ === 0) throw new Error('not yet');
       },

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { simulate, SimulateError } from '../../src/sim/simulate';
 
 const root = join(__dirname, '..', '..');
-const arena = (args: string[]) => spawnSync(process.execPath, [join(root, 'bin/arena'), ...args], { encoding: 'utf8', timeout: 120_000 });
+const arena = (args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'bin/arena'), ...args], { encoding: 'utf8', timeout: 120_000 });
 
 /** Everything but wall-clock timings. */
 function stable(r: ReturnType<typeof simulate>) {
@@ -68,11 +69,33 @@ describe('arena simulate (CLI)', () => {
     const res = arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']);
     expect(res.status).toBe(0);
     const out = JSON.parse(res.stdout);
-    expect(Object.keys(out).sort()).toEqual(['avgTurns', 'bots', 'ci', 'decisions', 'duplicate', 'games', 'gamesPerSecond', 'headToHead', 'interrupted', 'seconds', 'seed', 'wonGames']);
+    expect(Object.keys(out).sort()).toEqual([
+      'avgTurns',
+      'bots',
+      'ci',
+      'decisions',
+      'duplicate',
+      'games',
+      'gamesPerSecond',
+      'headToHead',
+      'interrupted',
+      'seconds',
+      'seed',
+      'wonGames',
+    ]);
     expect(out.games).toBe(8);
     expect(out.interrupted).toBe(false);
     expect(out.bots).toHaveLength(4);
-    for (const b of out.bots) expect(Object.keys(b).sort()).toEqual(['avgPlacement', 'avgPlacementCi95', 'avgVp', 'bot', 'winRate', 'winRateCi95', 'wins']);
+    for (const b of out.bots)
+      expect(Object.keys(b).sort()).toEqual([
+        'avgPlacement',
+        'avgPlacementCi95',
+        'avgVp',
+        'bot',
+        'winRate',
+        'winRateCi95',
+        'wins',
+      ]);
     // 95% intervals around each estimate, and every pair of seats head to head (a repeated bot named by its seat).
     for (const b of out.bots) {
       expect(b.avgPlacementCi95[0]).toBeLessThanOrEqual(b.avgPlacement);
@@ -80,11 +103,18 @@ describe('arena simulate (CLI)', () => {
     }
     expect(out.ci).toMatchObject({ confidence: 0.95, resamples: 1000 });
     expect(out.headToHead.map((h: { a: string; b: string }) => `${h.a}/${h.b}`)).toEqual([
-      'greedy/random#2', 'greedy/random#3', 'greedy/random#4', 'random#2/random#3', 'random#2/random#4', 'random#3/random#4',
+      'greedy/random#2',
+      'greedy/random#3',
+      'greedy/random#4',
+      'random#2/random#3',
+      'random#2/random#4',
+      'random#3/random#4',
     ]);
     expect(out.headToHead[0]).toMatchObject({ games: 8 });
     // Same seed, same numbers, from a separate process.
-    const again = JSON.parse(arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']).stdout);
+    const again = JSON.parse(
+      arena(['simulate', '--games', '8', '--bots', 'greedy,random,random,random', '--seed', '42', '--json']).stdout,
+    );
     expect(again.bots).toEqual(out.bots);
     expect(again.headToHead).toEqual(out.headToHead);
   });

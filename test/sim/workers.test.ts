@@ -11,7 +11,8 @@ import { defaultWorkers, simulateParallel } from '../../src/sim/parallel';
 import { simulate, type SimulateResult } from '../../src/sim/simulate';
 
 const root = join(__dirname, '..', '..');
-const arena = (args: string[]) => spawnSync(process.execPath, [join(root, 'bin/arena'), ...args], { encoding: 'utf8', timeout: 120_000 });
+const arena = (args: string[]) =>
+  spawnSync(process.execPath, [join(root, 'bin/arena'), ...args], { encoding: 'utf8', timeout: 120_000 });
 
 /** Everything but wall-clock timings. */
 function stable(r: SimulateResult) {
@@ -21,7 +22,10 @@ function stable(r: SimulateResult) {
 
 describe('simulate on worker threads', () => {
   it('gives the one-worker result for 2 and 3 workers, 3 and 4 seats', async () => {
-    for (const bots of [['greedy', 'random', 'random', 'random'], ['random', 'greedy', 'random']]) {
+    for (const bots of [
+      ['greedy', 'random', 'random', 'random'],
+      ['random', 'greedy', 'random'],
+    ]) {
       const one = simulate({ games: 137, bots, seed: 'workers' });
       for (const workers of [2, 3]) {
         const many = await simulateParallel({ games: 137, bots, seed: 'workers', workers }, simWorkerScript);
@@ -33,20 +37,35 @@ describe('simulate on worker threads', () => {
   it('duplicate play gives the one-worker result too (the workers get the flag)', async () => {
     const bots = ['greedy', 'random', 'random'];
     const one = simulate({ games: 60, bots, seed: 'dup-workers', duplicate: true });
-    const many = await simulateParallel({ games: 60, bots, seed: 'dup-workers', workers: 2, duplicate: true }, simWorkerScript);
+    const many = await simulateParallel(
+      { games: 60, bots, seed: 'dup-workers', workers: 2, duplicate: true },
+      simWorkerScript,
+    );
     expect(stable(many)).toEqual(stable(one));
     expect(stable(many)).not.toEqual(stable(simulate({ games: 60, bots, seed: 'dup-workers' })));
   });
 
   it('plays every game once when there are more workers than games', async () => {
     const one = simulate({ games: 2, bots: ['random', 'random', 'random'], seed: 'few' });
-    const many = await simulateParallel({ games: 2, bots: ['random', 'random', 'random'], seed: 'few', workers: 4 }, simWorkerScript);
+    const many = await simulateParallel(
+      { games: 2, bots: ['random', 'random', 'random'], seed: 'few', workers: 4 },
+      simWorkerScript,
+    );
     expect(stable(many)).toEqual(stable(one));
   });
 
   it('reports progress up to the number of games, never backwards', async () => {
     const seen: number[] = [];
-    await simulateParallel({ games: 300, bots: ['random', 'random', 'random', 'random'], seed: 'progress', workers: 2, onProgress: (d) => seen.push(d) }, simWorkerScript);
+    await simulateParallel(
+      {
+        games: 300,
+        bots: ['random', 'random', 'random', 'random'],
+        seed: 'progress',
+        workers: 2,
+        onProgress: (d) => seen.push(d),
+      },
+      simWorkerScript,
+    );
     expect(seen.length).toBeGreaterThan(2);
     expect(seen.at(-1)).toBe(300);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
@@ -56,19 +75,38 @@ describe('simulate on worker threads', () => {
     const dir = mkdtempSync(join(tmpdir(), 'arena-workers-'));
     try {
       const broken = join(dir, 'broken.cjs');
-      writeFileSync(broken, "const { parentPort } = require('node:worker_threads'); parentPort.on('message', () => parentPort.postMessage({ type: 'error', message: 'bot exploded' }));");
-      await expect(simulateParallel({ games: 50, bots: ['random', 'random', 'random'], seed: 'x', workers: 2 }, () => ({ file: broken }))).rejects.toThrow('bot exploded');
+      writeFileSync(
+        broken,
+        "const { parentPort } = require('node:worker_threads'); parentPort.on('message', () => parentPort.postMessage({ type: 'error', message: 'bot exploded' }));",
+      );
+      await expect(
+        simulateParallel({ games: 50, bots: ['random', 'random', 'random'], seed: 'x', workers: 2 }, () => ({
+          file: broken,
+        })),
+      ).rejects.toThrow('bot exploded');
       const crashing = join(dir, 'crash.cjs');
       writeFileSync(crashing, 'process.exit(3);');
-      await expect(simulateParallel({ games: 50, bots: ['random', 'random', 'random'], seed: 'x', workers: 2 }, () => ({ file: crashing }))).rejects.toThrow(/exit code 3/);
+      await expect(
+        simulateParallel({ games: 50, bots: ['random', 'random', 'random'], seed: 'x', workers: 2 }, () => ({
+          file: crashing,
+        })),
+      ).rejects.toThrow(/exit code 3/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('checks its options before starting any thread', async () => {
-    await expect(simulateParallel({ games: 5, bots: ['random', 'random'], seed: 'x', workers: 2 }, () => { throw new Error('started'); })).rejects.toThrow(/need 3 or 4 bots/);
-    await expect(simulateParallel({ games: 5, bots: ['random', 'random', 'random'], seed: 'x', workers: 0 }, () => { throw new Error('started'); })).rejects.toThrow(/workers must be a positive integer/);
+    await expect(
+      simulateParallel({ games: 5, bots: ['random', 'random'], seed: 'x', workers: 2 }, () => {
+        throw new Error('started');
+      }),
+    ).rejects.toThrow(/need 3 or 4 bots/);
+    await expect(
+      simulateParallel({ games: 5, bots: ['random', 'random', 'random'], seed: 'x', workers: 0 }, () => {
+        throw new Error('started');
+      }),
+    ).rejects.toThrow(/workers must be a positive integer/);
   });
 });
 
@@ -77,7 +115,17 @@ describe('stopping a run', () => {
 
   it('on one thread, stops after the game in play: the result is that of the games before it', async () => {
     const controller = new AbortController();
-    const r = await simulateParallel({ games: 100_000, bots, seed: 'stop', workers: 1, signal: controller.signal, onProgress: (done) => done === 50 && controller.abort() }, simWorkerScript);
+    const r = await simulateParallel(
+      {
+        games: 100_000,
+        bots,
+        seed: 'stop',
+        workers: 1,
+        signal: controller.signal,
+        onProgress: (done) => done === 50 && controller.abort(),
+      },
+      simWorkerScript,
+    );
     expect(r.interrupted).toBe(true);
     expect(stable(r)).toEqual({ ...stable(simulate({ games: 50, bots, seed: 'stop' })), interrupted: true });
   });
@@ -85,10 +133,20 @@ describe('stopping a run', () => {
   it('on two threads, stops every worker at its next game and adds up what they finished', async () => {
     const controller = new AbortController();
     let seen = 0;
-    const r = await simulateParallel({ games: 100_000, bots, seed: 'stop', workers: 2, signal: controller.signal, onProgress: (done) => {
-      seen = done;
-      if (done >= 200) controller.abort();
-    } }, simWorkerScript);
+    const r = await simulateParallel(
+      {
+        games: 100_000,
+        bots,
+        seed: 'stop',
+        workers: 2,
+        signal: controller.signal,
+        onProgress: (done) => {
+          seen = done;
+          if (done >= 200) controller.abort();
+        },
+      },
+      simWorkerScript,
+    );
     expect(r.interrupted).toBe(true);
     // Games reported before the abort are counted; the workers stop long before the end.
     expect(r.games).toBeGreaterThanOrEqual(200);
@@ -99,14 +157,19 @@ describe('stopping a run', () => {
 
   it('stopped before it starts, reports no game and no NaN', async () => {
     for (const workers of [1, 2]) {
-      const r = await simulateParallel({ games: 10, bots, seed: 'stop', workers, signal: AbortSignal.abort() }, simWorkerScript);
+      const r = await simulateParallel(
+        { games: 10, bots, seed: 'stop', workers, signal: AbortSignal.abort() },
+        simWorkerScript,
+      );
       expect(r).toMatchObject({ games: 0, interrupted: true, avgTurns: 0 });
       expect(JSON.stringify(r)).not.toContain('null');
     }
   });
 
   it('a run that is not stopped says so', async () => {
-    expect((await simulateParallel({ games: 3, bots, seed: 'stop', workers: 1 }, simWorkerScript)).interrupted).toBe(false);
+    expect((await simulateParallel({ games: 3, bots, seed: 'stop', workers: 1 }, simWorkerScript)).interrupted).toBe(
+      false,
+    );
     expect(simulate({ games: 3, bots, seed: 'stop' }).interrupted).toBe(false);
   });
 });
@@ -148,15 +211,27 @@ describe('arena simulate --workers (CLI)', () => {
 
   it('Ctrl-C prints the games finished so far, marked as interrupted, and exits 130', async () => {
     for (const workers of ['1', '2']) {
-      const child = spawn(process.execPath, [join(root, 'bin/arena'), 'simulate', '--games', '100000000', '--seed', 'ctrl-c', '--workers', workers, '--json']);
+      const child = spawn(process.execPath, [
+        join(root, 'bin/arena'),
+        'simulate',
+        '--games',
+        '100000000',
+        '--seed',
+        'ctrl-c',
+        '--workers',
+        workers,
+        '--json',
+      ]);
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       // The first progress line comes after the first game: the signal handler is in place by then.
-      await new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        if (stderr.includes('games/s')) resolve();
-      }));
+      await new Promise<void>((resolve) =>
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          if (stderr.includes('games/s')) resolve();
+        }),
+      );
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
       expect(code, stderr).toBe(130);

@@ -18,14 +18,23 @@ const DIRS = { python: 'python-bot', typescript: 'starter-bot', javascript: 'jav
 
 /** The files a starter ships: git's view of examples/<dir> (nothing a working copy installed or built). */
 function shipped(dir: string): string[] {
-  return readdirSync(join(ROOT, 'examples', dir)).filter((f) => !['node_modules', 'package-lock.json', '__pycache__', 'bot', 'go.sum'].includes(f) && !f.startsWith('.')).sort();
+  return readdirSync(join(ROOT, 'examples', dir))
+    .filter(
+      (f) => !['node_modules', 'package-lock.json', '__pycache__', 'bot', 'go.sum'].includes(f) && !f.startsWith('.'),
+    )
+    .sort();
 }
 
 describe('arena new', () => {
   it('--list names the four languages, one line each', async () => {
     const r = await runCli(['new', '--list']);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(['python', 'typescript', 'javascript', 'go']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['python', 'typescript', 'javascript', 'go']);
   });
 
   for (const [lang, dir] of Object.entries(DIRS)) {
@@ -62,7 +71,9 @@ describe('arena new', () => {
 
   it('the new starters ship the board exactly as `arena board --json` prints it', () => {
     for (const dir of ['javascript-bot', 'go-bot']) {
-      expect(JSON.parse(readFileSync(join(ROOT, 'examples', dir, 'board.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(boardData())));
+      expect(JSON.parse(readFileSync(join(ROOT, 'examples', dir, 'board.json'), 'utf8'))).toEqual(
+        JSON.parse(JSON.stringify(boardData())),
+      );
     }
   });
 
@@ -85,7 +96,7 @@ describe('arena new', () => {
     expect(readdirSync(target)).toEqual(['mine.txt']);
   });
 
-  it('refuses a file in the directory\'s place', async () => {
+  it("refuses a file in the directory's place", async () => {
     const target = join(tmp, 'a-file');
     writeFileSync(target, 'x');
     const r = await runCli(['new', 'go', target], { cwd: tmp });

@@ -43,7 +43,9 @@ writeFileSync(join(tmp, 'config', 'platform-key.pem'), privateKeyToPem(platform)
 
 /** A user's environment: no test runner's NODE_OPTIONS or npm variables, node and the system on PATH. */
 const env: NodeJS.ProcessEnv = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'NODE_OPTIONS' && k !== 'PATH')),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'NODE_OPTIONS' && k !== 'PATH'),
+  ),
   PATH: [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter),
   ARENA_CONFIG_DIR: join(tmp, 'config'),
   GOCACHE: join(tmp, 'gocache'),
@@ -86,7 +88,10 @@ async function ok(r: Promise<RunResult>): Promise<void> {
 const LANGS: Lang[] = [
   {
     lang: 'python',
-    missing: () => (has('/usr/bin/python3', ['-c', 'import websockets']) ? undefined : 'python3 with websockets (apt-get install python3-websockets)'),
+    missing: () =>
+      has('/usr/bin/python3', ['-c', 'import websockets'])
+        ? undefined
+        : 'python3 with websockets (apt-get install python3-websockets)',
     build: async () => {},
     command: () => ['/usr/bin/python3', ['bot.py']],
   },
@@ -98,9 +103,13 @@ const LANGS: Lang[] = [
   },
   {
     lang: 'go',
-    missing: () => (has('go', ['version']) && existsSync('/usr/share/gocode/src/github.com/gorilla/websocket') ? undefined : 'go and gorilla/websocket (apt-get install golang-go golang-github-gorilla-websocket-dev)'),
+    missing: () =>
+      has('go', ['version']) && existsSync('/usr/share/gocode/src/github.com/gorilla/websocket')
+        ? undefined
+        : 'go and gorilla/websocket (apt-get install golang-go golang-github-gorilla-websocket-dev)',
     // The README's offline build: GOPATH mode from Debian's Go sources.
-    build: (dir) => ok(run('go', ['build', '-o', 'bot', '.'], dir, { GO111MODULE: 'off', GOPATH: '/usr/share/gocode' })),
+    build: (dir) =>
+      ok(run('go', ['build', '-o', 'bot', '.'], dir, { GO111MODULE: 'off', GOPATH: '/usr/share/gocode' })),
     command: (dir) => [join(dir, 'bot'), []],
   },
   {
@@ -121,9 +130,19 @@ const LANGS: Lang[] = [
 ];
 
 /** Starts the bot in its own process group; resolves with its ws:// URL once it prints where it listens. */
-function start(lang: Lang, dir: string, args: string[], opts: { extraEnv?: NodeJS.ProcessEnv; output?: (text: string) => void } = {}): Promise<{ url: string; child: ChildProcess }> {
+function start(
+  lang: Lang,
+  dir: string,
+  args: string[],
+  opts: { extraEnv?: NodeJS.ProcessEnv; output?: (text: string) => void } = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const [cmd, pre] = lang.command(dir);
-  const child = spawn(cmd, [...pre, ...args], { cwd: dir, env: { ...env, ...opts.extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd, [...pre, ...args], {
+    cwd: dir,
+    env: { ...env, ...opts.extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -162,7 +181,12 @@ function upgradeStatus(url: string, headers: Record<string, string>): Promise<nu
 }
 
 /** The audience-bound handshake as the arena sends it (the spec's three headers and the extension's three). */
-function boundHandshake(key: KeyObject, matchId: string, audience: string, opts: { now?: number; nonce?: string; audienceKey?: KeyObject } = {}): Record<string, string> {
+function boundHandshake(
+  key: KeyObject,
+  matchId: string,
+  audience: string,
+  opts: { now?: number; nonce?: string; audienceKey?: KeyObject } = {},
+): Record<string, string> {
   const now = opts.now ?? Date.now();
   const spec = signHandshake(key, matchId, now);
   const nonce = opts.nonce ?? randomBytes(16).toString('base64url');
@@ -192,59 +216,85 @@ for (const lang of LANGS) {
       ({ url } = await start(lang, dir, ['--port', '0', '--quiet', '--platform-key', platformPublic]));
     }, SETUP_MS);
 
-    it('passes arena bot check (signed by the local arena\'s platform key)', async () => {
-      const check = await arena(['bot', 'check', url]);
-      expect(check.code, check.stdout + check.stderr).toBe(0);
-      expect(check.stdout).toContain('PASS');
-    }, GAMES_MS);
+    it(
+      "passes arena bot check (signed by the local arena's platform key)",
+      async () => {
+        const check = await arena(['bot', 'check', url]);
+        expect(check.code, check.stdout + check.stderr).toBe(0);
+        expect(check.stdout).toContain('PASS');
+      },
+      GAMES_MS,
+    );
 
-    it('plays 20 games against the built-in bots without a strike, answering every decision kind itself', async () => {
-      const entrants: MatchEntrant[] = [
-        { botId: lang.lang, botName: lang.lang, source: { type: 'ws', url } },
-        { botId: 'greedy', botName: 'greedy', source: { type: 'builtin', bot: 'greedy' } },
-        { botId: 'r1', botName: 'r1', source: { type: 'builtin', bot: 'random' } },
-        { botId: 'r2', botName: 'r2', source: { type: 'builtin', bot: 'random' } },
-      ];
-      const kinds = new Set<string>();
-      for (let i = 0; i < 20; i++) {
-        const r = await runMatch({ matchId: `m-${lang.lang}-${i}`, seed: `starters/${lang.lang}/${i}`, entrants, platformKey: platform });
-        expect(r.match.status).toBe('completed');
-        const seat = r.seats.find((s) => s.botId === lang.lang)!;
-        expect(seat.strikeLog).toEqual([]);
-        for (const ev of r.match.replay) {
-          const data = ev.data as { kind?: string; default?: boolean } | undefined;
-          if (ev.seat === seat.seat && ev.kind === 'action' && data?.kind && !data.default) kinds.add(data.kind);
+    it(
+      'plays 20 games against the built-in bots without a strike, answering every decision kind itself',
+      async () => {
+        const entrants: MatchEntrant[] = [
+          { botId: lang.lang, botName: lang.lang, source: { type: 'ws', url } },
+          { botId: 'greedy', botName: 'greedy', source: { type: 'builtin', bot: 'greedy' } },
+          { botId: 'r1', botName: 'r1', source: { type: 'builtin', bot: 'random' } },
+          { botId: 'r2', botName: 'r2', source: { type: 'builtin', bot: 'random' } },
+        ];
+        const kinds = new Set<string>();
+        for (let i = 0; i < 20; i++) {
+          const r = await runMatch({
+            matchId: `m-${lang.lang}-${i}`,
+            seed: `starters/${lang.lang}/${i}`,
+            entrants,
+            platformKey: platform,
+          });
+          expect(r.match.status).toBe('completed');
+          const seat = r.seats.find((s) => s.botId === lang.lang)!;
+          expect(seat.strikeLog).toEqual([]);
+          for (const ev of r.match.replay) {
+            const data = ev.data as { kind?: string; default?: boolean } | undefined;
+            if (ev.seat === seat.seat && ev.kind === 'action' && data?.kind && !data.default) kinds.add(data.kind);
+          }
         }
-      }
-      expect([...kinds].sort()).toEqual(['bandit', 'discard', 'setup', 'trade', 'turn']);
-    }, GAMES_MS);
+        expect([...kinds].sort()).toEqual(['bandit', 'discard', 'setup', 'trade', 'turn']);
+      },
+      GAMES_MS,
+    );
 
-    it('reads its port from $PORT and, without --quiet, logs one line per decision', async () => {
-      let log = '';
-      const loud = await start(lang, dir, [], { extraEnv: { PORT: '0' }, output: (t) => (log += t) });
-      expect(Number(new URL(loud.url).port)).not.toBe(8080);
-      expect(await (await fetch(`${loud.url.replace('ws:', 'http:')}/ping`)).text()).toBe('pong');
-      const entrants: MatchEntrant[] = [
-        { botId: 'loud', botName: 'loud', source: { type: 'ws', url: loud.url } },
-        { botId: 'r1', botName: 'r1', source: { type: 'builtin', bot: 'random' } },
-        { botId: 'r2', botName: 'r2', source: { type: 'builtin', bot: 'random' } },
-      ];
-      const r = await runMatch({ matchId: `m-${lang.lang}-loud`, seed: `starters/${lang.lang}/loud`, entrants, platformKey: platform });
-      const seat = r.seats.find((s) => s.botId === 'loud')!.seat;
-      const answered = r.match.replay.filter((ev) => ev.seat === seat && ev.kind === 'action' && !(ev.data as { default?: boolean }).default).length;
-      await stop(loud.child);
-      const lines = log.split('\n').filter((l) => /seat \d+ +(setup|turn|discard|bandit|trade) +->/.test(l));
-      expect(answered).toBeGreaterThan(10);
-      expect(lines).toHaveLength(answered);
-    }, GAMES_MS);
+    it(
+      'reads its port from $PORT and, without --quiet, logs one line per decision',
+      async () => {
+        let log = '';
+        const loud = await start(lang, dir, [], { extraEnv: { PORT: '0' }, output: (t) => (log += t) });
+        expect(Number(new URL(loud.url).port)).not.toBe(8080);
+        expect(await (await fetch(`${loud.url.replace('ws:', 'http:')}/ping`)).text()).toBe('pong');
+        const entrants: MatchEntrant[] = [
+          { botId: 'loud', botName: 'loud', source: { type: 'ws', url: loud.url } },
+          { botId: 'r1', botName: 'r1', source: { type: 'builtin', bot: 'random' } },
+          { botId: 'r2', botName: 'r2', source: { type: 'builtin', bot: 'random' } },
+        ];
+        const r = await runMatch({
+          matchId: `m-${lang.lang}-loud`,
+          seed: `starters/${lang.lang}/loud`,
+          entrants,
+          platformKey: platform,
+        });
+        const seat = r.seats.find((s) => s.botId === 'loud')!.seat;
+        const answered = r.match.replay.filter(
+          (ev) => ev.seat === seat && ev.kind === 'action' && !(ev.data as { default?: boolean }).default,
+        ).length;
+        await stop(loud.child);
+        const lines = log.split('\n').filter((l) => /seat \d+ +(setup|turn|discard|bandit|trade) +->/.test(l));
+        expect(answered).toBeGreaterThan(10);
+        expect(lines).toHaveLength(answered);
+      },
+      GAMES_MS,
+    );
 
-    it('refuses a forged, an unsigned, a stale and a spec-only handshake with 401; accepts the platform key\'s bound one', async () => {
+    it("refuses a forged, an unsigned, a stale and a spec-only handshake with 401; accepts the platform key's bound one", async () => {
       const audience = handshakeAudience(url); // what the arena sends: ws://127.0.0.1:PORT/
       expect(audience).toBe(`${url}/`);
       expect(await upgradeStatus(url, boundHandshake(platform, 'm-good', audience))).toBe('open');
       expect(await upgradeStatus(url, boundHandshake(stranger, 'm-forged', audience))).toBe(401);
       expect(await upgradeStatus(url, {})).toBe(401);
-      expect(await upgradeStatus(url, boundHandshake(platform, 'm-stale', audience, { now: Date.now() - 60_000 }))).toBe(401);
+      expect(
+        await upgradeStatus(url, boundHandshake(platform, 'm-stale', audience, { now: Date.now() - 60_000 })),
+      ).toBe(401);
       const swapped = { ...boundHandshake(platform, 'm-one', audience), 'x-svc-match': 'm-other' };
       expect(await upgradeStatus(url, swapped)).toBe(401);
       // The spec's form alone, as the arena signs it: a good signature, fresh, but it names no bot.
@@ -266,26 +316,52 @@ for (const lang of LANGS) {
       expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', 'ws://127.0.0.1:1/'))).toBe(401);
       // The arena never signs an http audience: it reads http as ws first.
       expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience.replace('ws:', 'http:')))).toBe(401);
-      expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience, { audienceKey: stranger }))).toBe(401);
-      expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience, { now: Date.now() - 60_000 }))).toBe(401);
+      expect(await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience, { audienceKey: stranger }))).toBe(
+        401,
+      );
+      expect(
+        await upgradeStatus(url, boundHandshake(platform, 'm-bound', audience, { now: Date.now() - 60_000 })),
+      ).toBe(401);
       for (const header of ['x-svc-audience', 'x-svc-nonce', 'x-svc-audience-signature']) {
         const { [header]: _gone, ...partial } = boundHandshake(platform, 'm-bound', audience);
         expect(await upgradeStatus(url, partial), `without ${header}`).toBe(401);
       }
       // The nonce is bound by the signature: another one in its place fails.
-      expect(await upgradeStatus(url, { ...boundHandshake(platform, 'm-bound', audience), 'x-svc-nonce': randomBytes(16).toString('base64url') })).toBe(401);
+      expect(
+        await upgradeStatus(url, {
+          ...boundHandshake(platform, 'm-bound', audience),
+          'x-svc-nonce': randomBytes(16).toString('base64url'),
+        }),
+      ).toBe(401);
       // The bot's own URL comes from its configuration, not from the Host header the client sends.
-      expect(await upgradeStatus(url, { ...boundHandshake(platform, 'm-bound', 'ws://evil.example.test/'), host: 'evil.example.test' })).toBe(401);
+      expect(
+        await upgradeStatus(url, {
+          ...boundHandshake(platform, 'm-bound', 'ws://evil.example.test/'),
+          host: 'evil.example.test',
+        }),
+      ).toBe(401);
     });
 
     it('--public-url sets the audience it accepts, normalised as the arena does (https read as wss)', async () => {
       const registered = 'HTTPS://Bots.Example.test:443/mine#top';
       const mine = handshakeAudience(registered);
       expect(mine).toBe('wss://bots.example.test/mine');
-      const other = await start(lang, dir, ['--port', '0', '--quiet', '--platform-key', platformPublic, '--public-url', registered]);
+      const other = await start(lang, dir, [
+        '--port',
+        '0',
+        '--quiet',
+        '--platform-key',
+        platformPublic,
+        '--public-url',
+        registered,
+      ]);
       expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', mine))).toBe('open');
-      expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', 'https://bots.example.test/mine'))).toBe(401);
-      expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', handshakeAudience(other.url)))).toBe(401);
+      expect(
+        await upgradeStatus(other.url, boundHandshake(platform, 'm-public', 'https://bots.example.test/mine')),
+      ).toBe(401);
+      expect(await upgradeStatus(other.url, boundHandshake(platform, 'm-public', handshakeAudience(other.url)))).toBe(
+        401,
+      );
       await stop(other.child);
     });
   });

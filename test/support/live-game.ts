@@ -14,17 +14,21 @@ export interface SseMsg {
 }
 
 export function parseSse(chunks: string[]): SseMsg[] {
-  return chunks.join('').split('\n\n').filter(Boolean).map((block) => {
-    const msg: SseMsg = { event: '', data: null };
-    for (const line of block.split('\n')) {
-      const [k, ...rest] = line.split(': ');
-      const v = rest.join(': ');
-      if (k === 'id') msg.id = Number(v);
-      if (k === 'event') msg.event = v;
-      if (k === 'data') msg.data = JSON.parse(v);
-    }
-    return msg;
-  });
+  return chunks
+    .join('')
+    .split('\n\n')
+    .filter(Boolean)
+    .map((block) => {
+      const msg: SseMsg = { event: '', data: null };
+      for (const line of block.split('\n')) {
+        const [k, ...rest] = line.split(': ');
+        const v = rest.join(': ');
+        if (k === 'id') msg.id = Number(v);
+        if (k === 'event') msg.event = v;
+        if (k === 'data') msg.data = JSON.parse(v);
+      }
+      return msg;
+    });
 }
 
 export type TestViewer = LiveViewer & { chunks: string[]; closed: boolean; messages(): SseMsg[]; eventIds(): number[] };
@@ -36,7 +40,10 @@ export function testViewer(): TestViewer {
     send: (c: string) => void v.chunks.push(c),
     close: () => void (v.closed = true),
     messages: () => parseSse(v.chunks),
-    eventIds: () => parseSse(v.chunks).filter((m) => m.event === 'event').map((m) => m.id!),
+    eventIds: () =>
+      parseSse(v.chunks)
+        .filter((m) => m.event === 'event')
+        .map((m) => m.id!),
   };
   return v;
 }
@@ -48,7 +55,13 @@ export function* rounds(seed: string, maxRounds = Infinity): Generator<{ events:
   let sent = 0;
   const flush = () => {
     const all = gameEvents(g);
-    const events = all.slice(sent).map((e, i) => ({ seq: sent + i, at: 't', kind: e.kind, ...(e.seat === undefined ? {} : { seat: e.seat }), ...(e.data === undefined ? {} : { data: e.data }) })) as MatchEvent[];
+    const events = all.slice(sent).map((e, i) => ({
+      seq: sent + i,
+      at: 't',
+      kind: e.kind,
+      ...(e.seat === undefined ? {} : { seat: e.seat }),
+      ...(e.data === undefined ? {} : { data: e.data }),
+    })) as MatchEvent[];
     sent = all.length;
     return { events, game: g };
   };

@@ -20,13 +20,26 @@ const BUILD = new Set(['build_city', 'build_settlement', 'build_road', 'buy_dev'
  * otherwise mostly ends the turn, sometimes plays something else at random.
  * Tracks per match and seat what the view does not carry (dev played, offers).
  */
-export function legalPlayer(opts: { openOfferEachTurn?: boolean } = {}): (view: PioneersView, kind: DecisionKind, matchId: string) => AnyAction {
+export function legalPlayer(
+  opts: { openOfferEachTurn?: boolean } = {},
+): (view: PioneersView, kind: DecisionKind, matchId: string) => AnyAction {
   const memos = new Map<string, SeatMemo>();
   return (view, kind, matchId) => {
     const key = `${matchId}:${view.seat}`;
     let memo = memos.get(key);
-    if (!memo) memos.set(key, (memo = { turn: -1, devPlayedThisTurn: false, offersThisTurn: 0, offered: false, rng: seededRandom(key, 'test-bot') }));
-    if (view.turn !== memo.turn) Object.assign(memo, { turn: view.turn, devPlayedThisTurn: false, offersThisTurn: 0, offered: false });
+    if (!memo)
+      memos.set(
+        key,
+        (memo = {
+          turn: -1,
+          devPlayedThisTurn: false,
+          offersThisTurn: 0,
+          offered: false,
+          rng: seededRandom(key, 'test-bot'),
+        }),
+      );
+    if (view.turn !== memo.turn)
+      Object.assign(memo, { turn: view.turn, devPlayedThisTurn: false, offersThisTurn: 0, offered: false });
     const legal = legalActionsFromView(view, kind, memo);
     if (legal.length === 0) throw new Error(`no legal ${kind} action in view`);
     let choice: AnyAction;
@@ -35,7 +48,10 @@ export function legalPlayer(opts: { openOfferEachTurn?: boolean } = {}): (view: 
       const builds = turns.filter((a) => BUILD.has(a.type));
       const others = turns.filter((a) => a.type !== 'end_turn' && a.type !== 'offer_trade' && !BUILD.has(a.type));
       const end = turns.find((a) => a.type === 'end_turn');
-      const openOffer = opts.openOfferEachTurn && !memo.offered ? turns.find((a) => a.type === 'offer_trade' && !('to' in a && a.to !== undefined)) : undefined;
+      const openOffer =
+        opts.openOfferEachTurn && !memo.offered
+          ? turns.find((a) => a.type === 'offer_trade' && !('to' in a && a.to !== undefined))
+          : undefined;
       if (openOffer) {
         choice = openOffer;
         memo.offered = true;
@@ -65,7 +81,10 @@ export function wellBehaved(opts: { openOfferEachTurn?: boolean; extraFields?: b
 }
 
 /** Misbehaves on the first `times` decisions (as `bad`), then plays legally. */
-function misbehaving(times: number, bad: (ctx: DecisionContext, play: () => AnyAction) => void | Promise<void>): Behaviour {
+function misbehaving(
+  times: number,
+  bad: (ctx: DecisionContext, play: () => AnyAction) => void | Promise<void>,
+): Behaviour {
   const play = legalPlayer();
   return (ctx) => {
     const legal = () => play(ctx.request.view, ctx.request.kind, ctx.request.matchId);

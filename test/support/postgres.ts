@@ -31,10 +31,14 @@ const PG_ROOT = '/usr/lib/postgresql';
 /** The newest installed PostgreSQL's bin directory, or an Error saying how to install it. */
 export function pgBinDir(): string {
   const versions = existsSync(PG_ROOT)
-    ? readdirSync(PG_ROOT).filter((v) => existsSync(join(PG_ROOT, v, 'bin', 'postgres'))).sort((a, b) => Number(a) - Number(b))
+    ? readdirSync(PG_ROOT)
+        .filter((v) => existsSync(join(PG_ROOT, v, 'bin', 'postgres')))
+        .sort((a, b) => Number(a) - Number(b))
     : [];
   if (versions.length === 0) {
-    throw new Error(`PostgreSQL is not installed (no ${PG_ROOT}/*/bin/postgres): the Postgres store tests need it; install it with \`apt-get install postgresql\` (.ci/run does)`);
+    throw new Error(
+      `PostgreSQL is not installed (no ${PG_ROOT}/*/bin/postgres): the Postgres store tests need it; install it with \`apt-get install postgresql\` (.ci/run does)`,
+    );
   }
   return join(PG_ROOT, versions[versions.length - 1], 'bin');
 }
@@ -57,7 +61,8 @@ function runPg(bin: string, prog: string, args: string[]): void {
   const cmd = isRoot() ? 'runuser' : join(bin, prog);
   const argv = isRoot() ? ['-u', 'postgres', '--', join(bin, prog), ...args] : args;
   const r = spawnSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`${prog} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+  if (r.status !== 0)
+    throw new Error(`${prog} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
 }
 
 const live = new Set<PgCluster>();
@@ -82,7 +87,19 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<PgClust
   }
   const data = join(dir, 'data');
   // Trust on loopback and the socket only: the cluster lives for one test file.
-  runPg(bin, 'initdb', ['-D', data, '-U', 'arena', '-A', 'trust', '-N', '-E', 'UTF8', '--locale=C', '--no-instructions']);
+  runPg(bin, 'initdb', [
+    '-D',
+    data,
+    '-U',
+    'arena',
+    '-A',
+    'trust',
+    '-N',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-instructions',
+  ]);
   const port = await freePort();
   let running = false;
   const cluster: PgCluster = {
@@ -111,7 +128,18 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<PgClust
     start() {
       if (running) return;
       const speed = opts.durable ? '' : ' -c fsync=off -c full_page_writes=off';
-      runPg(bin, 'pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200${speed}`, 'start']);
+      runPg(bin, 'pg_ctl', [
+        '-D',
+        data,
+        '-l',
+        join(dir, 'log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200${speed}`,
+        'start',
+      ]);
       running = true;
       live.add(cluster);
     },
@@ -148,7 +176,10 @@ let shared: Promise<PgCluster> | null = null;
 export function sharedPostgres(): Promise<PgCluster> {
   if (!shared) {
     shared = startPostgres({ durable: true });
-    void shared.then((c) => process.once('exit', () => removePostgres(c)), () => {});
+    void shared.then(
+      (c) => process.once('exit', () => removePostgres(c)),
+      () => {},
+    );
   }
   return shared;
 }

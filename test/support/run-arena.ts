@@ -19,6 +19,9 @@ export function runArena(args: string[], opts: RunOptions = {}): Promise<RunResu
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_OPTIONS: '', ...opts.env };
   const argv = [process.execPath, `${ROOT}bin/arena`, ...args];
   // The shell only sets the limit and execs node, with the arguments as they are (no quoting).
-  const [file, ...rest] = opts.fileSizeLimitKiB === undefined ? argv : ['bash', '-c', `ulimit -f ${opts.fileSizeLimitKiB} && exec "$0" "$@"`, ...argv];
+  const [file, ...rest] =
+    opts.fileSizeLimitKiB === undefined
+      ? argv
+      : ['bash', '-c', `ulimit -f ${opts.fileSizeLimitKiB} && exec "$0" "$@"`, ...argv];
   return runCommand(file, rest, { cwd: opts.cwd ?? ROOT, env, input: opts.input });
 }

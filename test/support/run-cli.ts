@@ -11,7 +11,10 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string; argv1?: string } = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: string; argv1?: string } = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const stdin = new PassThrough();

@@ -9,7 +9,11 @@ export interface RunResult {
 }
 
 /** stdin gets `input`, then end of file (nothing by default). */
-export function runCommand(file: string, args: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string | Buffer }): Promise<RunResult> {
+export function runCommand(
+  file: string,
+  args: readonly string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string | Buffer },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

@@ -42,13 +42,28 @@ export async function startArena(behaviours: Behaviour[], opts: Partial<ServerOp
   const server = await startServer({
     // One owner's bots: seated and rated together (--same-owner allow) unless a test says otherwise;
     // a bot registered through the API is seated at the next tick (--qualify off) unless the test is about qualification.
-    store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, deadlineMs: 2000, sameOwner: 'allow', qualify: 'off',
-    logOut: { write: (s: string) => (text += s) }, ...opts,
+    store,
+    dataDir: join(dir, 'data'),
+    port: 0,
+    dev: true,
+    tickSeconds: 0,
+    deadlineMs: 2000,
+    sameOwner: 'allow',
+    qualify: 'off',
+    logOut: { write: (s: string) => (text += s) },
+    ...opts,
   });
   return {
-    server, store, url: server.url, dir, bots,
+    server,
+    store,
+    url: server.url,
+    dir,
+    bots,
     get logs() {
-      return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
     },
     logText: () => text,
     tick: () => server.scheduler.tick(),

@@ -59,7 +59,8 @@ export async function startServe(args: string[], env: Record<string, string>): P
     new Promise<RegExpExecArray>((ok, fail) => {
       const m = re.exec(err);
       if (m) return ok(m);
-      if (done) return fail(new Error(`arena serve exited (${done.code ?? done.signal}) before printing ${re}:\n${err}`));
+      if (done)
+        return fail(new Error(`arena serve exited (${done.code ?? done.signal}) before printing ${re}:\n${err}`));
       waiters.push({ re, ok, fail });
     });
   const listening = await waitFor(/listening on (http:\/\/\S+)/);

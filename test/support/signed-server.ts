@@ -20,7 +20,10 @@ export interface SignedServer {
   close: () => Promise<void>;
 }
 
-export async function startSignedServer(keys = new Map<string, KeyRecord>(), platformKey?: string): Promise<SignedServer> {
+export async function startSignedServer(
+  keys = new Map<string, KeyRecord>(),
+  platformKey?: string,
+): Promise<SignedServer> {
   const seen: SeenRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -12,7 +12,11 @@ export function makeTempDir(prefix = 'arena-keys-'): { dir: string; cleanup: () 
 /** `ssh-keygen -t TYPE -N PASS -f dir/name`; returns the private key path (public is path + '.pub'). */
 export function sshKeygen(dir: string, name: string, opts: { type?: string; passphrase?: string } = {}): string {
   const path = join(dir, name);
-  execFileSync('ssh-keygen', ['-q', '-t', opts.type ?? 'ed25519', '-N', opts.passphrase ?? '', '-C', 'tester@example', '-f', path], { stdio: 'ignore' });
+  execFileSync(
+    'ssh-keygen',
+    ['-q', '-t', opts.type ?? 'ed25519', '-N', opts.passphrase ?? '', '-C', 'tester@example', '-f', path],
+    { stdio: 'ignore' },
+  );
   return path;
 }
 

@@ -16,4 +16,3 @@ export function usePostgres(opts: PostgresOptions = {}): () => PgCluster {
     return cluster;
   };
 }
-

@@ -31,7 +31,10 @@ function threeWaysWrong() {
     if (ctx.index === 0) return answer(ctx, illegalAction(request.kind, request.view));
     // Not JSON, with a terminal escape sequence in it.
     if (ctx.index === 1) return void ctx.socket.send(NOT_JSON);
-    if (ctx.index === 2) return void ctx.socket.send(JSON.stringify({ id: request.id, action: { type: 'end_turn' }, padding: 'P'.repeat(70_000) }));
+    if (ctx.index === 2)
+      return void ctx.socket.send(
+        JSON.stringify({ id: request.id, action: { type: 'end_turn' }, padding: 'P'.repeat(70_000) }),
+      );
     answer(ctx, play(request.view, request.kind, request.matchId));
   };
 }
@@ -50,7 +53,11 @@ beforeAll(async () => {
       { id: 'r1', name: 'r1', source: { type: 'builtin', bot: 'random' } },
       { id: 'r2', name: 'r2', source: { type: 'builtin', bot: 'random' } },
     ],
-    games: 1, seats: 3, seed: 'strikes', platformKey: generateKeyPair().privateKey, outDir: dir,
+    games: 1,
+    seats: 3,
+    seed: 'strikes',
+    platformKey: generateKeyPair().privateKey,
+    outDir: dir,
     onStrike: (s) => strikes.push(s),
   });
 });
@@ -76,7 +83,10 @@ describe('strikes in a tournament', () => {
     // The engine's rejection code, and the frame exactly as sent.
     expect(illegal.code).toMatch(/^[a-z_]+$/);
     expect(illegal.detail.startsWith(`${illegal.code}: `)).toBe(true);
-    const sent = JSON.stringify({ id: bot.frames[0].id, action: illegalAction(bot.frames[0].kind, bot.frames[0].view) });
+    const sent = JSON.stringify({
+      id: bot.frames[0].id,
+      action: illegalAction(bot.frames[0].kind, bot.frames[0].view),
+    });
     expect(illegal.answer).toBe(sent.slice(0, 200));
     expect(illegal.answerBytes).toBe(Buffer.byteLength(sent));
     expect(malformed.code).toBeUndefined();
@@ -98,7 +108,9 @@ describe('strikes in a tournament', () => {
     expect(malformed).not.toMatch(/\u001b/);
     expect(malformed).toContain(`answer (${Buffer.byteLength(NOT_JSON)} bytes): {"id": oops \\u001b[31mred`);
     expect(oversize).toMatch(/\(strike 3 of 3: resigned\)/);
-    expect(oversize).toMatch(/answer \(first 200 of \d{5} bytes\): \{"id":\d+,"action":\{"type":"end_turn"\},"padding":"PPP/);
+    expect(oversize).toMatch(
+      /answer \(first 200 of \d{5} bytes\): \{"id":\d+,"action":\{"type":"end_turn"\},"padding":"PPP/,
+    );
     expect(visible('a\u009bb\u0007')).toBe('a\\u009bb\\u0007');
     expect(visible('a\u202eb\u2069')).toBe('a\\u202eb\\u2069');
     // Multi-line messages keep their tabs and line breaks, and nothing else.
@@ -116,11 +128,31 @@ describe('strikes in a tournament', () => {
 
     const lines = formatTable(summary).split('\n');
     const header = lines[1].split(/\s{2,}/);
-    expect(header).toEqual(['bot', 'games', 'wins', 'avg place', 'avg VP', 'rating', 'sigma', 'late', 'malformed', 'oversize', 'dropped', 'illegal', 'resigned', 'latency p50/p95', 'slowest']);
+    expect(header).toEqual([
+      'bot',
+      'games',
+      'wins',
+      'avg place',
+      'avg VP',
+      'rating',
+      'sigma',
+      'late',
+      'malformed',
+      'oversize',
+      'dropped',
+      'illegal',
+      'resigned',
+      'latency p50/p95',
+      'slowest',
+    ]);
     // "strikes" stands over the five reason columns.
     expect(lines[0].indexOf('─')).toBe(lines[1].indexOf('late'));
     expect(lines[0].lastIndexOf('─')).toBe(lines[1].indexOf('illegal') + 'illegal'.length - 1);
-    const row = (name: string) => lines.find((l) => l.startsWith(`${name} `))!.trim().split(/\s{2,}/);
+    const row = (name: string) =>
+      lines
+        .find((l) => l.startsWith(`${name} `))!
+        .trim()
+        .split(/\s{2,}/);
     // Reason columns right-aligned under their headers; '-' for none.
     expect(row('bad').slice(7, 13)).toEqual(['-', '1', '1', '-', '1', '1']);
     expect(row('r1').slice(7, 13)).toEqual(['-', '-', '-', '-', '-', '-']);
@@ -139,7 +171,8 @@ describe('strikes in a tournament', () => {
     expect(record.replay.some((e) => e.kind === 'resign' && e.seat === strikes[0].strike.seat)).toBe(true);
     // The answers themselves stay with the owner (a malformed strike's message quotes at most 40 characters).
     expect(text).not.toContain('PPPPPPPP');
-    for (const ev of timeouts) expect(Object.keys(publicEvent(ev).data).sort()).toEqual(['decision', 'reason', 'strikes']);
+    for (const ev of timeouts)
+      expect(Object.keys(publicEvent(ev).data).sort()).toEqual(['decision', 'reason', 'strikes']);
   });
 });
 
@@ -161,14 +194,22 @@ describe('arena play --verbose', () => {
       expect(verbose.code, verbose.stderr).toBe(0);
       const reports = verbose.stderr.split('\n').filter((l) => l.startsWith('strike: '));
       expect(reports).toHaveLength(3);
-      expect(reports[0]).toMatch(/^strike: game 1 m-\S+-0001, (setup|turn \d+), seat \d liar: illegal on a [a-z]+ decision \(strike 1 of 3\)$/);
+      expect(reports[0]).toMatch(
+        /^strike: game 1 m-\S+-0001, (setup|turn \d+), seat \d liar: illegal on a [a-z]+ decision \(strike 1 of 3\)$/,
+      );
       expect(verbose.stderr).toMatch(/\n {2}why: [a-z_]+: .+\n {2}answer \(\d+ bytes\): \{"id":\d+,"action":/);
       expect(verbose.stderr).toContain('\\u001b[31m');
       expect(verbose.stderr).not.toContain('\u001b[31m');
       // Strikes come before the game's own line (as they happen, not at the end).
       expect(verbose.stderr.indexOf('strike: game 1')).toBeLessThan(verbose.stderr.indexOf('game 1/1 '));
       const doc = JSON.parse(verbose.stdout) as TournamentSummary;
-      expect(doc.bots.find((b) => b.name === 'liar')!.strikes).toEqual({ late: 0, malformed: 1, oversize: 1, dropped: 0, illegal: 1 });
+      expect(doc.bots.find((b) => b.name === 'liar')!.strikes).toEqual({
+        late: 0,
+        malformed: 1,
+        oversize: 1,
+        dropped: 0,
+        illegal: 1,
+      });
       expect(doc.matches[0].players.find((p) => p.bot === 'liar')!.strikes).toMatchObject({ illegal: 1 });
 
       const quiet = await runCli([...args.slice(0, 1), `liar=${liar2.url}`, ...args.slice(2)], { env });

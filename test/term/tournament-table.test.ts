@@ -14,12 +14,31 @@ import { formatTable } from '../../src/term/tournament-table';
 
 const bots = parseBotArgs(['alice=builtin:random', 'bob=http://127.0.0.1:9000', 'carol=builtin:greedy']);
 
-function game(index: number, status: 'completed' | 'aborted', placements: number[], extra: Partial<GameResult['seats'][number]>[] = [], ended: GameResult['ended'] = status === 'aborted' ? 'aborted' : 'win'): GameResult {
+function game(
+  index: number,
+  status: 'completed' | 'aborted',
+  placements: number[],
+  extra: Partial<GameResult['seats'][number]>[] = [],
+  ended: GameResult['ended'] = status === 'aborted' ? 'aborted' : 'win',
+): GameResult {
   return {
-    index, matchId: `m-${index}`, seed: `s/${index + 1}`, status, durationMs: 1234, ended, turns: status === 'aborted' ? null : 80,
+    index,
+    matchId: `m-${index}`,
+    seed: `s/${index + 1}`,
+    status,
+    durationMs: 1234,
+    ended,
+    turns: status === 'aborted' ? null : 80,
     seats: bots.map((b, seat) => ({
-      seat, botId: b.id, placement: status === 'completed' ? placements[seat] : null, vp: status === 'completed' ? 10 - placements[seat] * 2 : null,
-      won: ended === 'win' && placements[seat] === 1, strikes: noStrikes(), resigned: false, latenciesMs: [], ...extra[seat],
+      seat,
+      botId: b.id,
+      placement: status === 'completed' ? placements[seat] : null,
+      vp: status === 'completed' ? 10 - placements[seat] * 2 : null,
+      won: ended === 'win' && placements[seat] === 1,
+      strikes: noStrikes(),
+      resigned: false,
+      latenciesMs: [],
+      ...extra[seat],
     })),
   };
 }
@@ -30,11 +49,22 @@ describe('tallies and the summary', () => {
     t.add(game(0, 'completed', [1, 2, 3], [{}, { strikes: { ...noStrikes(), late: 2 }, latenciesMs: [3, 5] }]));
     t.add(game(1, 'aborted', [], [{}, { strikes: { ...noStrikes(), illegal: 1 }, latenciesMs: [7] }]));
     const ratings = new RatingBook(bots.map((b) => b.id));
-    ratings.applyMatch([{ botId: 'alice', placement: 1 }, { botId: 'bob', placement: 2 }, { botId: 'carol', placement: 3 }]);
+    ratings.applyMatch([
+      { botId: 'alice', placement: 1 },
+      { botId: 'bob', placement: 2 },
+      { botId: 'carol', placement: 3 },
+    ]);
     const rows = summarizeBots(bots, t, ratings, 5000);
     expect(rows.map((r) => r.name)).toEqual(['alice', 'bob', 'carol']); // best rating first
     const bob = rows[1];
-    expect(bob).toMatchObject({ games: 1, aborted: 1, wins: 0, avgPlacement: 2, avgVp: 6, source: 'http://127.0.0.1:9000' });
+    expect(bob).toMatchObject({
+      games: 1,
+      aborted: 1,
+      wins: 0,
+      avgPlacement: 2,
+      avgVp: 6,
+      source: 'http://127.0.0.1:9000',
+    });
     expect(bob.strikes).toEqual({ late: 2, malformed: 0, oversize: 0, dropped: 0, illegal: 1 });
     // Five decisions asked: answered in 3, 5 and 7 ms, and two late (counted as the 5000 ms deadline).
     expect(bob.latencyMs).toEqual({ p50: 7, p95: 5000, late: 2 });
@@ -45,7 +75,12 @@ describe('tallies and the summary', () => {
   it('percentile is nearest-rank', () => {
     expect(percentile([], 50)).toBeNull();
     expect(percentile([5, 1, 3, 2, 4], 50)).toBe(3);
-    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+        95,
+      ),
+    ).toBe(95);
   });
 
   it('latency percentiles rank late decisions above every answer', () => {
@@ -63,13 +98,30 @@ describe('tallies and the summary', () => {
 
   it('the table shows every column users rely on', () => {
     const t = new Tallies(bots.map((b) => b.id));
-    t.add(game(0, 'completed', [1, 2, 3], [{}, { strikes: { ...noStrikes(), late: 2 }, resigned: true, latenciesMs: [12, 40], slowestMs: 5000 }]));
+    t.add(
+      game(
+        0,
+        'completed',
+        [1, 2, 3],
+        [{}, { strikes: { ...noStrikes(), late: 2 }, resigned: true, latenciesMs: [12, 40], slowestMs: 5000 }],
+      ),
+    );
     const ratings = new RatingBook(bots.map((b) => b.id));
-    const summary = { bots: summarizeBots(bots, t, ratings, 5000), deadlineMs: 5000, games: 1, gamesPlanned: 2, aborted: 1, interrupted: true, seed: 'x' } as TournamentSummary;
+    const summary = {
+      bots: summarizeBots(bots, t, ratings, 5000),
+      deadlineMs: 5000,
+      games: 1,
+      gamesPlanned: 2,
+      aborted: 1,
+      interrupted: true,
+      seed: 'x',
+    } as TournamentSummary;
     const text = formatTable(summary);
     const [group, header, ...rest] = text.split('\n');
     expect(group.trim()).toMatch(/^─+ strikes ─+$/);
-    expect(header).toMatch(/^bot\s+games\s+wins\s+avg place\s+avg VP\s+rating\s+sigma\s+late\s+malformed\s+oversize\s+dropped\s+illegal\s+resigned\s+latency p50\/p95\s+slowest$/);
+    expect(header).toMatch(
+      /^bot\s+games\s+wins\s+avg place\s+avg VP\s+rating\s+sigma\s+late\s+malformed\s+oversize\s+dropped\s+illegal\s+resigned\s+latency p50\/p95\s+slowest$/,
+    );
     const bob = rest.find((l) => l.startsWith('bob'))!;
     // late 2, no other strike, resigned once.
     expect(bob).toMatch(/\s2\s+-\s+-\s+-\s+-\s+1\s/);
@@ -95,7 +147,9 @@ describe('progress', () => {
     const g = game(0, 'completed', [2, 1, 3], [{}, {}, { strikes: { ...noStrikes(), dropped: 1 } }]);
     t.add(g);
     p.gameDone(g, { done: 1, planned: 4, tallies: t });
-    expect(lines).toEqual(['game 1/4 m-0 (1.2s): bob won with 8 VP; 2nd alice 6 VP, 3rd carol 4 VP; strikes: carol dropped 1\n']);
+    expect(lines).toEqual([
+      'game 1/4 m-0 (1.2s): bob won with 8 VP; 2nd alice 6 VP, 3rd carol 4 VP; strikes: carol dropped 1\n',
+    ]);
   });
 
   it('says when the turn cap ended a game, so a leader at the cap never reads as a winner', () => {
@@ -105,7 +159,9 @@ describe('progress', () => {
     t.add(capped);
     expect(t.get('alice').wins).toBe(0);
     const line = gameLine(capped, { done: 1, planned: 3, tallies: t }, new Map());
-    expect(line).toBe('game 1/3 m-0 (1.2s): turn cap after 200 turns, no winner; by VP: 1st alice 8 VP, 2nd bob 6 VP, 2nd carol 6 VP');
+    expect(line).toBe(
+      'game 1/3 m-0 (1.2s): turn cap after 200 turns, no winner; by VP: 1st alice 8 VP, 2nd bob 6 VP, 2nd carol 6 VP',
+    );
     expect(line).not.toMatch(/won/);
   });
 
@@ -148,7 +204,16 @@ describe('result files', () => {
   });
 
   it('a match file: the record exactly, its fields indented, one replay event per line, about half the fully indented size', async () => {
-    const r = await runMatch({ matchId: 'm-files', seed: 'files', entrants: [0, 1, 2, 3].map((i) => ({ botId: `b${i}`, botName: i === 0 ? '"quoted" $& name' : `b${i}`, source: { type: 'builtin' as const, bot: 'random' as const } })), platformKey: generateKeyPair().privateKey });
+    const r = await runMatch({
+      matchId: 'm-files',
+      seed: 'files',
+      entrants: [0, 1, 2, 3].map((i) => ({
+        botId: `b${i}`,
+        botName: i === 0 ? '"quoted" $& name' : `b${i}`,
+        source: { type: 'builtin' as const, bot: 'random' as const },
+      })),
+      platformKey: generateKeyPair().privateKey,
+    });
     const record = r.match;
     const text = matchRecordText(record);
     expect(JSON.parse(text)).toEqual(record);
@@ -156,7 +221,9 @@ describe('result files', () => {
     expect(Object.keys(JSON.parse(text))).toEqual(Object.keys(record));
     const lines = text.split('\n');
     const first = lines.indexOf('  "replay": [');
-    expect(lines.slice(first + 1, first + 1 + record.replay.length).map((l) => JSON.parse(l.replace(/,$/, '')))).toEqual(record.replay);
+    expect(
+      lines.slice(first + 1, first + 1 + record.replay.length).map((l) => JSON.parse(l.replace(/,$/, ''))),
+    ).toEqual(record.replay);
     expect(lines[first + 1 + record.replay.length]).toBe('  ],');
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.length).toBeLessThan((JSON.stringify(record, null, 2).length * 2) / 3);
@@ -175,7 +242,10 @@ describe('result files', () => {
 describe('live progress on a terminal', () => {
   it('shows the turn each running match has reached', () => {
     const out: string[] = [];
-    const p = createPlayProgress({ write: (s: string) => out.push(s), isTTY: true, columns: 200 }, bots, { redrawMs: 0, planned: 5 });
+    const p = createPlayProgress({ write: (s: string) => out.push(s), isTTY: true, columns: 200 }, bots, {
+      redrawMs: 0,
+      planned: 5,
+    });
     p.matchEvent('m-1', { kind: 'start' });
     p.matchEvent('m-1', { kind: 'roll' });
     p.matchEvent('m-1', { kind: 'roll' });

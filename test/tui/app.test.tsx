@@ -1,5 +1,5 @@
 // The Ink viewer driven by keys, as a user would: what each frame shows.
-import React from 'react';
+import type React from 'react';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReplayApp } from '../../src/tui/app';
@@ -34,7 +34,13 @@ async function until<T>(ok: () => T | undefined | false, what: () => string, dea
 
 /** Waits until the frame satisfies `ok` (Ink renders asynchronously after input). */
 function frameWhere(r: Rendered, ok: (frame: string) => boolean, what: string): Promise<string> {
-  return until(() => { const f = r.lastFrame() ?? ''; return ok(f) && f; }, () => `frame never showed ${what}; last frame:\n${r.lastFrame()}`);
+  return until(
+    () => {
+      const f = r.lastFrame() ?? '';
+      return ok(f) && f;
+    },
+    () => `frame never showed ${what}; last frame:\n${r.lastFrame()}`,
+  );
 }
 
 async function press(r: Rendered, ...keys: string[]): Promise<void> {
@@ -88,7 +94,7 @@ describe('ReplayApp', () => {
     expect(f12).toContain(`event ${firstEventOfTurn(t, 12) + 1}/`);
   });
 
-  it('jumps to a seat\'s next action with s and a digit', async () => {
+  it("jumps to a seat's next action with s and a digit", async () => {
     const r = mount(<ReplayApp timeline={t} width={100} height={30} initialIndex={firstEventOfTurn(t, 3)} />);
     await frameWhere(r, (x) => x.includes('turn 3 '), 'turn 3');
     const from = firstEventOfTurn(t, 3);
@@ -147,12 +153,29 @@ describe('ReplayApp', () => {
   });
 
   it('quits with q, and with Ctrl-C as an interruption', async () => {
-    for (const [key, interrupted] of [['q', false], ['\u0003', true]] as const) {
+    for (const [key, interrupted] of [
+      ['q', false],
+      ['\u0003', true],
+    ] as const) {
       let quit: { interrupted: boolean } | null = null;
-      const r = mount(<ReplayApp timeline={t} width={100} height={30} onQuit={(how) => { quit = how; }} />);
+      const r = mount(
+        <ReplayApp
+          timeline={t}
+          width={100}
+          height={30}
+          onQuit={(how) => {
+            quit = how;
+          }}
+        />,
+      );
       await frameWhere(r, (x) => x.includes('event 1/'), 'start');
       await press(r, key);
-      expect(await until(() => quit, () => `${JSON.stringify(key)} did not quit`)).toEqual({ interrupted });
+      expect(
+        await until(
+          () => quit,
+          () => `${JSON.stringify(key)} did not quit`,
+        ),
+      ).toEqual({ interrupted });
     }
   });
 

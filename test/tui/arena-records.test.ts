@@ -20,8 +20,16 @@ afterAll(() => {
 describe('records written by the arena', () => {
   it('open from their directory (the newest game), verify and render', async () => {
     const summary = await runTournament({
-      bots: ['a', 'b', 'c'].map((id) => ({ id, name: `bot-${id}`, source: { type: 'builtin' as const, bot: 'random' as const } })),
-      games: 3, seats: 3, seed: 'tui-arena-records', platformKey: generateKeyPairSync('ed25519').privateKey, outDir: dir,
+      bots: ['a', 'b', 'c'].map((id) => ({
+        id,
+        name: `bot-${id}`,
+        source: { type: 'builtin' as const, bot: 'random' as const },
+      })),
+      games: 3,
+      seats: 3,
+      seed: 'tui-arena-records',
+      platformKey: generateKeyPairSync('ed25519').privateKey,
+      outDir: dir,
     });
     const { record, origin } = await loadRecord(dir);
     expect(origin.endsWith('-0003.json')).toBe(true);

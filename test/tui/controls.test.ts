@@ -1,6 +1,14 @@
 // Key bindings as pure state transitions over the known match.
 import { describe, expect, it } from 'vitest';
-import { SPEEDS, initialState, nextActionOf, reduceInput, reduceKey, tick, type ViewerState } from '../../src/tui/controls';
+import {
+  SPEEDS,
+  initialState,
+  nextActionOf,
+  reduceInput,
+  reduceKey,
+  tick,
+  type ViewerState,
+} from '../../src/tui/controls';
 import { colourWanted } from '../../src/tui/run';
 import { firstEventOfTurn } from '../../src/tui/timeline';
 import { FIXTURE_4P, fixtureTimeline } from './helpers';
@@ -17,7 +25,7 @@ describe('reduceKey', () => {
     expect(reduceKey(t, at(last), '', { rightArrow: true }).index).toBe(last);
   });
 
-  it('↓ goes to the next turn\'s roll; ↑ to the start of this turn, then the one before', () => {
+  it("↓ goes to the next turn's roll; ↑ to the start of this turn, then the one before", () => {
     const t10 = firstEventOfTurn(t, 10);
     expect(reduceKey(t, at(t10), '', { downArrow: true }).index).toBe(firstEventOfTurn(t, 11));
     expect(reduceKey(t, at(t10 + 3), '', { upArrow: true }).index).toBe(t10);
@@ -36,7 +44,7 @@ describe('reduceKey', () => {
     expect(cancelled).toMatchObject({ index: 7, mode: 'normal' });
   });
 
-  it('s then a seat digit jumps to that seat\'s next action', () => {
+  it("s then a seat digit jumps to that seat's next action", () => {
     const from = firstEventOfTurn(t, 20);
     for (let seat = 0; seat < t.seatCount; seat++) {
       const s = reduceInput(t, at(from), `s${seat}`, {});
@@ -76,8 +84,14 @@ describe('reduceKey', () => {
 
   it('q quits; Ctrl-C quits as an interruption (exit 130); ? opens help and any key closes it', () => {
     expect(reduceKey(t, at(3), 'q', {})).toMatchObject({ quit: true, interrupted: false });
-    expect(reduceKey(t, reduceKey(t, at(3), 'g', {}), 'c', { ctrl: true })).toMatchObject({ quit: true, interrupted: true });
-    expect(reduceKey(t, reduceKey(t, at(3), '?', {}), 'c', { ctrl: true })).toMatchObject({ quit: true, interrupted: true });
+    expect(reduceKey(t, reduceKey(t, at(3), 'g', {}), 'c', { ctrl: true })).toMatchObject({
+      quit: true,
+      interrupted: true,
+    });
+    expect(reduceKey(t, reduceKey(t, at(3), '?', {}), 'c', { ctrl: true })).toMatchObject({
+      quit: true,
+      interrupted: true,
+    });
     const help = reduceKey(t, at(3), '?', {});
     expect(help.mode).toBe('help');
     expect(reduceKey(t, help, 'q', {})).toMatchObject({ mode: 'normal', quit: false });

@@ -27,9 +27,14 @@ beforeAll(async () => {
   const play = legalPlayer();
   // Every answer carries a note naming its decision, with an escape sequence a terminal must not act on.
   bot = await startTestBot({
-    behaviour: (ctx) => ctx.socket.send(JSON.stringify({
-      id: ctx.request.id, action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId), debug: `plan for ${ctx.request.id}\u001b[31m`,
-    })),
+    behaviour: (ctx) =>
+      ctx.socket.send(
+        JSON.stringify({
+          id: ctx.request.id,
+          action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId),
+          debug: `plan for ${ctx.request.id}\u001b[31m`,
+        }),
+      ),
   });
   await runTournament({
     bots: [
@@ -37,7 +42,12 @@ beforeAll(async () => {
       { id: 'r1', name: 'r1', source: { type: 'builtin', bot: 'random' } },
       { id: 'r2', name: 'r2', source: { type: 'builtin', bot: 'random' } },
     ],
-    games: 1, seats: 3, seed: 'tui-notes', platformKey: generateKeyPairSync('ed25519').privateKey, outDir: dir, deadlineMs: 2000,
+    games: 1,
+    seats: 3,
+    seed: 'tui-notes',
+    platformKey: generateKeyPairSync('ed25519').privateKey,
+    outDir: dir,
+    deadlineMs: 2000,
   });
   const { record } = await loadRecord(dir);
   t = buildTimeline(record);
@@ -63,7 +73,9 @@ describe('decision notes in arena replay', () => {
   it('--plain shows the decision line under the event and the note in full, control characters escaped', () => {
     const text = renderPlain(t, noted.seq, 120);
     const lines = text.split('\n');
-    expect(lines[2]).toMatch(new RegExp(`^  seat ${noted.seat} · turn · \\d+ ms  note: plan for ${noted.id}\\\\u001b\\[31m`));
+    expect(lines[2]).toMatch(
+      new RegExp(`^  seat ${noted.seat} · turn · \\d+ ms  note: plan for ${noted.id}\\\\u001b\\[31m`),
+    );
     expect(text).toContain(`note (seat ${noted.seat} · turn · `);
     expect(text).not.toContain('\u001b');
   });

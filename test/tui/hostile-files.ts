@@ -33,7 +33,11 @@ export function makeHostilePaths(prefix: string): HostilePaths {
   symlinkSync(join(dir, 'loop-b.json'), loop);
   symlinkSync(loop, join(dir, 'loop-b.json'));
   return {
-    dir, unreadable, fifo, loop, devZero: '/dev/zero',
+    dir,
+    unreadable,
+    fifo,
+    loop,
+    devZero: '/dev/zero',
     sparse(name, bytes) {
       const path = join(dir, name);
       const fd = openSync(path, 'w');
@@ -48,7 +52,12 @@ export const isRoot = process.getuid?.() === 0;
 /** The conventional unprivileged "nobody". */
 const NOBODY = 65534;
 
-export interface CliRun { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * Runs `node bin/arena ARGS` with `input` on stdin (else nothing), then stdin closed. `asNobody` drops to an
@@ -56,11 +65,17 @@ export interface CliRun { code: number | null; signal: NodeJS.Signals | null; st
  * `timeoutMs` is killed and reported with signal SIGKILL (reading forever
  * is the bug some of these tests guard against).
  */
-export function runCli(args: string[], opts: { asNobody?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string | Buffer } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  opts: { asNobody?: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string | Buffer } = {},
+): Promise<CliRun> {
   const drop = opts.asNobody && isRoot ? { uid: NOBODY, gid: NOBODY } : {};
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/arena'), ...args], {
-      cwd: REPO_ROOT, env: { PATH: process.env.PATH, NODE_OPTIONS: '', ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'], ...drop,
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, NODE_OPTIONS: '', ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...drop,
     });
     let stdout = '';
     let stderr = '';

@@ -31,7 +31,10 @@ function write(record: unknown): string {
 }
 
 async function failure(p: Promise<unknown>): Promise<Error> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(Error);
   return err as Error;
 }
@@ -47,16 +50,67 @@ describe('openTimeline', () => {
   });
 
   const tampers: Array<[string, (r: Json) => void]> = [
-    ['a negative seq', (r) => { r.replay[5].seq = -1; }],
-    ['a non-integer seq', (r) => { r.replay[5].seq = 1.5; }],
-    ['a numeric timestamp', (r) => { r.replay[7].at = 12; }],
-    ['an extra key on an event', (r) => { r.replay[9].note = 'hi'; }],
-    ['a strike with a reason the spec does not have', (r) => { (r.replay[firstOf(r, 'timeout')].data as Record<string, unknown>).reason = 'bored'; }],
-    ['a strike with a negative count', (r) => { (r.replay[firstOf(r, 'timeout')].data as Record<string, unknown>).strikes = -2; }],
-    ['a strike with an extra data key', (r) => { (r.replay[firstOf(r, 'timeout')].data as Record<string, unknown>).extra = 1; }],
-    ['an event that is not an object', (r) => { (r.replay as unknown[])[3] = 'roll'; }],
-    ['a header field of the wrong type', (r) => { r.seatCount = '4'; }],
-    ['both a bad header and a bad event (the first issue wins)', (r) => { r.vp = 'x'; r.replay[2].seq = -4; }],
+    [
+      'a negative seq',
+      (r) => {
+        r.replay[5].seq = -1;
+      },
+    ],
+    [
+      'a non-integer seq',
+      (r) => {
+        r.replay[5].seq = 1.5;
+      },
+    ],
+    [
+      'a numeric timestamp',
+      (r) => {
+        r.replay[7].at = 12;
+      },
+    ],
+    [
+      'an extra key on an event',
+      (r) => {
+        r.replay[9].note = 'hi';
+      },
+    ],
+    [
+      'a strike with a reason the spec does not have',
+      (r) => {
+        (r.replay[firstOf(r, 'timeout')].data as Record<string, unknown>).reason = 'bored';
+      },
+    ],
+    [
+      'a strike with a negative count',
+      (r) => {
+        (r.replay[firstOf(r, 'timeout')].data as Record<string, unknown>).strikes = -2;
+      },
+    ],
+    [
+      'a strike with an extra data key',
+      (r) => {
+        (r.replay[firstOf(r, 'timeout')].data as Record<string, unknown>).extra = 1;
+      },
+    ],
+    [
+      'an event that is not an object',
+      (r) => {
+        (r.replay as unknown[])[3] = 'roll';
+      },
+    ],
+    [
+      'a header field of the wrong type',
+      (r) => {
+        r.seatCount = '4';
+      },
+    ],
+    [
+      'both a bad header and a bad event (the first issue wins)',
+      (r) => {
+        r.vp = 'x';
+        r.replay[2].seq = -4;
+      },
+    ],
   ];
   for (const [what, tamper] of tampers) {
     it(`refuses ${what} with the full schema check's message`, async () => {

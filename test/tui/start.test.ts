@@ -9,7 +9,7 @@ const t = fixtureTimeline(FIXTURE_4P);
 const last = t.events.length - 1;
 
 describe('resolveStart', () => {
-  it('opens at the start by default, at a turn\'s roll, at an event (1-based) or at the end', () => {
+  it("opens at the start by default, at a turn's roll, at an event (1-based) or at the end", () => {
     expect(resolveStart(t, {})).toBe(0);
     expect(resolveStart(t, { turn: '0' })).toBe(0);
     expect(resolveStart(t, { turn: '50' })).toBe(firstEventOfTurn(t, 50));
@@ -40,7 +40,9 @@ describe('resolveStart', () => {
 describe('replaySummary (--json)', () => {
   it('reports the verified outcome and the state at the chosen moment', () => {
     const record = readFixture(FIXTURE_4P);
-    const doc = JSON.parse(JSON.stringify(replaySummary(t, resolveStart(t, { turn: '50' })))) as ReturnType<typeof replaySummary>;
+    const doc = JSON.parse(JSON.stringify(replaySummary(t, resolveStart(t, { turn: '50' })))) as ReturnType<
+      typeof replaySummary
+    >;
     expect(doc.verified).toBe(true);
     expect(doc.outcome?.vp).toEqual(record.vp);
     expect(doc.at).toMatchObject({ turn: 50, kind: 'roll' });

@@ -15,7 +15,12 @@ describe('lazy frames', () => {
       expect(lazy.frames).toHaveLength(n);
       expect({ ...lazy, frames: null }).toEqual({ ...eager, frames: null });
       // The ends, every setup frame, and a spread of the rest, read out of order.
-      const indices = [n - 1, 0, ...Array.from({ length: 12 }, (_, i) => i + 1), ...Array.from({ length: 40 }, (_, i) => Math.floor(((i * 7919) % 97) / 97 * n))];
+      const indices = [
+        n - 1,
+        0,
+        ...Array.from({ length: 12 }, (_, i) => i + 1),
+        ...Array.from({ length: 40 }, (_, i) => Math.floor((((i * 7919) % 97) / 97) * n)),
+      ];
       for (const i of indices) expect(lazy.frames[i], `frame ${i}`).toEqual(eager.frames[i]);
     });
   }

@@ -14,7 +14,12 @@ describe('buildTimeline', () => {
 
   it('has one frame per replay event and names seats from the record', () => {
     expect(t.frames).toHaveLength(record.replay.length);
-    expect(t.names).toEqual(record.players.slice().sort((a, b) => a.seat - b.seat).map((p) => p.botName));
+    expect(t.names).toEqual(
+      record.players
+        .slice()
+        .sort((a, b) => a.seat - b.seat)
+        .map((p) => p.botName),
+    );
   });
 
   it('starts empty and ends with the recorded true VP and placements', () => {
@@ -24,11 +29,18 @@ describe('buildTimeline', () => {
     const last = t.frames[t.frames.length - 1];
     expect(last.phase).toBe('over');
     expect(last.seats.map((s) => s.trueVp)).toEqual(record.vp);
-    expect(t.outcome?.placements).toEqual(record.players.slice().sort((a, b) => a.seat - b.seat).map((p) => p.placement));
+    expect(t.outcome?.placements).toEqual(
+      record.players
+        .slice()
+        .sort((a, b) => a.seat - b.seat)
+        .map((p) => p.placement),
+    );
   });
 
   it('shows each build from the event that reports it on, and not before', () => {
-    const builds = record.replay.map((e, i) => ({ e, i })).filter(({ e }) => e.kind === 'build' && (e.data as { what: string }).what !== 'road');
+    const builds = record.replay
+      .map((e, i) => ({ e, i }))
+      .filter(({ e }) => e.kind === 'build' && (e.data as { what: string }).what !== 'road');
     expect(builds.length).toBeGreaterThan(8);
     for (const { e, i } of builds) {
       const { what, at } = e.data as { what: string; at: number };
@@ -60,7 +72,10 @@ function plus(h: number[][], per: Array<Partial<Record<string, number>>>, sign =
 // answer can produce several events (an end of turn, then the next roll),
 // and each of them gets the state it leaves behind.
 describe('each frame is the state after its own event', () => {
-  for (const [name, path] of [['4 seats', FIXTURE_4P], ['3 seats with talk and strikes', FIXTURE_TALK]] as const) {
+  for (const [name, path] of [
+    ['4 seats', FIXTURE_4P],
+    ['3 seats with talk and strikes', FIXTURE_TALK],
+  ] as const) {
     const t = fixtureTimeline(path);
     const ev = t.events;
 
@@ -68,8 +83,15 @@ describe('each frame is the state after its own event', () => {
       let checked = 0;
       for (let i = 1; i + 1 < ev.length; i++) {
         const e = ev[i];
-        if (e.kind !== 'action' || (e.data as { action: { type?: string } }).action.type !== 'end_turn' || ev[i + 1].kind !== 'roll') continue;
-        const before = t.frames[i - 1], at = t.frames[i], next = t.frames[i + 1];
+        if (
+          e.kind !== 'action' ||
+          (e.data as { action: { type?: string } }).action.type !== 'end_turn' ||
+          ev[i + 1].kind !== 'roll'
+        )
+          continue;
+        const before = t.frames[i - 1],
+          at = t.frames[i],
+          next = t.frames[i + 1];
         expect(at.current, `event ${i + 1}`).toBe(e.seat);
         expect(at.dice).toEqual(before.dice);
         expect(hands(at)).toEqual(hands(before));
@@ -132,10 +154,18 @@ describe('an aborted match (Ctrl-C or the wall clock)', () => {
   it('replays up to the abort and ends on it', async () => {
     const stop = new AbortController();
     const { match } = await runMatch({
-      matchId: 'm-aborted', seed: 'tui-aborted-1', platformKey: generateKeyPairSync('ed25519').privateKey,
-      entrants: ['a', 'b', 'c'].map((n) => ({ botId: n, botName: n, source: { type: 'builtin' as const, bot: 'random' as const } })),
+      matchId: 'm-aborted',
+      seed: 'tui-aborted-1',
+      platformKey: generateKeyPairSync('ed25519').privateKey,
+      entrants: ['a', 'b', 'c'].map((n) => ({
+        botId: n,
+        botName: n,
+        source: { type: 'builtin' as const, bot: 'random' as const },
+      })),
       signal: stop.signal,
-      onEvent: (e) => { if (e.seq === 300) stop.abort(); },
+      onEvent: (e) => {
+        if (e.seq === 300) stop.abort();
+      },
     });
     expect(match.status).toBe('aborted');
     const t = buildTimeline(match);

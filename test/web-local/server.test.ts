@@ -26,7 +26,13 @@ beforeAll(async () => {
   bot = await startTestBot({
     behaviour: async (ctx) => {
       if (slow) await new Promise((r) => setTimeout(r, 40));
-      ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId), debug: { thought: `plan ${ctx.request.id}` } }));
+      ctx.socket.send(
+        JSON.stringify({
+          id: ctx.request.id,
+          action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId),
+          debug: { thought: `plan ${ctx.request.id}` },
+        }),
+      );
     },
   });
   web = await startLocalWeb(games);
@@ -37,7 +43,11 @@ beforeAll(async () => {
       { id: 'r1', name: 'r1', source: { type: 'builtin', bot: 'random' } },
       { id: 'r2', name: 'r2', source: { type: 'builtin', bot: 'random' } },
     ],
-    games: 2, seats: 3, seed: 'local-web', platformKey: generateKeyPairSync('ed25519').privateKey, deadlineMs: 5000,
+    games: 2,
+    seats: 3,
+    seed: 'local-web',
+    platformKey: generateKeyPairSync('ed25519').privateKey,
+    deadlineMs: 5000,
     playMatch: games.wrap(runMatch),
   });
 }, 120_000);
@@ -71,7 +81,9 @@ describe('arena play --web', () => {
     slow = false;
     await tournament;
     const done = games.list().find((m) => m.status === 'completed' && m.decisions?.some((d) => d.debug !== undefined))!;
-    const noted = done.decisions!.find((d) => d.debug !== undefined && done.replay[d.seq]?.seat === d.seat && d.kind === 'turn')!;
+    const noted = done.decisions!.find(
+      (d) => d.debug !== undefined && done.replay[d.seq]?.seat === d.seat && d.kind === 'turn',
+    )!;
     const { page, errors } = browser;
     await page.goto(`${web.url}/match/${done.id}?event=${noted.seq}`);
     const note = page.getByTestId('decision-note');

@@ -33,7 +33,9 @@ async function deadPort(): Promise<number> {
 
 /** What the page's own fetch gets from the API with the session cookie. */
 function apiFromPage<T>(p: Page, path: string): Promise<{ status: number; cacheControl: string | null; body: T }> {
-  return p.evaluate(`fetch(${JSON.stringify(path)}, { cache: 'no-store' }).then(async (r) => ({ status: r.status, cacheControl: r.headers.get('cache-control'), body: await r.json() }))`);
+  return p.evaluate(
+    `fetch(${JSON.stringify(path)}, { cache: 'no-store' }).then(async (r) => ({ status: r.status, cacheControl: r.headers.get('cache-control'), body: await r.json() }))`,
+  );
 }
 
 const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
@@ -102,7 +104,10 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
     expect(await card.getByTestId('bot-url').textContent()).toBe(bot.url);
     await expectAccessible(page, 'my bots after registering');
     await screenshot(page, 'bots-registered');
-    const listed = await apiFromPage<{ bots: Array<{ name: string; url: string; status: string }> }>(page, '/bots?game=pioneers');
+    const listed = await apiFromPage<{ bots: Array<{ name: string; url: string; status: string }> }>(
+      page,
+      '/bots?game=pioneers',
+    );
     expect(listed.body.bots.map((b) => [b.name, b.url, b.status])).toEqual([['ada-starter', bot.url, 'active']]);
     expect(listed.cacheControl).toBe('no-store');
   });
@@ -123,7 +128,10 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
         await checks.waitFor();
         for (let step = 0; step < 3; step++) {
           const want = step < c.failed ? 'pass' : step === c.failed ? 'fail' : 'skipped';
-          expect(await checks.locator(`li[data-step="${step}"]`).getAttribute('data-status'), `${c.url} step ${step}`).toBe(want);
+          expect(
+            await checks.locator(`li[data-step="${step}"]`).getAttribute('data-status'),
+            `${c.url} step ${step}`,
+          ).toBe(want);
         }
         expect(await checks.getByTestId('check-error').textContent()).toMatch(c.says);
         await expectAccessible(page, `my bots with check ${c.failed + 1} failed`);
@@ -184,7 +192,9 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
     await card().getByRole('button', { name: 'Rename ada-starter' }).click();
     await card().getByLabel('New name').fill('ada-one');
     await card().getByRole('button', { name: 'Save name' }).click();
-    await card().getByRole('heading', { name: /ada-one/ }).waitFor();
+    await card()
+      .getByRole('heading', { name: /ada-one/ })
+      .waitFor();
 
     await card().getByRole('button', { name: 'Pause ada-one' }).click();
     await card().getByRole('button', { name: 'Resume ada-one' }).waitFor();
@@ -233,11 +243,18 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Add key' }).click();
     const snippet = page.getByTestId('login-snippet');
     await snippet.waitFor();
-    const keys = await apiFromPage<{ keys: Array<{ id: string; name: string; scopes: string[]; publicKey: string; revokedAt: string | null }> }>(page, '/keys');
+    const keys = await apiFromPage<{
+      keys: Array<{ id: string; name: string; scopes: string[]; publicKey: string; revokedAt: string | null }>;
+    }>(page, '/keys');
     expect(keys.cacheControl).toBe('no-store');
     expect(keys.body.keys).toHaveLength(1);
     const key = keys.body.keys[0];
-    expect(key).toMatchObject({ name: 'laptop', scopes: ['bots.read', 'keys.read'], publicKey: formatPublicKey(publicKey, 'raw'), revokedAt: null });
+    expect(key).toMatchObject({
+      name: 'laptop',
+      scopes: ['bots.read', 'keys.read'],
+      publicKey: formatPublicKey(publicKey, 'raw'),
+      revokedAt: null,
+    });
     expect(await snippet.textContent()).toBe(`arena login --url ${svc.url} --key-id ${key.id} --key ~/.ssh/id_ed25519`);
     const row = page.locator(`tr[data-key="${key.id}"]`);
     expect(await row.textContent()).toContain('bots.read, keys.read');
@@ -250,14 +267,19 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
     let reached = false;
     for (let i = 0; i < 40 && !reached; i++) {
       await page.keyboard.press('Tab');
-      reached = (await page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('aria-label')")) === 'Revoke key laptop';
+      reached =
+        (await page.evaluate<string | null>(
+          "document.activeElement && document.activeElement.getAttribute('aria-label')",
+        )) === 'Revoke key laptop';
     }
     expect(reached).toBe(true);
     await page.keyboard.press('Enter');
     const dialog = row.getByRole('alertdialog');
     await dialog.waitFor();
     expect(await dialog.textContent()).toMatch(/cannot be undone/);
-    expect(await page.evaluate<string | null>('document.activeElement && document.activeElement.textContent')).toBe('Yes, revoke');
+    expect(await page.evaluate<string | null>('document.activeElement && document.activeElement.textContent')).toBe(
+      'Yes, revoke',
+    );
     await screenshot(page, 'keys-revoke-confirm');
     await page.keyboard.press('Enter');
     await row.getByTestId('revoked').filter({ hasNotText: '–' }).waitFor();
@@ -269,12 +291,18 @@ describe('signed in, at 375 px', { timeout: 90_000 }, () => {
 
   it("someone else's sign-in link opened while signed in says who is signed in, and switches accounts only on a click", async () => {
     // Login CSRF: mallory asks for a link to her own account and gets ada to open it.
-    const asked = await fetch(`${svc.url}/auth/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mallory@example.com' }) });
+    const asked = await fetch(`${svc.url}/auth/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'mallory@example.com' }),
+    });
     expect(asked.status).toBe(202);
     const link = linkIn(await svc.mail.next('mallory@example.com'));
     await page.goto(link);
     await page.getByTestId('sign-in-email').filter({ hasText: 'mallory@example.com' }).waitFor();
-    expect(await page.getByTestId('signed-in-as').textContent()).toMatch(/signed in now as ada \(ada@example\.com\)\. Confirming signs you out of that account and in as mallory@example\.com/);
+    expect(await page.getByTestId('signed-in-as').textContent()).toMatch(
+      /signed in now as ada \(ada@example\.com\)\. Confirming signs you out of that account and in as mallory@example\.com/,
+    );
     await screenshot(page, 'sign-in-confirm-switch');
     // Opening the link changed nothing: still ada.
     await page.goto(`${svc.url}/`);

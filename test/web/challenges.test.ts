@@ -23,8 +23,19 @@ beforeAll(async () => {
   const bob = (await svc.store.getUserByEmail('bob@example.com'))!;
   // Bots stored directly: the service never ticks (tickSeconds 0), so they are never dialled.
   const ids: string[] = [];
-  for (let i = 0; i < 2; i++) ids.push((await svc.store.addBot({ ownerId: alice.id, name: `alice-${i}`, game: 'pioneers', url: `wss://alice-${i}.example/` })).id);
-  bobBot = (await svc.store.addBot({ ownerId: bob.id, name: 'bob-0', game: 'pioneers', url: 'wss://bob-0.example/' })).id;
+  for (let i = 0; i < 2; i++)
+    ids.push(
+      (
+        await svc.store.addBot({
+          ownerId: alice.id,
+          name: `alice-${i}`,
+          game: 'pioneers',
+          url: `wss://alice-${i}.example/`,
+        })
+      ).id,
+    );
+  bobBot = (await svc.store.addBot({ ownerId: bob.id, name: 'bob-0', game: 'pioneers', url: 'wss://bob-0.example/' }))
+    .id;
   aliceBot = ids[0];
   // A public record, so the bot page has something to show; this one was a challenge.
   const m = { ...runningMatch([...ids, bobBot]), rated: false, challenge: 'c_fromafixture' };
@@ -74,7 +85,7 @@ describe('challenges on the dashboard', () => {
     expect(errors.filter((e) => !/409|403|Failed to load resource/.test(e))).toEqual([]);
   }, 90_000);
 
-  it('a match played for a challenge says so on its page and in the bot page\'s list', async () => {
+  it("a match played for a challenge says so on its page and in the bot page's list", async () => {
     const { page } = await browser();
     await page.goto(`${svc.url}/matches/${challengeMatch}`);
     await page.getByTestId('challenge').waitFor();

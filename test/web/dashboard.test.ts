@@ -23,7 +23,9 @@ async function start(dir: string): Promise<string> {
   app.get('/matches', (c) => c.json({ matches: [], next: null }));
   mountDashboard(app, { dir });
   return new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`));
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
+      resolve(`http://127.0.0.1:${info.port}`),
+    );
     servers.push(s);
   });
 }
@@ -71,7 +73,16 @@ describe('serving it', () => {
 
   it('sends index.html at / and every page path, revalidated, with the CSP', async () => {
     const html = readFileSync(join(WEB_DIR, 'index.html'));
-    for (const path of ['/', '/match/m-1', '/bot/b-1', '/sign-in', '/account', '/account/bots', '/account/keys', '/account/webhooks']) {
+    for (const path of [
+      '/',
+      '/match/m-1',
+      '/bot/b-1',
+      '/sign-in',
+      '/account',
+      '/account/bots',
+      '/account/keys',
+      '/account/webhooks',
+    ]) {
       const r = await get(base + path);
       expect(r.status, path).toBe(200);
       expect(r.body.equals(html)).toBe(true);
@@ -87,11 +98,13 @@ describe('serving it', () => {
     expect(DASHBOARD_PATHS).toContain('/match/:id');
   });
 
-  it('hints the match page\'s record as a preload, encoded so it cannot break out of the header', async () => {
+  it("hints the match page's record as a preload, encoded so it cannot break out of the header", async () => {
     const r = await get(`${base}/match/m-1`);
     expect(r.headers.link).toBe('</matches/m-1>; rel=preload; as=fetch; crossorigin=anonymous');
     const odd = await get(`${base}/match/${encodeURIComponent('a>, <https://evil.example/>; rel=preload')}`);
-    expect(odd.headers.link).toBe(`</matches/${encodeURIComponent('a>, <https://evil.example/>; rel=preload')}>; rel=preload; as=fetch; crossorigin=anonymous`);
+    expect(odd.headers.link).toBe(
+      `</matches/${encodeURIComponent('a>, <https://evil.example/>; rel=preload')}>; rel=preload; as=fetch; crossorigin=anonymous`,
+    );
     expect((await get(`${base}/`)).headers.link).toBeUndefined();
   });
 
@@ -110,7 +123,9 @@ describe('serving it', () => {
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body.equals(raw)).toBe(true);
       expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-      expect(plain.headers['content-type']).toBe(path.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
+      expect(plain.headers['content-type']).toBe(
+        path.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
+      );
       expect(plain.headers.vary).toBe('accept-encoding');
       const br = await get(base + path, { 'accept-encoding': 'gzip, deflate, br' });
       expect(br.headers['content-encoding']).toBe('br');
@@ -122,7 +137,13 @@ describe('serving it', () => {
   });
 
   it('answers 404 for anything that is not a built asset, and leaves API paths alone', async () => {
-    for (const path of ['/assets/main-NOPE.js', '/assets/..%2Fmanifest.json', '/assets/', '/manifest.json', '/index.html']) {
+    for (const path of [
+      '/assets/main-NOPE.js',
+      '/assets/..%2Fmanifest.json',
+      '/assets/',
+      '/manifest.json',
+      '/index.html',
+    ]) {
       const r = await get(base + path);
       expect(r.status, path).toBe(404);
     }

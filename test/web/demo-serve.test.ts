@@ -19,7 +19,12 @@ afterAll(() => {
 });
 
 /** Resolves once `pattern` appears in what the stream has said so far. */
-function waitFor(text: () => string, stream: NodeJS.ReadableStream, pattern: RegExp, timeoutMs = 90_000): Promise<RegExpExecArray> {
+function waitFor(
+  text: () => string,
+  stream: NodeJS.ReadableStream,
+  pattern: RegExp,
+  timeoutMs = 90_000,
+): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     const check = () => {
       const m = pattern.exec(text());
@@ -53,12 +58,20 @@ describe('arena demo --serve', () => {
     await ensureWebBuilt();
     let stdout = '';
     let stderr = '';
-    child = spawn(process.execPath, [`${ROOT}bin/arena`, 'demo', '--serve'], { cwd: ROOT, env: { PATH: process.env.PATH, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [`${ROOT}bin/arena`, 'demo', '--serve'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
 
-    const [, link] = await waitFor(() => stdout, child.stdout!, /^Sign in as @demo \(valid 15 minutes, once\): (\S+)$/m);
+    const [, link] = await waitFor(
+      () => stdout,
+      child.stdout!,
+      /^Sign in as @demo \(valid 15 minutes, once\): (\S+)$/m,
+    );
     const [, dashboard] = /^Dashboard: (\S+)$/m.exec(stdout)!;
     expect(link.startsWith(dashboard)).toBe(true);
     const dataDir = /data in (\S+) \(temporary\)/.exec(stderr)![1];
@@ -73,7 +86,12 @@ describe('arena demo --serve', () => {
       await b.page.getByTestId('me').filter({ hasText: '@demo' }).waitFor();
       await b.page.goto(`${dashboard}account/bots`);
       await b.page.locator('article[data-bot]').nth(3).waitFor();
-      expect(await b.page.locator('article[data-bot] .status').allTextContents()).toEqual(['active', 'active', 'active', 'active']);
+      expect(await b.page.locator('article[data-bot] .status').allTextContents()).toEqual([
+        'active',
+        'active',
+        'active',
+        'active',
+      ]);
       await screenshot(b.page, 'demo-serve-bots');
       // The scheduler seats the four bots within a few seconds: a match shows up on the home page.
       await b.page.goto(dashboard);

@@ -35,7 +35,11 @@ async function getJson<T>(path: string): Promise<T> {
 }
 
 /** Polls a public API condition; the scheduler's ticks are what we wait for. */
-async function until<T>(what: string, read: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();
@@ -107,16 +111,23 @@ function expectBoardIs(got: Awaited<ReturnType<typeof boardCounts>>, view: Publi
 
 /** The text of each cell of each row (the test program is typed without the DOM). */
 type Row = { querySelectorAll(s: 'td'): ArrayLike<{ textContent: string | null }> };
-const cellTexts = (rows: Locator) => rows.evaluateAll((trs) => trs.map((tr) => Array.from((tr as unknown as Row).querySelectorAll('td'), (td) => td.textContent)));
+const cellTexts = (rows: Locator) =>
+  rows.evaluateAll((trs) =>
+    trs.map((tr) => Array.from((tr as unknown as Row).querySelectorAll('td'), (td) => td.textContent)),
+  );
 
-const position = async (p: Page) => Number(/Event (\d+) of/.exec((await p.getByTestId('position').textContent()) ?? '')?.[1]);
+const position = async (p: Page) =>
+  Number(/Event (\d+) of/.exec((await p.getByTestId('position').textContent()) ?? '')?.[1]);
 
 beforeAll(async () => {
   // Two live streams per address: the page's and liveSnapshot's (and, once, two the test holds).
   svc = await startService({ tickSeconds: 1, deadlineMs: 60_000, liveStreamsPerAddress: 2 });
   owner = await makeOwner(svc, 'op@example.com', 'op');
   for (let i = 0; i < 3; i++) botServers.push(await gatedStarterBot(gate));
-  bots = await registerBots(owner, botServers.map((b, i) => ({ name: `starter-${i + 1}`, url: b.url })));
+  bots = await registerBots(
+    owner,
+    botServers.map((b, i) => ({ name: `starter-${i + 1}`, url: b.url })),
+  );
   browser = await openBrowser({ width: 1200, height: 1000 });
   page = browser.page;
 }, 120_000);
@@ -132,7 +143,10 @@ afterAll(async () => {
 describe('matches in the browser', { timeout: 120_000 }, () => {
   it('follows a running match live, in step with the server, into its replay when it ends', async () => {
     await gate.first; // the scheduler seated the three bots and the first decision is waiting
-    const running = await until('a running match', async () => (await getJson<{ matches: MatchSummary[] }>('/matches?status=running')).matches[0]);
+    const running = await until(
+      'a running match',
+      async () => (await getJson<{ matches: MatchSummary[] }>('/matches?status=running')).matches[0],
+    );
     matchId = running.id;
     expect(running.players.map((p) => p.botName).sort()).toEqual(['starter-1', 'starter-2', 'starter-3']);
 
@@ -150,13 +164,16 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     // They come faster than the page shows them (a few a second): it says how far behind live it is,
     // and Jump to live catches up.
     gate.allow(60);
-    await page.getByTestId('behind').filter({ hasText: /^\d+ events? behind live$/ }).waitFor();
+    await page
+      .getByTestId('behind')
+      .filter({ hasText: /^\d+ events? behind live$/ })
+      .waitFor();
     await until('60 decisions', async () => gate.count >= 60);
     const snap = await liveSnapshot(matchId);
     await catchUp(page, snap.seq);
     await page.locator('svg.board [data-town]').nth(5).waitFor();
     expect(Number(await log.getAttribute('data-count'))).toBeGreaterThan(before + 20);
-    expectBoardIs(await boardCounts(page), snap.view, 'the live board equals the server\'s public view');
+    expectBoardIs(await boardCounts(page), snap.view, "the live board equals the server's public view");
     for (let s = 0; s < snap.view.seatCount; s++) {
       const panel = page.locator(`.seat[data-seat="${s}"]`);
       expect(await panel.locator('[data-field="vp"]').textContent()).toBe(String(snap.view.scores[s]));
@@ -180,7 +197,11 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
 
   it('scrubs the finished replay: step, slider keys, jump to turn, play/pause, speed, and a link to an event', async () => {
     const match = await getJson<Match & { seed: string }>(`/matches/${matchId}`);
-    const cursor = new ReplayCursor(match.seed, match.players.length as 3 | 4, match.replay as unknown as RecordedEvent[]);
+    const cursor = new ReplayCursor(
+      match.seed,
+      match.players.length as 3 | 4,
+      match.replay as unknown as RecordedEvent[],
+    );
     expect(cursor.error).toBeNull();
     const frames = { views: match.replay.map((_, i) => cursor.view(i)), turns: cursor.turns };
     const last = frames.views.length - 1;
@@ -193,7 +214,9 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     for (const p of match.players) {
       const row = page.locator(`tr[data-bot="${p.botId}"]`);
       expect(await row.textContent()).toContain(formatDelta(p.ratingDelta!));
-      expect(await page.locator(`.seat[data-seat="${p.seat}"] [data-field="placement"]`).textContent()).toMatch(new RegExp(`^${p.placement}(st|nd|rd|th)$`));
+      expect(await page.locator(`.seat[data-seat="${p.seat}"] [data-field="placement"]`).textContent()).toMatch(
+        new RegExp(`^${p.placement}(st|nd|rd|th)$`),
+      );
     }
 
     await page.getByRole('button', { name: 'Step back' }).click();
@@ -217,13 +240,18 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     expect(await page.locator('[role="log"] li.current').getAttribute('data-seq')).toBe(String(t3));
     // The current line in the shared words (src/protocol/describe.ts), its seats drawn as spans: the bot's name and seat.
     const current = page.locator('[role="log"] li.current');
-    const words = describeEvent(match.replay[t3] as EventLike, { names: match.players.map((p) => p.botName), board: frames.views[t3].board });
+    const words = describeEvent(match.replay[t3] as EventLike, {
+      names: match.players.map((p) => p.botName),
+      board: frames.views[t3].board,
+    });
     expect((await current.locator('span').nth(1).textContent())?.replace(/\s+/g, ' ').trim()).toBe(words);
     const seatSpans = current.locator('.who[data-seat]');
     expect(await seatSpans.count()).toBeGreaterThan(0);
     for (let i = 0; i < (await seatSpans.count()); i++) {
       const seat = Number(await seatSpans.nth(i).getAttribute('data-seat'));
-      expect((await seatSpans.nth(i).textContent())?.trim()).toBe(`${match.players.find((p) => p.seat === seat)!.botName} (seat ${seat})`);
+      expect((await seatSpans.nth(i).textContent())?.trim()).toBe(
+        `${match.players.find((p) => p.seat === seat)!.botName} (seat ${seat})`,
+      );
     }
 
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('16');
@@ -248,11 +276,16 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     expect(await unnamedControls(page)).toEqual([]);
     const tabbed = await tabThrough(page);
     for (const name of ['First event', 'Step back', 'Play', 'Step forward', 'Last event', 'Go to turn']) {
-      expect(tabbed.some((t) => t.endsWith(`:${name}`) || t.includes(name)), `Tab reaches ${name}: ${tabbed.join(' | ')}`).toBe(true);
+      expect(
+        tabbed.some((t) => t.endsWith(`:${name}`) || t.includes(name)),
+        `Tab reaches ${name}: ${tabbed.join(' | ')}`,
+      ).toBe(true);
     }
     await screenshot(page, 'match-replay');
     await page.setViewportSize({ width: 375, height: 800 });
-    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+    ).toBeLessThanOrEqual(0);
     await screenshot(page, 'match-replay-375');
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'match-replay-375-dark');
@@ -263,20 +296,31 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
   it('the bot page charts the rating after each completed match, and never shows the URL', async () => {
     const bot = bots[0];
     // The scheduler keeps seating the three bots; wait for a few completed matches, then stop it.
-    await until('3 completed matches', async () => {
-      const { rows } = await getJson<{ rows: LeaderboardRow[] }>('/leaderboard?game=pioneers');
-      return rows.find((r) => r.botId === bot.id && r.gamesPlayed >= 3);
-    }, 120_000);
+    await until(
+      '3 completed matches',
+      async () => {
+        const { rows } = await getJson<{ rows: LeaderboardRow[] }>('/leaderboard?game=pioneers');
+        return rows.find((r) => r.botId === bot.id && r.gamesPlayed >= 3);
+      },
+      120_000,
+    );
     await pauseAll(owner, bots);
-    await until('no running match', async () => (await getJson<{ matches: MatchSummary[] }>('/matches?status=running')).matches.length === 0);
+    await until(
+      'no running match',
+      async () => (await getJson<{ matches: MatchSummary[] }>('/matches?status=running')).matches.length === 0,
+    );
     // The last match's record and its ratings settle; then the leaderboard and the records agree.
-    const { row, completed } = await until('the leaderboard to count every completed match', async () => {
-      const { rows } = await getJson<{ rows: LeaderboardRow[] }>('/leaderboard?game=pioneers');
-      const { matches } = await getJson<{ matches: MatchSummary[] }>(`/matches?botId=${bot.id}&limit=100`);
-      const row = rows.find((r) => r.botId === bot.id)!;
-      const completed = matches.filter((m) => m.status === 'completed');
-      return completed.length === row.gamesPlayed && { row, completed };
-    }, 10_000);
+    const { row, completed } = await until(
+      'the leaderboard to count every completed match',
+      async () => {
+        const { rows } = await getJson<{ rows: LeaderboardRow[] }>('/leaderboard?game=pioneers');
+        const { matches } = await getJson<{ matches: MatchSummary[] }>(`/matches?botId=${bot.id}&limit=100`);
+        const row = rows.find((r) => r.botId === bot.id)!;
+        const completed = matches.filter((m) => m.status === 'completed');
+        return completed.length === row.gamesPlayed && { row, completed };
+      },
+      10_000,
+    );
 
     await page.goto(`${svc.url}/bot/${bot.id}`);
     const chart = page.getByRole('img', { name: /Rating history over/ });
@@ -300,7 +344,15 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     // Head-to-head from the real matches: all three bots sat at every table, so each opponent has every game.
     const h2h = await getJson<OpponentPage>(`/bots/${bot.id}/opponents`);
     expect(h2h.opponents.map((o) => o.games)).toEqual([completed.length, completed.length]);
-    const opponentRows = (list: OpponentPage['opponents']) => list.map((o) => [o.name, `@${o.owner}`, String(o.games), `${o.above} (${Math.round(o.aboveShare * 100)}%)`, o.meanPlacement.toFixed(2), o.opponentMeanPlacement.toFixed(2)]);
+    const opponentRows = (list: OpponentPage['opponents']) =>
+      list.map((o) => [
+        o.name,
+        `@${o.owner}`,
+        String(o.games),
+        `${o.above} (${Math.round(o.aboveShare * 100)}%)`,
+        o.meanPlacement.toFixed(2),
+        o.opponentMeanPlacement.toFixed(2),
+      ]);
     const h2hTable = page.getByTestId('opponents');
     await h2hTable.waitFor();
     expect(await cellTexts(h2hTable.locator('tbody tr'))).toEqual(opponentRows(h2h.opponents));
@@ -322,7 +374,9 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     await table.waitFor();
     const { rows } = await getJson<{ rows: LeaderboardRow[] }>('/leaderboard?game=pioneers');
     const shown = await cellTexts(table.locator('tbody tr'));
-    expect(shown).toEqual(rows.map((r) => [String(r.rank), r.name, `@${r.owner}`, formatRating(r.rating), String(r.gamesPlayed)]));
+    expect(shown).toEqual(
+      rows.map((r) => [String(r.rank), r.name, `@${r.owner}`, formatRating(r.rating), String(r.gamesPlayed)]),
+    );
     await page.locator(`li[data-match="${matchId}"]`).or(page.locator('li[data-match]').first()).first().waitFor();
     // Each name in a match's line of players is isolated (<bdi>): a right-to-left name cannot reorder the others.
     const line = page.locator('li[data-match]').first().locator('div.muted');
@@ -333,7 +387,9 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     expect(await unnamedControls(page)).toEqual([]);
     await screenshot(page, 'home');
     await page.setViewportSize({ width: 375, height: 800 });
-    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth'),
+    ).toBeLessThanOrEqual(0);
     await screenshot(page, 'home-375');
     await page.setViewportSize({ width: 1200, height: 1000 });
     expect(browser.errors).toEqual([]);
@@ -355,7 +411,8 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
         await cold.page.goto('about:blank');
         const cdp = await cold.context.newCDPSession(cold.page);
         await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
-        const threadTime = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value * 1000;
+        const threadTime = async () =>
+          (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value * 1000;
         const cpu0 = await threadTime();
         await cold.page.goto(`${svc.url}/match/${matchId}`);
         await cold.page.locator('svg.board').waitFor();
@@ -373,7 +430,9 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
         // Cold: both assets came over the network, not from a cache.
         expect(t.transferred).toHaveLength(2);
         for (const size of t.transferred) expect(size).toBeGreaterThan(0);
-        console.log(`match page, cold cache, try ${i + 1}: board on screen at ${t.board.toFixed(0)} ms, main thread busy ${cpu.toFixed(0)} ms (${t.timeline})`);
+        console.log(
+          `match page, cold cache, try ${i + 1}: board on screen at ${t.board.toFixed(0)} ms, main thread busy ${cpu.toFixed(0)} ms (${t.timeline})`,
+        );
         walls.push(t.board);
         cpus.push(cpu);
       } finally {
@@ -386,14 +445,20 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     // runnable work than cores, every process's clock stretches and measures the machine, not the page.
     const [load] = loadavg();
     if (load <= cores) expect(Math.min(...walls)).toBeLessThan(1000);
-    else console.log(`load average ${load.toFixed(1)} on ${cores} cores: wall clock (best ${Math.min(...walls).toFixed(0)} ms) reported, not asserted`);
+    else
+      console.log(
+        `load average ${load.toFixed(1)} on ${cores} cores: wall clock (best ${Math.min(...walls).toFixed(0)} ms) reported, not asserted`,
+      );
   }, 180_000);
 
   it('an unrated match (two bots of one owner at the table) says "unrated" beside its status', async () => {
     // A copy of the finished match, stored as the scheduler stores an unrated one.
     const played = (await svc.store.getMatch(matchId))!;
     const id = `${matchId}_unrated`;
-    await svc.store.completeMatch({ ...played, id, rated: false, players: played.players.map((p) => ({ ...p, ratingDelta: null })) }, []);
+    await svc.store.completeMatch(
+      { ...played, id, rated: false, players: played.players.map((p) => ({ ...p, ratingDelta: null })) },
+      [],
+    );
     await page.goto(`${svc.url}/match/${id}`);
     await page.getByTestId('unrated').waitFor();
     expect(await page.getByTestId('unrated').textContent()).toBe('unrated');

@@ -17,9 +17,20 @@ beforeAll(async () => {
   await makeOwner(svc, 'bob@example.com', 'bob');
   const alice = (await svc.store.getUserByEmail('alice@example.com'))!;
   // Stored directly, its qualifier's end written as the qualifier would: the service never ticks (tickSeconds 0).
-  botId = (await svc.store.addBot({ ownerId: alice.id, name: 'alice-q', game: 'pioneers', url: 'wss://alice-q.example/', qualify: true })).id;
+  botId = (
+    await svc.store.addBot({
+      ownerId: alice.id,
+      name: 'alice-q',
+      game: 'pioneers',
+      url: 'wss://alice-q.example/',
+      qualify: true,
+    })
+  ).id;
   await svc.store.finishQualification(botId, 1, {
-    state: 'failed', matchId: 'm_qualifier', resigned: true, reason: 'resigned after 3 strikes',
+    state: 'failed',
+    matchId: 'm_qualifier',
+    resigned: true,
+    reason: 'resigned after 3 strikes',
     strikes: [{ reason: 'illegal', code: 'not_adjacent', message: 'the road does not touch <b>your</b> settlement' }],
   });
 }, 120_000);
@@ -43,7 +54,9 @@ describe("the bot page's qualification", () => {
     await page.getByTestId('qualification').waitFor();
     expect(await page.getByTestId('bot-status').innerText()).toBe('failed');
     expect(await page.getByTestId('qualification').innerText()).toContain('failed (v1): resigned after 3 strikes');
-    expect(await page.getByTestId('qualification-strikes').innerText()).toContain('illegal not_adjacent: the road does not touch <b>your</b> settlement');
+    expect(await page.getByTestId('qualification-strikes').innerText()).toContain(
+      'illegal not_adjacent: the road does not touch <b>your</b> settlement',
+    );
     expect(await page.getByTestId('versions').locator('tbody tr').count()).toBe(1);
     await page.getByRole('button', { name: 'Requalify' }).click();
     await page.getByTestId('bot-status').getByText('qualifying').waitFor();

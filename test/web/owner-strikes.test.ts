@@ -20,14 +20,38 @@ beforeAll(async () => {
   const alice = (await svc.store.getUserByEmail('alice@example.com'))!;
   const ids: string[] = [];
   // Bots stored directly: the service never ticks (tickSeconds 0), so they are never dialled.
-  for (let i = 0; i < 3; i++) ids.push((await svc.store.addBot({ ownerId: alice.id, name: `alice-${i}`, game: 'pioneers', url: `wss://alice-${i}.example/` })).id);
+  for (let i = 0; i < 3; i++)
+    ids.push(
+      (
+        await svc.store.addBot({
+          ownerId: alice.id,
+          name: `alice-${i}`,
+          game: 'pioneers',
+          url: `wss://alice-${i}.example/`,
+        })
+      ).id,
+    );
   botId = ids[0];
   const m = runningMatch(ids);
   await svc.store.putMatch(m);
   await svc.store.putMatch(aborted(m));
   await svc.store.putOwnerMatchData(m.id, botId, {
-    endedAt: '2026-11-27T10:00:00.000Z', notes: [],
-    strikes: [{ decisionId: 7, kind: 'turn', turn: 3, seat: 0, reason: 'illegal', code: 'occupied', message: 'that place is already taken', answer: ANSWER, answerBytes: 240, strikes: 1 }],
+    endedAt: '2026-11-27T10:00:00.000Z',
+    notes: [],
+    strikes: [
+      {
+        decisionId: 7,
+        kind: 'turn',
+        turn: 3,
+        seat: 0,
+        reason: 'illegal',
+        code: 'occupied',
+        message: 'that place is already taken',
+        answer: ANSWER,
+        answerBytes: 240,
+        strikes: 1,
+      },
+    ],
   });
 }, 120_000);
 
@@ -51,7 +75,14 @@ describe("the bot page's strike log", () => {
     await row.first().waitFor();
     expect(await row.count()).toBe(1);
     const text = await row.first().innerText();
-    for (const part of ['7 (turn, turn 3)', 'illegal occupied', 'that place is already taken', ANSWER, '(of 240 bytes)']) expect(text).toContain(part);
+    for (const part of [
+      '7 (turn, turn 3)',
+      'illegal occupied',
+      'that place is already taken',
+      ANSWER,
+      '(of 240 bytes)',
+    ])
+      expect(text).toContain(part);
     expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
     expect(errors).toEqual([]);
   }, 60_000);

@@ -13,7 +13,8 @@ import { prefersHtml } from '../../src/service/dashboard';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { startService, type Service } from './support/service';
 
-const CHROME_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
+const CHROME_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7';
 const FIREFOX_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 let svc: Service;
@@ -27,7 +28,9 @@ beforeAll(async () => {
   // A finished match in the store, played by built-in bots with people's names.
   const { privateKey } = generateKeyPair();
   const result = await runMatch({
-    matchId: 'm_titles1', seed: 'titles-seed', platformKey: privateKey,
+    matchId: 'm_titles1',
+    seed: 'titles-seed',
+    platformKey: privateKey,
     entrants: names.map((n, i) => ({ botId: `b_t${i}`, botName: n, source: { type: 'builtin', bot: 'greedy' } })),
   });
   expect(result.match.status).toBe('completed');
@@ -44,7 +47,12 @@ afterAll(async () => {
 
 async function get(path: string, accept?: string) {
   const res = await request(svc.url + path, { headers: accept === undefined ? {} : { accept } });
-  return { status: res.statusCode, type: String(res.headers['content-type']), vary: String(res.headers.vary ?? ''), body: await res.body.text() };
+  return {
+    status: res.statusCode,
+    type: String(res.headers['content-type']),
+    vary: String(res.headers.vary ?? ''),
+    body: await res.body.text(),
+  };
 }
 
 describe('content negotiation at the API paths', () => {

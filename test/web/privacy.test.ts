@@ -9,7 +9,7 @@ import type { RunningBot } from '../../examples/starter-bot/server';
 import type { Bot, MatchSummary } from '../../src/protocol/index';
 import { listBots, listKeys } from '../../src/client/owner';
 import { DecisionGate, gatedStarterBot, makeOwner, pauseAll, registerBots, type Owner } from './support/arena-setup';
-import { openBrowser, screenshot, type BrowserSession } from './support/browser';
+import { openBrowser, screenshot } from './support/browser';
 import { signIn, startService, type Service } from './support/service';
 
 let svc: Service;
@@ -20,7 +20,9 @@ let matchId: string;
 const secrets: string[] = [];
 
 /** Every response body the page receives, as text (the event stream of a running match is not waited for). */
-function recordResponses(page: Page): Array<{ url: string; status: number; headers: Record<string, string>; body: string }> {
+function recordResponses(
+  page: Page,
+): Array<{ url: string; status: number; headers: Record<string, string>; body: string }> {
   const seen: Array<{ url: string; status: number; headers: Record<string, string>; body: string }> = [];
   page.on('response', (res: Response) => {
     if (res.headers()['content-type']?.startsWith('text/event-stream')) return;
@@ -44,7 +46,10 @@ async function visitAll(page: Page, who: string, paths: string[]): Promise<void>
     await page.locator('main h1').waitFor();
     await page.waitForLoadState('networkidle');
     expectNoSecrets(await page.content(), `${who}'s page ${path}`);
-    await screenshot(page, `privacy-${who}-${path.split('/')[1] || 'home'}${path.split('/')[2] && !path.startsWith('/account') ? '' : path.split('/')[2] ? `-${path.split('/')[2]}` : ''}`);
+    await screenshot(
+      page,
+      `privacy-${who}-${path.split('/')[1] || 'home'}${path.split('/')[2] && !path.startsWith('/account') ? '' : path.split('/')[2] ? `-${path.split('/')[2]}` : ''}`,
+    );
   }
   expect(responses.length).toBeGreaterThan(paths.length);
   for (const r of responses) expectNoSecrets(r.body, `${who}'s response from ${r.url}`);
@@ -55,7 +60,10 @@ beforeAll(async () => {
   alice = await makeOwner(svc, 'alice@example.com', 'alice');
   const gate = new DecisionGate();
   for (let i = 0; i < 3; i++) botServers.push(await gatedStarterBot(gate));
-  aliceBots = await registerBots(alice, botServers.map((b, i) => ({ name: `alice-${i + 1}`, url: b.url })));
+  aliceBots = await registerBots(
+    alice,
+    botServers.map((b, i) => ({ name: `alice-${i + 1}`, url: b.url })),
+  );
   // One finished match, so the bots have public pages.
   const end = Date.now() + 60_000;
   for (;;) {
@@ -81,15 +89,24 @@ afterAll(async () => {
 });
 
 describe('privacy between users', () => {
-  it('a signed-out visitor sees public pages and none of alice\'s bots, URLs, keys or e-mail', async () => {
+  it("a signed-out visitor sees public pages and none of alice's bots, URLs, keys or e-mail", async () => {
     const b = await openBrowser();
     try {
-      await visitAll(b.page, 'visitor', ['/', `/bot/${aliceBots[0].id}`, `/match/${matchId}`, '/account/bots', '/account/keys', '/account']);
+      await visitAll(b.page, 'visitor', [
+        '/',
+        `/bot/${aliceBots[0].id}`,
+        `/match/${matchId}`,
+        '/account/bots',
+        '/account/keys',
+        '/account',
+      ]);
       // Her bots are public by name; their pages exist.
       await b.page.goto(`${svc.url}/bot/${aliceBots[0].id}`);
       await b.page.getByTestId('owner').filter({ hasText: '@alice' }).waitFor();
       for (const path of ['/bots?game=pioneers', '/keys', `/bots/${aliceBots[0].id}`, '/me']) {
-        const r = await b.page.evaluate<{ status: number; body: string }>(`fetch(${JSON.stringify(path)}).then(async (r) => ({ status: r.status, body: await r.text() }))`);
+        const r = await b.page.evaluate<{ status: number; body: string }>(
+          `fetch(${JSON.stringify(path)}).then(async (r) => ({ status: r.status, body: await r.text() }))`,
+        );
         expect(r.status, path).toBe(401);
         expectNoSecrets(r.body, `the visitor's ${path}`);
       }
@@ -99,11 +116,18 @@ describe('privacy between users', () => {
     }
   }, 120_000);
 
-  it('a second user sees only their own (empty) lists and cannot read or touch alice\'s bot or key', async () => {
+  it("a second user sees only their own (empty) lists and cannot read or touch alice's bot or key", async () => {
     const b = await openBrowser();
     try {
       await signIn(b.page, svc, 'bob@example.com');
-      await visitAll(b.page, 'bob', ['/', `/bot/${aliceBots[0].id}`, `/match/${matchId}`, '/account/bots', '/account/keys', '/account']);
+      await visitAll(b.page, 'bob', [
+        '/',
+        `/bot/${aliceBots[0].id}`,
+        `/match/${matchId}`,
+        '/account/bots',
+        '/account/keys',
+        '/account',
+      ]);
       await b.page.goto(`${svc.url}/account/bots`);
       await b.page.getByText('You have no bots yet.').waitFor();
       await b.page.goto(`${svc.url}/account/keys`);
@@ -126,7 +150,11 @@ describe('privacy between users', () => {
         expectNoSecrets(r.body.split(path.split('/')[2]).join(''), `bob's ${method} ${path}`);
       }
       // Nothing changed for alice.
-      expect((await listBots(alice.target)).map((x) => [x.name, x.status])).toEqual([['alice-1', 'paused'], ['alice-2', 'paused'], ['alice-3', 'paused']]);
+      expect((await listBots(alice.target)).map((x) => [x.name, x.status])).toEqual([
+        ['alice-1', 'paused'],
+        ['alice-2', 'paused'],
+        ['alice-3', 'paused'],
+      ]);
       expect((await listKeys(alice.target)).every((k) => k.revokedAt === null)).toBe(true);
       expect(b.errors).toEqual([]);
     } finally {

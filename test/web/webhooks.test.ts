@@ -60,7 +60,13 @@ describe('the Webhooks page', () => {
     const [hook] = await svc.store.listWebhooks(alice.id);
     expect(hook.events).toEqual(['match.completed', 'bot.struck_out']);
 
-    svc.server.webhooks.sink({ type: 'bot.struck_out', ownerId: alice.id, botId: 'b_x', matchId: 'm_x', data: { strikes: 3 } });
+    svc.server.webhooks.sink({
+      type: 'bot.struck_out',
+      ownerId: alice.id,
+      botId: 'b_x',
+      matchId: 'm_x',
+      data: { strikes: 3 },
+    });
     await svc.server.webhooks.settled();
     expect(got).toHaveLength(1);
     await page.reload();
@@ -82,15 +88,28 @@ describe('the Webhooks page', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
-  it("the bot page shows its owner the webhooks that hear of it, and another owner nothing", async () => {
+  it('the bot page shows its owner the webhooks that hear of it, and another owner nothing', async () => {
     const alice = (await svc.store.getUserByEmail('alice@example.com'))!;
     const ids: string[] = [];
     // Stored directly: the service never ticks, so the bots are never dialled.
-    for (let i = 0; i < 3; i++) ids.push((await svc.store.addBot({ ownerId: alice.id, name: `alice-${i}`, game: 'pioneers', url: `wss://alice-${i}.example/` })).id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          await svc.store.addBot({
+            ownerId: alice.id,
+            name: `alice-${i}`,
+            game: 'pioneers',
+            url: `wss://alice-${i}.example/`,
+          })
+        ).id,
+      );
     const m = runningMatch(ids);
     await svc.store.putMatch(m);
     await svc.store.putMatch(aborted(m));
-    await svc.store.addWebhook({ ownerId: alice.id, url: 'https://hooks.example/alice', events: ['bot.struck_out'] }, 10);
+    await svc.store.addWebhook(
+      { ownerId: alice.id, url: 'https://hooks.example/alice', events: ['bot.struck_out'] },
+      10,
+    );
     const { page, errors } = await browser();
     await signIn(page, svc, 'alice@example.com');
     await page.goto(`${svc.url}/bot/${ids[0]}`);

@@ -45,8 +45,11 @@ Bootstrap a new service:
   user
     .command('add')
     .description('add a user (an account) to the data directory')
-    .requiredOption('--email <EMAIL>', 'the user\'s e-mail address (unique, compared case-insensitively)')
-    .option('--handle <NAME>', 'public handle: 2-32 characters of a-z, 0-9 and _ (default: none; the user picks one with `arena me handle`)')
+    .requiredOption('--email <EMAIL>', "the user's e-mail address (unique, compared case-insensitively)")
+    .option(
+      '--handle <NAME>',
+      'public handle: 2-32 characters of a-z, 0-9 and _ (default: none; the user picks one with `arena me handle`)',
+    )
     .option('--data <DIR>', DATA_HELP)
     .option('--store <URL>', STORE_HELP)
     .option('--json', 'print the User {id, name, email} as JSON')
@@ -61,20 +64,33 @@ Examples:
     )
     .action(async (flags: DataFlags & { email: string; handle?: string }) => {
       const { addUser } = await import('../../service/admin/accounts');
-      const u = await withStore(io, flags, true, (store) => addUser(store, { email: flags.email, handle: flags.handle }));
+      const u = await withStore(io, flags, true, (store) =>
+        addUser(store, { email: flags.email, handle: flags.handle }),
+      );
       const shown = { id: u.id, name: u.name, email: u.email };
       io.stdout.write(flags.json ? JSON.stringify(shown) + '\n' : `${u.id}\n`);
-      if (!flags.json) io.stderr.write(`added user ${u.email}${u.name ? ` (@${u.name})` : ''}; next: arena admin key add --user ${u.email} --public-key FILE\n`);
+      if (!flags.json)
+        io.stderr.write(
+          `added user ${u.email}${u.name ? ` (@${u.name})` : ''}; next: arena admin key add --user ${u.email} --public-key FILE\n`,
+        );
     });
 
   const key = admin.command('key').description('add API keys');
   key
     .command('add')
     .description('register a public key for a user; all six scopes by default (this bootstraps an operator)')
-    .requiredOption('--user <EMAIL|ID>', 'the key\'s owner, by e-mail or user id')
-    .requiredOption('--public-key <FILE>', 'public key file (ssh-ed25519 line, PEM or raw base64; a private key file gives its public half) or an ssh-ed25519 line')
+    .requiredOption('--user <EMAIL|ID>', "the key's owner, by e-mail or user id")
+    .requiredOption(
+      '--public-key <FILE>',
+      'public key file (ssh-ed25519 line, PEM or raw base64; a private key file gives its public half) or an ssh-ed25519 line',
+    )
     .option('--name <NAME>', 'a name for the key, 1-64 characters (default: admin)')
-    .addOption(new Option('--scopes <SCOPE...>', `scopes, space- or comma-separated (default: all of ${SCOPE_NAMES.join(', ')})`))
+    .addOption(
+      new Option(
+        '--scopes <SCOPE...>',
+        `scopes, space- or comma-separated (default: all of ${SCOPE_NAMES.join(', ')})`,
+      ),
+    )
     .option('--data <DIR>', DATA_HELP)
     .option('--store <URL>', STORE_HELP)
     .option('--json', 'print the ApiKeyMeta as JSON (its id is the key id)')
@@ -98,10 +114,15 @@ Examples:
         throw libraryCliError(err);
       }
       const { addKey } = await import('../../service/admin/accounts');
-      const k = await withStore(io, flags, false, (store) => addKey(store, { user: flags.user, publicKey, name: flags.name, scopes }));
+      const k = await withStore(io, flags, false, (store) =>
+        addKey(store, { user: flags.user, publicKey, name: flags.name, scopes }),
+      );
       const { userId: _owner, ...meta } = k;
       io.stdout.write(flags.json ? JSON.stringify(meta) + '\n' : `${k.id}\n`);
-      if (!flags.json) io.stderr.write(`added key ${k.name} (${k.id}) with scopes ${k.scopes.join(', ')}; sign with it: arena login --url URL --key-id ${k.id} --key PRIVATE_KEY_FILE\n`);
+      if (!flags.json)
+        io.stderr.write(
+          `added key ${k.name} (${k.id}) with scopes ${k.scopes.join(', ')}; sign with it: arena login --url URL --key-id ${k.id} --key PRIVATE_KEY_FILE\n`,
+        );
     });
 
   admin
@@ -129,12 +150,26 @@ Examples:
         return;
       }
       const { formatTable } = await import('../../term/table');
-      io.stdout.write(formatTable(['ID', 'HANDLE', 'EMAIL', 'KEYS', 'BOTS', 'CREATED'], users.map((u) => [u.id, u.name ? `@${u.name}` : '-', u.email, String(u.activeKeys), String(u.bots), u.createdAt])));
+      io.stdout.write(
+        formatTable(
+          ['ID', 'HANDLE', 'EMAIL', 'KEYS', 'BOTS', 'CREATED'],
+          users.map((u) => [
+            u.id,
+            u.name ? `@${u.name}` : '-',
+            u.email,
+            String(u.activeKeys),
+            String(u.bots),
+            u.createdAt,
+          ]),
+        ),
+      );
     });
 
   admin
     .command('backup')
-    .description('write a consistent copy of the store into DIR (new or empty), whether a server is running on it or not')
+    .description(
+      'write a consistent copy of the store into DIR (new or empty), whether a server is running on it or not',
+    )
     .argument('<DIR>', 'where the copy goes: a new or empty directory')
     .option('--data <DIR>', DATA_HELP)
     .option('--store <URL>', STORE_HELP)
@@ -181,7 +216,9 @@ Examples:
 
   admin
     .command('export')
-    .description('write the whole store (a database or a data directory) as a data directory: the file store\'s format, also the backup format; works while servers run')
+    .description(
+      "write the whole store (a database or a data directory) as a data directory: the file store's format, also the backup format; works while servers run",
+    )
     .requiredOption('--to <DIR>', 'where the copy goes: a new or empty directory')
     .option('--data <DIR>', DATA_HELP)
     .option('--store <URL>', STORE_HELP)
@@ -206,7 +243,10 @@ Examples:
     .command('import')
     .description('load a data directory (a stopped store, a backup or an export) into an empty PostgreSQL database')
     .requiredOption('--from <DIR>', 'the data directory to read; not one a server is running on (back it up first)')
-    .requiredOption('--to <URL>', 'the database: postgres://USER[:PASSWORD]@HOST[:PORT]/DB; migrated first, and it must hold no records')
+    .requiredOption(
+      '--to <URL>',
+      'the database: postgres://USER[:PASSWORD]@HOST[:PORT]/DB; migrated first, and it must hold no records',
+    )
     .addHelpText(
       'after',
       `
@@ -233,7 +273,11 @@ Examples:
       try {
         counts = await importDataDir(from, store);
       } catch (err) {
-        if (err instanceof StoreLocked) throw new CliError(`${from} is in use by a running server; import a copy of it (arena admin backup DIR) or stop the server`, EXIT.failure);
+        if (err instanceof StoreLocked)
+          throw new CliError(
+            `${from} is in use by a running server; import a copy of it (arena admin backup DIR) or stop the server`,
+            EXIT.failure,
+          );
         throw new CliError(`import failed, nothing was loaded: ${(err as Error).message}`, EXIT.failure);
       } finally {
         await store.close();
@@ -244,7 +288,9 @@ Examples:
 
   admin
     .command('migrate-db')
-    .description('apply the database schema migrations this arena needs, and nothing else (serve does it at start unless --no-migrate)')
+    .description(
+      'apply the database schema migrations this arena needs, and nothing else (serve does it at start unless --no-migrate)',
+    )
     .option('--store <URL>', STORE_HELP)
     .addHelpText(
       'after',
@@ -260,11 +306,16 @@ Examples:
       const { openDatabaseStore } = await import('../open-database');
       const { describe, SCHEMA_VERSION } = await import('../../service/store/pg/migrations');
       const choice = chooseStore(io.env, io.cwd, { store: flags.store });
-      if (choice.kind !== 'postgres') throw usageError('migrate-db needs a database: give --store URL or set $ARENA_DATABASE_URL');
+      if (choice.kind !== 'postgres')
+        throw usageError('migrate-db needs a database: give --store URL or set $ARENA_DATABASE_URL');
       const store = await openDatabaseStore(choice.url, choice.shown, true);
       await store.close();
       for (const m of store.applied) io.stdout.write(`applied ${describe(m)}\n`);
-      io.stderr.write(store.applied.length ? `the database at ${choice.shown} is at schema version ${SCHEMA_VERSION}\n` : `the database at ${choice.shown} is already at schema version ${SCHEMA_VERSION}; nothing to do\n`);
+      io.stderr.write(
+        store.applied.length
+          ? `the database at ${choice.shown} is at schema version ${SCHEMA_VERSION}\n`
+          : `the database at ${choice.shown} is already at schema version ${SCHEMA_VERSION}; nothing to do\n`,
+      );
     });
 }
 
@@ -274,7 +325,12 @@ Examples:
  * store (user add on a new service); otherwise a missing store is an error
  * rather than an empty list. A database is migrated first, like `serve` does.
  */
-async function withStore<T>(io: CliIO, flags: { data?: string; store?: string }, create: boolean, fn: (store: Store) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  io: CliIO,
+  flags: { data?: string; store?: string },
+  create: boolean,
+  fn: (store: Store) => Promise<T>,
+): Promise<T> {
   const { existsSync } = await import('node:fs');
   const { join } = await import('node:path');
   const { openFileStore, storeLeftovers, StoreMissing } = await import('../../service/store/file-store');
@@ -291,13 +347,19 @@ async function withStore<T>(io: CliIO, flags: { data?: string; store?: string },
     if (!create && !existsSync(join(dir, 'store.json'))) {
       const { found } = await storeLeftovers(dir);
       if (found.length) throw new CliError(new StoreMissing(dir, found).message, EXIT.failure);
-      throw new CliError(`${dir} holds no arena store yet; add the first user with \`arena admin user add --email E${flags.data ? ` --data ${flags.data}` : ''}\``, EXIT.failure);
+      throw new CliError(
+        `${dir} holds no arena store yet; add the first user with \`arena admin user add --email E${flags.data ? ` --data ${flags.data}` : ''}\``,
+        EXIT.failure,
+      );
     }
     try {
       store = await openFileStore(dir);
     } catch (err) {
       if (err instanceof StoreLocked) {
-        throw new CliError(`${dir} is in use by a running server${err.pid ? ` (pid ${err.pid})` : ''}; arena admin works offline: stop the server first (arena admin backup works while it runs; a PostgreSQL store, --store URL, has no such limit)`, EXIT.failure);
+        throw new CliError(
+          `${dir} is in use by a running server${err.pid ? ` (pid ${err.pid})` : ''}; arena admin works offline: stop the server first (arena admin backup works while it runs; a PostgreSQL store, --store URL, has no such limit)`,
+          EXIT.failure,
+        );
       }
       throw new CliError(`cannot open the store in ${dir}: ${(err as Error).message}`, EXIT.failure);
     }
@@ -337,5 +399,7 @@ async function exportCommand(io: CliIO, choice: StoreChoice, to: string): Promis
     throw new CliError(`export failed: ${errnoReason(err)}`, EXIT.failure);
   }
   io.stdout.write(`${describeCounts(counts)}\n`);
-  io.stderr.write(`exported ${choice.kind === 'postgres' ? `the database at ${choice.shown}` : choice.dir} to ${to} (a data directory: \`arena serve --data ${to}\` runs on it)\n`);
+  io.stderr.write(
+    `exported ${choice.kind === 'postgres' ? `the database at ${choice.shown}` : choice.dir} to ${to} (a data directory: \`arena serve --data ${to}\` runs on it)\n`,
+  );
 }

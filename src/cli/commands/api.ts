@@ -28,7 +28,7 @@ export function register(program: Command, io: CliIO): void {
     )
     .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
     .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')
-    .option('-d, --data <BODY>', 'request body: literal JSON, @FILE for a file\'s bytes, or - for stdin')
+    .option('-d, --data <BODY>', "request body: literal JSON, @FILE for a file's bytes, or - for stdin")
     .option('-H, --header <NAME:VALUE>', 'extra request header (repeatable)', collect)
     .option('--url <URL>', 'server base URL (default: $ARENA_URL, then the login profile)')
     .option('--key-id <ID>', 'key id (default: $ARENA_KEY_ID, then the login profile)')
@@ -63,18 +63,35 @@ or revoked key) or missing key settings.`,
         const baseUrl = requireUrl(settings);
         const signer = requireSigner(settings);
         const body = await readBodyArg(opts.data, io.stdin);
-        res = await sendSigned({ baseUrl, keyId: signer.keyId, privateKey: signer.privateKey, method, path, body, headers });
+        res = await sendSigned({
+          baseUrl,
+          keyId: signer.keyId,
+          privateKey: signer.privateKey,
+          method,
+          path,
+          body,
+          headers,
+        });
       } catch (err) {
         throw libraryCliError(err);
       }
       if (opts.include) {
-        const lines = [`HTTP ${res.status}`, ...Object.entries(res.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`)];
+        const lines = [
+          `HTTP ${res.status}`,
+          ...Object.entries(res.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`),
+        ];
         io.stderr.write(lines.join('\n') + '\n\n');
       } else {
         io.stderr.write(`HTTP ${res.status}\n`);
       }
       const contentType = res.headers['content-type'];
-      io.stdout.write(formatResponseBody(res.body, Array.isArray(contentType) ? contentType[0] : contentType, io.stdout.isTTY === true));
+      io.stdout.write(
+        formatResponseBody(
+          res.body,
+          Array.isArray(contentType) ? contentType[0] : contentType,
+          io.stdout.isTTY === true,
+        ),
+      );
       if (res.status >= 400) {
         const why = errorMessage(res.body);
         throw new CliError(`HTTP ${res.status}${why ? `: ${why}` : ''}`, res.status === 401 ? EXIT.auth : EXIT.failure);
@@ -91,13 +108,17 @@ function parseHeaders(list: string[]): Record<string, string> {
   for (const h of list) {
     const i = h.indexOf(':');
     const name = i > 0 ? h.slice(0, i).trim() : '';
-    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw usageError(`--header must look like "Name: value" (got "${h}")`);
-    if (name.toLowerCase().startsWith('x-svc-')) throw usageError(`--header cannot set ${name}: arena signs the request itself`);
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name))
+      throw usageError(`--header must look like "Name: value" (got "${h}")`);
+    if (name.toLowerCase().startsWith('x-svc-'))
+      throw usageError(`--header cannot set ${name}: arena signs the request itself`);
     const value = h.slice(i + 1).trim();
     // What a field value can carry (RFC 9110): tab, printable ASCII, and bytes 0x80-0xFF. The HTTP
     // client refuses anything else with an error that reads like a network failure.
     if (/[^\t\u0020-\u007e\u0080-\u00ff]/.test(value)) {
-      throw usageError(`--header ${name}: the value must be one line of text, without control characters (line breaks, escapes) or characters beyond Latin-1`);
+      throw usageError(
+        `--header ${name}: the value must be one line of text, without control characters (line breaks, escapes) or characters beyond Latin-1`,
+      );
     }
     out[name] = value;
   }

@@ -13,7 +13,10 @@ interface CheckFlags {
 }
 
 export function register(program: Command, io: CliIO): void {
-  const bot = program.command('bot').summary('tools for bot authors: check a bot before it plays').description('tools for bot authors: check a bot before it plays.');
+  const bot = program
+    .command('bot')
+    .summary('tools for bot authors: check a bot before it plays')
+    .description('tools for bot authors: check a bot before it plays.');
   bot
     .command('check')
     .summary('check that a bot speaks the protocol: ping, upgrade, handshake, one decision of each kind')
@@ -22,7 +25,9 @@ export function register(program: Command, io: CliIO): void {
     .option('--deadline-ms <MS>', 'deadline sent with each decision (default 5000)')
     .option('-s, --seed <S>', 'seed of the sample games the positions come from (default "bot-check")')
     .option('--json', 'print the report as JSON: {url, ok, checks: [{name, status: pass|fail|info, detail}]}')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Checks, in order:
   ping         GET <url>/ping answers "pong"
   upgrade      a WebSocket upgrade signed with the local platform key is accepted
@@ -40,7 +45,8 @@ Exit codes: 0 every check passed, 1 a check failed, 2 usage.
 
 Examples:
   $ arena bot check http://127.0.0.1:8080
-  $ arena bot check ws://127.0.0.1:8080 --deadline-ms 1000 --json | jq '.checks[] | select(.status == "fail")'`)
+  $ arena bot check ws://127.0.0.1:8080 --deadline-ms 1000 --json | jq '.checks[] | select(.status == "fail")'`,
+    )
     .action(async (url: string, flags: CheckFlags) => {
       const { checkBot, formatReport } = await import('../../probe/conformance');
       try {
@@ -52,7 +58,8 @@ Examples:
       let deadlineMs = 5000;
       if (flags.deadlineMs !== undefined) {
         deadlineMs = Number(flags.deadlineMs);
-        if (!/^\d+$/.test(flags.deadlineMs) || deadlineMs < 1 || deadlineMs > 60_000) throw usageError(`--deadline-ms must be a whole number from 1 to 60000, got "${flags.deadlineMs}"`);
+        if (!/^\d+$/.test(flags.deadlineMs) || deadlineMs < 1 || deadlineMs > 60_000)
+          throw usageError(`--deadline-ms must be a whole number from 1 to 60000, got "${flags.deadlineMs}"`);
       }
       const key = await platformKeyOrFail(io);
       const report = await checkBot(url, { platformKey: key.privateKey, deadlineMs, seed: flags.seed });

@@ -11,7 +11,9 @@ export function registerStrikes(bots: Command, io: CliIO, botArg: readonly [stri
   serverOptions(
     bots
       .command('strikes')
-      .description("your bot's strike log on the server, newest first: each strike's code, message, decision and the first 200 bytes of its answer (only you see it)")
+      .description(
+        "your bot's strike log on the server, newest first: each strike's code, message, decision and the first 200 bytes of its answer (only you see it)",
+      )
       .argument(...botArg)
       .option('--limit <N>', 'strikes per page, 1-100', '20')
       .option('--cursor <CURSOR>', 'the page after the one that printed this cursor'),
@@ -30,9 +32,12 @@ ${SERVER_HELP}`,
     )
     .action(async (ref: string, flags: ServerFlags & { limit: string; cursor?: string }) => {
       const limit = Number(flags.limit);
-      if (!/^[0-9]+$/.test(flags.limit) || limit < 1 || limit > 100) throw usageError('--limit must be a whole number from 1 to 100');
+      if (!/^[0-9]+$/.test(flags.limit) || limit < 1 || limit > 100)
+        throw usageError('--limit must be a whole number from 1 to 100');
       const owner = await import('../../client/owner');
-      const page = await withServer(io, flags, async (t: ApiTarget) => owner.listBotStrikes(t, await owner.resolveBotId(t, ref), { limit, cursor: flags.cursor ?? null }));
+      const page = await withServer(io, flags, async (t: ApiTarget) =>
+        owner.listBotStrikes(t, await owner.resolveBotId(t, ref), { limit, cursor: flags.cursor ?? null }),
+      );
       const { strikeLogText } = await import('../../term/strike-log');
       await emit(io, flags.json, page, () => strikeLogText(page.strikes));
       if (!flags.json) {

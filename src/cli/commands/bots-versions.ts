@@ -7,11 +7,18 @@ import type { BotVersion } from '../../protocol/api';
 import type { CliIO } from '../io';
 import { emit, SERVER_HELP, serverOptions, withServer, type ServerFlags } from '../server-call';
 
-export function registerVersions(bots: Command, io: CliIO, botArg: readonly [string, string], botText: (b: import('../../protocol/api').Bot) => string): void {
+export function registerVersions(
+  bots: Command,
+  io: CliIO,
+  botArg: readonly [string, string],
+  botText: (b: import('../../protocol/api').Bot) => string,
+): void {
   serverOptions(
     bots
       .command('versions')
-      .description("list your bot's versions: rated games, the rating at each version's end (now for the current one) and dates")
+      .description(
+        "list your bot's versions: rated games, the rating at each version's end (now for the current one) and dates",
+      )
       .argument(...botArg),
     'print {"botId", "versions": BotVersion[]} as JSON',
   )
@@ -31,14 +38,18 @@ ${SERVER_HELP}`,
     )
     .action(async (ref: string, flags: ServerFlags) => {
       const owner = await import('../../client/owner');
-      const list = await withServer(io, flags, async (t: ApiTarget) => owner.listBotVersions(t, await owner.resolveBotId(t, ref)));
+      const list = await withServer(io, flags, async (t: ApiTarget) =>
+        owner.listBotVersions(t, await owner.resolveBotId(t, ref)),
+      );
       await emit(io, flags.json, list, () => versionTable(list.versions));
     });
 
   serverOptions(
     bots
       .command('requalify')
-      .description('play your bot\'s qualifier again: one unrated match against the server\'s built-in bots; at most 1 strike and no resignation make it active')
+      .description(
+        "play your bot's qualifier again: one unrated match against the server's built-in bots; at most 1 strike and no resignation make it active",
+      )
       .argument(...botArg),
     'print the updated Bot as JSON',
   )
@@ -58,9 +69,14 @@ ${SERVER_HELP}`,
     )
     .action(async (ref: string, flags: ServerFlags) => {
       const owner = await import('../../client/owner');
-      const bot = await withServer(io, flags, async (t: ApiTarget) => owner.requalifyBot(t, await owner.resolveBotId(t, ref)));
+      const bot = await withServer(io, flags, async (t: ApiTarget) =>
+        owner.requalifyBot(t, await owner.resolveBotId(t, ref)),
+      );
       await emit(io, flags.json, bot, () => botText(bot));
-      if (!flags.json) io.stderr.write(`${bot.name} plays its qualifier at the next tick${bot.status === 'paused' ? ' after it is resumed' : ''}\n`);
+      if (!flags.json)
+        io.stderr.write(
+          `${bot.name} plays its qualifier at the next tick${bot.status === 'paused' ? ' after it is resumed' : ''}\n`,
+        );
     });
 }
 
@@ -68,6 +84,13 @@ async function versionTable(list: BotVersion[]): Promise<string> {
   const { formatTable } = await import('../../term/table');
   return formatTable(
     ['VERSION', 'GAMES', 'RATING', 'SIGMA', 'STARTED', 'ENDED'],
-    list.map((v) => [`v${v.version}`, String(v.games), v.rating === null ? '-' : v.rating.toFixed(1), v.sigma === null ? '-' : v.sigma.toFixed(2), v.startedAt, v.endedAt ?? 'now']),
+    list.map((v) => [
+      `v${v.version}`,
+      String(v.games),
+      v.rating === null ? '-' : v.rating.toFixed(1),
+      v.sigma === null ? '-' : v.sigma.toFixed(2),
+      v.startedAt,
+      v.endedAt ?? 'now',
+    ]),
   );
 }

@@ -4,7 +4,12 @@
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
 import type { Command } from 'commander';
 import type { ApiTarget } from '../../client/api';
-import { CHALLENGE_EXPIRY_MINUTES, CHALLENGE_MAX_OPPONENTS, CHALLENGE_MAX_PENDING, CHALLENGE_MAX_PER_DAY } from '../../protocol/challenge-limits';
+import {
+  CHALLENGE_EXPIRY_MINUTES,
+  CHALLENGE_MAX_OPPONENTS,
+  CHALLENGE_MAX_PENDING,
+  CHALLENGE_MAX_PER_DAY,
+} from '../../protocol/challenge-limits';
 import type { Challenge } from '../../protocol/challenge';
 import { formatFields } from '../../term/fields';
 import { usageError } from '../errors';
@@ -20,7 +25,7 @@ function challengeText(c: Challenge): string {
     ...(c.matchId ? ([['match', c.matchId]] as [string, string][]) : []),
     ...(c.reason ? ([['reason', c.reason]] as [string, string][]) : []),
     ['created', c.createdAt],
-    [c.status === 'pending' ? 'expires' : 'ended', c.status === 'pending' ? c.expiresAt : c.endedAt ?? ''],
+    [c.status === 'pending' ? 'expires' : 'ended', c.status === 'pending' ? c.expiresAt : (c.endedAt ?? '')],
   ]);
 }
 
@@ -28,7 +33,9 @@ export function register(program: Command, io: CliIO): void {
   serverOptions(
     program
       .command('challenge')
-      .description(`challenge 1-${CHALLENGE_MAX_OPPONENTS} bots to one unrated match with one of your bots, played at the next tick they are all idle`)
+      .description(
+        `challenge 1-${CHALLENGE_MAX_OPPONENTS} bots to one unrated match with one of your bots, played at the next tick they are all idle`,
+      )
       .argument('<BOT>', 'your bot: its id, or its name if no other bot of yours has that name')
       .argument('<OPPONENT...>', `1-${CHALLENGE_MAX_OPPONENTS} bot ids (any owner's; names work for your own bots)`),
     'print the Challenge as JSON',
@@ -49,7 +56,8 @@ Examples:
 ${SERVER_HELP}`,
     )
     .action(async (ref: string, opponents: string[], flags: ServerFlags) => {
-      if (opponents.length > CHALLENGE_MAX_OPPONENTS) throw usageError(`name at most ${CHALLENGE_MAX_OPPONENTS} opponents (a table seats 4)`);
+      if (opponents.length > CHALLENGE_MAX_OPPONENTS)
+        throw usageError(`name at most ${CHALLENGE_MAX_OPPONENTS} opponents (a table seats 4)`);
       const owner = await import('../../client/owner');
       const made = await withServer(io, flags, async (t: ApiTarget) => {
         const [botId, ...ids] = await owner.resolveBotIds(t, [ref, ...opponents]);
@@ -62,7 +70,9 @@ ${SERVER_HELP}`,
   serverOptions(
     program
       .command('challenges')
-      .description('your challenges, newest first: pending, played (with the match id), expired or refused (with the reason)')
+      .description(
+        'your challenges, newest first: pending, played (with the match id), expired or refused (with the reason)',
+      )
       .option('--limit <N>', 'challenges to list, 1-100', '20'),
     'print {"challenges": Challenge[]} as JSON',
   )
@@ -79,7 +89,8 @@ ${SERVER_HELP}`,
     )
     .action(async (flags: ServerFlags & { limit: string }) => {
       const limit = Number(flags.limit);
-      if (!/^[0-9]+$/.test(flags.limit) || limit < 1 || limit > 100) throw usageError('--limit must be a whole number from 1 to 100');
+      if (!/^[0-9]+$/.test(flags.limit) || limit < 1 || limit > 100)
+        throw usageError('--limit must be a whole number from 1 to 100');
       const owner = await import('../../client/owner');
       const list = await withServer(io, flags, (t: ApiTarget) => owner.listChallenges(t, limit));
       await emit(io, flags.json, { challenges: list }, async () => {

@@ -33,9 +33,14 @@ export function register(program: Command, io: CliIO): void {
     .option('-s, --seed <S>', 'seed of the tournament (default: 128 random bits, printed)')
     .option('-c, --concurrency <C>', `games played at once (default ${PLAY_DEFAULTS.concurrency})`)
     .option('--json', 'print the summary as one JSON document on stdout')
-    .option('--serve', 'instead: run the whole service (serve --dev on a temporary directory) with the example bots registered, and open its dashboard; Ctrl-C stops it')
+    .option(
+      '--serve',
+      'instead: run the whole service (serve --dev on a temporary directory) with the example bots registered, and open its dashboard; Ctrl-C stops it',
+    )
     .option('--port <PORT>', 'with --serve: port to listen on (default 0, a free one)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 What happens: examples/starter-bot and examples/heuristic-bot start as their
 own processes (node --import tsx examples/<bot>/bot.ts, as their READMEs run
 them), listening on free ports of 127.0.0.1 and verifying the arena's signed
@@ -59,13 +64,15 @@ the bots and removes the temporary directory.
 Examples:
   $ arena demo
   $ arena demo --games 40 --out /tmp/demo && arena replay /tmp/demo
-  $ arena demo --serve`)
+  $ arena demo --serve`,
+    )
     .action(async (flags: DemoFlags) => {
       if (flags.serve) {
         const other = (['games', 'out', 'seed', 'concurrency', 'json'] as const).find((f) => flags[f] !== undefined);
         if (other) throw usageError(`--${other} is for the tournament demo, not --serve`);
         const port = flags.port === undefined ? 0 : Number(flags.port);
-        if (!/^\d+$/.test(flags.port ?? '0') || port > 65535) throw usageError(`--port must be a whole number from 0 to 65535, got "${flags.port}"`);
+        if (!/^\d+$/.test(flags.port ?? '0') || port > 65535)
+          throw usageError(`--port must be a whole number from 0 to 65535, got "${flags.port}"`);
         const { runDemoServe } = await import('../demo-serve');
         await runDemoServe(io, { port });
         return;
@@ -78,7 +85,14 @@ Examples:
       try {
         // Options are checked before any bot starts; the line-up is set once the bots listen.
         const placeholder = Array<string>(4).fill('builtin:random');
-        plan = planPlay({ bots: placeholder, games: flags.games ?? DEMO_DEFAULTS.games, seats: 4, seed: flags.seed, concurrency: flags.concurrency, outDir });
+        plan = planPlay({
+          bots: placeholder,
+          games: flags.games ?? DEMO_DEFAULTS.games,
+          seats: 4,
+          seed: flags.seed,
+          concurrency: flags.concurrency,
+          outDir,
+        });
       } catch (err) {
         if (err instanceof ArenaInputError) throw usageError(err.message);
         throw err;
@@ -99,7 +113,9 @@ Examples:
         const sample = summary.matches.find((m) => m.status === 'completed') ?? summary.matches[0];
         if (sample) {
           const arena = arenaCommand(io);
-          io.stderr.write(`\nReplay a match in the terminal:\n  ${arena} replay ${shellWord(outDir)}              (the newest match)\n  ${arena} replay ${shellWord(`${outDir}/${sample.id}.json`)}\n`);
+          io.stderr.write(
+            `\nReplay a match in the terminal:\n  ${arena} replay ${shellWord(outDir)}              (the newest match)\n  ${arena} replay ${shellWord(`${outDir}/${sample.id}.json`)}\n`,
+          );
         }
         if (summary.interrupted) throw new CliError('', EXIT.interrupted);
       } finally {

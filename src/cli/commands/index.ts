@@ -37,4 +37,28 @@ import { register as newStarter } from './new';
 
 export type RegisterCommand = (program: Command, io: CliIO) => void;
 
-export const commands: RegisterCommand[] = [demo, play, simulate, replay, position, bot, newStarter, rules, board, schema, keys, sign, api, login, me, bots, challenge, webhooks, matches, leaderboard, watch, serve, admin];
+export const commands: RegisterCommand[] = [
+  demo,
+  play,
+  simulate,
+  replay,
+  position,
+  bot,
+  newStarter,
+  rules,
+  board,
+  schema,
+  keys,
+  sign,
+  api,
+  login,
+  me,
+  bots,
+  challenge,
+  webhooks,
+  matches,
+  leaderboard,
+  watch,
+  serve,
+  admin,
+];

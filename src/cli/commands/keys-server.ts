@@ -9,13 +9,24 @@ import { checkName, emit, SERVER_HELP, serverOptions, withServer, type ServerFla
 
 // The six scopes (protocol/api.ts SCOPES), listed here so help loads no zod;
 // test/e2e/owner-cli.test.ts checks the two lists agree.
-export const SCOPE_NAMES = ['bots.read', 'bots.write', 'keys.read', 'keys.write', 'account.read', 'account.write'] as const;
+export const SCOPE_NAMES = [
+  'bots.read',
+  'bots.write',
+  'keys.read',
+  'keys.write',
+  'account.read',
+  'account.write',
+] as const;
 
 /** Scope lists as the user types them: space- or comma-separated, each one of the six. */
 export function scopeList(values: readonly string[]): string[] {
   const out: string[] = [];
-  for (const s of values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
-    if (!(SCOPE_NAMES as readonly string[]).includes(s)) throw usageError(`unknown scope "${s}"; scopes are ${SCOPE_NAMES.join(', ')}`);
+  for (const s of values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean)) {
+    if (!(SCOPE_NAMES as readonly string[]).includes(s))
+      throw usageError(`unknown scope "${s}"; scopes are ${SCOPE_NAMES.join(', ')}`);
     if (!out.includes(s)) out.push(s);
   }
   if (out.length === 0) throw usageError(`--scopes needs at least one of ${SCOPE_NAMES.join(', ')}`);
@@ -28,9 +39,17 @@ export function registerServerKeys(keys: Command, io: CliIO): void {
     keys
       .command('add')
       .description('register a public key with the server (POST /keys, scope keys.write) and print its key id')
-      .argument('<KEY>', 'a public key file (ssh-ed25519 line, PEM or raw base64; a private key file gives its public half), or the text of an ssh-ed25519 line')
+      .argument(
+        '<KEY>',
+        'a public key file (ssh-ed25519 line, PEM or raw base64; a private key file gives its public half), or the text of an ssh-ed25519 line',
+      )
       .option('--name <NAME>', 'a name for the key, 1-64 characters (default: the ssh comment, else the file name)')
-      .addOption(new Option('--scopes <SCOPE...>', `scopes, space- or comma-separated: ${SCOPE_NAMES.join(', ')} (default: the server's, bots.read and bots.write)`)),
+      .addOption(
+        new Option(
+          '--scopes <SCOPE...>',
+          `scopes, space- or comma-separated: ${SCOPE_NAMES.join(', ')} (default: the server's, bots.read and bots.write)`,
+        ),
+      ),
     'print the ApiKeyMeta as JSON (its id is the key id)',
   )
     .addHelpText(
@@ -56,10 +75,18 @@ ${SERVER_HELP}`,
         return addKey(t, { name, publicKey: input.raw, scopes: scopes as ApiKeyMeta['scopes'] | undefined });
       });
       await emit(io, flags.json, meta, () => `${meta.id}\n`);
-      if (!flags.json) io.stderr.write(`registered key ${meta.name} (${meta.id}) with scopes ${meta.scopes.join(', ')}; sign with it: arena login --key-id ${meta.id} --key FILE\n`);
+      if (!flags.json)
+        io.stderr.write(
+          `registered key ${meta.name} (${meta.id}) with scopes ${meta.scopes.join(', ')}; sign with it: arena login --key-id ${meta.id} --key FILE\n`,
+        );
     });
 
-  serverOptions(keys.command('list').description('list your keys on the server, revoked ones included (GET /keys, scope keys.read)'), 'print {"keys": ApiKeyMeta[]} as JSON')
+  serverOptions(
+    keys
+      .command('list')
+      .description('list your keys on the server, revoked ones included (GET /keys, scope keys.read)'),
+    'print {"keys": ApiKeyMeta[]} as JSON',
+  )
     .addHelpText(
       'after',
       `
@@ -74,7 +101,15 @@ ${SERVER_HELP}`,
       await emit(io, flags.json, { keys: list }, () => keyTable(list));
     });
 
-  serverOptions(keys.command('revoke').description('revoke one of your keys at once (POST /keys/ID/revoke, scope keys.write); revoking twice keeps the first time').argument('<ID>', 'the key id'), 'print the revoked ApiKeyMeta as JSON')
+  serverOptions(
+    keys
+      .command('revoke')
+      .description(
+        'revoke one of your keys at once (POST /keys/ID/revoke, scope keys.write); revoking twice keeps the first time',
+      )
+      .argument('<ID>', 'the key id'),
+    'print the revoked ApiKeyMeta as JSON',
+  )
     .addHelpText(
       'after',
       `
@@ -95,7 +130,10 @@ ${SERVER_HELP}`,
       await emit(io, flags.json, meta, () => keyTable([meta]));
       if (!flags.json) io.stderr.write(`revoked ${meta.id} at ${meta.revokedAt}\n`);
       // Easy to do by mistake, and every later command with these settings then fails with 401.
-      if (meta.id === signing) io.stderr.write(`arena: that was the key this command signed with: commands that use it now fail (exit 4); switch with \`arena login --key-id ID --key FILE\`, or sign in by e-mail on the dashboard to add a key\n`);
+      if (meta.id === signing)
+        io.stderr.write(
+          `arena: that was the key this command signed with: commands that use it now fail (exit 4); switch with \`arena login --key-id ID --key FILE\`, or sign in by e-mail on the dashboard to add a key\n`,
+        );
     });
 }
 

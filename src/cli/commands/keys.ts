@@ -1,6 +1,6 @@
 // `arena keys generate | public`: make an Ed25519 key and show public halves.
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { defaultKeyPath } from '../../config/paths';
 import { PUBLIC_KEY_FORMATS, type PublicKeyFormat } from '../../keys/formats';
 import type { CliIO } from '../io';
@@ -25,7 +25,10 @@ export function register(program: Command, io: CliIO): void {
   keys
     .command('generate')
     .description('generate a new Ed25519 key pair; write the private key (mode 0600) and print the public key')
-    .option('-o, --out <FILE>', `where to write the private key (PKCS#8 PEM); "-" prints it to stdout (default: ${DEFAULT_KEY_HELP})`)
+    .option(
+      '-o, --out <FILE>',
+      `where to write the private key (PKCS#8 PEM); "-" prints it to stdout (default: ${DEFAULT_KEY_HELP})`,
+    )
     .option('-f, --force', 'overwrite an existing key file (the old key is lost)')
     .option('--comment <TEXT>', 'comment for the ssh form, e.g. you@laptop')
     .option('--json', 'print {privateKeyFile, publicKey: {ssh, pem, raw}} as JSON')
@@ -66,7 +69,9 @@ Examples:
         } else {
           io.stdout.write(labelled(publicKey, opts.comment));
         }
-        io.stderr.write(`wrote private key to ${out} (mode 0600); register the public key above, then \`arena login --key ${out} --key-id ID --url URL\`\n`);
+        io.stderr.write(
+          `wrote private key to ${out} (mode 0600); register the public key above, then \`arena login --key ${out} --key-id ID --url URL\`\n`,
+        );
         const { ONE_KEY_PER_SERVER, perServerKeyPath } = await import('../one-key-per-server');
         io.stderr.write(`${ONE_KEY_PER_SERVER}; e.g. arena keys generate --out ${perServerKeyPath(io.env)}\n`);
       } catch (err) {

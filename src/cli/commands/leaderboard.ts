@@ -10,8 +10,10 @@ export function register(program: Command, io: CliIO): void {
     program
       .command('leaderboard')
       .exitOverride()
-      .summary('the server\'s ranking of bots by rating')
-      .description('every bot with at least one completed match, ranked by its rating: mu - 3*sigma of the Weng-Lin (openskill) model, one decimal; equal ratings share a rank. New bots start near 0. Public: no key needed.')
+      .summary("the server's ranking of bots by rating")
+      .description(
+        'every bot with at least one completed match, ranked by its rating: mu - 3*sigma of the Weng-Lin (openskill) model, one decimal; equal ratings share a rank. New bots start near 0. Public: no key needed.',
+      )
       .option('--json', 'print {"game": "pioneers", "rows": LeaderboardRow[]} as JSON'),
   )
     .addHelpText(
@@ -38,7 +40,18 @@ ${PUBLIC_HELP}`,
         return;
       }
       const { formatTable } = await import('../../term/table');
-      io.stdout.write(formatTable(['RANK', 'BOT', 'OWNER', 'RATING', 'GAMES', 'ID'],
-        rows.map((r) => [String(r.rank), r.name, r.owner ? `@${r.owner}` : '-', r.rating.toFixed(1), String(r.gamesPlayed), r.botId])));
+      io.stdout.write(
+        formatTable(
+          ['RANK', 'BOT', 'OWNER', 'RATING', 'GAMES', 'ID'],
+          rows.map((r) => [
+            String(r.rank),
+            r.name,
+            r.owner ? `@${r.owner}` : '-',
+            r.rating.toFixed(1),
+            String(r.gamesPlayed),
+            r.botId,
+          ]),
+        ),
+      );
     });
 }

@@ -63,7 +63,10 @@ is saved anyway.`,
         refuseEmptyFlag('url', opts.url);
         refuseEmptyFlag('keyId', opts.keyId);
         refuseEmptyFlag('keyFile', opts.key);
-        if (!opts.url && !opts.keyId && !opts.key) throw usageError('nothing to save: pass at least one of --url, --key-id, --key (or --show to see the current settings)');
+        if (!opts.url && !opts.keyId && !opts.key)
+          throw usageError(
+            'nothing to save: pass at least one of --url, --key-id, --key (or --show to see the current settings)',
+          );
         const path = profilePath(io.env);
         const next: Profile = { ...(await currentProfile(path, Boolean(opts.url && opts.keyId && opts.key))) };
         if (opts.url) next.url = normalizeServerUrl(opts.url, 'flag');
@@ -73,20 +76,30 @@ is saved anyway.`,
           next.keyFile = absoluteKeyFile(opts.key, io.cwd);
           givenKey = loadPrivateKeyFile(next.keyFile); // refuse to save a key that cannot sign
         }
-        const check = opts.check !== false && next.url && next.keyId && next.keyFile
-          ? await askServer(next.url, next.keyId, givenKey ?? loadPrivateKeyFile(next.keyFile))
-          : null;
+        const check =
+          opts.check !== false && next.url && next.keyId && next.keyFile
+            ? await askServer(next.url, next.keyId, givenKey ?? loadPrivateKeyFile(next.keyFile))
+            : null;
         if (check?.outcome === 'refused') {
-          throw new CliError(`${next.url} refuses key ${next.keyId} (${check.reason}); nothing saved. Check --key-id and --key, or pass --no-check to save anyway`, EXIT.auth);
+          throw new CliError(
+            `${next.url} refuses key ${next.keyId} (${check.reason}); nothing saved. Check --key-id and --key, or pass --no-check to save anyway`,
+            EXIT.auth,
+          );
         }
         writeProfile(path, next);
         if (opts.json) io.stdout.write(JSON.stringify(next) + '\n');
         io.stderr.write(`saved ${path}\n`);
-        if (check?.outcome === 'accepted') io.stderr.write(`checked: ${next.url} accepts key ${next.keyId}${check.handle ? `; you are @${visible(check.handle)}` : ''}\n`);
-        if (check?.outcome === 'unknown') io.stderr.write(`warning: could not check the key with the server: ${visibleLines(check.reason)}\n`);
+        if (check?.outcome === 'accepted')
+          io.stderr.write(
+            `checked: ${next.url} accepts key ${next.keyId}${check.handle ? `; you are @${visible(check.handle)}` : ''}\n`,
+          );
+        if (check?.outcome === 'unknown')
+          io.stderr.write(`warning: could not check the key with the server: ${visibleLines(check.reason)}\n`);
         if (opts.url && next.keyFile) {
           const { ONE_KEY_PER_SERVER, perServerKeyPath } = await import('../one-key-per-server');
-          io.stderr.write(`${ONE_KEY_PER_SERVER}: keep ${next.keyFile} for ${new URL(next.url!).host}; for another server, \`arena keys generate --out ${perServerKeyPath(io.env)}\`\n`);
+          io.stderr.write(
+            `${ONE_KEY_PER_SERVER}: keep ${next.keyFile} for ${new URL(next.url!).host}; for another server, \`arena keys generate --out ${perServerKeyPath(io.env)}\`\n`,
+          );
         }
         const missing = (['url', 'keyId', 'keyFile'] as const).filter((k) => !next[k]);
         if (missing.length) io.stderr.write(`still missing: ${missing.join(', ')}\n`);
@@ -108,7 +121,10 @@ async function currentProfile(path: string, replacesAll: boolean): Promise<Profi
     return readProfile(path);
   } catch (err) {
     if (err instanceof ConfigError && replacesAll) return {};
-    if (err instanceof ConfigError) throw new ConfigError(`${err.message.replace(/; fix it or run `arena login` again$/, '')}; pass all of --url, --key-id and --key to replace it`);
+    if (err instanceof ConfigError)
+      throw new ConfigError(
+        `${err.message.replace(/; fix it or run `arena login` again$/, '')}; pass all of --url, --key-id and --key to replace it`,
+      );
     throw err;
   }
 }
@@ -122,5 +138,6 @@ async function show(io: CliIO, json: boolean): Promise<void> {
     return;
   }
   io.stdout.write(`profile: ${s.profileFile}\n`);
-  for (const [name, v] of Object.entries(rows)) io.stdout.write(`${name}: ${v ? `${v.value} (from ${v.source})` : '(not set)'}\n`);
+  for (const [name, v] of Object.entries(rows))
+    io.stdout.write(`${name}: ${v ? `${v.value} (from ${v.source})` : '(not set)'}\n`);
 }

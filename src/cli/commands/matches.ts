@@ -25,7 +25,9 @@ export function register(program: Command, io: CliIO): void {
     // main.ts sets exitOverride after commands exist, so they do not inherit it.
     .exitOverride()
     .summary('list and inspect matches on the arena server')
-    .description('matches the server has played or is playing, newest first. Running matches show who plays; their seed and replay stay hidden until they end. Public: no key needed.');
+    .description(
+      'matches the server has played or is playing, newest first. Running matches show who plays; their seed and replay stay hidden until they end. Public: no key needed.',
+    );
 
   urlOption(
     matches
@@ -33,7 +35,9 @@ export function register(program: Command, io: CliIO): void {
       .description('list matches, newest first')
       .option('--bot <ID>', 'only matches this bot played (its id, as `arena bots list` or the leaderboard shows)')
       .option('--vs <ID>', 'only matches this bot played too: with --bot, the matches the two played together')
-      .addOption(new Option('--status <STATUS>', 'only matches in this state').choices(['running', 'completed', 'aborted']))
+      .addOption(
+        new Option('--status <STATUS>', 'only matches in this state').choices(['running', 'completed', 'aborted']),
+      )
       .option('--limit <N>', `how many matches at most (1-${MAX_LIST})`, '20')
       .option('--json', 'print {"matches": MatchSummary[], "next": cursor or null} as JSON'),
   )
@@ -52,10 +56,14 @@ ${PUBLIC_HELP}`,
     )
     .action(async (flags: ListFlags) => {
       const limit = parseLimit(flags.limit);
-      if (flags.bot !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(flags.bot)) throw usageError(`--bot takes a bot id such as b_Xy3AbCdEfGhIjKlM, got "${flags.bot}"`);
-      if (flags.vs !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(flags.vs)) throw usageError(`--vs takes a bot id such as b_Xy3AbCdEfGhIjKlM, got "${flags.vs}"`);
+      if (flags.bot !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(flags.bot))
+        throw usageError(`--bot takes a bot id such as b_Xy3AbCdEfGhIjKlM, got "${flags.bot}"`);
+      if (flags.vs !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(flags.vs))
+        throw usageError(`--vs takes a bot id such as b_Xy3AbCdEfGhIjKlM, got "${flags.vs}"`);
       const { listMatchesUpTo } = await import('../../client/public');
-      const page = await withPublic(io, flags.url, (baseUrl) => listMatchesUpTo({ baseUrl }, { botId: flags.bot, vs: flags.vs, status: flags.status }, limit));
+      const page = await withPublic(io, flags.url, (baseUrl) =>
+        listMatchesUpTo({ baseUrl }, { botId: flags.bot, vs: flags.vs, status: flags.status }, limit),
+      );
       if (flags.json) {
         io.stdout.write(JSON.stringify(page) + '\n');
         return;
@@ -65,14 +73,21 @@ ${PUBLIC_HELP}`,
         return;
       }
       const { formatTable } = await import('../../term/table');
-      io.stdout.write(formatTable(['ID', 'STATUS', 'STARTED', 'DURATION', 'SEATS'], page.matches.map((m) => summaryRow(m, Date.now()))));
+      io.stdout.write(
+        formatTable(
+          ['ID', 'STATUS', 'STARTED', 'DURATION', 'SEATS'],
+          page.matches.map((m) => summaryRow(m, Date.now())),
+        ),
+      );
       if (page.next) io.stderr.write(`more matches exist; raise --limit (up to ${MAX_LIST}) to see them\n`);
     });
 
   urlOption(
     matches
       .command('show')
-      .description('show one match: its seats, placements, rating changes and strikes; seed and replay once it has ended')
+      .description(
+        'show one match: its seats, placements, rating changes and strikes; seed and replay once it has ended',
+      )
       .argument('<MATCH-ID>', 'the match id, e.g. from `arena matches list`')
       .option('--json', 'print the Match as the server serves it (seed null and replay empty while it runs)'),
   )
@@ -97,13 +112,20 @@ ${PUBLIC_HELP}`,
       io.stdout.write(formatFields(matchFields(match, Date.now())));
       const { formatTable } = await import('../../term/table');
       io.stdout.write('\n' + formatTable(['SEAT', 'BOT', 'NAME', 'PLACE', 'VP', 'RATING', 'STRIKES'], seatRows(match)));
-      io.stderr.write(match.status === 'running' ? `follow it live: arena watch ${match.id}\n` : match.status === 'completed' ? `step through it: arena replay ${match.id}\n` : '');
+      io.stderr.write(
+        match.status === 'running'
+          ? `follow it live: arena watch ${match.id}\n`
+          : match.status === 'completed'
+            ? `step through it: arena replay ${match.id}\n`
+            : '',
+      );
     });
 }
 
 function parseLimit(text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_LIST) throw usageError(`--limit must be a whole number from 1 to ${MAX_LIST}, got "${text}"`);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_LIST)
+    throw usageError(`--limit must be a whole number from 1 to ${MAX_LIST}, got "${text}"`);
   return n;
 }
 
@@ -119,7 +141,9 @@ export function duration(startedAt: string, endedAt: string | null, now: number)
   const s = Math.floor(ms / 1000);
   if (s < 60) return `${(ms / 1000).toFixed(1)}s`;
   const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m ${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+  return m < 60
+    ? `${m}m ${String(s % 60).padStart(2, '0')}s`
+    : `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
 function delta(d: number | null): string {
@@ -127,25 +151,45 @@ function delta(d: number | null): string {
 }
 
 function seatText(m: MatchSummary): string {
-  return [...m.players].sort((a, b) => a.seat - b.seat).map((p) => {
-    const place = p.placement === null ? '' : `#${p.placement}`;
-    const d = delta(p.ratingDelta);
-    return `${p.botName}${place}${d ? `(${d})` : ''}`;
-  }).join(' ');
+  return [...m.players]
+    .sort((a, b) => a.seat - b.seat)
+    .map((p) => {
+      const place = p.placement === null ? '' : `#${p.placement}`;
+      const d = delta(p.ratingDelta);
+      return `${p.botName}${place}${d ? `(${d})` : ''}`;
+    })
+    .join(' ');
 }
 
 export function summaryRow(m: MatchSummary, now: number): string[] {
-  return [m.id, m.challenge ? `${m.status} challenge` : m.qualification ? `${m.status} qualifier` : m.rated === false ? `${m.status} unrated` : m.status, shortTime(m.startedAt), `${m.endedAt ? '' : 'for '}${duration(m.startedAt, m.endedAt, now)}`, seatText(m)];
+  return [
+    m.id,
+    m.challenge
+      ? `${m.status} challenge`
+      : m.qualification
+        ? `${m.status} qualifier`
+        : m.rated === false
+          ? `${m.status} unrated`
+          : m.status,
+    shortTime(m.startedAt),
+    `${m.endedAt ? '' : 'for '}${duration(m.startedAt, m.endedAt, now)}`,
+    seatText(m),
+  ];
 }
 
 function matchFields(m: MatchRecord, now: number): Array<[string, string]> {
   const fields: Array<[string, string]> = [
     ['id', m.id],
-    ['status', m.challenge
-      ? `${m.status}, a challenge (${m.challenge}): unrated, no rating changed`
-      : m.qualification
-      ? `${m.status}, a qualifier (unrated: a new bot or version against built-in bots)`
-      : m.rated === false ? `${m.status}, unrated (two bots of one owner at the table: no rating changed)` : m.status],
+    [
+      'status',
+      m.challenge
+        ? `${m.status}, a challenge (${m.challenge}): unrated, no rating changed`
+        : m.qualification
+          ? `${m.status}, a qualifier (unrated: a new bot or version against built-in bots)`
+          : m.rated === false
+            ? `${m.status}, unrated (two bots of one owner at the table: no rating changed)`
+            : m.status,
+    ],
     ['game', `${m.game} (rules ${m.rulesVersion})`],
     ['started', shortTime(m.startedAt)],
     ['ended', m.endedAt ? shortTime(m.endedAt) : '-'],
@@ -154,7 +198,8 @@ function matchFields(m: MatchRecord, now: number): Array<[string, string]> {
     ['replay', m.status === 'running' ? 'hidden until the match ends' : `${m.replay.length} events`],
   ];
   const end = m.replay.at(-1);
-  if (end?.kind === 'end' && end.data.reason !== 'aborted') fields.splice(2, 0, ['result', `${end.data.reason === 'win' ? 'win' : 'turn cap'} after ${end.data.turns} turns`]);
+  if (end?.kind === 'end' && end.data.reason !== 'aborted')
+    fields.splice(2, 0, ['result', `${end.data.reason === 'win' ? 'win' : 'turn cap'} after ${end.data.turns} turns`]);
   return fields;
 }
 
@@ -162,8 +207,15 @@ function seatRows(m: MatchRecord): string[][] {
   const strikes = new Array<number>(m.players.length).fill(0);
   for (const ev of m.replay) if (ev.kind === 'timeout') strikes[ev.seat] = Math.max(strikes[ev.seat], ev.data.strikes);
   const resigned = new Set(m.replay.filter((e) => e.kind === 'resign').map((e) => e.seat));
-  return [...m.players].sort((a, b) => a.seat - b.seat).map((p) => [
-    String(p.seat), p.botId, p.botName, p.placement === null ? '-' : String(p.placement), m.vp ? String(m.vp[p.seat]) : '-',
-    p.ratingDelta === null ? '-' : delta(p.ratingDelta), m.status === 'running' ? '-' : `${strikes[p.seat]}${resigned.has(p.seat) ? ' (resigned)' : ''}`,
-  ]);
+  return [...m.players]
+    .sort((a, b) => a.seat - b.seat)
+    .map((p) => [
+      String(p.seat),
+      p.botId,
+      p.botName,
+      p.placement === null ? '-' : String(p.placement),
+      m.vp ? String(m.vp[p.seat]) : '-',
+      p.ratingDelta === null ? '-' : delta(p.ratingDelta),
+      m.status === 'running' ? '-' : `${strikes[p.seat]}${resigned.has(p.seat) ? ' (resigned)' : ''}`,
+    ]);
 }

@@ -17,7 +17,9 @@ export function register(program: Command, io: CliIO): void {
     // without this commander exits 1 itself on a usage error instead of 2.
     .exitOverride()
     .summary('show your account on the arena server, or pick your public handle')
-    .description('show the account your key belongs to (GET /me, scope account.read). `arena me handle NAME` sets your public handle (POST /me/handle, scope account.write).');
+    .description(
+      'show the account your key belongs to (GET /me, scope account.read). `arena me handle NAME` sets your public handle (POST /me/handle, scope account.write).',
+    );
   serverOptions(me, 'print the User {id, name, email} as JSON')
     .addHelpText(
       'after',
@@ -37,7 +39,9 @@ ${SERVER_HELP}`,
   // Options given after `handle` are still parsed by `me` (commander reads a
   // parent's options anywhere), so `handle` uses me's flags: optsWithGlobals.
   me.command('handle')
-    .description('set your public handle: 2-32 characters of a-z, 0-9 and _; unique on the server; shown as @NAME on the leaderboard')
+    .description(
+      'set your public handle: 2-32 characters of a-z, 0-9 and _; unique on the server; shown as @NAME on the leaderboard',
+    )
     .argument('<NAME>', 'the new handle')
     .addHelpText(
       'after',

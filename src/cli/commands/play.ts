@@ -35,22 +35,48 @@ export function register(program: Command, io: CliIO): void {
     .command('play')
     .summary('run a local tournament between bot URLs and built-in bots, with ratings')
     .description('run a local tournament between bot URLs and built-in bots, with ratings.')
-    .argument('[bots...]', `bot URLs (http, https, ws, wss) or ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' / ')}; name one with name=URL`)
+    .argument(
+      '[bots...]',
+      `bot URLs (http, https, ws, wss) or ${BUILTIN_NAMES.map((b) => `builtin:${b}`).join(' / ')}; name one with name=URL`,
+    )
     .option('-n, --games <N>', `games to play (default ${PLAY_DEFAULTS.games})`)
-    .option('-s, --seed <S>', 'seed of the tournament: the same seed plays the same games (default: 128 random bits, printed)')
+    .option(
+      '-s, --seed <S>',
+      'seed of the tournament: the same seed plays the same games (default: 128 random bits, printed)',
+    )
     .option('--seats <3|4>', 'seats per table (default 4 with 4+ bots, else 3)')
     .option('-c, --concurrency <C>', `games played at once (default ${PLAY_DEFAULTS.concurrency})`)
     .option('--deadline-ms <MS>', `time a bot has per decision (default ${PLAY_DEFAULTS.deadlineMs})`)
-    .option('--time-bank <SECONDS>', `thinking time a bot has per match; once spent, every decision is late (default ${PLAY_DEFAULTS.timeBankSeconds})`)
-    .option('--duplicate', 'play each seed once per seat rotation (3 or 4 games a seed), so every bot meets the same dice and board from every seat: luck cancels')
-    .option('--until-decided', 'stop once the first two bots\' difference is decided at 95% (a sequential test); --games is the cap')
-    .option('-o, --out <DIR>', 'write each match as DIR/<matchId>.json (a MatchRecord, one replay event per line) and the summary as DIR/summary.json')
+    .option(
+      '--time-bank <SECONDS>',
+      `thinking time a bot has per match; once spent, every decision is late (default ${PLAY_DEFAULTS.timeBankSeconds})`,
+    )
+    .option(
+      '--duplicate',
+      'play each seed once per seat rotation (3 or 4 games a seed), so every bot meets the same dice and board from every seat: luck cancels',
+    )
+    .option(
+      '--until-decided',
+      "stop once the first two bots' difference is decided at 95% (a sequential test); --games is the cap",
+    )
+    .option(
+      '-o, --out <DIR>',
+      'write each match as DIR/<matchId>.json (a MatchRecord, one replay event per line) and the summary as DIR/summary.json',
+    )
     .option('--json', 'print the summary as one JSON document on stdout (progress stays on stderr)')
-    .option('-v, --verbose', 'print each strike as it happens (stderr): game, turn, seat, decision, reason, why, and the first 200 bytes of the answer')
-    .option('--web', 'serve the games in the browser on 127.0.0.1 (port printed): the list, a live board for games in play, the replay with each decision\'s time and bot notes; keeps serving after the games until Ctrl-C')
+    .option(
+      '-v, --verbose',
+      'print each strike as it happens (stderr): game, turn, seat, decision, reason, why, and the first 200 bytes of the answer',
+    )
+    .option(
+      '--web',
+      "serve the games in the browser on 127.0.0.1 (port printed): the list, a live board for games in play, the replay with each decision's time and bot notes; keeps serving after the games until Ctrl-C",
+    )
     .option('--port <N>', 'with --web: the port (default 0: a free one)')
     .option('--print-platform-key', "print the local arena's platform public key (base64, 32 raw bytes) and exit")
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Before the first game every URL bot must pass the deploy check: GET <url>/ping
 answers "pong" and a signed WebSocket upgrade is accepted. If one fails,
 nothing starts.
@@ -138,7 +164,8 @@ Examples:
   $ arena play mine=http://127.0.0.1:8080 builtin:random builtin:random --verbose --out runs/
   $ arena play new=http://127.0.0.1:8080 old=http://127.0.0.1:8081 builtin:greedy builtin:random --duplicate --until-decided --games 2000
   $ arena play mine=http://127.0.0.1:8080 builtin:greedy builtin:random --duplicate --games 60 --json | jq .headToHead
-  $ arena play --print-platform-key`)
+  $ arena play --print-platform-key`,
+    )
     .action(async (bots: string[], flags: PlayFlags) => {
       const { planPlay } = await import('../../arena/play-options');
       if (flags.printPlatformKey) {
@@ -148,9 +175,16 @@ Examples:
       let plan: PlayPlan;
       try {
         plan = planPlay({
-          bots, games: flags.games, seed: flags.seed, seats: flags.seats, concurrency: flags.concurrency,
-          deadlineMs: flags.deadlineMs, timeBank: flags.timeBank, outDir: flags.out,
-          duplicate: flags.duplicate === true, untilDecided: flags.untilDecided === true,
+          bots,
+          games: flags.games,
+          seed: flags.seed,
+          seats: flags.seats,
+          concurrency: flags.concurrency,
+          deadlineMs: flags.deadlineMs,
+          timeBank: flags.timeBank,
+          outDir: flags.out,
+          duplicate: flags.duplicate === true,
+          untilDecided: flags.untilDecided === true,
         });
       } catch (err) {
         if (err instanceof ArenaInputError) throw usageError(err.message);
@@ -160,7 +194,11 @@ Examples:
       // Only once the usage is right: a usage error leaves nothing behind, not even a new key.
       const key = await platformKeyOrFail(io);
       const web = port === null ? null : await (await import('../local-web')).startLocalWebSession(io, port);
-      const summary = await playTournament(plan, key, io, { json: flags.json === true, verbose: flags.verbose === true, web: web?.games });
+      const summary = await playTournament(plan, key, io, {
+        json: flags.json === true,
+        verbose: flags.verbose === true,
+        web: web?.games,
+      });
       if (web && !summary.interrupted) await web.serveUntilStopped();
       else await web?.web.close();
       // The interruption was already reported; exit 130 without another message.
@@ -172,7 +210,8 @@ export async function platformKeyOrFail(io: CliIO): Promise<PlatformKey> {
   const { loadOrCreatePlatformKey } = await import('../../config/platform-key');
   try {
     const key = loadOrCreatePlatformKey(io.env);
-    if (key.created) io.stderr.write(`arena: created the local platform key ${key.path} (public: ${key.publicKeyBase64})\n`);
+    if (key.created)
+      io.stderr.write(`arena: created the local platform key ${key.path} (public: ${key.publicKeyBase64})\n`);
     return key;
   } catch (err) {
     if (err instanceof KeyError) throw new CliError(`platform key: ${err.message} (delete it to make a new one)`);
@@ -181,7 +220,12 @@ export async function platformKeyOrFail(io: CliIO): Promise<PlatformKey> {
 }
 
 /** Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the result. */
-export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO, out: { json: boolean; verbose?: boolean; web?: LocalGames }): Promise<TournamentSummary> {
+export async function playTournament(
+  plan: PlayPlan,
+  key: PlatformKey,
+  io: CliIO,
+  out: { json: boolean; verbose?: boolean; web?: LocalGames },
+): Promise<TournamentSummary> {
   const { ResultWriteError, runTournament } = await import('../../arena/tournament');
   const { createPlayProgress } = await import('../../term/play-progress');
   const { formatTable } = await import('../../term/tournament-table');
@@ -190,7 +234,9 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
   const { preflight } = await import('../preflight');
   const note = (text: string) => void io.stderr.write(text + '\n');
   if (plan.filled.length) {
-    note(`arena: ${plan.seats} seats need ${plan.seats} bots; added ${plan.filled.map((b) => b.name).join(', ')} (builtin:random)`);
+    note(
+      `arena: ${plan.seats} seats need ${plan.seats} bots; added ${plan.filled.map((b) => b.name).join(', ')} (builtin:random)`,
+    );
   }
   const problems = await preflight(plan, key.privateKey);
   if (problems.length) {
@@ -199,8 +245,13 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
       : '';
     throw new CliError(`nothing was started:\n${problems.map((p) => `  ${p}`).join('\n')}${hint}`);
   }
-  if (plan.gamesAsked !== null) note(`arena: --duplicate plays whole rotations of ${plan.seats} games: ${plan.gamesAsked} rounded up to ${plan.games}`);
-  note(`arena: ${plan.untilDecided ? 'up to ' : ''}${plan.games} game${plan.games === 1 ? '' : 's'}${plan.duplicate ? ` (${plan.games / plan.seats} seeds x ${plan.seats} seat rotations)` : ''}, ${plan.seats} seats, ${plan.bots.length} bots, seed ${plan.seed}${plan.seedGenerated ? ' (rerun with --seed to reproduce)' : ''}`);
+  if (plan.gamesAsked !== null)
+    note(
+      `arena: --duplicate plays whole rotations of ${plan.seats} games: ${plan.gamesAsked} rounded up to ${plan.games}`,
+    );
+  note(
+    `arena: ${plan.untilDecided ? 'up to ' : ''}${plan.games} game${plan.games === 1 ? '' : 's'}${plan.duplicate ? ` (${plan.games / plan.seats} seeds x ${plan.seats} seat rotations)` : ''}, ${plan.seats} seats, ${plan.bots.length} bots, seed ${plan.seed}${plan.seedGenerated ? ' (rerun with --seed to reproduce)' : ''}`,
+  );
 
   const progress = createPlayProgress(io.stderr, plan.bots, { planned: plan.games });
   const controller = new AbortController();
@@ -210,9 +261,18 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
   let writeError: InstanceType<typeof ResultWriteError> | null = null;
   try {
     summary = await runTournament({
-      bots: plan.bots, games: plan.games, seats: plan.seats, seed: plan.seed, concurrency: plan.concurrency,
-      duplicate: plan.duplicate, untilDecided: plan.untilDecided,
-      deadlineMs: plan.deadlineMs, timeBankMs: plan.timeBankMs, platformKey: key.privateKey, outDir: plan.outDir, signal: controller.signal,
+      bots: plan.bots,
+      games: plan.games,
+      seats: plan.seats,
+      seed: plan.seed,
+      concurrency: plan.concurrency,
+      duplicate: plan.duplicate,
+      untilDecided: plan.untilDecided,
+      deadlineMs: plan.deadlineMs,
+      timeBankMs: plan.timeBankMs,
+      platformKey: key.privateKey,
+      outDir: plan.outDir,
+      signal: controller.signal,
       onGame: (game, p) => progress.gameDone(game, p),
       onStrike: out.verbose ? (s) => progress.note(strikeReport(s)) : undefined,
       // Live turn counts only matter on a terminal; skip the per-event callback otherwise.
@@ -232,13 +292,20 @@ export async function playTournament(plan: PlayPlan, key: PlatformKey, io: CliIO
   else {
     const { formatIntervals } = await import('../../term/verdict-table');
     const intervals = formatIntervals(summary.bots, summary.headToHead, summary.ci);
-    io.stdout.write(formatTable(summary) + '\n\n' + intervals + '\n' + (summary.verdict ? `\n${summary.verdict.text}\n` : ''));
+    io.stdout.write(
+      formatTable(summary) + '\n\n' + intervals + '\n' + (summary.verdict ? `\n${summary.verdict.text}\n` : ''),
+    );
   }
   const failed = writeError as InstanceType<typeof ResultWriteError> | null;
   if (failed) {
     const files = `${failed.written} match file${failed.written === 1 ? '' : 's'}`;
-    throw new CliError(`${failed.message}; stopped after ${summary.matches.length} game${summary.matches.length === 1 ? '' : 's'} (shown above); ${files} and no summary.json were written to ${plan.outDir}`);
+    throw new CliError(
+      `${failed.message}; stopped after ${summary.matches.length} game${summary.matches.length === 1 ? '' : 's'} (shown above); ${files} and no summary.json were written to ${plan.outDir}`,
+    );
   }
-  if (plan.outDir) note(`arena: wrote ${summary.matches.length} match file${summary.matches.length === 1 ? '' : 's'} and summary.json to ${plan.outDir}; replay with: ${arenaCommand(io)} replay ${shellWord(plan.outDir)}`);
+  if (plan.outDir)
+    note(
+      `arena: wrote ${summary.matches.length} match file${summary.matches.length === 1 ? '' : 's'} and summary.json to ${plan.outDir}; replay with: ${arenaCommand(io)} replay ${shellWord(plan.outDir)}`,
+    );
   return summary;
 }

@@ -44,16 +44,31 @@ export function register(program: Command, io: CliIO): void {
     .option('--turn <N|end>', 'open at the start of turn N (0 = setup) or at the end')
     .option('--event <N|end>', 'open at event N (1-based, as the header counts)')
     .option('--plain', 'print one moment as plain text and exit (for pipes, diffs and tests)')
-    .option('--width <COLS>', `width of the --plain rendering (default: the terminal's, or ${PLAIN_DEFAULT_WIDTH} in a pipe)`)
+    .option(
+      '--width <COLS>',
+      `width of the --plain rendering (default: the terminal's, or ${PLAIN_DEFAULT_WIDTH} in a pipe)`,
+    )
     .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles')
     .option('--json', 'print the verified outcome and the state at --turn/--event as JSON, and exit')
-    .option('--url <URL>', 'server to fetch a match id from (default: $ARENA_URL, then the login profile); no key needed')
-    .option('--web', 'show the replay in the browser instead (the dashboard\'s match page with the scrubber, each decision\'s time and the bots\' notes) on 127.0.0.1, until Ctrl-C')
+    .option(
+      '--url <URL>',
+      'server to fetch a match id from (default: $ARENA_URL, then the login profile); no key needed',
+    )
+    .option(
+      '--web',
+      "show the replay in the browser instead (the dashboard's match page with the scrubber, each decision's time and the bots' notes) on 127.0.0.1, until Ctrl-C",
+    )
     .option('--port <N>', 'with --web: the port (default 0: a free one)')
-    .option('--feed <BOT_URL>', "send --seat's recorded requests, in order, to the bot running at BOT_URL and compare its answers with the recorded ones")
+    .option(
+      '--feed <BOT_URL>',
+      "send --seat's recorded requests, in order, to the bot running at BOT_URL and compare its answers with the recorded ones",
+    )
     .option('--seat <S>', 'with --feed: the seat (0-based) whose requests to send')
     .option('--from-turn <T>', 'with --feed: start at the first request of turn T (default 0, the setup)')
-    .option('--wait-ms <MS>', 'with --feed: how long to wait for each answer (default 30000; the frames keep their recorded deadlineMs)')
+    .option(
+      '--wait-ms <MS>',
+      'with --feed: how long to wait for each answer (default 30000; the frames keep their recorded deadlineMs)',
+    )
     .option('--deadline-ms <MS>', "with --feed: the deadline the match was played with (default arena play's, 5000)")
     .option('--time-bank <SECONDS>', "with --feed: the time bank the match was played with (default arena play's, 120)")
     .addHelpText(
@@ -107,14 +122,19 @@ Examples:
     .action(async (ref: string, opts: ReplayOptions) => {
       if (opts.feed !== undefined) return feed(ref, opts, io);
       for (const flag of ['seat', 'fromTurn', 'waitMs', 'deadlineMs', 'timeBank'] as const) {
-        if (opts[flag] !== undefined) throw usageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --feed`);
+        if (opts[flag] !== undefined)
+          throw usageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --feed`);
       }
-      if (!ref.trim()) throw usageError('REF is empty: give a match.json file, a directory of records, - for stdin, or a match id on the server');
+      if (!ref.trim())
+        throw usageError(
+          'REF is empty: give a match.json file, a directory of records, - for stdin, or a match id on the server',
+        );
       if (opts.web) return replayWeb(ref, opts, io);
       const width = parseWidth(opts.width);
       const ciSet = inCi(io.env);
       // A record piped into stdin (`-`) leaves the keys to the terminal itself, as `less` does.
-      const keys = ref === '-' && !opts.plain && !opts.json && !ciSet && io.stdout.isTTY === true ? openTerminalKeys() : null;
+      const keys =
+        ref === '-' && !opts.plain && !opts.json && !ciSet && io.stdout.isTTY === true ? openTerminalKeys() : null;
       try {
         await replay(ref, opts, width, ciSet, keys ?? (io.stdin as NodeJS.ReadStream));
       } finally {
@@ -122,10 +142,18 @@ Examples:
       }
     });
 
-  async function replay(ref: string, opts: ReplayOptions, width: number | undefined, ciSet: boolean, keys: NodeJS.ReadStream): Promise<void> {
+  async function replay(
+    ref: string,
+    opts: ReplayOptions,
+    width: number | undefined,
+    ciSet: boolean,
+    keys: NodeJS.ReadStream,
+  ): Promise<void> {
     // All at once: one after another, each waits for its own file reads.
     const [{ renderPlain }, { resolveStart, StartPointError }, { replaySummary }] = await Promise.all([
-      import('../../tui/plain'), import('../../tui/start'), import('../../tui/summary'),
+      import('../../tui/plain'),
+      import('../../tui/start'),
+      import('../../tui/summary'),
     ]);
     const terminal = keys.isTTY === true && io.stdout.isTTY === true;
     // One moment (--plain, --json, or no terminal for the viewer) needs one frame: build just that one.
@@ -146,19 +174,31 @@ Examples:
     // CONTINUOUS_INTEGRATION set), which would leave a blank screen.
     const interactive = !opts.plain && terminal && !ciSet;
     if (!opts.plain && !interactive) {
-      io.stderr.write(ciSet && terminal
-        ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain instead (unset CI to use the viewer)\n'
-        : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n');
+      io.stderr.write(
+        ciSet && terminal
+          ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain instead (unset CI to use the viewer)\n'
+          : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain instead\n',
+      );
     }
     if (!interactive) {
-      io.stdout.write(renderPlain(timeline, index, width ?? (io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : PLAIN_DEFAULT_WIDTH), { showIds: opts.ids }));
+      io.stdout.write(
+        renderPlain(
+          timeline,
+          index,
+          width ?? (io.stdout.isTTY && io.stdout.columns ? io.stdout.columns : PLAIN_DEFAULT_WIDTH),
+          { showIds: opts.ids },
+        ),
+      );
       return;
     }
     // Both are terminals here (checked above): Ink needs the real tty streams for raw mode and resizes.
     const { colourWanted, runViewer } = await import('../../tui/run');
     const exit = await runViewer(timeline, {
-      initialIndex: index, colour: colourWanted(io.env), showIds: opts.ids,
-      stdin: keys, stdout: io.stdout as NodeJS.WriteStream,
+      initialIndex: index,
+      colour: colourWanted(io.env),
+      showIds: opts.ids,
+      stdin: keys,
+      stdout: io.stdout as NodeJS.WriteStream,
     });
     // Ctrl-C is an interruption, as for every command (README: exit codes); the screen already says nothing more.
     if (exit.interrupted) throw new CliError('', EXIT.interrupted);
@@ -168,9 +208,11 @@ Examples:
 /** `--feed`: a seat's recorded requests to a running bot, answers compared (src/arena/feed.ts). */
 async function feed(ref: string, opts: ReplayOptions, io: CliIO): Promise<void> {
   if (opts.seat === undefined) throw usageError('--feed needs --seat S: whose requests to send');
-  const [{ loadRecordRef, rebuildFromRecord, whole }, { platformKeyOrFail }, { FeedConnectError, feedSeat, describeNew, describeRecorded }] = await Promise.all([
-    import('../record-ref'), import('./play'), import('../../arena/feed'),
-  ]);
+  const [
+    { loadRecordRef, rebuildFromRecord, whole },
+    { platformKeyOrFail },
+    { FeedConnectError, feedSeat, describeNew, describeRecorded },
+  ] = await Promise.all([import('../record-ref'), import('./play'), import('../../arena/feed')]);
   const seat = whole('--seat', opts.seat, 0, 0, 3);
   const fromTurn = whole('--from-turn', opts.fromTurn, 0, 0, 1000);
   const waitMs = whole('--wait-ms', opts.waitMs, 30_000, 1, 3_600_000);
@@ -179,25 +221,35 @@ async function feed(ref: string, opts: ReplayOptions, io: CliIO): Promise<void> 
   const { record } = await loadRecordRef(ref, io, opts.url);
   const rebuilt = await rebuildFromRecord(record, opts, { seat, keepGames: true });
   const requests = rebuilt.requests.filter((r) => r.turn >= fromTurn);
-  if (requests.length === 0) throw new CliError(`seat ${seat} got no request${fromTurn ? ` from turn ${fromTurn} on` : ''} in this match`);
+  if (requests.length === 0)
+    throw new CliError(`seat ${seat} got no request${fromTurn ? ` from turn ${fromTurn} on` : ''} in this match`);
   for (const note of rebuilt.notes) io.stderr.write(`arena: ${note}\n`);
-  io.stderr.write(`arena: sending seat ${seat}'s ${requests.length} recorded request${requests.length === 1 ? '' : 's'} of ${record.id}${fromTurn ? ` from turn ${fromTurn}` : ''} to the bot\n`);
+  io.stderr.write(
+    `arena: sending seat ${seat}'s ${requests.length} recorded request${requests.length === 1 ? '' : 's'} of ${record.id}${fromTurn ? ` from turn ${fromTurn}` : ''} to the bot\n`,
+  );
   const key = await platformKeyOrFail(io);
-  const report = await feedSeat(requests, { url, matchId: record.id, platformKey: key.privateKey, waitMs }).catch((err: unknown) => {
-    // A bot that cannot be reached is not a difference of decisions.
-    if (err instanceof FeedConnectError) throw new CliError(`${err.message}; is the bot running? check it with: arena bot check <url>`);
-    throw err;
-  });
+  const report = await feedSeat(requests, { url, matchId: record.id, platformKey: key.privateKey, waitMs }).catch(
+    (err: unknown) => {
+      // A bot that cannot be reached is not a difference of decisions.
+      if (err instanceof FeedConnectError)
+        throw new CliError(`${err.message}; is the bot running? check it with: arena bot check <url>`);
+      throw err;
+    },
+  );
   const first = report.firstDifference;
   const lines: string[] = [];
   if (first) {
     const r = first.request;
-    lines.push(`first difference: turn ${r.turn}, ${r.kind}, decision ${r.id} (event ${r.event})${first.why ? `: ${first.why}` : ''}`);
+    lines.push(
+      `first difference: turn ${r.turn}, ${r.kind}, decision ${r.id} (event ${r.event})${first.why ? `: ${first.why}` : ''}`,
+    );
     lines.push(`  recorded: ${describeRecorded(r.answer)}`);
     lines.push(`  new:      ${describeNew(first.answer)}`);
   }
   const skipped = report.skipped ? `, ${report.skipped} not compared (struck for time or connection)` : '';
-  lines.push(`${report.decisions} decision${report.decisions === 1 ? '' : 's'}: ${report.agreed} agree, ${report.differed} differ${skipped}`);
+  lines.push(
+    `${report.decisions} decision${report.decisions === 1 ? '' : 's'}: ${report.agreed} agree, ${report.differed} differ${skipped}`,
+  );
   io.stdout.write(lines.join('\n') + '\n');
   if (report.differed > 0) throw new CliError('', EXIT.failure);
 }
@@ -218,7 +270,8 @@ export function inCi(env: NodeJS.ProcessEnv): boolean {
 
 function parseWidth(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^[0-9]+$/.test(text) || Number(text) < 40 || Number(text) > 1000) throw usageError(`--width must be a number of columns from 40 to 1000, got "${text}"`);
+  if (!/^[0-9]+$/.test(text) || Number(text) < 40 || Number(text) > 1000)
+    throw usageError(`--width must be a number of columns from 40 to 1000, got "${text}"`);
   return Number(text);
 }
 
@@ -232,16 +285,28 @@ async function replayWeb(ref: string, opts: ReplayOptions, io: CliIO): Promise<v
   await session.serveUntilStopped();
 }
 
-async function loadTimeline(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy'): Promise<Timeline> {
+async function loadTimeline(
+  ref: string,
+  io: CliIO,
+  url: string | undefined,
+  frames: 'all' | 'lazy',
+): Promise<Timeline> {
   return (await loadVerified(ref, io, url, frames)).timeline;
 }
 
 async function loadVerified(ref: string, io: CliIO, url: string | undefined, frames: 'all' | 'lazy') {
-  const [{ RecordLoadError, fileSource, directorySource, remoteSource, stdinSource }, { ReplayVerifyError }, { openVerifiedRecord }] = await Promise.all([
-    import('../../arena/load'), import('../../tui/timeline'), import('../../tui/open-timeline'),
-  ]);
+  const [
+    { RecordLoadError, fileSource, directorySource, remoteSource, stdinSource },
+    { ReplayVerifyError },
+    { openVerifiedRecord },
+  ] = await Promise.all([import('../../arena/load'), import('../../tui/timeline'), import('../../tui/open-timeline')]);
   // A match id goes to the server; its URL is looked up only when a reference gets that far.
-  const sources = [stdinSource(io.stdin as AsyncIterable<Uint8Array> & { isTTY?: boolean }), fileSource, directorySource, remoteSource(() => configuredServer(io, url))];
+  const sources = [
+    stdinSource(io.stdin as AsyncIterable<Uint8Array> & { isTTY?: boolean }),
+    fileSource,
+    directorySource,
+    remoteSource(() => configuredServer(io, url)),
+  ];
   try {
     return await openVerifiedRecord(ref, sources, { frames });
   } catch (err) {

@@ -13,17 +13,22 @@ export function register(program: Command, io: CliIO): void {
     .description('print the JSON Schema (draft 2020-12) of a protocol shape, or list the shapes.')
     .argument('[name]', `one of: ${PUBLISHED_SCHEMA_NAMES.join(', ')}`)
     .option('--json', 'with no name: print the list of names as a JSON array')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The same files are in docs/schema/<name>.json. Bot answers are described as
 the arena accepts them: unknown fields are allowed (and ignored).
 
 Examples:
   $ arena schema                          list the shapes
   $ arena schema DecisionRequest          the frame a bot receives
-  $ arena schema TurnAction > turn-action.schema.json`)
+  $ arena schema TurnAction > turn-action.schema.json`,
+    )
     .action(async (name: string | undefined, opts: { json?: boolean }) => {
       if (name === undefined) {
-        io.stdout.write(opts.json ? `${JSON.stringify(PUBLISHED_SCHEMA_NAMES)}\n` : `${PUBLISHED_SCHEMA_NAMES.join('\n')}\n`);
+        io.stdout.write(
+          opts.json ? `${JSON.stringify(PUBLISHED_SCHEMA_NAMES)}\n` : `${PUBLISHED_SCHEMA_NAMES.join('\n')}\n`,
+        );
         return;
       }
       const match = PUBLISHED_SCHEMA_NAMES.find((n) => n.toLowerCase() === name.toLowerCase());

@@ -1,7 +1,7 @@
 // `arena sign`: prints the three x-svc-* headers for a management request.
 // Libraries load when the command runs (`await import`), so `arena --help` stays fast (commands/index.ts).
-import { Command, Option } from 'commander';
-import { CliError, EXIT, usageError } from '../errors';
+import { type Command, Option } from 'commander';
+import { usageError } from '../errors';
 import { libraryCliError } from '../library-errors';
 import type { CliIO } from '../io';
 import { visible } from '../../text/visible';
@@ -18,8 +18,10 @@ export function parseMethod(method: string): string {
 }
 
 export function parsePath(path: string): string {
-  if (!path.startsWith('/')) throw usageError(`PATH must start with "/" and may include the query, e.g. "/bots?game=pioneers" (got "${path}")`);
-  if (path.includes('#')) throw usageError(`PATH must not contain "#": a fragment is never sent (write %23 in a query value; got "${path}")`);
+  if (!path.startsWith('/'))
+    throw usageError(`PATH must start with "/" and may include the query, e.g. "/bots?game=pioneers" (got "${path}")`);
+  if (path.includes('#'))
+    throw usageError(`PATH must not contain "#": a fragment is never sent (write %23 in a query value; got "${path}")`);
   return path;
 }
 
@@ -47,9 +49,12 @@ export function register(program: Command, io: CliIO): void {
     )
     .argument('<METHOD>', 'HTTP method: GET, POST, PUT, PATCH, DELETE')
     .argument('<PATH>', 'request path with query, e.g. /bots?game=pioneers')
-    .option('-d, --data <BODY>', 'request body: literal text, @FILE for a file\'s bytes, or - for stdin')
+    .option('-d, --data <BODY>', "request body: literal text, @FILE for a file's bytes, or - for stdin")
     .option('--key-id <ID>', 'key id from registering the public key (default: $ARENA_KEY_ID, then the login profile)')
-    .option('--key <FILE>', 'private key: PKCS#8 PEM or unencrypted OpenSSH (default: $ARENA_KEY_FILE, then the login profile)')
+    .option(
+      '--key <FILE>',
+      'private key: PKCS#8 PEM or unencrypted OpenSSH (default: $ARENA_KEY_FILE, then the login profile)',
+    )
     .addOption(new Option('--json', 'print one JSON object with the three headers').conflicts('curl'))
     .option('--curl <URL>', 'print a ready curl command for the server at URL instead')
     .addHelpText(
@@ -71,12 +76,15 @@ Exit codes: 0 ok, 1 unreadable key or body, 2 usage, 4 no key id or key file.`,
       const method = parseMethod(methodArg);
       const path = parsePath(pathArg);
       try {
-        const signer = requireSigner(resolveSettings({ keyId: opts.keyId, keyFile: opts.key }, io.env, ['keyId', 'keyFile']));
+        const signer = requireSigner(
+          resolveSettings({ keyId: opts.keyId, keyFile: opts.key }, io.env, ['keyId', 'keyFile']),
+        );
         const body = await readBodyArg(opts.data, io.stdin);
         const target = opts.curl ? requestTarget(normalizeServerUrl(opts.curl), path) : undefined;
         // Signed as HTTP clients send it (percent-encoded, dot segments resolved), which is what the server checks.
         const signedPath = target?.signedPath ?? requestTarget(ANY_ORIGIN, path).signedPath;
-        if (!target && signedPath !== path) io.stderr.write(`arena: signed ${signedPath}, the form HTTP clients send for ${visible(path)}; send that\n`);
+        if (!target && signedPath !== path)
+          io.stderr.write(`arena: signed ${signedPath}, the form HTTP clients send for ${visible(path)}; send that\n`);
         const headers = signRequest(signer.privateKey, signer.keyId, { method, path: signedPath, body });
         if (opts.json) {
           io.stdout.write(JSON.stringify(headers) + '\n');
@@ -91,7 +99,13 @@ Exit codes: 0 ok, 1 unreadable key or body, 2 usage, 4 no key id or key file.`,
     });
 }
 
-function curlCommand(method: string, url: string, headers: Record<string, string>, dataArg: string | undefined, body: Uint8Array | undefined): string {
+function curlCommand(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  dataArg: string | undefined,
+  body: Uint8Array | undefined,
+): string {
   const parts = ['curl', '-sS', '-X', method, shellQuote(url)];
   for (const [name, value] of Object.entries(headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
   if (body && body.length > 0) {

@@ -25,11 +25,19 @@ export function register(program: Command, io: CliIO): void {
       .command('watch')
       .exitOverride()
       .summary('follow a match live in the terminal')
-      .description('follow a running match on the arena server as it is played: the board, one panel per seat and the event log, from the public live stream (card and dev card counts, never hands; no seed). If the connection drops, it reconnects and resumes where it left off. When the match ends the final position stays on screen until you quit. A finished match shows its final position.')
+      .description(
+        'follow a running match on the arena server as it is played: the board, one panel per seat and the event log, from the public live stream (card and dev card counts, never hands; no seed). If the connection drops, it reconnects and resumes where it left off. When the match ends the final position stays on screen until you quit. A finished match shows its final position.',
+      )
       .argument('<MATCH-ID>', 'the match, e.g. from `arena matches list --status running`')
-      .option('--plain', 'print one line per event (and one for the end) instead of the viewer, for pipes and logs; exits when the match ends')
+      .option(
+        '--plain',
+        'print one line per event (and one for the end) instead of the viewer, for pipes and logs; exits when the match ends',
+      )
       .option('--ids', 'label vertices and hexes with their ids (the numbers the log uses); key i toggles')
-      .option('--speed <EVENTS_PER_SECOND>', `the viewer shows at most this many events a second: a match played faster (quick bots finish in under a second) is replayed at this pace, "N events behind live" in the header, and key l jumps to live; 0 shows events as they come (default: ${DEFAULT_SPEED}; --plain is never paced)`),
+      .option(
+        '--speed <EVENTS_PER_SECOND>',
+        `the viewer shows at most this many events a second: a match played faster (quick bots finish in under a second) is replayed at this pace, "N events behind live" in the header, and key l jumps to live; 0 shows events as they come (default: ${DEFAULT_SPEED}; --plain is never paced)`,
+      ),
   )
     .addHelpText(
       'after',
@@ -52,7 +60,10 @@ ${PUBLIC_HELP}`,
     .action(async (id: string, flags: WatchFlags) => {
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw usageError(`MATCH-ID looks like m_Xy3AbCdEfGhIjKlM, got "${id}"`);
       const speed = flags.speed === undefined ? DEFAULT_SPEED : Number(flags.speed);
-      if (!/^\d+(\.\d+)?$/.test(flags.speed ?? '0') || speed > 10_000) throw usageError(`--speed must be a number of events a second from 0 to 10000 (0: as they come), got "${flags.speed}"`);
+      if (!/^\d+(\.\d+)?$/.test(flags.speed ?? '0') || speed > 10_000)
+        throw usageError(
+          `--speed must be a number of events a second from 0 to 10000 (0: as they come), got "${flags.speed}"`,
+        );
       const { LiveSession } = await import('../../tui/live/session');
       const { followLive, LiveStreamError } = await import('../../client/live');
       const terminal = io.stdin.isTTY === true && io.stdout.isTTY === true;
@@ -61,9 +72,11 @@ ${PUBLIC_HELP}`,
       await withPublic(io, flags.url, async (baseUrl) => {
         // Only once the server URL is known good: a bad --url says only that.
         if (!flags.plain && !interactive) {
-          io.stderr.write(ciSet && terminal
-            ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain lines instead (unset CI to use the viewer)\n'
-            : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain lines instead\n');
+          io.stderr.write(
+            ciSet && terminal
+              ? 'arena: CI is set in the environment, so the live viewer cannot draw; printing --plain lines instead (unset CI to use the viewer)\n'
+              : 'arena: not a terminal (keys need raw mode on stdin and a screen on stdout); printing --plain lines instead\n',
+          );
         }
         const note = (line: string) => void io.stderr.write(`arena watch: ${line}\n`);
         if (!interactive) {
@@ -71,7 +84,9 @@ ${PUBLIC_HELP}`,
           const printer = new PlainPrinter((line) => void io.stdout.write(line + '\n'));
           let lost = false;
           const session = new LiveSession({
-            baseUrl, matchId: id, follow: followLive,
+            baseUrl,
+            matchId: id,
+            follow: followLive,
             onMessage: (msg, state) => printer.take(msg, state),
             onConnection: (c) => {
               if (c.state === 'reconnecting') {
@@ -86,7 +101,12 @@ ${PUBLIC_HELP}`,
           try {
             await session.run();
           } catch (err) {
-            if (err instanceof LiveStreamError) throw new CliError(err.code === 'not_found' ? `no match ${id} on ${baseUrl}; \`arena matches list\` shows the recent ones` : err.message);
+            if (err instanceof LiveStreamError)
+              throw new CliError(
+                err.code === 'not_found'
+                  ? `no match ${id} on ${baseUrl}; \`arena matches list\` shows the recent ones`
+                  : err.message,
+              );
             throw err;
           }
           return;
@@ -98,8 +118,10 @@ ${PUBLIC_HELP}`,
         const { colourWanted } = await import('../../tui/run');
         const session = new LiveSession({ baseUrl, matchId: id, follow: followLive, eventsPerSecond: speed });
         const exit = await runLiveViewer(session, {
-          colour: colourWanted(io.env), showIds: flags.ids,
-          stdin: io.stdin as NodeJS.ReadStream, stdout: io.stdout as NodeJS.WriteStream,
+          colour: colourWanted(io.env),
+          showIds: flags.ids,
+          stdin: io.stdin as NodeJS.ReadStream,
+          stdout: io.stdout as NodeJS.WriteStream,
         });
         if (exit.interrupted) throw new CliError('', EXIT.interrupted);
         if (session.error) throw new CliError(`stopped following match ${id}: ${session.error.message}`);

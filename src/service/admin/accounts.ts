@@ -31,13 +31,15 @@ export async function addUser(store: Store, input: AddUserInput): Promise<UserRe
   try {
     return await store.createUser({ email, name: handle || undefined });
   } catch (err) {
-    if (err instanceof StoreConflict) throw new AdminError(err.what === 'email' ? `a user with the e-mail ${email} already exists` : err.message);
+    if (err instanceof StoreConflict)
+      throw new AdminError(err.what === 'email' ? `a user with the e-mail ${email} already exists` : err.message);
     throw err;
   }
 }
 
 export function checkHandle(handle: string): void {
-  if (!HANDLE_PATTERN.test(handle)) throw new AdminError(`handle "${handle}" must be 2-32 characters of a-z, 0-9 and _`);
+  if (!HANDLE_PATTERN.test(handle))
+    throw new AdminError(`handle "${handle}" must be 2-32 characters of a-z, 0-9 and _`);
 }
 
 /** A user by id, or (when it has an @) by e-mail, case-insensitively. */
@@ -63,7 +65,10 @@ export const ADMIN_KEY_DEFAULT_NAME = 'admin';
 export async function addKey(store: Store, input: AddKeyInput): Promise<KeyRecord> {
   const name = (input.name ?? ADMIN_KEY_DEFAULT_NAME).trim();
   const named = KeyNameSchema.safeParse(name);
-  if (!named.success) throw new AdminError(`key name must be 1-64 characters, not blank, with no control characters (${named.error.issues.map((i) => i.message).join('; ')})`);
+  if (!named.success)
+    throw new AdminError(
+      `key name must be 1-64 characters, not blank, with no control characters (${named.error.issues.map((i) => i.message).join('; ')})`,
+    );
   const scopes = parseScopes(input.scopes ?? SCOPES);
   let raw: Uint8Array;
   try {
@@ -77,7 +82,9 @@ export async function addKey(store: Store, input: AddKeyInput): Promise<KeyRecor
     return await store.addKey({ userId: user.id, name, publicKey: formatPublicKey(raw, 'raw'), scopes });
   } catch (err) {
     if (err instanceof StoreConflict && err.what === 'public_key') {
-      throw new AdminError('another account in this data directory registered this public key; generate a key for this server (arena keys generate --out FILE) and add that one');
+      throw new AdminError(
+        'another account in this data directory registered this public key; generate a key for this server (arena keys generate --out FILE) and add that one',
+      );
     }
     throw err;
   }
@@ -87,7 +94,8 @@ export async function addKey(store: Store, input: AddKeyInput): Promise<KeyRecor
 export function parseScopes(list: readonly string[]): Scope[] {
   const out: Scope[] = [];
   for (const s of list) {
-    if (!(SCOPES as readonly string[]).includes(s)) throw new AdminError(`unknown scope "${s}"; scopes are ${SCOPES.join(', ')}`);
+    if (!(SCOPES as readonly string[]).includes(s))
+      throw new AdminError(`unknown scope "${s}"; scopes are ${SCOPES.join(', ')}`);
     if (!out.includes(s as Scope)) out.push(s as Scope);
   }
   if (out.length === 0) throw new AdminError('give at least one scope');

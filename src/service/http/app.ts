@@ -41,7 +41,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     readHeadersFromNode(c);
     if (!proxyNoted && requestHeader(c, 'x-forwarded-for') !== undefined) {
       proxyNoted = true;
-      deps.log({ event: 'proxy.untrusted', note: 'requests carry X-Forwarded-For, so a proxy is in front: without --trust-proxy every client behind it shares its address and rate limits' });
+      deps.log({
+        event: 'proxy.untrusted',
+        note: 'requests carry X-Forwarded-For, so a proxy is in front: without --trust-proxy every client behind it shares its address and rate limits',
+      });
     }
     const started = performance.now();
     const requestId = randomUUID();
@@ -53,26 +56,42 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     const route = c.req.routePath;
     deps.metrics.request(route, c.req.method, c.res.status);
     deps.log({
-      event: 'request', method: c.req.method, route, status: c.res.status,
+      event: 'request',
+      method: c.req.method,
+      route,
+      status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
       ...(caller?.keyId ? { keyId: caller.keyId } : caller ? { userId: caller.userId } : {}),
       requestId,
     });
   });
 
-  const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`) });
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`),
+  });
   // Bodyless methods skip it: asking for a body makes @hono/node-server build a full web Request per request.
   // No route reads a body on them (rawBody treats them as empty).
   app.use('*', (c, next) => (SAFE_METHODS.has(c.req.method) ? next() : limitBody(c, next)));
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err.code, err.message, err.headers);
-    if (err instanceof StoreUnavailable) return errorResponse(c, 'unavailable', 'the arena\'s database is unavailable; retry shortly', { 'Retry-After': String(err.retryAfterSeconds) });
-    if (err instanceof HTTPException && err.status === 400) return errorResponse(c, 'invalid_request', `body: ${err.message || 'not valid JSON'}`);
-    if (err instanceof HTTPException && err.status === 413) return errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`);
+    if (err instanceof StoreUnavailable)
+      return errorResponse(c, 'unavailable', "the arena's database is unavailable; retry shortly", {
+        'Retry-After': String(err.retryAfterSeconds),
+      });
+    if (err instanceof HTTPException && err.status === 400)
+      return errorResponse(c, 'invalid_request', `body: ${err.message || 'not valid JSON'}`);
+    if (err instanceof HTTPException && err.status === 413)
+      return errorResponse(c, 'too_large', `the body is over ${MAX_BODY_BYTES} bytes`);
     // zod-openapi's media-type gate: docs/decisions.md has no 415, so it is a bad request that says what to send.
-    if (err instanceof HTTPException && err.status === 415) return errorResponse(c, 'invalid_request', 'body: send it as JSON with Content-Type: application/json');
-    deps.log({ event: 'error', requestId: c.get('requestId'), error: err instanceof Error ? err.message : String(err) });
+    if (err instanceof HTTPException && err.status === 415)
+      return errorResponse(c, 'invalid_request', 'body: send it as JSON with Content-Type: application/json');
+    deps.log({
+      event: 'error',
+      requestId: c.get('requestId'),
+      error: err instanceof Error ? err.message : String(err),
+    });
     return errorResponse(c, 'internal', `internal error (request ${c.get('requestId')}); the operator's log has it`);
   });
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));

@@ -66,7 +66,10 @@ export class Authenticator {
   async caller(c: Context<AppEnv>): Promise<Caller | null> {
     const cached = c.get('caller');
     if (cached !== undefined) return cached;
-    const caller = requestHeader(c, 'x-svc-key') !== undefined || requestHeader(c, 'x-svc-signature') !== undefined ? await this.guardedSigned(c) : await this.session(c);
+    const caller =
+      requestHeader(c, 'x-svc-key') !== undefined || requestHeader(c, 'x-svc-signature') !== undefined
+        ? await this.guardedSigned(c)
+        : await this.session(c);
     c.set('caller', caller);
     // What credentials unlocked is never cached; set now, before the handler builds the response.
     if (caller) responseHeader(c, 'Cache-Control', 'no-store');
@@ -79,11 +82,17 @@ export class Authenticator {
       const caller = await this.caller(c);
       if (!caller) {
         this.deps.metrics.authFailure('missing_credentials');
-        throw new ApiError('unauthenticated', 'this endpoint needs a signed request (x-svc-key, x-svc-timestamp, x-svc-signature) or a dashboard session; run `arena login` first');
+        throw new ApiError(
+          'unauthenticated',
+          'this endpoint needs a signed request (x-svc-key, x-svc-timestamp, x-svc-signature) or a dashboard session; run `arena login` first',
+        );
       }
       if (!caller.scopes.has(scope)) {
         this.deps.metrics.authFailure('missing_scope');
-        throw new ApiError('forbidden', `key ${caller.keyId} lacks the scope ${scope}; scopes are fixed at creation, so add a key with it`);
+        throw new ApiError(
+          'forbidden',
+          `key ${caller.keyId} lacks the scope ${scope}; scopes are fixed at creation, so add a key with it`,
+        );
       }
       // A signed request took its key's token before its signature was checked (signed()).
       if (caller.via === 'session') {
@@ -101,7 +110,10 @@ export class Authenticator {
   private guardedSigned(c: Context<AppEnv>): Promise<Caller> {
     const address = clientKey(c, this.deps.trustProxy);
     const wait = this.failures.wait(address);
-    if (wait > 0) return Promise.reject(rateLimited(this.deps.metrics, `too many failed signed requests from this address; retry in ${wait} s`, wait));
+    if (wait > 0)
+      return Promise.reject(
+        rateLimited(this.deps.metrics, `too many failed signed requests from this address; retry in ${wait} s`, wait),
+      );
     // Not an async function: one promise less per signed request.
     return this.signed(c).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 'unauthenticated') this.failures.take(address);
@@ -111,7 +123,11 @@ export class Authenticator {
 
   private async signed(c: Context<AppEnv>): Promise<Caller> {
     const { store, metrics } = this.deps;
-    const headers = { 'x-svc-key': requestHeader(c, 'x-svc-key'), 'x-svc-timestamp': requestHeader(c, 'x-svc-timestamp'), 'x-svc-signature': requestHeader(c, 'x-svc-signature') };
+    const headers = {
+      'x-svc-key': requestHeader(c, 'x-svc-key'),
+      'x-svc-timestamp': requestHeader(c, 'x-svc-timestamp'),
+      'x-svc-signature': requestHeader(c, 'x-svc-signature'),
+    };
     const keyId = headers['x-svc-key'] ?? '';
     const rec = keyId && keyId.length <= 64 ? await store.getKey(keyId) : null;
     const body = SAFE_METHODS.has(c.req.method) ? NO_BODY : await rawBody(c);
@@ -129,7 +145,8 @@ export class Authenticator {
         path: signedPath(c),
         body,
         headers,
-        lookupKey: () => (rec ? { publicKey: cachedPublicKey(rec.publicKey), revoked: rec.revokedAt !== null } : undefined),
+        lookupKey: () =>
+          rec ? { publicKey: cachedPublicKey(rec.publicKey), revoked: rec.revokedAt !== null } : undefined,
         now,
       });
       if (!result.ok) {
@@ -139,16 +156,27 @@ export class Authenticator {
       const since = this.deps.signedSince;
       if (since !== undefined && result.timestamp < since) {
         metrics.authFailure('signed_before_start');
-        throw new ApiError('unauthenticated', `x-svc-timestamp is from before the server last started (${new Date(since).toISOString()}), so this signature cannot be checked for replay; sign the request again now (if you just did, your clock is behind the server's)`);
+        throw new ApiError(
+          'unauthenticated',
+          `x-svc-timestamp is from before the server last started (${new Date(since).toISOString()}), so this signature cannot be checked for replay; sign the request again now (if you just did, your clock is behind the server's)`,
+        );
       }
       // The in-memory cache answers at once: awaiting only a promise spares the common case a microtask.
       const answer = this.replays.check(replayKey(headers['x-svc-signature']!), result.timestamp, now);
       const seen = typeof answer === 'string' ? answer : await answer;
       if (seen === 'replay') {
         metrics.authFailure('replayed_signature');
-        throw new ApiError('unauthenticated', 'this signature was already used: a replayed request; sign every request afresh');
+        throw new ApiError(
+          'unauthenticated',
+          'this signature was already used: a replayed request; sign every request afresh',
+        );
       }
-      if (seen === 'full') throw rateLimited(metrics, 'the service is taking more signed requests than it can remember for replay protection; retry in 1 s', 1);
+      if (seen === 'full')
+        throw rateLimited(
+          metrics,
+          'the service is taking more signed requests than it can remember for replay protection; retry in 1 s',
+          1,
+        );
       accepted = true;
     } finally {
       if (!accepted && rec) this.keyLimiter.refund(rec.id);
@@ -173,7 +201,10 @@ export class Authenticator {
     }
     if (!SAFE_METHODS.has(c.req.method) && !this.sameOrigin(c)) {
       this.deps.metrics.authFailure('cross_site');
-      throw new ApiError('forbidden', 'a cookie-authenticated write must come from the dashboard itself (Origin or Sec-Fetch-Site did not match)');
+      throw new ApiError(
+        'forbidden',
+        'a cookie-authenticated write must come from the dashboard itself (Origin or Sec-Fetch-Site did not match)',
+      );
     }
     return { userId: session.userId, via: 'session', scopes: ALL_SCOPES };
   }

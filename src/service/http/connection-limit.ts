@@ -35,7 +35,9 @@ const FALLBACK_FD_LIMIT = 1024;
 /** The process's open-file limit (soft RLIMIT_NOFILE; Node raises it to the hard limit at start). */
 export function openFileLimit(): number {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.trim().split(/\s+/)[3];
     const n = soft === 'unlimited' ? Infinity : Number(soft);
     return Number.isFinite(n) && n > 0 ? n : soft === 'unlimited' ? 1_048_576 : FALLBACK_FD_LIMIT;
@@ -55,7 +57,9 @@ export function defaultConnectionLimits(fdLimit: number, maxMatches: number, tru
   const left = Math.max(64, fdLimit - SOCKETS_PER_MATCH * maxMatches - RESERVED_FDS);
   const maxConnections = Math.min(MAX_DEFAULT_CONNECTIONS, Math.max(16, Math.floor(left / 2)));
   const maxLiveStreams = Math.min(MAX_DEFAULT_CONNECTIONS, Math.max(8, Math.floor(left / 4)));
-  const maxConnectionsPerAddress = trustProxy ? maxConnections : Math.min(maxConnections, Math.max(8, Math.min(256, Math.floor(maxConnections / 8))));
+  const maxConnectionsPerAddress = trustProxy
+    ? maxConnections
+    : Math.min(maxConnections, Math.max(8, Math.min(256, Math.floor(maxConnections / 8))));
   return { maxConnections, maxConnectionsPerAddress, maxLiveStreams };
 }
 
@@ -72,7 +76,9 @@ const refusal = (message: string) => {
 };
 const REFUSED: Record<RefusalReason, string> = {
   server: refusal('the server holds as many connections as it may (serve --max-connections); retry in 1 s'),
-  address: refusal('too many connections open from this address (serve --max-connections-per-address); close some, then retry'),
+  address: refusal(
+    'too many connections open from this address (serve --max-connections-per-address); close some, then retry',
+  ),
 };
 
 export class ConnectionGate {
@@ -118,7 +124,11 @@ export class ConnectionGate {
   private admit(socket: Socket): boolean {
     const address = limitKey(socket.remoteAddress ?? 'unknown');
     const reason: RefusalReason | null =
-      this.requests >= this.limits.maxConnections ? 'server' : (this.byAddress.get(address) ?? 0) >= this.limits.maxConnectionsPerAddress ? 'address' : null;
+      this.requests >= this.limits.maxConnections
+        ? 'server'
+        : (this.byAddress.get(address) ?? 0) >= this.limits.maxConnectionsPerAddress
+          ? 'address'
+          : null;
     if (reason) {
       this.refuse(socket, reason);
       return false;

@@ -13,7 +13,6 @@ import type { ServiceMetrics } from '../ops/metrics';
 import type { RateLimit } from './rate-limit';
 import type { ReplayGuard } from './replay-cache';
 
-
 export interface AppDeps {
   store: Store;
   platformKey: KeyObject;
@@ -40,7 +39,17 @@ export interface AppDeps {
    * checks (outgoing connections to a bot's URL) one account may have the server run; keyCreations: keys
    * one account may add; webhookCreations: webhooks one account may add (defaults below).
    */
-  rateLimits: { key: RateLimit; address: RateLimit; authFailures?: RateLimit; signInMails?: RateLimit; signInMailsPerAddress?: RateLimit; deployChecks?: RateLimit; keyCreations?: RateLimit; webhookCreations?: RateLimit; requalifications?: RateLimit };
+  rateLimits: {
+    key: RateLimit;
+    address: RateLimit;
+    authFailures?: RateLimit;
+    signInMails?: RateLimit;
+    signInMailsPerAddress?: RateLimit;
+    deployChecks?: RateLimit;
+    keyCreations?: RateLimit;
+    webhookCreations?: RateLimit;
+    requalifications?: RateLimit;
+  };
   /** Behind a reverse proxy: count clients by X-Forwarded-For (client-limit.ts says when it is believed). */
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */

@@ -40,7 +40,12 @@ export function rateLimited(metrics: { rateLimited(): void }, message: string, r
   return new ApiError('rate_limited', message, { 'Retry-After': String(retryAfterSeconds) });
 }
 
-export function errorResponse(c: Context, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
+export function errorResponse(
+  c: Context,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return c.json({ error: { code, message } }, STATUS_OF[code], headers);
 }
 

@@ -51,7 +51,8 @@ function rawHeader(raw: string[], name: string): string | undefined {
   let value: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const key = raw[i];
-    if (key.length === want.length && key.toLowerCase() === want) value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+    if (key.length === want.length && key.toLowerCase() === want)
+      value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
   }
   return value;
 }

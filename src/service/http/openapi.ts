@@ -27,11 +27,17 @@ function protocolComponents(): Record<string, object> {
 
 export function registerProtocolComponents(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'signature', {
-    type: 'apiKey', in: 'header', name: 'x-svc-signature',
-    description: 'Ed25519 request signature: x-svc-key (key id), x-svc-timestamp (unix ms, within 5 minutes) and x-svc-signature = base64(sign("{timestamp}.{METHOD}.{path with query}.{raw body}")).',
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-svc-signature',
+    description:
+      'Ed25519 request signature: x-svc-key (key id), x-svc-timestamp (unix ms, within 5 minutes) and x-svc-signature = base64(sign("{timestamp}.{METHOD}.{path with query}.{raw body}")).',
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
-    type: 'apiKey', in: 'cookie', name: 'arena_session', description: 'Dashboard session from the e-mail sign-in; carries every scope.',
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'arena_session',
+    description: 'Dashboard session from the e-mail sign-in; carries every scope.',
   });
 }
 
@@ -46,5 +52,9 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, baseUrl: string): obje
     servers: [{ url: baseUrl }],
   });
   const components = doc.components ?? {};
-  return { ...doc, components: { ...components, schemas: { ...protocolComponents(), ...(components.schemas ?? {}) } }, 'x-pioneers-rules': rulesData() };
+  return {
+    ...doc,
+    components: { ...components, schemas: { ...protocolComponents(), ...(components.schemas ?? {}) } },
+    'x-pioneers-rules': rulesData(),
+  };
 }

@@ -40,7 +40,9 @@ export interface ReplayGuard {
 export function replayKey(signature: string): string {
   const text = signature.trim();
   const bytes = decodeBase64(text);
-  return bytes && bytes.length >= ID_BYTES ? Buffer.from(bytes.buffer, bytes.byteOffset, ID_BYTES).toString('latin1') : text;
+  return bytes && bytes.length >= ID_BYTES
+    ? Buffer.from(bytes.buffer, bytes.byteOffset, ID_BYTES).toString('latin1')
+    : text;
 }
 
 export class ReplayCache implements ReplayGuard {

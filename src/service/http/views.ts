@@ -10,13 +10,26 @@ export const userView = (u: UserRecord): User => UserSchema.parse({ id: u.id, na
 
 export const keyView = (k: KeyRecord): ApiKeyMeta =>
   ApiKeyMetaSchema.parse({
-    id: k.id, name: k.name, publicKey: k.publicKey, scopes: k.scopes, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt,
+    id: k.id,
+    name: k.name,
+    publicKey: k.publicKey,
+    scopes: k.scopes,
+    createdAt: k.createdAt,
+    lastUsedAt: k.lastUsedAt,
+    revokedAt: k.revokedAt,
   });
 
 /** The owner's view of a bot; the only response that carries its URL. */
 export const botView = (b: BotRecord): Bot =>
   BotSchema.parse({
-    id: b.id, ownerId: b.ownerId, name: b.name, game: b.game, url: b.url, status: b.status,
-    challengeable: b.challengeable !== false, createdAt: b.createdAt,
-    version: currentVersion(b), qualification: b.qualification ?? null,
+    id: b.id,
+    ownerId: b.ownerId,
+    name: b.name,
+    game: b.game,
+    url: b.url,
+    status: b.status,
+    challengeable: b.challengeable !== false,
+    createdAt: b.createdAt,
+    version: currentVersion(b),
+    qualification: b.qualification ?? null,
   });

@@ -65,7 +65,11 @@ export class LiveChannel {
   }
 
   /** publish with the public form made by `toPublic` (a mirror of another process's channel gets public events already). */
-  protected append<E extends { seq: number }>(events: readonly E[], toPublic: (ev: E) => PublicMatchEvent, view: () => PublicView | null): void {
+  protected append<E extends { seq: number }>(
+    events: readonly E[],
+    toPublic: (ev: E) => PublicMatchEvent,
+    view: () => PublicView | null,
+  ): void {
     if (this.ended) return;
     this.view = view;
     const watched = this.viewers.size > 0;
@@ -97,7 +101,15 @@ export class LiveChannel {
       if (chunk) viewer.send(chunk);
     } else {
       const recent = this.events.slice(Math.max(0, this.events.length - SNAPSHOT_RECENT_EVENTS));
-      viewer.send(sseMessage('snapshot', { match: this.header, seq: this.lastSeq, view: this.view ? this.view() : null, recent, strikes: this.strikes }));
+      viewer.send(
+        sseMessage('snapshot', {
+          match: this.header,
+          seq: this.lastSeq,
+          view: this.view ? this.view() : null,
+          recent,
+          strikes: this.strikes,
+        }),
+      );
     }
     this.viewers.add(viewer);
     return () => {

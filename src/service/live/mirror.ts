@@ -44,7 +44,11 @@ export class MirrorChannel extends LiveChannel {
   /** Public events as the player wrote them (seq order; ones already here are skipped) and the public view after the last (null: none, no view message). */
   add(events: readonly PublicMatchEvent[], view: PublicView | null): void {
     if (events.length === 0) return;
-    this.append(events, (e) => e, () => view);
+    this.append(
+      events,
+      (e) => e,
+      () => view,
+    );
     for (const w of this.waiting) {
       if (w.after > this.lastSeq) continue;
       this.waiting.delete(w);
@@ -54,7 +58,12 @@ export class MirrorChannel extends LiveChannel {
 
   override subscribe(viewer: LiveViewer, lastEventId: number | null): () => void {
     let unsubscribe: () => void;
-    if (!this.ended && lastEventId !== null && lastEventId > this.lastSeq && lastEventId - this.lastSeq <= MIRROR_AHEAD_EVENTS) {
+    if (
+      !this.ended &&
+      lastEventId !== null &&
+      lastEventId > this.lastSeq &&
+      lastEventId - this.lastSeq <= MIRROR_AHEAD_EVENTS
+    ) {
       // Ahead of the database: nothing to send until the events after lastEventId are here.
       const w: Waiting = { viewer, after: lastEventId, unsubscribe: null };
       this.waiting.add(w);

@@ -18,7 +18,15 @@ import pg from 'pg';
 import type { PublicView } from '../../../engine/index';
 import type { MatchEvent, MatchPlayer, PublicMatchEvent } from '../../protocol/index';
 import { Db } from '../store/pg/db';
-import { endLiveMatch, LIVE_CHANNEL, openLiveMatch, readLiveMatch, sweepLiveMatches, writeLiveEvents, type LiveRow } from '../store/pg/live';
+import {
+  endLiveMatch,
+  LIVE_CHANNEL,
+  openLiveMatch,
+  readLiveMatch,
+  sweepLiveMatches,
+  writeLiveEvents,
+  type LiveRow,
+} from '../store/pg/live';
 import { LiveChannel, LiveHub, type LiveMatchHeader } from './hub';
 import { MirrorChannel } from './mirror';
 
@@ -94,7 +102,10 @@ class PublishedChannel extends LiveChannel {
 }
 
 export class PgLiveHub extends LiveHub {
-  private readonly mirrors = new Map<string, { ready: Promise<MirrorChannel | undefined>; mirror: MirrorChannel | null }>();
+  private readonly mirrors = new Map<
+    string,
+    { ready: Promise<MirrorChannel | undefined>; mirror: MirrorChannel | null }
+  >();
   private readonly pumping = new Set<PublishedChannel>();
   private readonly log: Log;
   private readonly keepEndedS: number;
@@ -124,15 +135,25 @@ export class PgLiveHub extends LiveHub {
    * round trip, not a WAL flush.
    */
   static async start(store: Db, opts: PgLiveHubOptions = {}): Promise<PgLiveHub> {
-    const connectionString = (store.pool as unknown as { options: { connectionString?: string } }).options.connectionString;
-    const pool = new pg.Pool({ connectionString, max: LIVE_POOL_SIZE, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000, options: '-c synchronous_commit=off' });
+    const connectionString = (store.pool as unknown as { options: { connectionString?: string } }).options
+      .connectionString;
+    const pool = new pg.Pool({
+      connectionString,
+      max: LIVE_POOL_SIZE,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      options: '-c synchronous_commit=off',
+    });
     pool.on('error', () => {});
     const db = new Db(pool, connectionString ?? '');
     const hub = new PgLiveHub(db, opts, connectionString);
     await hub.listen();
     const poll = setInterval(() => hub.poll(), opts.pollMs ?? 5_000);
     poll.unref();
-    const sweep = setInterval(() => void sweepLiveMatches(db, hub.keepEndedS, hub.staleS).catch(() => {}), Math.max(10_000, (opts.keepEndedMs ?? 60_000)));
+    const sweep = setInterval(
+      () => void sweepLiveMatches(db, hub.keepEndedS, hub.staleS).catch(() => {}),
+      Math.max(10_000, opts.keepEndedMs ?? 60_000),
+    );
     sweep.unref();
     hub.timers.push(poll, sweep);
     return hub;
@@ -235,13 +256,25 @@ export class PgLiveHub extends LiveHub {
           // bench -- serve-live): taken as the write starts, after the newest flush. Between flushes the
           // game is where its events say, the assumption LiveChannel.subscribe makes too.
           const view = ch.viewOf ? JSON.stringify(ch.viewOf()) : null;
-          const prev = await writeLiveEvents(this.db, ch.header.id, ch.written + 1, events, view, view === null ? -1 : upTo);
+          const prev = await writeLiveEvents(
+            this.db,
+            ch.header.id,
+            ch.written + 1,
+            events,
+            view,
+            view === null ? -1 : upTo,
+          );
           if (prev === null || prev < ch.written) {
             // Rows written before are gone (PostgreSQL crashed before they reached its disk, or the
             // row was deleted): write them again from what the tables still have; this process has all.
             if (prev === null) ch.opened = false;
             ch.written = prev ?? -1;
-            this.log({ event: 'live.rewrite', matchId: ch.header.id, from: ch.written + 1, note: 'the database lost live rows; writing them again' });
+            this.log({
+              event: 'live.rewrite',
+              matchId: ch.header.id,
+              from: ch.written + 1,
+              note: 'the database lost live rows; writing them again',
+            });
           } else {
             ch.written = upTo;
             // Flushes meanwhile wait for the next write; a match that ended is written out at once.
@@ -256,7 +289,13 @@ export class PgLiveHub extends LiveHub {
         failures = 0;
       } catch (err) {
         // Viewers elsewhere wait; they lose nothing: the next write carries every event since the last one written.
-        if (failures++ === 0) this.log({ event: 'live.write_failed', matchId: ch.header.id, error: (err as Error).message, note: 'retrying; viewers on other processes resume when the database answers' });
+        if (failures++ === 0)
+          this.log({
+            event: 'live.write_failed',
+            matchId: ch.header.id,
+            error: (err as Error).message,
+            note: 'retrying; viewers on other processes resume when the database answers',
+          });
         await sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** failures));
       }
     }
@@ -328,7 +367,10 @@ export class PgLiveHub extends LiveHub {
   private addRow(mirror: MirrorChannel, row: LiveRow): void {
     if (row.events.length === 0) return;
     const events = row.events.map((e) => JSON.parse(e) as PublicMatchEvent);
-    mirror.add(events, row.view !== null && row.viewSeq === events[events.length - 1].seq ? (JSON.parse(row.view) as PublicView) : null);
+    mirror.add(
+      events,
+      row.view !== null && row.viewSeq === events[events.length - 1].seq ? (JSON.parse(row.view) as PublicView) : null,
+    );
   }
 
   private endMirror(mirror: MirrorChannel, final: Final | null): void {
@@ -354,7 +396,11 @@ export class PgLiveHub extends LiveHub {
     const now = Date.now();
     for (const [id, { mirror }] of this.mirrors) {
       if (!mirror) continue;
-      if (mirror.viewerCount === 0 && mirror.idleSince !== null && now - mirror.idleSince > (this.opts.idleMirrorMs ?? 30_000)) {
+      if (
+        mirror.viewerCount === 0 &&
+        mirror.idleSince !== null &&
+        now - mirror.idleSince > (this.opts.idleMirrorMs ?? 30_000)
+      ) {
         this.mirrors.delete(id);
         continue;
       }
@@ -372,7 +418,12 @@ export class PgLiveHub extends LiveHub {
       if (this.listener === client) this.listener = null;
       void client.end().catch(() => {});
       if (this.stopped) return;
-      if (this.listenFailures++ === 0) this.log({ event: 'live.listen_lost', error: err?.message ?? 'connection ended', note: 'reconnecting; viewers of matches played elsewhere catch up from the database' });
+      if (this.listenFailures++ === 0)
+        this.log({
+          event: 'live.listen_lost',
+          error: err?.message ?? 'connection ended',
+          note: 'reconnecting; viewers of matches played elsewhere catch up from the database',
+        });
       void sleep(Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** this.listenFailures)).then(() => this.listen());
     };
     client.on('error', onLost);

@@ -19,7 +19,11 @@ export function parseLastEventId(value: string | null | undefined): number | nul
 }
 
 /** The response headers of a live stream. */
-export const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' } as const;
+export const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Accel-Buffering': 'no',
+} as const;
 
 const KEEPALIVE_MS = 15_000;
 
@@ -32,7 +36,12 @@ const KEEPALIVE_MS = 15_000;
  * buffered without bound (backlog.ts). Connection: close, as the connection
  * was counted as a live stream, not as a request connection.
  */
-export function streamChannel(outgoing: ServerResponse, channel: LiveChannel, lastEventId: number | null, onClose: () => void = () => {}): void {
+export function streamChannel(
+  outgoing: ServerResponse,
+  channel: LiveChannel,
+  lastEventId: number | null,
+  onClose: () => void = () => {},
+): void {
   outgoing.writeHead(200, { ...SSE_HEADERS, Connection: 'close' });
   let closed = false;
   const finish = () => {

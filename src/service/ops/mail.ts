@@ -27,7 +27,8 @@ export async function smtpMailer(smtpUrl: string, from: string, opts: { timeoutM
   const nodemailer = await import('nodemailer');
   // The URL's own timeouts win; ours are added only where it names none.
   const url = new URL(smtpUrl);
-  for (const name of TIMEOUTS) if (!url.searchParams.has(name)) url.searchParams.set(name, String(opts.timeoutMs ?? SMTP_TIMEOUT_MS));
+  for (const name of TIMEOUTS)
+    if (!url.searchParams.has(name)) url.searchParams.set(name, String(opts.timeoutMs ?? SMTP_TIMEOUT_MS));
   const transport = nodemailer.createTransport(url.toString());
   return {
     async sendSignIn(to, link) {
@@ -52,7 +53,9 @@ export function smtpGreeting(url: URL, timeoutMs: number): Promise<string | null
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port) || (secure ? 465 : 587);
   return new Promise((resolve) => {
-    const socket = secure ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host }) : netConnect({ host, port });
+    const socket = secure
+      ? tlsConnect({ host, port, servername: isIP(host) ? undefined : host })
+      : netConnect({ host, port });
     socket.unref();
     let text = '';
     const done = (why: string | null) => {
@@ -64,7 +67,11 @@ export function smtpGreeting(url: URL, timeoutMs: number): Promise<string | null
     socket.on('data', (chunk: Buffer) => {
       text += chunk.toString('latin1');
       if (!text.includes('\n')) return;
-      done(text.startsWith('220') ? null : `${host}:${port} greeted with "${text.split(/\r?\n/)[0].slice(0, 100)}", not 220`);
+      done(
+        text.startsWith('220')
+          ? null
+          : `${host}:${port} greeted with "${text.split(/\r?\n/)[0].slice(0, 100)}", not 220`,
+      );
     });
     socket.on('end', () => done(`${host}:${port} closed the connection before its greeting`));
   });

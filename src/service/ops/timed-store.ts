@@ -3,11 +3,30 @@ import type { Store } from '../store/types';
 import type { ServiceMetrics } from './metrics';
 
 const WRITES = [
-  'createUser', 'setHandle', 'addKey', 'revokeKey', 'addBot', 'updateBot', 'startBotVersion', 'requalifyBot', 'finishQualification', 'removeBot',
-  'addSignInToken', 'consumeSignInToken', 'addSession', 'deleteSession', 'putMatch', 'completeMatch', 'putOwnerMatchData',
-  'addChallenge', 'settleChallenge',
+  'createUser',
+  'setHandle',
+  'addKey',
+  'revokeKey',
+  'addBot',
+  'updateBot',
+  'startBotVersion',
+  'requalifyBot',
+  'finishQualification',
+  'removeBot',
+  'addSignInToken',
+  'consumeSignInToken',
+  'addSession',
+  'deleteSession',
+  'putMatch',
+  'completeMatch',
+  'putOwnerMatchData',
+  'addChallenge',
+  'settleChallenge',
 
-  'addWebhook', 'removeWebhook', 'addWebhookDelivery', 'updateWebhookDelivery',
+  'addWebhook',
+  'removeWebhook',
+  'addWebhookDelivery',
+  'updateWebhookDelivery',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 export function timedStore(store: Store, metrics: ServiceMetrics): Store {

@@ -21,7 +21,10 @@ export async function enqueueMatch(db: Db, running: MatchRecord): Promise<void> 
     await sql('INSERT INTO arena_match_jobs (match_id) VALUES ($1)', [running.id]);
     // One attempt: a job whose worker died is not retried by the queue (the lease sweep aborts its match),
     // and a redelivered one finds its match claimed or ended (claimMatch) and plays nothing.
-    await sql(`SELECT graphile_worker.add_job($1, json_build_object('matchId', $2::text), max_attempts => 1, job_key => $2::text)`, [PLAY_MATCH_TASK, running.id]);
+    await sql(
+      `SELECT graphile_worker.add_job($1, json_build_object('matchId', $2::text), max_attempts => 1, job_key => $2::text)`,
+      [PLAY_MATCH_TASK, running.id],
+    );
   });
 }
 
@@ -56,7 +59,11 @@ export async function overdueMatches(db: Db, matchTimeoutMs: number): Promise<Ov
   );
   return r.rows.map((row) => ({
     matchId: row.id,
-    reason: !row.has_job ? 'its server stopped while it ran' : row.worker_id ? 'its worker stopped renewing its lease' : 'no worker took it within the match timeout',
+    reason: !row.has_job
+      ? 'its server stopped while it ran'
+      : row.worker_id
+        ? 'its worker stopped renewing its lease'
+        : 'no worker took it within the match timeout',
   }));
 }
 
@@ -65,7 +72,12 @@ export async function overdueMatches(db: Db, matchTimeoutMs: number): Promise<Ov
  * claimed, so a match is played at most once. Returns its running record
  * and how long it waited in the queue, or null.
  */
-export async function claimMatch(db: Db, matchId: string, workerId: string, leaseMs: number): Promise<{ record: MatchRecord; waitedMs: number } | null> {
+export async function claimMatch(
+  db: Db,
+  matchId: string,
+  workerId: string,
+  leaseMs: number,
+): Promise<{ record: MatchRecord; waitedMs: number } | null> {
   const r = await db.query<{ record: string; waited: number }>(
     `UPDATE arena_match_jobs j SET worker_id = $2, started_at = now(), lease_until = now() + make_interval(secs => $3)
      FROM arena_matches m
@@ -106,7 +118,9 @@ export interface QueueStats {
 /** What /metrics reports of the queue: three queries on arena_match_jobs's indexes. */
 export async function queueStats(db: Db): Promise<QueueStats> {
   const [depth, wait, workers] = await Promise.all([
-    db.query<{ n: string }>(`SELECT count(*) AS n FROM arena_match_jobs j JOIN arena_matches m ON m.id = j.match_id WHERE j.worker_id IS NULL AND m.status = 'running'`),
+    db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM arena_match_jobs j JOIN arena_matches m ON m.id = j.match_id WHERE j.worker_id IS NULL AND m.status = 'running'`,
+    ),
     db.query<{ p50: number | null; p99: number | null }>(
       `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY w) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY w) AS p99
        FROM (SELECT extract(epoch FROM started_at - enqueued_at)::float8 AS w FROM arena_match_jobs WHERE started_at > now() - interval '5 minutes') s`,

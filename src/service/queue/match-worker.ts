@@ -85,7 +85,7 @@ export class MatchWorker {
   }
 
   private async playQueued(matchId: string): Promise<void> {
-    const { db, store, log } = this.opts;
+    const { db, log } = this.opts;
     if (this.stopping) return;
     const claimed = await claimMatch(db, matchId, this.workerId, this.leaseMs);
     if (!claimed) {
@@ -103,26 +103,36 @@ export class MatchWorker {
     this.playing.set(matchId, { controller });
     const begun = this.player.open(record);
     let renewing = false;
-    const lease = setInterval(() => {
-      if (renewing) return;
-      renewing = true;
-      renewLease(db, matchId, this.workerId, this.leaseMs)
-        .then((ours) => {
-          if (ours) return;
-          begun.abortReason = 'its lease was lost (the scheduler ended it)';
-          controller.abort();
-        })
-        // The database is away: play on; the result is written when it is back (or refused if the lease ran out meanwhile).
-        .catch(() => {})
-        .finally(() => {
-          renewing = false;
-        });
-    }, Math.max(100, Math.floor(this.leaseMs / 3)));
+    const lease = setInterval(
+      () => {
+        if (renewing) return;
+        renewing = true;
+        renewLease(db, matchId, this.workerId, this.leaseMs)
+          .then((ours) => {
+            if (ours) return;
+            begun.abortReason = 'its lease was lost (the scheduler ended it)';
+            controller.abort();
+          })
+          // The database is away: play on; the result is written when it is back (or refused if the lease ran out meanwhile).
+          .catch(() => {})
+          .finally(() => {
+            renewing = false;
+          });
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
     try {
-      log({ event: 'match.start', matchId, worker: this.workerId, bots: record.players.map((p) => p.botId), waitedMs: Math.round(claimed.waitedMs) });
+      log({
+        event: 'match.start',
+        matchId,
+        worker: this.workerId,
+        bots: record.players.map((p) => p.botId),
+        waitedMs: Math.round(claimed.waitedMs),
+      });
       await this.player.play(begun, Promise.resolve(true), bots, controller.signal).catch((err) => {
         // StoreConflict: the sweep aborted the match first; it stands (aborted once).
-        if (!(err instanceof StoreConflict)) log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
+        if (!(err instanceof StoreConflict))
+          log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
       });
     } finally {
       clearInterval(lease);
@@ -145,7 +155,12 @@ export class MatchWorker {
   private async abortUnplayable(record: MatchRecord, reason: string): Promise<void> {
     const endedAt = new Date().toISOString();
     await this.opts.store
-      .putMatch({ ...record, status: 'aborted', endedAt, players: record.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) })
+      .putMatch({
+        ...record,
+        status: 'aborted',
+        endedAt,
+        players: record.players.map((p) => ({ ...p, placement: null, ratingDelta: null })),
+      })
       .then(
         () => this.opts.log({ event: 'match.abort', matchId: record.id, reason }),
         (err) => this.opts.log({ event: 'match.error', matchId: record.id, error: String(err) }),

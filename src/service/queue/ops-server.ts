@@ -12,19 +12,32 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-export async function startOpsServer(opts: { host: string; port: number; role: ServeRole; store: Store; registry: Registry }): Promise<OpsServer> {
+export async function startOpsServer(opts: {
+  host: string;
+  port: number;
+  role: ServeRole;
+  store: Store;
+  registry: Registry;
+}): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const send = (status: number, type: string, body: string) => {
       res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
       res.end(body);
     };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'application/json', JSON.stringify({ error: { code: 'method_not_allowed', message: 'only GET' } }));
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(
+        405,
+        'application/json',
+        JSON.stringify({ error: { code: 'method_not_allowed', message: 'only GET' } }),
+      );
     if (path === '/health') {
-      void (opts.store.ping?.() ?? Promise.resolve()).then(
-        () => 'ok' as const,
-        () => 'unavailable' as const,
-      ).then((db) => send(200, 'application/json', JSON.stringify({ status: 'ok', role: opts.role, db })));
+      void (opts.store.ping?.() ?? Promise.resolve())
+        .then(
+          () => 'ok' as const,
+          () => 'unavailable' as const,
+        )
+        .then((db) => send(200, 'application/json', JSON.stringify({ status: 'ok', role: opts.role, db })));
       return;
     }
     if (path === '/metrics') {
@@ -34,7 +47,16 @@ export async function startOpsServer(opts: { host: string; port: number; role: S
       );
       return;
     }
-    send(404, 'application/json', JSON.stringify({ error: { code: 'not_found', message: `a ${opts.role} process serves only /health and /metrics; the API is the api role's` } }));
+    send(
+      404,
+      'application/json',
+      JSON.stringify({
+        error: {
+          code: 'not_found',
+          message: `a ${opts.role} process serves only /health and /metrics; the API is the api role's`,
+        },
+      }),
+    );
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

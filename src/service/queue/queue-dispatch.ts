@@ -34,7 +34,11 @@ export class QueueDispatch implements MatchDispatch {
       await enqueueMatch(this.opts.db, running);
       return true;
     } catch (err) {
-      this.opts.log({ event: 'match.error', matchId: running.id, error: `cannot queue the match: ${err instanceof Error ? err.message : String(err)}` });
+      this.opts.log({
+        event: 'match.error',
+        matchId: running.id,
+        error: `cannot queue the match: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return false;
     }
   }
@@ -49,7 +53,7 @@ export class QueueDispatch implements MatchDispatch {
     const aborted: string[] = [];
     for (const { matchId, reason } of await overdueMatches(this.opts.db, this.opts.matchTimeoutMs)) {
       const m = await store.getMatch(matchId);
-      if (!m || m.status !== 'running') continue;
+      if (m?.status !== 'running') continue;
       const endedAt = new Date().toISOString();
       const players = m.players.map((p) => ({ ...p, placement: null, ratingDelta: null }));
       try {

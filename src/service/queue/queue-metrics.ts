@@ -14,14 +14,19 @@ export function registerQueueMetrics(registry: Registry, db: Db): void {
     return memo.stats;
   };
   new Gauge({
-    name: 'arena_queue_depth', help: 'Matches queued that no worker has taken yet', registers: [registry],
+    name: 'arena_queue_depth',
+    help: 'Matches queued that no worker has taken yet',
+    registers: [registry],
     async collect() {
       const s = await stats();
       if (s) this.set(s.depth);
     },
   });
   new Gauge({
-    name: 'arena_queue_wait_seconds', help: 'Enqueue-to-start latency of the matches started in the last 5 minutes, by quantile', labelNames: ['quantile'], registers: [registry],
+    name: 'arena_queue_wait_seconds',
+    help: 'Enqueue-to-start latency of the matches started in the last 5 minutes, by quantile',
+    labelNames: ['quantile'],
+    registers: [registry],
     async collect() {
       const s = await stats();
       this.reset();
@@ -30,7 +35,10 @@ export function registerQueueMetrics(registry: Registry, db: Db): void {
     },
   });
   new Gauge({
-    name: 'arena_worker_matches_running', help: 'Matches each worker is playing now', labelNames: ['worker'], registers: [registry],
+    name: 'arena_worker_matches_running',
+    help: 'Matches each worker is playing now',
+    labelNames: ['worker'],
+    registers: [registry],
     async collect() {
       const s = await stats();
       this.reset();
@@ -38,7 +46,10 @@ export function registerQueueMetrics(registry: Registry, db: Db): void {
     },
   });
   new Gauge({
-    name: 'arena_worker_matches_last_hour', help: 'Matches each worker took in the last hour', labelNames: ['worker'], registers: [registry],
+    name: 'arena_worker_matches_last_hour',
+    help: 'Matches each worker took in the last hour',
+    labelNames: ['worker'],
+    registers: [registry],
     async collect() {
       const s = await stats();
       this.reset();
@@ -49,6 +60,11 @@ export function registerQueueMetrics(registry: Registry, db: Db): void {
 
 /** This worker's matches taken, by how long each waited in the queue. */
 export function jobStartLatency(registry: Registry): (waitedMs: number) => void {
-  const h = new Histogram({ name: 'arena_job_start_latency_seconds', help: 'Enqueue-to-start latency of the matches this worker took', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry] });
+  const h = new Histogram({
+    name: 'arena_job_start_latency_seconds',
+    help: 'Enqueue-to-start latency of the matches this worker took',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
   return (ms) => h.observe(ms / 1000);
 }

@@ -48,7 +48,9 @@ export class SchedulerRole {
 
   private attempt(): Promise<void> {
     this.trying ??= this.tryLead()
-      .catch((err) => this.opts.log({ event: 'scheduler.error', error: err instanceof Error ? err.message : String(err) }))
+      .catch((err) =>
+        this.opts.log({ event: 'scheduler.error', error: err instanceof Error ? err.message : String(err) }),
+      )
       .finally(() => {
         this.trying = null;
       });
@@ -64,7 +66,10 @@ export class SchedulerRole {
       this.scheduler = null;
       await this.lease.release();
       this.lease = null;
-      this.opts.log({ event: 'scheduler.lost', note: 'the matchmaker lock was lost with its connection; trying again every tick' });
+      this.opts.log({
+        event: 'scheduler.lost',
+        note: 'the matchmaker lock was lost with its connection; trying again every tick',
+      });
       this.opts.onLeading?.(false);
     }
     const lease = await claimMatchmaking(this.opts.db);
@@ -75,7 +80,13 @@ export class SchedulerRole {
     }
     this.lease = lease;
     await migrateQueue(this.opts.db, this.opts.log);
-    const dispatch = new QueueDispatch({ db: this.opts.db, store: this.opts.store, hub: this.opts.hub, matchTimeoutMs: this.opts.matchTimeoutMs, log: this.opts.log });
+    const dispatch = new QueueDispatch({
+      db: this.opts.db,
+      store: this.opts.store,
+      hub: this.opts.hub,
+      matchTimeoutMs: this.opts.matchTimeoutMs,
+      log: this.opts.log,
+    });
     const scheduler = new Scheduler({ ...this.opts, dispatch });
     this.scheduler = scheduler;
     this.opts.log({ event: 'scheduler.leading', note: 'this process forms the tables (it holds the matchmaker lock)' });

@@ -9,7 +9,11 @@ import type { BuiltinBotName } from '../../../engine/bots/names';
 import type { BotRecord, ChallengeOutcome, ChallengeRecord, Store } from '../store/types';
 
 /** A table of 2 is filled to the game's 3 seats with this built-in bot (played in-process, never rated). */
-export const CHALLENGE_FILLER: { bot: BuiltinBotName; botId: string; botName: string } = { bot: 'greedy', botId: 'builtin:greedy', botName: 'greedy (built-in)' };
+export const CHALLENGE_FILLER: { bot: BuiltinBotName; botId: string; botName: string } = {
+  bot: 'greedy',
+  botId: 'builtin:greedy',
+  botName: 'greedy (built-in)',
+};
 /** The game seats 3 or 4. */
 export const MIN_SEATS = 3;
 
@@ -40,7 +44,8 @@ function refusal(bot: BotRecord | null | undefined, id: string, challenger: Chal
   if (!bot || bot.removedAt !== null) return `bot ${id} was removed`;
   if (mine && bot.ownerId !== challenger.ownerId) return `bot ${id} is not yours`;
   if (bot.status === 'paused') return `bot ${id} is paused`;
-  if (!mine && bot.challengeable === false && bot.ownerId !== challenger.ownerId) return `bot ${id} does not accept challenges`;
+  if (!mine && bot.challengeable === false && bot.ownerId !== challenger.ownerId)
+    return `bot ${id} does not accept challenges`;
   return null;
 }
 
@@ -71,7 +76,12 @@ export async function takeChallenges(opts: TakeChallengesOptions): Promise<Chall
   const settle = async (c: ChallengeRecord, outcome: ChallengeOutcome): Promise<boolean> => {
     try {
       const done = await store.settleChallenge(c.id, outcome);
-      if (done) log({ event: `challenge.${outcome.status}`, challengeId: c.id, ...(outcome.status === 'played' ? { matchId: outcome.matchId } : { reason: outcome.reason }) });
+      if (done)
+        log({
+          event: `challenge.${outcome.status}`,
+          challengeId: c.id,
+          ...(outcome.status === 'played' ? { matchId: outcome.matchId } : { reason: outcome.reason }),
+        });
       return done !== null;
     } catch (err) {
       log({ event: 'challenge.error', challengeId: c.id, error: err instanceof Error ? err.message : String(err) });
@@ -92,7 +102,12 @@ export async function takeChallenges(opts: TakeChallengesOptions): Promise<Chall
     if (tables.length >= opts.room || !ids.every((id) => idle.has(id))) continue;
     const matchId = opts.newMatchId();
     if (!(await settle(c, { status: 'played', matchId }))) continue;
-    tables.push({ challenge: c, bots: ids.map((id) => idle.get(id)!), fillers: Math.max(0, MIN_SEATS - ids.length), matchId });
+    tables.push({
+      challenge: c,
+      bots: ids.map((id) => idle.get(id)!),
+      fillers: Math.max(0, MIN_SEATS - ids.length),
+      matchId,
+    });
     for (const id of ids) idle.delete(id);
   }
   return tables;

@@ -23,7 +23,6 @@ import { ownerEventsOf } from './owner-events-of';
 import { retryWhileUnavailable } from './store-retry';
 import { versionGate } from './version-gate';
 
-
 /** What the match plane reports to /metrics. */
 export interface SchedulerMetrics {
   matchStarted(): void;
@@ -92,13 +91,26 @@ export class MatchPlayer {
     ];
     const order = seatOrder(seed, seated.length);
     const players = order.map((i, seat) => ({
-      seat, botId: seated[i].botId, botName: seated[i].botName, placement: null, ratingDelta: null,
+      seat,
+      botId: seated[i].botId,
+      botName: seated[i].botName,
+      placement: null,
+      ratingDelta: null,
       ...(seated[i].version !== undefined ? { version: seated[i].version } : {}),
     }));
     const running: MatchRecord = {
-      id: matchId, game: GAME, status: 'running', players, startedAt, endedAt: null,
+      id: matchId,
+      game: GAME,
+      status: 'running',
+      players,
+      startedAt,
+      endedAt: null,
       // Stored, never served while running (the routes withhold seed and replay).
-      seed, replay: [], rulesVersion: RULES_VERSION, seatCount: players.length, vp: null,
+      seed,
+      replay: [],
+      rulesVersion: RULES_VERSION,
+      seatCount: players.length,
+      vp: null,
       // Absent means rated: only the exception is written.
       ...(rated ? {} : { rated: false }),
       ...(challenge ? { challenge: challenge.challenge.id } : {}),
@@ -134,7 +146,14 @@ export class MatchPlayer {
     const fillers = Math.max(0, running.players.length - bots.length);
     const entrants: MatchEntrant[] = [
       ...bots.map((b): MatchEntrant => ({ botId: b.id, botName: b.name, source: { type: 'ws', url: b.url } })),
-      ...Array.from({ length: fillers }, (): MatchEntrant => ({ botId: CHALLENGE_FILLER.botId, botName: CHALLENGE_FILLER.botName, source: { type: 'builtin', bot: CHALLENGE_FILLER.bot } })),
+      ...Array.from(
+        { length: fillers },
+        (): MatchEntrant => ({
+          botId: CHALLENGE_FILLER.botId,
+          botName: CHALLENGE_FILLER.botName,
+          source: { type: 'builtin', bot: CHALLENGE_FILLER.bot },
+        }),
+      ),
     ];
     let batch: MatchEvent[] = [];
     let result: MatchResult | null = null;
@@ -142,9 +161,16 @@ export class MatchPlayer {
     let full: MatchResult | null = null;
     try {
       result = await runMatch({
-        matchId, seed, entrants, platformKey: this.opts.platformKey,
-        deadlineMs: this.opts.deadlineMs, timeBankMs: this.opts.timeBankMs,
-        wallClockMs: this.opts.matchTimeoutMs, minTurnMs: this.opts.minTurnMs, signal, gate: versionGate(store, bots, this.opts.gate),
+        matchId,
+        seed,
+        entrants,
+        platformKey: this.opts.platformKey,
+        deadlineMs: this.opts.deadlineMs,
+        timeBankMs: this.opts.timeBankMs,
+        wallClockMs: this.opts.matchTimeoutMs,
+        minTurnMs: this.opts.minTurnMs,
+        signal,
+        gate: versionGate(store, bots, this.opts.gate),
         onEvent: (ev) => batch.push(ev),
         onFlush: (view: () => PublicView) => {
           const events = batch;
@@ -157,30 +183,45 @@ export class MatchPlayer {
       // The runner's record knows no versions: each seat names the version of its bot that played.
       const versions = new Map(bots.map((b) => [b.id, currentVersion(b)]));
       const match = withoutNotes(result.match);
-      result = { ...result, match: { ...match, players: match.players.map((p) => ({ ...p, version: versions.get(p.botId) })) } };
+      result = {
+        ...result,
+        match: { ...match, players: match.players.map((p) => ({ ...p, version: versions.get(p.botId) })) },
+      };
     } catch (err) {
       log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) });
     }
     const endedAt = new Date().toISOString();
     const wasStored = await stored;
     // What the running record said of the match that the runner's record does not: unrated, for a challenge.
-    const unrated = { ...(running.rated === false ? { rated: false } : {}), ...(running.challenge ? { challenge: running.challenge } : {}) };
+    const unrated = {
+      ...(running.rated === false ? { rated: false } : {}),
+      ...(running.challenge ? { challenge: running.challenge } : {}),
+    };
     if (wasStored && result && result.match.status === 'completed' && result.outcome) {
       let record: MatchRecord | null = null;
       try {
         const finished = { ...result.match, ...unrated };
-        record = await retryWhileUnavailable(() => this.rateAndStore(finished), async () => {
-          const m = await store.getMatch(matchId);
-          return m?.status === 'completed' ? m : null;
-        });
+        record = await retryWhileUnavailable(
+          () => this.rateAndStore(finished),
+          async () => {
+            const m = await store.getMatch(matchId);
+            return m?.status === 'completed' ? m : null;
+          },
+        );
       } catch (err) {
-        log({ event: 'match.error', matchId, error: `cannot record the result: ${err instanceof Error ? err.message : String(err)}` });
+        log({
+          event: 'match.error',
+          matchId,
+          error: `cannot record the result: ${err instanceof Error ? err.message : String(err)}`,
+        });
       }
       if (record) {
         hub.close(matchId, { status: 'completed', players: record.players, endedAt: record.endedAt ?? endedAt });
         this.opts.metrics?.matchEnded('completed', result);
         log({
-          event: 'match.end', matchId, reason: result.outcome.reason,
+          event: 'match.end',
+          matchId,
+          reason: result.outcome.reason,
           placements: record.players.map((p) => ({ botId: p.botId, placement: p.placement })),
           durationMs: Date.parse(record.endedAt ?? endedAt) - Date.parse(startedAt),
           ...unrated,
@@ -193,11 +234,19 @@ export class MatchPlayer {
       begun.abortReason = 'its result could not be recorded';
     }
     const aborted: MatchRecord = result
-      ? { ...result.match, ...unrated, status: 'aborted', players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) }
+      ? {
+          ...result.match,
+          ...unrated,
+          status: 'aborted',
+          players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })),
+        }
       : { ...running, status: 'aborted', endedAt };
     try {
       if (wasStored) {
-        await retryWhileUnavailable(() => store.putMatch(aborted), async () => ((await store.getMatch(matchId))?.status === 'aborted' ? undefined : null));
+        await retryWhileUnavailable(
+          () => store.putMatch(aborted),
+          async () => ((await store.getMatch(matchId))?.status === 'aborted' ? undefined : null),
+        );
       }
     } finally {
       // Viewers, metrics and the log hear of the end even when the store failed.
@@ -218,7 +267,11 @@ export class MatchPlayer {
       try {
         sink(event);
       } catch (err) {
-        this.opts.log({ event: 'match.error', matchId: record.id, error: `an owner event was lost: ${err instanceof Error ? err.message : String(err)}` });
+        this.opts.log({
+          event: 'match.error',
+          matchId: record.id,
+          error: `an owner event was lost: ${err instanceof Error ? err.message : String(err)}`,
+        });
       }
     }
   }
@@ -233,9 +286,16 @@ export class MatchPlayer {
       [...ownerDataOf(full, endedAt)].map(async ([botId, data]) => {
         try {
           // First write wins, so a retry after a write that landed changes nothing.
-          await retryWhileUnavailable(() => this.opts.store.putOwnerMatchData(matchId, botId, data), async () => null);
+          await retryWhileUnavailable(
+            () => this.opts.store.putOwnerMatchData(matchId, botId, data),
+            async () => null,
+          );
         } catch (err) {
-          this.opts.log({ event: 'match.error', matchId, error: `cannot keep a bot's private match data: ${err instanceof Error ? err.message : String(err)}` });
+          this.opts.log({
+            event: 'match.error',
+            matchId,
+            error: `cannot keep a bot's private match data: ${err instanceof Error ? err.message : String(err)}`,
+          });
         }
       }),
     );
@@ -249,10 +309,27 @@ export class MatchPlayer {
       await store.completeMatch(record, []);
       return record;
     }
-    const before = await Promise.all(match.players.map(async (p) => (await store.getRating(p.botId, GAME)) ?? { botId: p.botId, game: GAME, ...initialRating(), gamesPlayed: 0 }));
-    const rated = rate(before.map((r) => ({ id: r.botId, mu: r.mu, sigma: r.sigma })), match.players.map((p) => p.placement ?? match.players.length));
-    const ratings: RatingRecord[] = rated.map((r, i) => ({ botId: r.id, game: GAME, mu: r.mu, sigma: r.sigma, gamesPlayed: before[i].gamesPlayed + 1 }));
-    const record: MatchRecord = { ...match, players: match.players.map((p, i) => ({ ...p, ratingDelta: rated[i].ratingDelta })) };
+    const before = await Promise.all(
+      match.players.map(
+        async (p) =>
+          (await store.getRating(p.botId, GAME)) ?? { botId: p.botId, game: GAME, ...initialRating(), gamesPlayed: 0 },
+      ),
+    );
+    const rated = rate(
+      before.map((r) => ({ id: r.botId, mu: r.mu, sigma: r.sigma })),
+      match.players.map((p) => p.placement ?? match.players.length),
+    );
+    const ratings: RatingRecord[] = rated.map((r, i) => ({
+      botId: r.id,
+      game: GAME,
+      mu: r.mu,
+      sigma: r.sigma,
+      gamesPlayed: before[i].gamesPlayed + 1,
+    }));
+    const record: MatchRecord = {
+      ...match,
+      players: match.players.map((p, i) => ({ ...p, ratingDelta: rated[i].ratingDelta })),
+    };
     await store.completeMatch(record, ratings);
     return record;
   }

@@ -10,7 +10,11 @@ export function strikeDetail(s: StrikeRecord): StrikeDetail {
   const prefix = s.code !== undefined ? `${s.code}: ` : null;
   const message = prefix && s.detail.startsWith(prefix) ? s.detail.slice(prefix.length) : s.detail;
   return {
-    decisionId: s.decisionId, kind: s.kind, turn: s.turn, seat: s.seat, reason: s.reason,
+    decisionId: s.decisionId,
+    kind: s.kind,
+    turn: s.turn,
+    seat: s.seat,
+    reason: s.reason,
     ...(s.code !== undefined ? { code: s.code } : {}),
     message,
     ...(s.answer !== undefined ? { answer: s.answer, answerBytes: s.answerBytes ?? Buffer.byteLength(s.answer) } : {}),
@@ -22,7 +26,9 @@ export function strikeDetail(s: StrikeRecord): StrikeDetail {
 export function ownerDataOf(result: MatchResult, endedAt: string): Map<string, OwnerMatchData> {
   const out = new Map<string, OwnerMatchData>();
   for (const seat of result.seats) {
-    const notes = (result.match.decisions ?? []).filter((d): d is DecisionNote => d.seat === seat.seat && d.debug !== undefined);
+    const notes = (result.match.decisions ?? []).filter(
+      (d): d is DecisionNote => d.seat === seat.seat && d.debug !== undefined,
+    );
     const strikes = seat.strikeLog.map(strikeDetail);
     if (notes.length > 0 || strikes.length > 0) out.set(seat.botId, { endedAt, notes, strikes });
   }

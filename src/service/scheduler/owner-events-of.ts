@@ -18,18 +18,40 @@ export function ownerEventsOf(full: MatchResult | null, record: MatchRecord, bot
     for (const p of record.players) {
       if (!owners.has(p.botId)) continue;
       events.push({
-        type: 'match.completed', ...base(p.botId),
-        data: { botName: p.botName, placement: p.placement, ratingDelta: p.ratingDelta, rated: record.rated !== false, endedAt: record.endedAt, players },
+        type: 'match.completed',
+        ...base(p.botId),
+        data: {
+          botName: p.botName,
+          placement: p.placement,
+          ratingDelta: p.ratingDelta,
+          rated: record.rated !== false,
+          endedAt: record.endedAt,
+          players,
+        },
       });
     }
   }
   for (const seat of full?.seats ?? []) {
     if (!owners.has(seat.botId)) continue;
     if (neverReached(seat)) {
-      events.push({ type: 'bot.unreachable', ...base(seat.botId), data: { botName: seat.botName, message: 'the bot could not be reached when its match began (its WebSocket never opened)' } });
+      events.push({
+        type: 'bot.unreachable',
+        ...base(seat.botId),
+        data: {
+          botName: seat.botName,
+          message: 'the bot could not be reached when its match began (its WebSocket never opened)',
+        },
+      });
     } else if (seat.resigned) {
-      const reasons = seat.strikeLog.map((s) => ({ reason: s.reason, ...(s.code !== undefined ? { code: s.code } : {}) }));
-      events.push({ type: 'bot.struck_out', ...base(seat.botId), data: { botName: seat.botName, strikes: seat.strikeLog.length, reasons } });
+      const reasons = seat.strikeLog.map((s) => ({
+        reason: s.reason,
+        ...(s.code !== undefined ? { code: s.code } : {}),
+      }));
+      events.push({
+        type: 'bot.struck_out',
+        ...base(seat.botId),
+        data: { botName: seat.botName, strikes: seat.strikeLog.length, reasons },
+      });
     }
   }
   return events;
@@ -38,5 +60,10 @@ export function ownerEventsOf(full: MatchResult | null, record: MatchRecord, bot
 /** Its first strike was a failed connect and it never answered a decision. */
 function neverReached(seat: SeatStats): boolean {
   const first = seat.strikeLog[0];
-  return seat.latenciesMs.length === 0 && first !== undefined && first.reason === 'dropped' && first.detail.startsWith('cannot connect');
+  return (
+    seat.latenciesMs.length === 0 &&
+    first !== undefined &&
+    first.reason === 'dropped' &&
+    first.detail.startsWith('cannot connect')
+  );
 }

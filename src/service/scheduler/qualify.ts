@@ -33,11 +33,19 @@ export const QUALIFY_MAX_STRIKES = 1;
  * so a qualifier has 3 or 4 seats. Throws a RangeError that says what is wrong.
  */
 export function parseQualifyOpponents(text: string): BuiltinBotName[] {
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean).map((s) => (s.startsWith('builtin:') ? s.slice('builtin:'.length) : s));
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => (s.startsWith('builtin:') ? s.slice('builtin:'.length) : s));
   for (const n of names) {
-    if (!(BUILTIN_BOTS as readonly string[]).includes(n)) throw new RangeError(`unknown built-in bot "${n}"; choose from ${BUILTIN_BOTS.map((b) => `builtin:${b}`).join(', ')}`);
+    if (!(BUILTIN_BOTS as readonly string[]).includes(n))
+      throw new RangeError(
+        `unknown built-in bot "${n}"; choose from ${BUILTIN_BOTS.map((b) => `builtin:${b}`).join(', ')}`,
+      );
   }
-  if (names.length < 2 || names.length > 3) throw new RangeError(`give 2 or 3 built-in bots (a qualifier has 3 or 4 seats), got ${names.length}`);
+  if (names.length < 2 || names.length > 3)
+    throw new RangeError(`give 2 or 3 built-in bots (a qualifier has 3 or 4 seats), got ${names.length}`);
   return names as BuiltinBotName[];
 }
 
@@ -65,11 +73,13 @@ interface Running {
 
 /** Why a qualifier failed, in words, or null when it passed. */
 export function failureReason(result: MatchResult | null, botId: string): string | null {
-  if (!result || result.match.status !== 'completed') return 'the qualifier did not finish (aborted: the wall clock ran out or the match failed)';
+  if (result?.match.status !== 'completed')
+    return 'the qualifier did not finish (aborted: the wall clock ran out or the match failed)';
   const seat = result.seats.find((s) => s.botId === botId);
   if (!seat) return 'the bot was not seated';
   if (seat.resigned) return `resigned after ${seat.strikeLog.length} strikes`;
-  if (seat.strikeLog.length > QUALIFY_MAX_STRIKES) return `${seat.strikeLog.length} strikes (at most ${QUALIFY_MAX_STRIKES} pass)`;
+  if (seat.strikeLog.length > QUALIFY_MAX_STRIKES)
+    return `${seat.strikeLog.length} strikes (at most ${QUALIFY_MAX_STRIKES} pass)`;
   return null;
 }
 
@@ -99,7 +109,8 @@ export class Qualifier {
     }
     waiting = waiting.filter((b) => !busy.has(b.id) && !this.running.has(b.id));
     if (!this.opts.enabled) {
-      for (const b of waiting) await this.finish(b, { state: 'skipped', matchId: null, strikes: [], resigned: false, reason: null });
+      for (const b of waiting)
+        await this.finish(b, { state: 'skipped', matchId: null, strikes: [], resigned: false, reason: null });
       return [];
     }
     if (stopping) return [];
@@ -110,7 +121,14 @@ export class Qualifier {
       const run: Running = { controller, done: Promise.resolve() };
       this.running.set(bot.id, run);
       run.done = this.play(bot, matchId, controller.signal)
-        .catch((err) => this.opts.log({ event: 'qualify.error', botId: bot.id, matchId, error: err instanceof Error ? err.message : String(err) }))
+        .catch((err) =>
+          this.opts.log({
+            event: 'qualify.error',
+            botId: bot.id,
+            matchId,
+            error: err instanceof Error ? err.message : String(err),
+          }),
+        )
         .finally(() => this.running.delete(bot.id));
       started.push(matchId);
     }
@@ -128,11 +146,13 @@ export class Qualifier {
     return [
       { botId: bot.id, botName: bot.name, source: { type: 'ws', url: bot.url } },
       // The same built-in twice gets two ids: a seat's id names one seat.
-      ...opponents.map((name, i): MatchEntrant => ({
-        botId: opponents.indexOf(name) === i ? `builtin:${name}` : `builtin:${name}:${i + 1}`,
-        botName: `${name} (built-in)`,
-        source: { type: 'builtin', bot: name },
-      })),
+      ...opponents.map(
+        (name, i): MatchEntrant => ({
+          botId: opponents.indexOf(name) === i ? `builtin:${name}` : `builtin:${name}:${i + 1}`,
+          botName: `${name} (built-in)`,
+          source: { type: 'builtin', bot: name },
+        }),
+      ),
     ];
   }
 
@@ -144,12 +164,27 @@ export class Qualifier {
     const order = seatOrder(seed, entrants.length);
     const startedAt = new Date().toISOString();
     const players = order.map((i, seat) => ({
-      seat, botId: entrants[i].botId, botName: entrants[i].botName, placement: null, ratingDelta: null,
+      seat,
+      botId: entrants[i].botId,
+      botName: entrants[i].botName,
+      placement: null,
+      ratingDelta: null,
       ...(entrants[i].botId === bot.id ? { version } : {}),
     }));
     const running: MatchRecord = {
-      id: matchId, game: GAME, status: 'running', players, startedAt, endedAt: null,
-      seed, replay: [], rulesVersion: RULES_VERSION, seatCount: entrants.length, vp: null, rated: false, qualification: true,
+      id: matchId,
+      game: GAME,
+      status: 'running',
+      players,
+      startedAt,
+      endedAt: null,
+      seed,
+      replay: [],
+      rulesVersion: RULES_VERSION,
+      seatCount: entrants.length,
+      vp: null,
+      rated: false,
+      qualification: true,
     };
     const channel = hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
     try {
@@ -163,9 +198,15 @@ export class Qualifier {
     let batch: MatchRecord['replay'] = [];
     try {
       result = await runMatch({
-        matchId, seed, entrants, platformKey: this.opts.platformKey,
-        deadlineMs: this.opts.deadlineMs, timeBankMs: this.opts.timeBankMs, wallClockMs: this.opts.matchTimeoutMs,
-        signal, gate: versionGate(store, [bot], this.opts.gate),
+        matchId,
+        seed,
+        entrants,
+        platformKey: this.opts.platformKey,
+        deadlineMs: this.opts.deadlineMs,
+        timeBankMs: this.opts.timeBankMs,
+        wallClockMs: this.opts.matchTimeoutMs,
+        signal,
+        gate: versionGate(store, [bot], this.opts.gate),
         onEvent: (ev) => batch.push(ev),
         onFlush: (view) => {
           const events = batch;
@@ -177,21 +218,48 @@ export class Qualifier {
       log({ event: 'qualify.error', matchId, botId: bot.id, error: err instanceof Error ? err.message : String(err) });
     }
     const endedAt = new Date().toISOString();
-    const withVersion = (m: MatchRecord): MatchRecord => ({ ...m, rated: false, qualification: true, players: m.players.map((p) => (p.botId === bot.id ? { ...p, version } : p)) });
+    const withVersion = (m: MatchRecord): MatchRecord => ({
+      ...m,
+      rated: false,
+      qualification: true,
+      players: m.players.map((p) => (p.botId === bot.id ? { ...p, version } : p)),
+    });
     let record: MatchRecord;
     if (result && result.match.status === 'completed') {
-      record = withVersion({ ...withoutNotes(result.match), players: result.match.players.map((p) => ({ ...p, ratingDelta: null })) });
-      await retryWhileUnavailable(() => store.completeMatch(record, []), async () => ((await store.getMatch(matchId))?.status === 'completed' ? undefined : null));
+      record = withVersion({
+        ...withoutNotes(result.match),
+        players: result.match.players.map((p) => ({ ...p, ratingDelta: null })),
+      });
+      await retryWhileUnavailable(
+        () => store.completeMatch(record, []),
+        async () => ((await store.getMatch(matchId))?.status === 'completed' ? undefined : null),
+      );
     } else {
       record = result
-        ? withVersion({ ...withoutNotes(result.match), status: 'aborted', players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) })
+        ? withVersion({
+            ...withoutNotes(result.match),
+            status: 'aborted',
+            players: result.match.players.map((p) => ({ ...p, placement: null, ratingDelta: null })),
+          })
         : { ...running, status: 'aborted', endedAt };
-      await retryWhileUnavailable(() => store.putMatch(record), async () => ((await store.getMatch(matchId))?.status === 'aborted' ? undefined : null));
+      await retryWhileUnavailable(
+        () => store.putMatch(record),
+        async () => ((await store.getMatch(matchId))?.status === 'aborted' ? undefined : null),
+      );
     }
-    hub.close(matchId, { status: record.status === 'completed' ? 'completed' : 'aborted', players: record.players, endedAt: record.endedAt ?? endedAt });
+    hub.close(matchId, {
+      status: record.status === 'completed' ? 'completed' : 'aborted',
+      players: record.players,
+      endedAt: record.endedAt ?? endedAt,
+    });
     // The owner's strike log gets the qualifier's strikes, with what the bot sent.
     const own = result ? ownerDataOf(result, record.endedAt ?? endedAt).get(bot.id) : undefined;
-    if (own) await store.putOwnerMatchData(matchId, bot.id, own).catch((err: unknown) => log({ event: 'qualify.error', matchId, error: `cannot keep the bot's private match data: ${String(err)}` }));
+    if (own)
+      await store
+        .putOwnerMatchData(matchId, bot.id, own)
+        .catch((err: unknown) =>
+          log({ event: 'qualify.error', matchId, error: `cannot keep the bot's private match data: ${String(err)}` }),
+        );
     // Stopped by the server: not the bot's doing; it stays qualifying and plays again.
     if (signal.aborted) {
       log({ event: 'qualify.abort', matchId, botId: bot.id, reason: 'server stopping' });
@@ -200,9 +268,13 @@ export class Qualifier {
     const seat = result?.seats.find((s) => s.botId === bot.id);
     const reason = failureReason(result, bot.id);
     await this.finish(bot, {
-      state: reason === null ? 'passed' : 'failed', matchId,
-      strikes: (seat?.strikeLog ?? []).map(strikeDetail).map((s) => ({ reason: s.reason, ...(s.code !== undefined ? { code: s.code } : {}), message: s.message })),
-      resigned: seat?.resigned ?? false, reason,
+      state: reason === null ? 'passed' : 'failed',
+      matchId,
+      strikes: (seat?.strikeLog ?? [])
+        .map(strikeDetail)
+        .map((s) => ({ reason: s.reason, ...(s.code !== undefined ? { code: s.code } : {}), message: s.message })),
+      resigned: seat?.resigned ?? false,
+      reason,
     });
   }
 
@@ -212,16 +284,28 @@ export class Qualifier {
     try {
       done = await this.opts.store.finishQualification(bot.id, version, outcome);
     } catch (err) {
-      this.opts.log({ event: 'qualify.error', botId: bot.id, error: `cannot record the qualification: ${err instanceof Error ? err.message : String(err)}` });
+      this.opts.log({
+        event: 'qualify.error',
+        botId: bot.id,
+        error: `cannot record the qualification: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return;
     }
     // Null: the bot changed (a new version, removed) meanwhile; its newer state stands.
     if (!done) return;
-    this.opts.log({ event: `qualify.${outcome.state}`, botId: bot.id, version, ...(outcome.matchId ? { matchId: outcome.matchId } : {}), ...(outcome.reason ? { reason: outcome.reason } : {}) });
+    this.opts.log({
+      event: `qualify.${outcome.state}`,
+      botId: bot.id,
+      version,
+      ...(outcome.matchId ? { matchId: outcome.matchId } : {}),
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+    });
     if (outcome.state === 'skipped') return;
     try {
       this.opts.onOwnerEvent?.({
-        type: outcome.state === 'passed' ? 'bot.qualified' : 'bot.failed', ownerId: bot.ownerId, botId: bot.id,
+        type: outcome.state === 'passed' ? 'bot.qualified' : 'bot.failed',
+        ownerId: bot.ownerId,
+        botId: bot.id,
         ...(outcome.matchId ? { matchId: outcome.matchId } : {}),
         data: { version, strikes: outcome.strikes, resigned: outcome.resigned, reason: outcome.reason },
       });

@@ -57,7 +57,6 @@ interface Running {
 
 export const DEFAULT_MAX_MATCHES = 100;
 
-
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<string[]> | null = null;
@@ -73,10 +72,19 @@ export class Scheduler {
   constructor(private readonly opts: SchedulerOptions) {
     this.player = new MatchPlayer(opts);
     this.qualifier = new Qualifier({
-      store: opts.store, hub: opts.hub, platformKey: opts.platformKey, gate: opts.gate,
-      enabled: opts.qualify?.enabled ?? true, opponents: opts.qualify?.opponents,
-      matchTimeoutMs: opts.matchTimeoutMs, deadlineMs: opts.deadlineMs, timeBankMs: opts.timeBankMs,
-      log: opts.log, onOwnerEvent: opts.onOwnerEvent, newSeed: opts.newSeed, newMatchId: opts.newMatchId,
+      store: opts.store,
+      hub: opts.hub,
+      platformKey: opts.platformKey,
+      gate: opts.gate,
+      enabled: opts.qualify?.enabled ?? true,
+      opponents: opts.qualify?.opponents,
+      matchTimeoutMs: opts.matchTimeoutMs,
+      deadlineMs: opts.deadlineMs,
+      timeBankMs: opts.timeBankMs,
+      log: opts.log,
+      onOwnerEvent: opts.onOwnerEvent,
+      newSeed: opts.newSeed,
+      newMatchId: opts.newMatchId,
     });
   }
 
@@ -88,7 +96,12 @@ export class Scheduler {
       const stale = page.matches.filter((m) => !this.running.has(m.id));
       if (stale.length === 0) break;
       for (const m of stale) {
-        await this.opts.store.putMatch({ ...m, status: 'aborted', endedAt: new Date().toISOString(), players: m.players.map((p) => ({ ...p, placement: null, ratingDelta: null })) });
+        await this.opts.store.putMatch({
+          ...m,
+          status: 'aborted',
+          endedAt: new Date().toISOString(),
+          players: m.players.map((p) => ({ ...p, placement: null, ratingDelta: null })),
+        });
         this.opts.log({ event: 'match.abort', matchId: m.id, reason: 'server restarted while it ran' });
         aborted.push(m.id);
       }
@@ -160,7 +173,14 @@ export class Scheduler {
     const byId = new Map(this.longestWaiting([...idle.values()], seats).map((b) => [b.id, b]));
     const shown = new Map(ratings.map((r) => [r.botId, displayRating(r)]));
     const rule = this.opts.sameOwner ?? DEFAULT_SAME_OWNER;
-    const tables = formTables([...byId.values()].map((b) => ({ botId: b.id, rating: shown.get(b.id) ?? displayRating(initialRating()), ownerId: b.ownerId })), rule);
+    const tables = formTables(
+      [...byId.values()].map((b) => ({
+        botId: b.id,
+        rating: shown.get(b.id) ?? displayRating(initialRating()),
+        ownerId: b.ownerId,
+      })),
+      rule,
+    );
     for (const table of tables) for (const id of table.botIds) this.seatedAt.set(id, tick);
     for (const t of challenged) for (const b of t.bots) this.seatedAt.set(b.id, tick);
     // Only active bots keep a place in the queue (removed ones would pile up).
@@ -169,10 +189,17 @@ export class Scheduler {
     // Every table starts now; their running records are written meanwhile (the
     // store writes one at a time, so waiting for each before the next would
     // start the last of 200 tables seconds late).
-    const begun = this.stopping ? [] : [
-      ...challenged.map((t) => this.startMatch(t.bots, false, t)),
-      ...tables.map((table) => this.startMatch(table.botIds.map((id) => byId.get(id)!), !(table.sameOwner && rule !== 'allow'))),
-    ];
+    const begun = this.stopping
+      ? []
+      : [
+          ...challenged.map((t) => this.startMatch(t.bots, false, t)),
+          ...tables.map((table) =>
+            this.startMatch(
+              table.botIds.map((id) => byId.get(id)!),
+              !(table.sameOwner && rule !== 'allow'),
+            ),
+          ),
+        ];
     const stored = await Promise.all(begun.map(async ({ matchId, stored }) => ((await stored) ? matchId : null)));
     return [...qualifiers, ...stored.filter((id): id is string => id !== null)];
   }
@@ -180,7 +207,11 @@ export class Scheduler {
   private async takeChallenges(idle: Map<string, BotRecord>, room: number): Promise<ChallengeTable[]> {
     try {
       return await takeChallenges({
-        store: this.opts.store, idle, room, now: Date.now(), log: this.opts.log,
+        store: this.opts.store,
+        idle,
+        room,
+        now: Date.now(),
+        log: this.opts.log,
         newMatchId: () => (this.opts.newMatchId ? this.opts.newMatchId() : newId('m')),
       });
     } catch (err) {
@@ -223,7 +254,11 @@ export class Scheduler {
    * says whether that write worked (if not, the match is aborted). The
    * result of a match is written only after its running record.
    */
-  private startMatch(bots: BotRecord[], rated: boolean, challenge?: ChallengeTable): { matchId: string; stored: Promise<boolean> } {
+  private startMatch(
+    bots: BotRecord[],
+    rated: boolean,
+    challenge?: ChallengeTable,
+  ): { matchId: string; stored: Promise<boolean> } {
     const matchId = challenge?.matchId ?? (this.opts.newMatchId ? this.opts.newMatchId() : newId('m'));
     if (this.opts.dispatch) {
       const running = this.player.prepare(matchId, bots, rated, challenge);
@@ -243,14 +278,21 @@ export class Scheduler {
         return true;
       },
       (err: unknown) => {
-        this.opts.log({ event: 'match.error', matchId, error: `cannot record the match: ${err instanceof Error ? err.message : String(err)}` });
+        this.opts.log({
+          event: 'match.error',
+          matchId,
+          error: `cannot record the match: ${err instanceof Error ? err.message : String(err)}`,
+        });
         begun.abortReason = 'its running record could not be written';
         controller.abort();
         return false;
       },
     );
-    running.done = this.player.play(begun, stored, bots, controller.signal)
-      .catch((err) => this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) }))
+    running.done = this.player
+      .play(begun, stored, bots, controller.signal)
+      .catch((err) =>
+        this.opts.log({ event: 'match.error', matchId, error: err instanceof Error ? err.message : String(err) }),
+      )
       .finally(() => this.running.delete(matchId));
     return { matchId, stored };
   }

@@ -13,7 +13,11 @@ export const RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000, 4000, 8000, 
  * another way: a write can commit and its answer be lost with the connection,
  * and then its retry is refused as a conflict although the write is there.
  */
-export async function retryWhileUnavailable<T>(write: () => Promise<T>, landed: () => Promise<T | null>, delays: readonly number[] = RETRY_DELAYS_MS): Promise<T> {
+export async function retryWhileUnavailable<T>(
+  write: () => Promise<T>,
+  landed: () => Promise<T | null>,
+  delays: readonly number[] = RETRY_DELAYS_MS,
+): Promise<T> {
   let lostOne = false;
   for (let i = 0; ; i++) {
     try {

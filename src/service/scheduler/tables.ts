@@ -34,7 +34,8 @@ export interface Table {
 export const TABLE_SIZE = 4;
 export const SHORT_TABLE = 3;
 
-const byRating = (a: PoolEntry, b: PoolEntry) => b.rating - a.rating || (a.botId < b.botId ? -1 : a.botId > b.botId ? 1 : 0);
+const byRating = (a: PoolEntry, b: PoolEntry) =>
+  b.rating - a.rating || (a.botId < b.botId ? -1 : a.botId > b.botId ? 1 : 0);
 
 /** Tables of bots, best-rated first. Ties in rating are broken by id so a tick is deterministic. */
 export function formTables(pool: readonly PoolEntry[], rule: SameOwnerRule = 'allow'): Table[] {
@@ -45,7 +46,10 @@ export function formTables(pool: readonly PoolEntry[], rule: SameOwnerRule = 'al
     let i = 0;
     return sizes.map((n) => {
       const seated = sorted.slice(i, (i += n));
-      return { botIds: seated.map((e) => e.botId), sameOwner: new Set(seated.map((e) => e.ownerId)).size < seated.length };
+      return {
+        botIds: seated.map((e) => e.botId),
+        sameOwner: new Set(seated.map((e) => e.ownerId)).size < seated.length,
+      };
     });
   }
   // Each step seats some owner's best bot still waiting, so each owner's bots go in rating order (a queue per owner).
@@ -127,7 +131,8 @@ class OwnersByCount {
   /** Up to `limit` owners with at least `n` bots waiting, most first. */
   atLeast(n: number, limit: number): string[] {
     const out: string[] = [];
-    for (let i = 0; i < this.order.length && out.length < limit && this.count.get(this.order[i])! >= n; i++) out.push(this.order[i]);
+    for (let i = 0; i < this.order.length && out.length < limit && this.count.get(this.order[i])! >= n; i++)
+      out.push(this.order[i]);
     return out;
   }
 

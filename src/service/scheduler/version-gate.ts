@@ -5,7 +5,11 @@
 import type { AddressGate } from '../../runner/index';
 import type { BotRecord, Store } from '../store/types';
 
-export function versionGate(store: Store, bots: readonly Pick<BotRecord, 'id' | 'url'>[], gate?: AddressGate): AddressGate {
+export function versionGate(
+  store: Store,
+  bots: readonly Pick<BotRecord, 'id' | 'url'>[],
+  gate?: AddressGate,
+): AddressGate {
   const seated = new Map(bots.map((b) => [b.url, b.id]));
   return async (url) => {
     const id = seated.get(url);
@@ -13,7 +17,10 @@ export function versionGate(store: Store, bots: readonly Pick<BotRecord, 'id' | 
       // A store that cannot answer now does not cost the seat its connection: the URL was the bot's at seating.
       const now = await store.getBot(id).catch(() => undefined);
       // The message is the seat's strike detail: it names no URL (never logged or shown).
-      if (now === null || (now && now.url !== url)) throw new Error('the bot moved to a new URL (a new version) during this match; its old URL is not contacted again');
+      if (now === null || (now && now.url !== url))
+        throw new Error(
+          'the bot moved to a new URL (a new version) during this match; its old URL is not contacted again',
+        );
     }
     return gate ? gate(url) : undefined;
   };

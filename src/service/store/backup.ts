@@ -50,7 +50,11 @@ export async function backupDataDir(src: string, out: string, opts: BackupOption
   const from = resolve(src);
   const to = resolve(out);
   if (from === to) throw new Error('the backup directory must not be the data directory');
-  if (!(await exists(join(from, DOC_FILE))) && !(await exists(join(from, MATCH_DIR))) && (await listJournals(from)).length === 0) {
+  if (
+    !(await exists(join(from, DOC_FILE))) &&
+    !(await exists(join(from, MATCH_DIR))) &&
+    (await listJournals(from)).length === 0
+  ) {
     throw new Error(`${from} holds no arena store`);
   }
   const created = await ensureEmpty(to);
@@ -198,7 +202,6 @@ function parseLog(buf: Buffer, end: number, root: string): Parsed {
   }
   return { latest, last };
 }
-
 
 async function exists(path: string): Promise<boolean> {
   try {

@@ -36,8 +36,20 @@ export function versionsOf(b: BotRecord): BotVersionRecord[] {
  * `at` with `rating` as its end), the number, and the widened rating (null when
  * the bot has no rating yet: a new bot's is wide already).
  */
-export function nextVersion(b: BotRecord, rating: RatingRecord | null, at: string): { version: number; versions: BotVersionRecord[]; rating: RatingRecord | null } {
-  const past = versionsOf(b).map((v) => (v.endedAt === null ? { ...v, endedAt: at, end: rating ? { mu: rating.mu, sigma: rating.sigma, gamesPlayed: rating.gamesPlayed } : null } : v));
+export function nextVersion(
+  b: BotRecord,
+  rating: RatingRecord | null,
+  at: string,
+): { version: number; versions: BotVersionRecord[]; rating: RatingRecord | null } {
+  const past = versionsOf(b).map((v) =>
+    v.endedAt === null
+      ? {
+          ...v,
+          endedAt: at,
+          end: rating ? { mu: rating.mu, sigma: rating.sigma, gamesPlayed: rating.gamesPlayed } : null,
+        }
+      : v,
+  );
   const version = currentVersion(b) + 1;
   return {
     version,
@@ -63,17 +75,43 @@ export function statusAfter(b: BotRecord, q: Qualification | null): BotStatus {
 }
 
 /** The qualification a finished qualifier leaves, or null when the result came too late for it. */
-export function finishedQualification(b: BotRecord, version: number, outcome: QualificationOutcome, at: string): Qualification | null {
-  if (b.removedAt || currentVersion(b) !== version || b.qualification?.state !== 'qualifying' || b.qualification.version !== version) return null;
-  return { state: outcome.state, version, matchId: outcome.matchId, strikes: outcome.strikes, resigned: outcome.resigned, reason: outcome.reason, at };
+export function finishedQualification(
+  b: BotRecord,
+  version: number,
+  outcome: QualificationOutcome,
+  at: string,
+): Qualification | null {
+  if (
+    b.removedAt ||
+    currentVersion(b) !== version ||
+    b.qualification?.state !== 'qualifying' ||
+    b.qualification.version !== version
+  )
+    return null;
+  return {
+    state: outcome.state,
+    version,
+    matchId: outcome.matchId,
+    strikes: outcome.strikes,
+    resigned: outcome.resigned,
+    reason: outcome.reason,
+    at,
+  };
 }
 
 /** The owner's view of each version: games and the rating at its end (now, for the current one). */
 export function versionViews(b: BotRecord, rating: RatingRecord | null): BotVersion[] {
   return versionsOf(b).map((v) => {
-    const end = v.endedAt === null ? (rating ? { mu: rating.mu, sigma: rating.sigma, gamesPlayed: rating.gamesPlayed } : null) : v.end;
+    const end =
+      v.endedAt === null
+        ? rating
+          ? { mu: rating.mu, sigma: rating.sigma, gamesPlayed: rating.gamesPlayed }
+          : null
+        : v.end;
     return {
-      version: v.version, startedAt: v.startedAt, endedAt: v.endedAt,
+      version: v.version,
+      startedAt: v.startedAt,
+      endedAt: v.endedAt,
       games: Math.max(0, (end?.gamesPlayed ?? v.gamesAtStart) - v.gamesAtStart),
       rating: end ? displayRating(end) : null,
       mu: end ? round4(end.mu) : null,

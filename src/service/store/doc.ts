@@ -6,7 +6,17 @@
 // lowdb is gone from here: it reads and writes a document whole, which is the
 // cost the journal removes. What is left (one strict parse, one durable
 // replace with a crash hook between its steps) is a few lines of our own.
-import type { BotRecord, ChallengeRecord, KeyRecord, RatingRecord, SessionRecord, SignInTokenRecord, UserRecord, WebhookDeliveryRecord, WebhookRecord } from './types';
+import type {
+  BotRecord,
+  ChallengeRecord,
+  KeyRecord,
+  RatingRecord,
+  SessionRecord,
+  SignInTokenRecord,
+  UserRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from './types';
 import { readTextIfExists } from '../../fs/read-if-exists';
 
 export const DOC_FILE = 'store.json';
@@ -41,13 +51,37 @@ export interface StoreDoc {
   journalSeq?: number;
 }
 
-export const COLLECTIONS = ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens', 'challenges', 'webhooks', 'webhookDeliveries'] as const;
+export const COLLECTIONS = [
+  'users',
+  'keys',
+  'bots',
+  'ratings',
+  'sessions',
+  'signInTokens',
+  'challenges',
+  'webhooks',
+  'webhookDeliveries',
+] as const;
 /** Collections added after format 1 was first written: a document without them has none yet. */
 const LATER_COLLECTIONS = ['challenges', 'webhooks', 'webhookDeliveries'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 export function emptyDoc(): StoreDoc {
-  return { format: FORMAT, rev: 0, users: {}, keys: {}, bots: {}, ratings: {}, sessions: {}, signInTokens: {}, challenges: {}, webhooks: {}, webhookDeliveries: {}, ratingsThrough: -1, journalSeq: 0 };
+  return {
+    format: FORMAT,
+    rev: 0,
+    users: {},
+    keys: {},
+    bots: {},
+    ratings: {},
+    sessions: {},
+    signInTokens: {},
+    challenges: {},
+    webhooks: {},
+    webhookDeliveries: {},
+    ratingsThrough: -1,
+    journalSeq: 0,
+  };
 }
 
 export function ratingKey(game: string, botId: string): string {
@@ -64,9 +98,15 @@ export function parseDoc(text: string, file: string): StoreDoc {
   }
   const d = doc as Partial<StoreDoc> | null;
   if (d && typeof d === 'object') for (const k of LATER_COLLECTIONS) d[k] ??= {};
-  if (!d || typeof d !== 'object' || d.format !== FORMAT || typeof d.rev !== 'number' || typeof d.ratingsThrough !== 'number'
-    || (d.journalSeq !== undefined && !Number.isSafeInteger(d.journalSeq))
-    || COLLECTIONS.some((k) => !d[k] || typeof d[k] !== 'object')) {
+  if (
+    !d ||
+    typeof d !== 'object' ||
+    d.format !== FORMAT ||
+    typeof d.rev !== 'number' ||
+    typeof d.ratingsThrough !== 'number' ||
+    (d.journalSeq !== undefined && !Number.isSafeInteger(d.journalSeq)) ||
+    COLLECTIONS.some((k) => !d[k] || typeof d[k] !== 'object')
+  ) {
     throw new Error(`${file} is not an arena store document (format ${FORMAT}); restore it from a backup`);
   }
   d.journalSeq ??= 0;

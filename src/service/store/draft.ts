@@ -56,7 +56,7 @@ export class Draft {
       },
       ownKeys: () => {
         const keys = new Set(Object.keys(map));
-        for (const s of this.set.values()) if (s.coll === coll) (s.rec === DELETED ? keys.delete(s.id) : keys.add(s.id));
+        for (const s of this.set.values()) if (s.coll === coll) s.rec === DELETED ? keys.delete(s.id) : keys.add(s.id);
         return [...keys];
       },
       getOwnPropertyDescriptor: (_t, id) => {

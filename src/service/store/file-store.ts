@@ -28,7 +28,14 @@ import { DOC_FILE, emptyDoc, ratingKey, readDoc, type StoreDoc } from './doc';
 import { Draft } from './draft';
 import { HeadToHeadMemo } from './head-to-head';
 import { isSafeId, newId } from './ids';
-import { currentVersion, finishedQualification, nextVersion, pendingQualification, qualifiedStatus, statusAfter } from './bot-versions';
+import {
+  currentVersion,
+  finishedQualification,
+  nextVersion,
+  pendingQualification,
+  qualifiedStatus,
+  statusAfter,
+} from './bot-versions';
 import { applyEntry, journalFile, JournalWriter, listJournals, replayJournals, type Entry } from './journal';
 import { acquireLock, type DirLock } from './lock';
 import { LOG_FILE, MATCH_DIR } from './match-files';
@@ -64,7 +71,13 @@ import {
 } from './types';
 
 /** The steps of a compaction, in order; a crash test kills the process at each. */
-export const COMPACT_STEPS = ['rotated', 'snapshot-synced', 'snapshot-renamed', 'dir-synced', 'journals-removed'] as const;
+export const COMPACT_STEPS = [
+  'rotated',
+  'snapshot-synced',
+  'snapshot-renamed',
+  'dir-synced',
+  'journals-removed',
+] as const;
 export type CompactStep = (typeof COMPACT_STEPS)[number];
 
 export interface FileStoreOptions {
@@ -85,10 +98,15 @@ const PRUNE_EVERY_MS = 60_000;
 
 /** store.json is missing but the directory holds a store's other files: starting would silently lose every account. */
 export class StoreMissing extends Error {
-  constructor(readonly dir: string, readonly found: string[]) {
-    super(`${join(dir, DOC_FILE)} is missing, but ${dir} holds ${found.join(' and ')}: the accounts, keys and bots would be lost. `
-      + 'Restore the data directory from a copy made by `arena admin backup DIR` (stop the server, replace the directory with the copy), '
-      + 'or start a new, empty store here with `arena serve --init`');
+  constructor(
+    readonly dir: string,
+    readonly found: string[],
+  ) {
+    super(
+      `${join(dir, DOC_FILE)} is missing, but ${dir} holds ${found.join(' and ')}: the accounts, keys and bots would be lost. ` +
+        'Restore the data directory from a copy made by `arena admin backup DIR` (stop the server, replace the directory with the copy), ' +
+        'or start a new, empty store here with `arena serve --init`',
+    );
     this.name = 'StoreMissing';
   }
 }
@@ -181,7 +199,8 @@ function copy<T>(rec: T): T {
     // Most fields are strings, numbers or null: no call for them (listBots copies every bot).
     const v = typeof field === 'object' && field !== null ? copy(field) : field;
     // A key named __proto__ is data here, not the prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
     else out[k] = v;
   }
   return out as T;
@@ -198,8 +217,10 @@ function checkHash(tokenHash: string): void {
 }
 
 function checkMatch(match: StoredMatch): void {
-  if (!match || typeof match.id !== 'string' || !isSafeId(match.id)) throw new TypeError(`match id must be 1-64 of A-Z a-z 0-9 _ -, got ${JSON.stringify(match?.id)}`);
-  if (!Array.isArray(match.players) || match.players.some((p) => typeof p?.botId !== 'string')) throw new TypeError(`match ${match.id} has no valid players`);
+  if (!match || typeof match.id !== 'string' || !isSafeId(match.id))
+    throw new TypeError(`match id must be 1-64 of A-Z a-z 0-9 _ -, got ${JSON.stringify(match?.id)}`);
+  if (!Array.isArray(match.players) || match.players.some((p) => typeof p?.botId !== 'string'))
+    throw new TypeError(`match ${match.id} has no valid players`);
   if (!Array.isArray(match.replay)) throw new TypeError(`match ${match.id} has no replay array`);
 }
 
@@ -309,10 +330,17 @@ export class FileStore implements Store {
     const run = this.queue.then(() => {
       this.release = release;
       if (this.closed) throw new Error('the store is closed');
-      if (this.broken && !evenIfBroken) throw new Error(`the store stopped writing after an earlier failure: ${this.broken.message}`);
+      if (this.broken && !evenIfBroken)
+        throw new Error(`the store stopped writing after an earlier failure: ${this.broken.message}`);
       return fn();
     });
-    this.queue = Promise.race([run.then(() => {}, () => {}), released]);
+    this.queue = Promise.race([
+      run.then(
+        () => {},
+        () => {},
+      ),
+      released,
+    ]);
     run.then(release, release);
     return run;
   }
@@ -346,11 +374,12 @@ export class FileStore implements Store {
       this.broken ??= err;
     });
     this.journalBytes += Buffer.byteLength(line);
-    for (const [coll, id] of entry.o) if (coll === 'users' && Object.hasOwn(live.users, id)) this.indexUser(live.users[id], false);
+    for (const [coll, id] of entry.o)
+      if (coll === 'users' && Object.hasOwn(live.users, id)) this.indexUser(live.users[id], false);
     this.indexWebhooks(entry.o, false);
     applyEntry(live, entry);
     this.indexWebhooks(entry.o, true);
-    for (const [coll, id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
+    for (const [coll, _id, rec] of entry.o) if (coll === 'users' && rec) this.indexUser(rec as UserRecord, true);
     for (const [coll, , rec] of entry.o) if (coll === 'bots' && rec) this.indexBot(rec as BotRecord);
     for (const [coll, , rec] of entry.o) if (coll === 'challenges' && rec) this.indexChallenge(rec as ChallengeRecord);
     for (const [id, at] of flushed) if (this.touches.get(id) === at) this.touches.delete(id);
@@ -370,7 +399,8 @@ export class FileStore implements Store {
     if (Math.abs(now - this.lastPrune) < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
     const live = this.db.data;
-    for (const [h, t] of Object.entries(live.signInTokens)) if (Date.parse(t.expiresAt) <= now) delete d.signInTokens[h];
+    for (const [h, t] of Object.entries(live.signInTokens))
+      if (Date.parse(t.expiresAt) <= now) delete d.signInTokens[h];
     for (const [h, s] of Object.entries(live.sessions)) if (Date.parse(s.expiresAt) <= now) delete d.sessions[h];
   }
 
@@ -401,13 +431,16 @@ export class FileStore implements Store {
     }
     await this.step('rotated');
     this.compaction = this.writeSnapshot(text, oldGen)
-      .then(() => {
-        this.journalBytes -= covered;
-        this.compactAt = Math.max(this.opts.compactBytes ?? COMPACT_BYTES, Buffer.byteLength(text));
-      }, () => {
-        // Left as it was (the old snapshot and the journal hold everything): try again after as much again.
-        this.compactAt = this.journalBytes * 2;
-      })
+      .then(
+        () => {
+          this.journalBytes -= covered;
+          this.compactAt = Math.max(this.opts.compactBytes ?? COMPACT_BYTES, Buffer.byteLength(text));
+        },
+        () => {
+          // Left as it was (the old snapshot and the journal hold everything): try again after as much again.
+          this.compactAt = this.journalBytes * 2;
+        },
+      )
       .finally(() => {
         this.compaction = null;
       });
@@ -516,8 +549,14 @@ export class FileStore implements Store {
         throw new StoreConflict('public_key', 'another account registered this public key');
       }
       const key: KeyRecord = {
-        id: newId('k'), name: input.name, publicKey: input.publicKey, scopes: [...input.scopes],
-        createdAt: this.stamp(), lastUsedAt: null, revokedAt: null, userId: input.userId,
+        id: newId('k'),
+        name: input.name,
+        publicKey: input.publicKey,
+        scopes: [...input.scopes],
+        createdAt: this.stamp(),
+        lastUsedAt: null,
+        revokedAt: null,
+        userId: input.userId,
       };
       d.keys[key.id] = key;
       return copy(key);
@@ -537,7 +576,9 @@ export class FileStore implements Store {
   }
 
   async listKeys(userId: string): Promise<KeyRecord[]> {
-    return Object.values(this.data.keys).filter((k) => k.userId === userId).map((k) => this.withTouch(k));
+    return Object.values(this.data.keys)
+      .filter((k) => k.userId === userId)
+      .map((k) => this.withTouch(k));
   }
 
   revokeKey(id: string): Promise<KeyRecord> {
@@ -566,9 +607,17 @@ export class FileStore implements Store {
       const createdAt = this.stamp();
       const qualification = input.qualify ? pendingQualification(1, createdAt) : null;
       const bot: BotRecord = {
-        id: newId('b'), ownerId: input.ownerId, name: input.name, game: input.game, url: input.url,
-        status: qualification ? 'qualifying' : 'active', createdAt, removedAt: null,
-        version: 1, versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }], qualification,
+        id: newId('b'),
+        ownerId: input.ownerId,
+        name: input.name,
+        game: input.game,
+        url: input.url,
+        status: qualification ? 'qualifying' : 'active',
+        createdAt,
+        removedAt: null,
+        version: 1,
+        versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }],
+        qualification,
       };
       d.bots[bot.id] = bot;
       return copy(bot);
@@ -599,7 +648,8 @@ export class FileStore implements Store {
       if (patch.name !== undefined) bot.name = patch.name;
       if (patch.url !== undefined) bot.url = patch.url;
       // Resuming returns to what the qualification says: never past a qualifier not passed.
-      if (patch.status !== undefined) bot.status = patch.status === 'paused' ? 'paused' : qualifiedStatus(bot.qualification);
+      if (patch.status !== undefined)
+        bot.status = patch.status === 'paused' ? 'paused' : qualifiedStatus(bot.qualification);
       // Stored only when false, so records from before challenges and after read the same.
       if (patch.challengeable === false) bot.challengeable = false;
       else if (patch.challengeable === true) delete bot.challengeable;
@@ -628,7 +678,8 @@ export class FileStore implements Store {
     return this.mutate((d) => {
       const bot = own(d.bots, id);
       if (!bot || bot.removedAt) throw new StoreNotFound('bot', id);
-      if (bot.qualification?.state === 'qualifying') throw new StoreConflict('qualifying', `bot ${id} is waiting for its qualifier already`);
+      if (bot.qualification?.state === 'qualifying')
+        throw new StoreConflict('qualifying', `bot ${id} is waiting for its qualifier already`);
       bot.qualification = pendingQualification(currentVersion(bot), this.stamp());
       bot.status = statusAfter(bot, bot.qualification);
       return copy(bot);
@@ -648,7 +699,9 @@ export class FileStore implements Store {
   }
 
   async listQualifyingBots(game: 'pioneers'): Promise<BotRecord[]> {
-    return Object.values(this.data.bots).filter((b) => b.game === game && b.status === 'qualifying' && !b.removedAt).map(copy);
+    return Object.values(this.data.bots)
+      .filter((b) => b.game === game && b.status === 'qualifying' && !b.removedAt)
+      .map(copy);
   }
 
   removeBot(id: string): Promise<void> {
@@ -663,12 +716,18 @@ export class FileStore implements Store {
   }
 
   async listActiveBots(game: 'pioneers'): Promise<BotRecord[]> {
-    return Object.values(this.data.bots).filter((b) => b.game === game && b.status === 'active' && !b.removedAt).map(copy);
+    return Object.values(this.data.bots)
+      .filter((b) => b.game === game && b.status === 'active' && !b.removedAt)
+      .map(copy);
   }
 
   // ---- challenges ----
 
-  addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord> {
+  addChallenge(
+    input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>,
+    ttlMs: number,
+    limits: ChallengeLimits,
+  ): Promise<ChallengeRecord> {
     // One commit: the counts and the add cannot be split by a concurrent request.
     return this.mutate((d) => {
       if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
@@ -676,12 +735,28 @@ export class FileStore implements Store {
       const live = this.db.data.challenges;
       const mine = (this.challengesByOwner.get(input.ownerId) ?? []).map((id) => live[id]).filter(Boolean);
       const pending = mine.filter((c) => c.status === 'pending' && Date.parse(c.expiresAt) > now).length;
-      if (pending >= limits.maxPending) throw new StoreConflict('pending_challenges', `this account has ${pending} challenges waiting, the most it may have`);
+      if (pending >= limits.maxPending)
+        throw new StoreConflict(
+          'pending_challenges',
+          `this account has ${pending} challenges waiting, the most it may have`,
+        );
       const today = mine.filter((c) => Date.parse(c.createdAt) > now - DAY_MS).length;
-      if (today >= limits.maxPerDay) throw new StoreConflict('daily_challenges', `this account made ${today} challenges in the last 24 hours, the most it may`);
+      if (today >= limits.maxPerDay)
+        throw new StoreConflict(
+          'daily_challenges',
+          `this account made ${today} challenges in the last 24 hours, the most it may`,
+        );
       const rec: ChallengeRecord = {
-        id: newId('c'), ownerId: input.ownerId, botId: input.botId, opponents: [...input.opponents], status: 'pending',
-        matchId: null, reason: null, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + ttlMs).toISOString(), endedAt: null,
+        id: newId('c'),
+        ownerId: input.ownerId,
+        botId: input.botId,
+        opponents: [...input.opponents],
+        status: 'pending',
+        matchId: null,
+        reason: null,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + ttlMs).toISOString(),
+        endedAt: null,
       };
       d.challenges[rec.id] = rec;
       return copy(rec);
@@ -691,7 +766,10 @@ export class FileStore implements Store {
   async listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError('limit must be 1..100');
     const live = this.data.challenges;
-    return (this.challengesByOwner.get(ownerId) ?? []).slice(-limit).reverse().map((id) => copy(live[id]));
+    return (this.challengesByOwner.get(ownerId) ?? [])
+      .slice(-limit)
+      .reverse()
+      .map((id) => copy(live[id]));
   }
 
   async listPendingChallenges(): Promise<ChallengeRecord[]> {
@@ -739,7 +817,13 @@ export class FileStore implements Store {
           replaced++;
         }
       }
-      d.signInTokens[rec.tokenHash] = { tokenHash: rec.tokenHash, email: rec.email, createdAt: rec.createdAt, expiresAt: rec.expiresAt, usedAt: rec.usedAt ?? null };
+      d.signInTokens[rec.tokenHash] = {
+        tokenHash: rec.tokenHash,
+        email: rec.email,
+        createdAt: rec.createdAt,
+        expiresAt: rec.expiresAt,
+        usedAt: rec.usedAt ?? null,
+      };
       return { added: true as const, replaced };
     });
   }
@@ -770,7 +854,12 @@ export class FileStore implements Store {
     }
     return this.mutate((d) => {
       if (own(d.sessions, rec.tokenHash)) throw new StoreConflict('session', 'this session exists');
-      d.sessions[rec.tokenHash] = { tokenHash: rec.tokenHash, userId: rec.userId, createdAt: rec.createdAt, expiresAt: rec.expiresAt };
+      d.sessions[rec.tokenHash] = {
+        tokenHash: rec.tokenHash,
+        userId: rec.userId,
+        createdAt: rec.createdAt,
+        expiresAt: rec.expiresAt,
+      };
     });
   }
 
@@ -798,13 +887,16 @@ export class FileStore implements Store {
   }
 
   async listRatings(game: 'pioneers'): Promise<RatingRecord[]> {
-    return Object.values(this.data.ratings).filter((r) => r.game === game).map(copy);
+    return Object.values(this.data.ratings)
+      .filter((r) => r.game === game)
+      .map(copy);
   }
 
   putMatch(match: StoredMatch): Promise<void> {
     try {
       checkMatch(match);
-      if (match.status !== 'running' && match.status !== 'aborted') throw new TypeError(`putMatch stores running or aborted matches; use completeMatch for ${match.id}`);
+      if (match.status !== 'running' && match.status !== 'aborted')
+        throw new TypeError(`putMatch stores running or aborted matches; use completeMatch for ${match.id}`);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -817,10 +909,12 @@ export class FileStore implements Store {
   completeMatch(match: StoredMatch, ratings: RatingRecord[]): Promise<void> {
     try {
       checkMatch(match);
-      if (match.status !== 'completed') throw new TypeError(`completeMatch needs a completed match, ${match.id} is ${match.status}`);
+      if (match.status !== 'completed')
+        throw new TypeError(`completeMatch needs a completed match, ${match.id} is ${match.status}`);
       const seated = new Set(match.players.map((p) => p.botId));
       for (const r of ratings) {
-        if (!seated.has(r.botId) || r.game !== match.game) throw new TypeError(`rating of ${r.botId} (${r.game}) is not for a seat of ${match.id}`);
+        if (!seated.has(r.botId) || r.game !== match.game)
+          throw new TypeError(`rating of ${r.botId} (${r.game}) is not for a seat of ${match.id}`);
       }
     } catch (err) {
       return Promise.reject(err);
@@ -867,11 +961,13 @@ export class FileStore implements Store {
   async listMatches(query: MatchQuery): Promise<MatchPage> {
     if (this.closed) throw new Error('the store is closed');
     const { entries, next } = this.log.index.query(query);
-    const matches = await Promise.all(entries.map(async (e) => {
-      const env = await this.log.envelope(e.id);
-      if (!env) throw new Error(`match ${e.id} is indexed but its file is missing`);
-      return env.match;
-    }));
+    const matches = await Promise.all(
+      entries.map(async (e) => {
+        const env = await this.log.envelope(e.id);
+        if (!env) throw new Error(`match ${e.id} is indexed but its file is missing`);
+        return env.match;
+      }),
+    );
     return { matches, next };
   }
 
@@ -883,7 +979,10 @@ export class FileStore implements Store {
 
   headToHead(botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
-    this.h2h ??= new HeadToHeadMemo((id) => this.log.index.ofBot(id), (e) => this.log.summary(e));
+    this.h2h ??= new HeadToHeadMemo(
+      (id) => this.log.index.ofBot(id),
+      (e) => this.log.summary(e),
+    );
     return this.h2h.rows(botId, game);
   }
 
@@ -894,7 +993,8 @@ export class FileStore implements Store {
       const entry = isSafeId(matchId) ? this.log.index.get(matchId) : undefined;
       if (!entry) throw new StoreNotFound('match', matchId);
       // The pair names a file: a bot id must be a safe one (ids.ts) as well as seated.
-      if (!entry.bots.includes(botId) || !isSafeId(botId)) throw new TypeError(`bot ${botId} is not seated in ${matchId}`);
+      if (!entry.bots.includes(botId) || !isSafeId(botId))
+        throw new TypeError(`bot ${botId} is not seated in ${matchId}`);
       if (await this.owner.get(matchId, botId)) return; // first write wins
       await this.owner.ready();
       await this.owner.put(matchId, botId, data);
@@ -909,7 +1009,8 @@ export class FileStore implements Store {
 
   async listBotStrikes(botId: string, query: StrikeQuery): Promise<BotStrikePage> {
     if (this.closed) throw new Error('the store is closed');
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError(`limit must be 1..100, got ${query.limit}`);
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100)
+      throw new RangeError(`limit must be 1..100, got ${query.limit}`);
     // The index is built once, in the write queue, so no append can slip between its scan and its use.
     if (!this.owner.isReady) await this.exclusive(() => this.owner.ready(), true);
     return this.owner.list(botId, query);
@@ -922,7 +1023,13 @@ export class FileStore implements Store {
       if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
       const have = this.hooksByOwner.get(input.ownerId)?.size ?? 0;
       if (have >= max) throw new StoreConflict('webhooks', `this account has ${have} webhooks, the most it may have`);
-      const hook: WebhookRecord = { id: newId('wh'), ownerId: input.ownerId, url: input.url, events: [...input.events], createdAt: this.stamp() };
+      const hook: WebhookRecord = {
+        id: newId('wh'),
+        ownerId: input.ownerId,
+        url: input.url,
+        events: [...input.events],
+        createdAt: this.stamp(),
+      };
       d.webhooks[hook.id] = hook;
       return copy(hook);
     });
@@ -935,7 +1042,11 @@ export class FileStore implements Store {
 
   async listWebhooks(ownerId: string): Promise<WebhookRecord[]> {
     const hooks = this.data.webhooks;
-    return [...(this.hooksByOwner.get(ownerId) ?? [])].map((id) => hooks[id]).filter(Boolean).sort(byCreated).map(copy);
+    return [...(this.hooksByOwner.get(ownerId) ?? [])]
+      .map((id) => hooks[id])
+      .filter(Boolean)
+      .sort(byCreated)
+      .map(copy);
   }
 
   removeWebhook(id: string): Promise<void> {
@@ -985,11 +1096,16 @@ export class FileStore implements Store {
   /** The webhook's deliveries, oldest first (live records: copy before handing out). */
   private deliveriesOf(webhookId: string): WebhookDeliveryRecord[] {
     const all = this.data.webhookDeliveries;
-    return [...(this.deliveriesByHook.get(webhookId) ?? [])].map((id) => all[id]).filter(Boolean).sort(byCreated);
+    return [...(this.deliveriesByHook.get(webhookId) ?? [])]
+      .map((id) => all[id])
+      .filter(Boolean)
+      .sort(byCreated);
   }
 
   async listPendingWebhookDeliveries(): Promise<WebhookDeliveryRecord[]> {
-    return Object.values(this.data.webhookDeliveries).filter((x) => x.status === 'pending').map(copy);
+    return Object.values(this.data.webhookDeliveries)
+      .filter((x) => x.status === 'pending')
+      .map(copy);
   }
 
   // ---- backup and close ----
@@ -999,11 +1115,14 @@ export class FileStore implements Store {
     // Holding the queue while the consistent part is read: no retries needed.
     // The copy's store.json is the document in memory (a compacted snapshot),
     // so a backup is one file plus matches/, as before the journal.
-    await backupDataDir(this.dir, dir, { hold: (fn) => this.exclusive(async () => {
-      if (this.touches.size > 0) await this.commit(() => {}, false);
-      await this.journal.drain();
-      return fn(JSON.stringify(this.db.data));
-    }) });
+    await backupDataDir(this.dir, dir, {
+      hold: (fn) =>
+        this.exclusive(async () => {
+          if (this.touches.size > 0) await this.commit(() => {}, false);
+          await this.journal.drain();
+          return fn(JSON.stringify(this.db.data));
+        }),
+    });
   }
 
   close(): Promise<void> {

@@ -70,7 +70,9 @@ export class HeadToHeadMemo {
     else memo = { seen: new Set(), tallies: new Map() };
     this.memo.set(key, memo);
     if (this.memo.size > MEMO_BOTS) this.memo.delete(this.memo.keys().next().value!);
-    const fresh = this.entriesOf(botId).filter((e) => e.status === 'completed' && e.game === game && !memo.seen.has(e.id));
+    const fresh = this.entriesOf(botId).filter(
+      (e) => e.status === 'completed' && e.game === game && !memo.seen.has(e.id),
+    );
     for (let i = 0; i < fresh.length; i += READ_BATCH) {
       const batch = fresh.slice(i, i + READ_BATCH);
       const sums = await Promise.all(batch.map((e) => this.summary(e)));

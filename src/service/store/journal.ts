@@ -25,10 +25,12 @@ export async function listJournals(dir: string): Promise<number[]> {
     if (err.code === 'ENOENT') return [] as string[];
     throw err;
   });
-  return names.flatMap((n) => {
-    const m = NAME.exec(n);
-    return m ? [Number(m[1])] : [];
-  }).sort((a, b) => a - b);
+  return names
+    .flatMap((n) => {
+      const m = NAME.exec(n);
+      return m ? [Number(m[1])] : [];
+    })
+    .sort((a, b) => a - b);
 }
 
 export type Op = [Collection, string, unknown];
@@ -47,11 +49,24 @@ function parseEntry(text: string): Entry | null {
     return null;
   }
   const x = e as Entry | null;
-  if (!x || typeof x !== 'object' || !Number.isSafeInteger(x.s) || !Array.isArray(x.o)
-    || (x.rt !== undefined && typeof x.rt !== 'number')) return null;
+  if (
+    !x ||
+    typeof x !== 'object' ||
+    !Number.isSafeInteger(x.s) ||
+    !Array.isArray(x.o) ||
+    (x.rt !== undefined && typeof x.rt !== 'number')
+  )
+    return null;
   for (const op of x.o) {
-    if (!Array.isArray(op) || op.length !== 3 || !(COLLECTIONS as readonly string[]).includes(op[0]) || typeof op[1] !== 'string'
-      || op[1] === '__proto__' || (op[2] !== null && typeof op[2] !== 'object')) return null;
+    if (
+      !Array.isArray(op) ||
+      op.length !== 3 ||
+      !(COLLECTIONS as readonly string[]).includes(op[0]) ||
+      typeof op[1] !== 'string' ||
+      op[1] === '__proto__' ||
+      (op[2] !== null && typeof op[2] !== 'object')
+    )
+      return null;
   }
   return x;
 }
@@ -100,11 +115,16 @@ export async function replayJournals(dir: string, doc: StoreDoc, repair: boolean
       if (!entry) {
         // A torn tail: no newline, or (power loss) a last line that does not parse.
         if (newest && (nl === -1 || nl === buf.length - 1)) break;
-        throw new Error(`${file} is damaged at byte ${off}; restore the data directory from a backup (arena admin backup)`);
+        throw new Error(
+          `${file} is damaged at byte ${off}; restore the data directory from a backup (arena admin backup)`,
+        );
       }
       const seq = doc.journalSeq ?? 0;
       if (entry.s > seq) {
-        if (entry.s !== seq + 1) throw new Error(`${file} continues at write ${entry.s} but the store is at ${seq}: journal lines are missing; restore from a backup`);
+        if (entry.s !== seq + 1)
+          throw new Error(
+            `${file} continues at write ${entry.s} but the store is at ${seq}: journal lines are missing; restore from a backup`,
+          );
         applyEntry(doc, entry);
       }
       off = nl + 1;

@@ -64,7 +64,11 @@ const NL = 0x0a;
  * `size` bytes, with its byte range (newline excluded); returns where the
  * last complete line ends. Reads in chunks, so a large log costs no large buffer.
  */
-export async function scanLines(fh: FileHandle, size: number, onLine: (text: string, off: number, len: number) => void): Promise<number> {
+export async function scanLines(
+  fh: FileHandle,
+  size: number,
+  onLine: (text: string, off: number, len: number) => void,
+): Promise<number> {
   let pending: Buffer[] = [];
   let pendingLen = 0;
   let lineStart = 0;
@@ -93,7 +97,10 @@ export async function scanLines(fh: FileHandle, size: number, onLine: (text: str
 }
 
 /** The last complete line of the first `end` bytes (which end in a newline), or null for an empty log. */
-export async function lastLine(fh: FileHandle, end: number): Promise<{ text: string; off: number; len: number } | null> {
+export async function lastLine(
+  fh: FileHandle,
+  end: number,
+): Promise<{ text: string; off: number; len: number } | null> {
   if (end === 0) return null;
   let back = Math.min(end, 4096);
   for (;;) {

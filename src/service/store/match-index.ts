@@ -69,7 +69,11 @@ export class MatchIndex {
       if (moved) {
         for (const b of known.bots) {
           const list = this.byBot.get(b);
-          if (list) this.byBot.set(b, list.filter((e) => e !== known));
+          if (list)
+            this.byBot.set(
+              b,
+              list.filter((e) => e !== known),
+            );
         }
         known.bots = bots;
         this.addToBots(known);
@@ -77,7 +81,16 @@ export class MatchIndex {
       Object.assign(known, { v: line.v, status: line.m.status, game: line.m.game, off, len });
       return known;
     }
-    const entry: IndexEntry = { id: line.id, seq: this.entries.length, v: line.v, status: line.m.status, game: line.m.game, bots, off, len };
+    const entry: IndexEntry = {
+      id: line.id,
+      seq: this.entries.length,
+      v: line.v,
+      status: line.m.status,
+      game: line.m.game,
+      bots,
+      off,
+      len,
+    };
     this.entries.push(entry);
     this.byId.set(entry.id, entry);
     this.addToBots(entry);
@@ -86,7 +99,8 @@ export class MatchIndex {
 
   /** Newest first; entries strictly older than the cursor; `next` only when another match follows. */
   query(q: MatchQuery): { entries: IndexEntry[]; next: string | null } {
-    if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100) throw new RangeError(`limit must be 1..100, got ${q.limit}`);
+    if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100)
+      throw new RangeError(`limit must be 1..100, got ${q.limit}`);
     const before = q.cursor ? decodeCursor(q.cursor) : Number.MAX_SAFE_INTEGER;
     // With vs, the bot's list is walked and the other bot looked for in each entry's few seats.
     const bot = q.botId ?? q.vs;

@@ -4,7 +4,16 @@
 import { open, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempPathFor, writeFileAtomic } from './atomic-write';
-import { LOG_FILE, MATCH_DIR, lastLine, matchFile, parseLine, readEnvelope, scanLines, type MatchEnvelope } from './match-files';
+import {
+  LOG_FILE,
+  MATCH_DIR,
+  lastLine,
+  matchFile,
+  parseLine,
+  readEnvelope,
+  scanLines,
+  type MatchEnvelope,
+} from './match-files';
 import { MatchIndex, summaryOf, type IndexEntry, type LogLine } from './match-index';
 import type { RatingRecord, StoredMatch, StoredMatchSummary } from './types';
 import { makeDir } from '../../fs/make-dir';
@@ -56,7 +65,9 @@ export class MatchLog {
           await rm(tempPathFor(matchFile(dir, line.id)), { force: true });
           size = last.off;
         } else if (env.v !== line.v) {
-          throw new Error(`${matchFile(dir, line.id)} is at write ${env.v} but the match log says ${line.v}; restore from a backup`);
+          throw new Error(
+            `${matchFile(dir, line.id)} is at write ${env.v} but the match log says ${line.v}; restore from a backup`,
+          );
         }
       }
       const log = new MatchLog(dir, logPath, appender, reader, size);
@@ -123,7 +134,9 @@ export class MatchLog {
 /** A match write failed and the log could not be repaired: the store must stop writing until reopened. */
 export class LogBroken extends Error {
   constructor(cause: Error, repair: Error) {
-    super(`a match write failed (${cause.message}) and the match log could not be repaired (${repair.message}); restart the server`);
+    super(
+      `a match write failed (${cause.message}) and the match log could not be repaired (${repair.message}); restart the server`,
+    );
     this.name = 'LogBroken';
   }
 }

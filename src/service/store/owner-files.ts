@@ -77,7 +77,9 @@ export class OwnerFiles {
   async put(matchId: string, botId: string, data: OwnerMatchData): Promise<void> {
     const pair = `${matchId}/${botId}`;
     if (data.strikes.length > 0 && !this.logged.has(pair)) {
-      const lines = data.strikes.map((s) => JSON.stringify({ b: botId, s: { ...s, matchId, at: data.endedAt } } satisfies StrikeLine));
+      const lines = data.strikes.map((s) =>
+        JSON.stringify({ b: botId, s: { ...s, matchId, at: data.endedAt } } satisfies StrikeLine),
+      );
       const text = lines.map((l) => l + '\n').join('');
       this.fh ??= await open(this.logFile, 'a', 0o600);
       try {
@@ -122,11 +124,13 @@ export class OwnerFiles {
     if (ranges.length === 0) return { strikes: [], next: null };
     const fh = await open(this.logFile, 'r');
     try {
-      const strikes = await Promise.all(ranges.map(async ({ off, len }) => {
-        const buf = Buffer.alloc(len);
-        await fh.read(buf, 0, len, off);
-        return (JSON.parse(buf.toString('utf8')) as StrikeLine).s;
-      }));
+      const strikes = await Promise.all(
+        ranges.map(async ({ off, len }) => {
+          const buf = Buffer.alloc(len);
+          await fh.read(buf, 0, len, off);
+          return (JSON.parse(buf.toString('utf8')) as StrikeLine).s;
+        }),
+      );
       return { strikes, next: from > 0 ? Buffer.from(`n${from}`).toString('base64url') : null };
     } finally {
       await fh.close();
@@ -144,7 +148,10 @@ export class OwnerFiles {
  * lines of those matches. Private files never change once written; the log is cut
  * at its last complete line.
  */
-export async function readPrivateForBackup(matchesDir: string, matchIds: Set<string>): Promise<{ files: string[]; log: Buffer }> {
+export async function readPrivateForBackup(
+  matchesDir: string,
+  matchIds: Set<string>,
+): Promise<{ files: string[]; log: Buffer }> {
   const dir = join(matchesDir, PRIVATE_DIR);
   let names: string[];
   try {
@@ -179,7 +186,9 @@ export async function readPrivateForBackup(matchesDir: string, matchIds: Set<str
  * Every private record of a data directory, for an export: those with strikes in the
  * strike log's order (so the copy's logs keep their order), then the rest.
  */
-export async function readAllPrivate(matchesDir: string): Promise<{ matchId: string; botId: string; data: OwnerMatchData }[]> {
+export async function readAllPrivate(
+  matchesDir: string,
+): Promise<{ matchId: string; botId: string; data: OwnerMatchData }[]> {
   const dir = join(matchesDir, PRIVATE_DIR);
   let names: string[];
   try {
@@ -196,8 +205,10 @@ export async function readAllPrivate(matchesDir: string): Promise<{ matchId: str
     if (!order.has(name)) order.set(name, order.size);
   }
   names.sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity) || (a < b ? -1 : a > b ? 1 : 0));
-  return Promise.all(names.map(async (name) => {
-    const [matchId, botId] = name.slice(0, -'.json'.length).split('.');
-    return { matchId, botId, data: JSON.parse(await readFile(join(dir, name), 'utf8')) as OwnerMatchData };
-  }));
+  return Promise.all(
+    names.map(async (name) => {
+      const [matchId, botId] = name.slice(0, -'.json'.length).split('.');
+      return { matchId, botId, data: JSON.parse(await readFile(join(dir, name), 'utf8')) as OwnerMatchData };
+    }),
+  );
 }

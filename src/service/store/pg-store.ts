@@ -64,7 +64,9 @@ export class DatabaseUnreachable extends Error {
     readonly target: string,
     cause: unknown,
   ) {
-    super(`cannot reach the database at ${target}: ${(cause as Error)?.message || (cause as { code?: string })?.code || String(cause)}`);
+    super(
+      `cannot reach the database at ${target}: ${(cause as Error)?.message || (cause as { code?: string })?.code || String(cause)}`,
+    );
     this.name = 'DatabaseUnreachable';
   }
 }
@@ -141,7 +143,10 @@ export class PgStore implements Store {
     const name = input.name ?? '';
     const user: UserRecord = { id: newId('u'), name, email, createdAt: this.stamp() };
     try {
-      await this.db.query(`INSERT INTO arena_users (id, name, email, email_key, created_at) VALUES ($1, $2, $3, $4, $5)`, [user.id, name, email, lower(email), user.createdAt]);
+      await this.db.query(
+        `INSERT INTO arena_users (id, name, email, email_key, created_at) VALUES ($1, $2, $3, $4, $5)`,
+        [user.id, name, email, lower(email), user.createdAt],
+      );
     } catch (err) {
       if (isUniqueViolation(err)) {
         if (err.constraint === 'arena_users_handle') throw new StoreConflict('handle', `the handle ${name} is taken`);
@@ -168,7 +173,10 @@ export class PgStore implements Store {
     this.live();
     let r;
     try {
-      r = await this.db.query(`UPDATE arena_users SET name = $2 WHERE id = $1 RETURNING ${USER_COLS}`, [String(userId), handle]);
+      r = await this.db.query(`UPDATE arena_users SET name = $2 WHERE id = $1 RETURNING ${USER_COLS}`, [
+        String(userId),
+        handle,
+      ]);
     } catch (err) {
       if (isUniqueViolation(err)) throw new StoreConflict('handle', `the handle ${handle} is taken`);
       throw err;
@@ -187,8 +195,14 @@ export class PgStore implements Store {
   async addKey(input: Omit<KeyRecord, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>): Promise<KeyRecord> {
     this.live();
     const key: KeyRecord = {
-      id: newId('k'), name: input.name, publicKey: input.publicKey, scopes: [...input.scopes],
-      createdAt: this.stamp(), lastUsedAt: null, revokedAt: null, userId: input.userId,
+      id: newId('k'),
+      name: input.name,
+      publicKey: input.publicKey,
+      scopes: [...input.scopes],
+      createdAt: this.stamp(),
+      lastUsedAt: null,
+      revokedAt: null,
+      userId: input.userId,
     };
     return this.db.tx(async (sql) => {
       const owner = await sql('SELECT 1 FROM arena_users WHERE id = $1 FOR SHARE', [String(input.userId)]);
@@ -197,10 +211,20 @@ export class PgStore implements Store {
       // owners of one key could each replay the other's requests. The lock
       // makes concurrent adds of one public key take turns.
       await sql(`SELECT pg_advisory_xact_lock(hashtext('arena-key:' || $1))`, [key.publicKey]);
-      const other = await sql('SELECT 1 FROM arena_keys WHERE public_key = $1 AND user_id <> $2 LIMIT 1', [key.publicKey, key.userId]);
+      const other = await sql('SELECT 1 FROM arena_keys WHERE public_key = $1 AND user_id <> $2 LIMIT 1', [
+        key.publicKey,
+        key.userId,
+      ]);
       if (other.rows[0]) throw new StoreConflict('public_key', 'this public key belongs to another user');
       await sql(`INSERT INTO arena_keys (${KEY_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-        key.id, key.name, key.publicKey, JSON.stringify(key.scopes), key.createdAt, null, null, key.userId,
+        key.id,
+        key.name,
+        key.publicKey,
+        JSON.stringify(key.scopes),
+        key.createdAt,
+        null,
+        null,
+        key.userId,
       ]);
       return { ...key, scopes: [...key.scopes] };
     });
@@ -220,14 +244,19 @@ export class PgStore implements Store {
 
   async listKeys(userId: string): Promise<KeyRecord[]> {
     this.live();
-    const r = await this.db.query(`SELECT ${KEY_COLS} FROM arena_keys WHERE user_id = $1 ORDER BY seq`, [String(userId)]);
+    const r = await this.db.query(`SELECT ${KEY_COLS} FROM arena_keys WHERE user_id = $1 ORDER BY seq`, [
+      String(userId),
+    ]);
     return r.rows.map((row) => this.withTouch(keyOf(row)));
   }
 
   async revokeKey(id: string): Promise<KeyRecord> {
     this.live();
     // COALESCE: revoking twice keeps the first time, even when two run at once.
-    const r = await this.db.query(`UPDATE arena_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${KEY_COLS}`, [String(id), this.stamp()]);
+    const r = await this.db.query(
+      `UPDATE arena_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${KEY_COLS}`,
+      [String(id), this.stamp()],
+    );
     if (!r.rows[0]) throw new StoreNotFound('key', id);
     return this.withTouch(keyOf(r.rows[0]));
   }
@@ -252,17 +281,30 @@ export class PgStore implements Store {
 
   // ---- bots ----
 
-  async addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'> & { qualify?: boolean }): Promise<BotRecord> {
+  async addBot(
+    input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'> & { qualify?: boolean },
+  ): Promise<BotRecord> {
     this.live();
     const createdAt = this.stamp();
     const qualification = input.qualify ? pendingQualification(1, createdAt) : null;
     const bot: BotRecord = {
-      id: newId('b'), ownerId: input.ownerId, name: input.name, game: input.game, url: input.url,
-      status: qualification ? 'qualifying' : 'active', createdAt, removedAt: null,
-      version: 1, versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }], qualification,
+      id: newId('b'),
+      ownerId: input.ownerId,
+      name: input.name,
+      game: input.game,
+      url: input.url,
+      status: qualification ? 'qualifying' : 'active',
+      createdAt,
+      removedAt: null,
+      version: 1,
+      versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }],
+      qualification,
     };
     try {
-      await this.db.query(`INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, botRow(bot));
+      await this.db.query(
+        `INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        botRow(bot),
+      );
     } catch (err) {
       if ((err as { code?: string }).code === '23503') throw new StoreNotFound('user', input.ownerId);
       throw err;
@@ -278,12 +320,16 @@ export class PgStore implements Store {
 
   async getBots(ids: string[]): Promise<BotRecord[]> {
     this.live();
-    return (await this.db.query(`SELECT ${BOT_COLS} FROM arena_bots WHERE id = ANY($1::text[])`, [ids.map(String)])).rows.map(botOf);
+    return (
+      await this.db.query(`SELECT ${BOT_COLS} FROM arena_bots WHERE id = ANY($1::text[])`, [ids.map(String)])
+    ).rows.map(botOf);
   }
 
   async getUsers(ids: string[]): Promise<UserRecord[]> {
     this.live();
-    return (await this.db.query(`SELECT ${USER_COLS} FROM arena_users WHERE id = ANY($1::text[])`, [ids.map(String)])).rows.map(userOf);
+    return (
+      await this.db.query(`SELECT ${USER_COLS} FROM arena_users WHERE id = ANY($1::text[])`, [ids.map(String)])
+    ).rows.map(userOf);
   }
 
   async listBots(ownerId: string, game?: 'pioneers'): Promise<BotRecord[]> {
@@ -309,7 +355,13 @@ export class PgStore implements Store {
                        WHEN qualification::json->>'state' IN ('qualifying', 'failed') THEN qualification::json->>'state'
                        ELSE 'active' END
        WHERE id = $1 AND removed_at IS NULL RETURNING ${BOT_COLS}`,
-      [String(id), patch.name ?? null, patch.url ?? null, patch.status ?? null, typeof patch.challengeable === 'boolean' ? patch.challengeable : null],
+      [
+        String(id),
+        patch.name ?? null,
+        patch.url ?? null,
+        patch.status ?? null,
+        typeof patch.challengeable === 'boolean' ? patch.challengeable : null,
+      ],
     );
     if (!r.rows[0]) throw new StoreNotFound('bot', id);
     return botOf(r.rows[0]);
@@ -332,25 +384,38 @@ export class PgStore implements Store {
 
   async listQualifyingBots(game: 'pioneers'): Promise<BotRecord[]> {
     this.live();
-    const r = await this.db.query(`SELECT ${BOT_COLS} FROM arena_bots WHERE game = $1 AND status = 'qualifying' AND removed_at IS NULL ORDER BY seq`, [game]);
+    const r = await this.db.query(
+      `SELECT ${BOT_COLS} FROM arena_bots WHERE game = $1 AND status = 'qualifying' AND removed_at IS NULL ORDER BY seq`,
+      [game],
+    );
     return r.rows.map(botOf);
   }
 
   async removeBot(id: string): Promise<void> {
     this.live();
-    const r = await this.db.query('UPDATE arena_bots SET removed_at = COALESCE(removed_at, $2) WHERE id = $1', [String(id), this.stamp()]);
+    const r = await this.db.query('UPDATE arena_bots SET removed_at = COALESCE(removed_at, $2) WHERE id = $1', [
+      String(id),
+      this.stamp(),
+    ]);
     if (r.rowCount === 0) throw new StoreNotFound('bot', id);
   }
 
   async listActiveBots(game: 'pioneers'): Promise<BotRecord[]> {
     this.live();
-    const r = await this.db.query(`SELECT ${BOT_COLS} FROM arena_bots WHERE game = $1 AND status = 'active' AND removed_at IS NULL ORDER BY seq`, [game]);
+    const r = await this.db.query(
+      `SELECT ${BOT_COLS} FROM arena_bots WHERE game = $1 AND status = 'active' AND removed_at IS NULL ORDER BY seq`,
+      [game],
+    );
     return r.rows.map(botOf);
   }
 
   // ---- challenges ----
 
-  async addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord> {
+  async addChallenge(
+    input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>,
+    ttlMs: number,
+    limits: ChallengeLimits,
+  ): Promise<ChallengeRecord> {
     this.live();
     return challenges.addChallenge(this.db, input, ttlMs, limits, this.now());
   }
@@ -417,7 +482,8 @@ export class PgStore implements Store {
   async putMatch(match: StoredMatch): Promise<void> {
     this.live();
     matches.checkMatch(match);
-    if (match.status !== 'running' && match.status !== 'aborted') throw new TypeError(`putMatch stores running or aborted matches; use completeMatch for ${match.id}`);
+    if (match.status !== 'running' && match.status !== 'aborted')
+      throw new TypeError(`putMatch stores running or aborted matches; use completeMatch for ${match.id}`);
     await this.db.tx((sql) => matches.writeMatch(sql, match, null));
   }
 

@@ -2,7 +2,19 @@
 // interface only; the file store (a JSON snapshot and journal, one file per match) implements it,
 // and a contract suite in test/service/store/store-contract.ts runs against any
 // implementation (a PostgreSQL one later).
-import type { ApiKeyMeta, Bot, BotStrikePage, Challenge, DecisionNote, MatchRecord, Qualification, StrikeDetail, User, Webhook, WebhookDelivery } from '../../protocol';
+import type {
+  ApiKeyMeta,
+  Bot,
+  BotStrikePage,
+  Challenge,
+  DecisionNote,
+  MatchRecord,
+  Qualification,
+  StrikeDetail,
+  User,
+  Webhook,
+  WebhookDelivery,
+} from '../../protocol';
 
 export interface UserRecord extends User {
   createdAt: string;
@@ -52,7 +64,9 @@ export interface ChallengeRecord extends Challenge {
 }
 
 /** How a pending challenge ended: played (its match started), or expired or refused with a reason. */
-export type ChallengeOutcome = { status: 'played'; matchId: string } | { status: 'expired' | 'refused'; reason: string };
+export type ChallengeOutcome =
+  | { status: 'played'; matchId: string }
+  | { status: 'expired' | 'refused'; reason: string };
 
 /** The per-account bounds addChallenge checks and applies in one step. */
 export interface ChallengeLimits {
@@ -63,7 +77,10 @@ export interface ChallengeLimits {
 }
 
 /** What updateBot may change: never the owner. */
-export type BotPatch = Partial<Pick<BotRecord, 'name' | 'url'>> & { status?: 'active' | 'paused'; challengeable?: boolean };
+export type BotPatch = Partial<Pick<BotRecord, 'name' | 'url'>> & {
+  status?: 'active' | 'paused';
+  challengeable?: boolean;
+};
 
 /** Weng-Lin rating of one bot in one game. */
 export interface RatingRecord {
@@ -163,7 +180,10 @@ export interface WebhookDeliveryRecord extends WebhookDelivery {
 }
 
 /** What an attempt changes of a delivery. */
-export type WebhookDeliveryPatch = Pick<WebhookDelivery, 'status' | 'attempts' | 'lastAttemptAt' | 'nextAttemptAt' | 'responseStatus' | 'error'>;
+export type WebhookDeliveryPatch = Pick<
+  WebhookDelivery,
+  'status' | 'attempts' | 'lastAttemptAt' | 'nextAttemptAt' | 'responseStatus' | 'error'
+>;
 
 /** Thrown by the store when a uniqueness rule (handle, e-mail, ids) would break. */
 export class StoreConflict extends Error {
@@ -212,7 +232,9 @@ export class StoreLocked extends Error {
     readonly dir: string,
     readonly pid: number | null,
   ) {
-    super(`the data directory ${dir} is in use by another arena process${pid ? ` (pid ${pid})` : ''}; stop it first, or use another --data`);
+    super(
+      `the data directory ${dir} is in use by another arena process${pid ? ` (pid ${pid})` : ''}; stop it first, or use another --data`,
+    );
     this.name = 'StoreLocked';
   }
 }
@@ -298,7 +320,11 @@ export interface Store {
    * limits.maxPerDay in the last 24 hours. Throws StoreNotFound('user') for an unknown owner.
    * The caller checks the bots (the store does not).
    */
-  addChallenge(input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>, ttlMs: number, limits: ChallengeLimits): Promise<ChallengeRecord>;
+  addChallenge(
+    input: Pick<ChallengeRecord, 'ownerId' | 'botId' | 'opponents'>,
+    ttlMs: number,
+    limits: ChallengeLimits,
+  ): Promise<ChallengeRecord>;
   /** The owner's challenges, newest first, at most `limit` (1..100; RangeError outside). */
   listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]>;
   /** Every pending challenge of any owner, oldest first (the scheduler's queue; expired ones included until settled). */

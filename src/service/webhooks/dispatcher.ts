@@ -26,7 +26,16 @@ const HOUR = 60 * MINUTE;
  * 5 min, 30 min, 2 h, 5 h, 10 h and 24 h (Standard Webhooks' suggested
  * spacing, ending a day after the event). Eight attempts in all, then `failed`.
  */
-export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 24 * HOUR];
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
+  0,
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  24 * HOUR,
+];
 /** Per attempt: connect, send, and the answer's status. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10 * SECOND;
 /** How often the store's pending deliveries are read again for ones this process has not seen. */
@@ -85,7 +94,12 @@ export class WebhookDispatcher {
   readonly sink: OwnerEventSink = (event) => {
     if (this.stopped) return;
     const p = this.accept(event).catch((err: unknown) => {
-      this.opts.log({ event: 'webhook.error', type: event.type, ownerId: event.ownerId, error: err instanceof Error ? err.message : String(err) });
+      this.opts.log({
+        event: 'webhook.error',
+        type: event.type,
+        ownerId: event.ownerId,
+        error: err instanceof Error ? err.message : String(err),
+      });
     });
     this.accepting.add(p);
     void p.finally(() => this.accepting.delete(p));
@@ -97,7 +111,12 @@ export class WebhookDispatcher {
     this.timer ??= setInterval(() => this.runDue(), this.opts.pollMs ?? SECOND);
     this.timer.unref();
     this.reloader ??= setInterval(() => {
-      this.reload().catch((err: unknown) => this.opts.log({ event: 'webhook.error', error: `cannot read pending deliveries: ${err instanceof Error ? err.message : String(err)}` }));
+      this.reload().catch((err: unknown) =>
+        this.opts.log({
+          event: 'webhook.error',
+          error: `cannot read pending deliveries: ${err instanceof Error ? err.message : String(err)}`,
+        }),
+      );
     }, this.opts.reloadMs ?? RELOAD_MS);
     this.reloader.unref();
     this.runDue();
@@ -142,11 +161,22 @@ export class WebhookDispatcher {
     const payload = webhookBody(event, at);
     for (const hook of hooks) {
       const rec: WebhookDeliveryRecord = {
-        id: newId('msg'), webhookId: hook.id, ownerId: hook.ownerId, type: event.type, status: 'pending', attempts: 0,
-        createdAt: at.toISOString(), lastAttemptAt: null, nextAttemptAt: at.toISOString(), responseStatus: null, error: null, payload,
+        id: newId('msg'),
+        webhookId: hook.id,
+        ownerId: hook.ownerId,
+        type: event.type,
+        status: 'pending',
+        attempts: 0,
+        createdAt: at.toISOString(),
+        lastAttemptAt: null,
+        nextAttemptAt: at.toISOString(),
+        responseStatus: null,
+        error: null,
+        payload,
       };
       // Not started (a server that does not run matchmaking): the started one finds it in the store.
-      if ((await store.addWebhookDelivery(rec, WEBHOOK_DELIVERIES_KEPT)) && this.timer) this.queue.set(rec.id, { rec, due: at.getTime() });
+      if ((await store.addWebhookDelivery(rec, WEBHOOK_DELIVERIES_KEPT)) && this.timer)
+        this.queue.set(rec.id, { rec, due: at.getTime() });
     }
     this.runDue();
   }
@@ -185,11 +215,16 @@ export class WebhookDispatcher {
       const result = await this.post(hook.url, rec);
       const attempts = rec.attempts + 1;
       const at = new Date(this.now()).toISOString();
-      const next = result.ok || attempts >= this.schedule.length ? null : Date.parse(rec.createdAt) + this.schedule[attempts];
+      const next =
+        result.ok || attempts >= this.schedule.length ? null : Date.parse(rec.createdAt) + this.schedule[attempts];
       const status = result.ok ? 'delivered' : next === null ? 'failed' : 'pending';
       const patch = {
-        status, attempts, lastAttemptAt: at, nextAttemptAt: next === null ? null : new Date(next).toISOString(),
-        responseStatus: result.status, error: result.ok ? null : result.error,
+        status,
+        attempts,
+        lastAttemptAt: at,
+        nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+        responseStatus: result.status,
+        error: result.ok ? null : result.error,
       } as const;
       const kept = await store.updateWebhookDelivery(rec.id, patch);
       Object.assign(rec, patch);
@@ -197,11 +232,24 @@ export class WebhookDispatcher {
       if (next === null || !kept) this.forget(rec.id);
       else this.queue.set(rec.id, { rec, due: next });
       // The webhook's id names it; its URL stays out of the log.
-      log({ event: 'webhook.attempt', webhookId: rec.webhookId, deliveryId: rec.id, type: rec.type, attempt: attempts, status, responseStatus: result.status });
+      log({
+        event: 'webhook.attempt',
+        webhookId: rec.webhookId,
+        deliveryId: rec.id,
+        type: rec.type,
+        attempt: attempts,
+        status,
+        responseStatus: result.status,
+      });
     } catch (err) {
       // The store failed: the delivery stays queued and is tried again a little later (never in a tight loop).
       this.queue.set(rec.id, { rec, due: this.now() + STORE_RETRY_MS });
-      log({ event: 'webhook.error', webhookId: rec.webhookId, deliveryId: rec.id, error: err instanceof Error ? err.message : String(err) });
+      log({
+        event: 'webhook.error',
+        webhookId: rec.webhookId,
+        deliveryId: rec.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
 

@@ -11,7 +11,13 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 export type AttemptResult = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
-export function postWebhook(url: URL, address: ResolvedAddress, headers: WebhookHeaders, body: string, timeoutMs: number): Promise<AttemptResult> {
+export function postWebhook(
+  url: URL,
+  address: ResolvedAddress,
+  headers: WebhookHeaders,
+  body: string,
+  timeoutMs: number,
+): Promise<AttemptResult> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
@@ -25,10 +31,18 @@ export function postWebhook(url: URL, address: ResolvedAddress, headers: Webhook
     const req = request(url, {
       method: 'POST',
       lookup: pinnedLookup(address),
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'bot-arena-webhooks' },
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': 'bot-arena-webhooks',
+      },
       agent: false,
     });
-    const timer = setTimeout(() => done({ ok: false, status: null, error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(
+      () => done({ ok: false, status: null, error: `no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
     req.on('error', (err: NodeJS.ErrnoException) => done({ ok: false, status: null, error: describe(err) }));
     req.on('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
@@ -37,7 +51,12 @@ export function postWebhook(url: URL, address: ResolvedAddress, headers: Webhook
         read += chunk.length;
         if (read > MAX_ANSWER_BYTES) finish();
       });
-      const finish = () => done(status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `the receiver answered HTTP ${status}` });
+      const finish = () =>
+        done(
+          status >= 200 && status < 300
+            ? { ok: true, status }
+            : { ok: false, status, error: `the receiver answered HTTP ${status}` },
+        );
       res.on('end', finish);
       res.on('error', finish);
     });

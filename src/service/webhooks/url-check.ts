@@ -8,7 +8,10 @@ export async function checkWebhookUrl(url: string, policy: AddressPolicy): Promi
   try {
     const checked = await checkBotUrl(url, policy);
     if (checked.url.protocol !== 'https:' && checked.url.protocol !== 'http:') {
-      throw new UrlRejected('unsupported_scheme', `webhook URLs must use https (http in development), not ${checked.url.protocol.slice(0, -1)}`);
+      throw new UrlRejected(
+        'unsupported_scheme',
+        `webhook URLs must use https (http in development), not ${checked.url.protocol.slice(0, -1)}`,
+      );
     }
     return checked;
   } catch (err) {
@@ -22,7 +25,10 @@ function forWebhooks(message: string): string {
   return message
     .replace(/https or wss \(http or ws in development\)/g, 'https (http in development)')
     .replace(/https or wss/g, 'https')
-    .replace(/bots authenticate the service by its handshake signature/g, 'receivers authenticate the service by its signature')
+    .replace(
+      /bots authenticate the service by its handshake signature/g,
+      'receivers authenticate the service by its signature',
+    )
     .replace(/\bthe bot URL\b/g, 'the webhook URL')
     .replace(/\bbot URLs\b/g, 'webhook URLs')
     .replace(/\bproduction bots\b/g, 'production webhooks')

@@ -5,8 +5,18 @@
 import type { Colour, Line, Style } from '../render/style';
 
 const COLOUR_CODE: Record<Colour, number> = {
-  red: 31, green: 32, yellow: 33, magenta: 35, cyan: 36, white: 37, gray: 90,
-  redBright: 91, greenBright: 92, yellowBright: 93, blueBright: 94, whiteBright: 97,
+  red: 31,
+  green: 32,
+  yellow: 33,
+  magenta: 35,
+  cyan: 36,
+  white: 37,
+  gray: 90,
+  redBright: 91,
+  greenBright: 92,
+  yellowBright: 93,
+  blueBright: 94,
+  whiteBright: 97,
 };
 
 function codes(s: Style, colour: boolean): string {

@@ -4,7 +4,7 @@
 // are as fast as anyone reads a log). Keys: q quits, i toggles
 // ids, l jumps to live when a paced session is behind, ? shows the keys, Ctrl-C quits as an interruption. At `end` it stays on the final
 // position until the user quits.
-import React, { useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';
 import { useTerminalSize, type OnQuit } from '../full-screen';
 import { span, type Line } from '../render/style';
@@ -59,7 +59,8 @@ export function LiveApp({ session, showIds: initialIds = false, colour = true, w
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') setQuit({ interrupted: true });
-    else if (help) setHelp(false); // any key closes the help
+    else if (help)
+      setHelp(false); // any key closes the help
     else if (input === '?') setHelp(true);
     else if (input === 'q' || key.escape) setQuit({ interrupted: false });
     else if (input === 'i') setShowIds((x) => !x);
@@ -73,9 +74,17 @@ export function LiveApp({ session, showIds: initialIds = false, colour = true, w
     exit();
   }, [quit]);
 
-  const footer: Line = error ? [span(`stopped following: ${error.message}  `, { color: 'red', bold: true }), span('q', { bold: true }), span(' quit')] : liveFooter(live);
+  const footer: Line = error
+    ? [
+        span(`stopped following: ${error.message}  `, { color: 'red', bold: true }),
+        span('q', { bold: true }),
+        span(' quit'),
+      ]
+    : liveFooter(live);
   // One row short of the terminal: Ink clears the whole screen when output fills it.
-  const lines = help ? liveHelp() : composeLiveScreen(live, { width: size.width, height: Math.max(8, size.height - 1), footer, showIds });
+  const lines = help
+    ? liveHelp()
+    : composeLiveScreen(live, { width: size.width, height: Math.max(8, size.height - 1), footer, showIds });
   return (
     <Box flexDirection="column">
       {lines.map((line, i) => (

@@ -18,7 +18,9 @@ export class PlainPrinter {
       this.introduced = true;
       const seats = s.names.map((n, i) => `${i} ${clean(n)}`).join(', ');
       const at = s.view ? (s.view.phase === 'setup' ? 'setup' : `turn ${s.view.turn}`) : 'the start';
-      this.write(`match ${s.matchId} (${msg.data.match.status}): seats ${seats}; joined at event ${s.lastSeq + 1}, ${at}`);
+      this.write(
+        `match ${s.matchId} (${msg.data.match.status}): seats ${seats}; joined at event ${s.lastSeq + 1}, ${at}`,
+      );
     }
     for (const e of s.log) {
       if (e.ev.seq <= this.printed) continue;

@@ -1,6 +1,3 @@
-// Runs the live viewer in the terminal (alternate screen) while the session
-// follows the match; returns when the user quits.
-import React from 'react';
 import { runFullScreen, type FullScreenOptions, type ViewerExit } from '../full-screen';
 import { LiveApp } from './app';
 import type { LiveSession } from './session';

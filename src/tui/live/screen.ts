@@ -20,7 +20,11 @@ const MIN_SIDE = 30;
 
 /** How the stream stands, in a few words. */
 export function connectionText(s: LiveState): { text: string; alert: boolean } {
-  if (s.ended) return { text: s.ended.status === 'completed' ? 'ENDED' : s.ended.status === 'aborted' ? 'ABORTED' : 'ENDED', alert: s.ended.status === 'aborted' };
+  if (s.ended)
+    return {
+      text: s.ended.status === 'completed' ? 'ENDED' : s.ended.status === 'aborted' ? 'ABORTED' : 'ENDED',
+      alert: s.ended.status === 'aborted',
+    };
   const c = s.connection;
   if (c.state === 'open') return { text: 'LIVE', alert: false };
   if (c.state === 'connecting') return { text: c.attempt > 1 ? 'reconnecting…' : 'connecting…', alert: c.attempt > 1 };
@@ -29,7 +33,13 @@ export function connectionText(s: LiveState): { text: string; alert: boolean } {
 
 export function liveHeader(s: LiveState): Line {
   const conn = connectionText(s);
-  const out: Line = [span(conn.text, { bold: true, color: conn.alert ? 'red' : conn.text === 'LIVE' ? 'green' : undefined, inverse: conn.text === 'LIVE' })];
+  const out: Line = [
+    span(conn.text, {
+      bold: true,
+      color: conn.alert ? 'red' : conn.text === 'LIVE' ? 'green' : undefined,
+      inverse: conn.text === 'LIVE',
+    }),
+  ];
   const v = s.view;
   if (v) {
     out.push(span(` · ${v.phase === 'setup' ? 'setup' : `turn ${v.turn}`}`, { bold: true }));
@@ -38,7 +48,8 @@ export function liveHeader(s: LiveState): Line {
     if (v.dice) out.push(span(` · dice ${v.dice[0]}+${v.dice[1]}=${v.dice[0] + v.dice[1]}`));
   }
   out.push(span(` · event ${s.lastSeq + 1}`));
-  if (s.behind > 0) out.push(span(` · ${s.behind} event${s.behind === 1 ? '' : 's'} behind live`, { color: 'yellow', bold: true }));
+  if (s.behind > 0)
+    out.push(span(` · ${s.behind} event${s.behind === 1 ? '' : 's'} behind live`, { color: 'yellow', bold: true }));
   if (s.missed > 0) out.push(span(` · ${s.missed} events missed`, { color: 'red', bold: true }));
   out.push(span(` · match ${s.matchId}`, { dim: true }));
   return out;
@@ -54,8 +65,15 @@ export function livePanels(s: LiveState, width: number): Line[] {
     const current = !s.ended && v.phase !== 'over' && v.current === seat;
     const player = players.find((p) => p.seat === seat);
     const head: Line = [span(current ? '>' : ' ', { bold: true })];
-    if (s.ended && player?.placement != null) head.push(span(`#${player.placement} `, { bold: true, inverse: player.placement === 1 }));
-    head.push(span(`${seat} ${shortName(s.names[seat] ?? `seat ${seat}`)}`, { color: seatColour(seat), bold: true, inverse: current }));
+    if (s.ended && player?.placement != null)
+      head.push(span(`#${player.placement} `, { bold: true, inverse: player.placement === 1 }));
+    head.push(
+      span(`${seat} ${shortName(s.names[seat] ?? `seat ${seat}`)}`, {
+        color: seatColour(seat),
+        bold: true,
+        inverse: current,
+      }),
+    );
     // At the end, the true VP (as the log's last line and `arena replay` say), and how much of it was hidden in play.
     const vp = s.finalVp?.[seat] ?? v.scores[seat];
     head.push(span(`  VP ${vp}`, { bold: true }));
@@ -71,7 +89,10 @@ export function livePanels(s: LiveState, width: number): Line[] {
     }
     const strikes = s.strikes[seat] ?? 0;
     const counts = `  cards ${v.handCounts[seat]}  dev ${v.devCounts[seat]}  knights ${v.knightsPlayed[seat]}`;
-    const rest: Line = [span(`  road ${v.roadLengths[seat]}  `), span(`strikes ${strikes}`, strikes > 0 ? { color: 'red', bold: true } : { dim: true })];
+    const rest: Line = [
+      span(`  road ${v.roadLengths[seat]}  `),
+      span(`strikes ${strikes}`, strikes > 0 ? { color: 'red', bold: true } : { dim: true }),
+    ];
     out.push(truncate(head, width));
     // One line when it fits, else two: the strikes must stay in sight.
     const stats: Line = [span(counts), ...rest];
@@ -85,8 +106,14 @@ function divider(s: LiveState, width: number): Line {
   const offer = s.view?.openTrade;
   if (!offer) return [span('─'.repeat(Math.min(width, 40)), { dim: true })];
   const to = offer.to === undefined ? 'everyone' : `seat ${offer.to}`;
-  return truncate([span('open offer: ', { bold: true }), span(`seat ${offer.from}`, { color: seatColour(offer.from), bold: true }),
-    span(` gives ${countsText(offer.give)} for ${countsText(offer.get)}, to ${to}`)], width);
+  return truncate(
+    [
+      span('open offer: ', { bold: true }),
+      span(`seat ${offer.from}`, { color: seatColour(offer.from), bold: true }),
+      span(` gives ${countsText(offer.give)} for ${countsText(offer.get)}, to ${to}`),
+    ],
+    width,
+  );
 }
 
 export function liveLog(s: LiveState, width: number, height: number, short: boolean): Line[] {
@@ -97,7 +124,9 @@ export function liveLog(s: LiveState, width: number, height: number, short: bool
     const prefix = span(`${String(e.turn).padStart(3)} `, { dim: true });
     const body = describeEvent(e.ev, { names, short });
     const newest = i === entries.length - 1;
-    const line: Line = newest ? [span('▶', { bold: true }), ...[prefix, ...body].map((x) => ({ ...x, inverse: true, dim: false }))] : [span(' '), prefix, ...body];
+    const line: Line = newest
+      ? [span('▶', { bold: true }), ...[prefix, ...body].map((x) => ({ ...x, inverse: true, dim: false }))]
+      : [span(' '), prefix, ...body];
     return truncate(line, width);
   });
 }
@@ -111,7 +140,8 @@ function highlights(s: LiveState): { producing: number[]; focus?: { vertex?: num
     const total = last.data.dice[0] + last.data.dice[1];
     return { producing: v.board.hexes.filter((h) => h.token === total && h.id !== v.board.bandit).map((h) => h.id) };
   }
-  if (last.kind === 'build') return { producing: [], focus: last.data.what === 'road' ? { edge: last.data.at } : { vertex: last.data.at } };
+  if (last.kind === 'build')
+    return { producing: [], focus: last.data.what === 'road' ? { edge: last.data.at } : { vertex: last.data.at } };
   return { producing: [] };
 }
 
@@ -122,19 +152,29 @@ export function composeLiveScreen(s: LiveState, opts: LiveScreenOptions): Line[]
   const out: Line[] = [truncate(liveHeader(s), width)];
   const v = s.view;
   if (!v) {
-    out.push([span(s.ended ? 'the match ended before any position was shown' : 'waiting for the first position of the match…', { dim: true })]);
+    out.push([
+      span(s.ended ? 'the match ended before any position was shown' : 'waiting for the first position of the match…', {
+        dim: true,
+      }),
+    ]);
     while (out.length < bodyHeight + 1) out.push([]);
   } else {
     const scale = chooseScale(width, bodyHeight);
     const size = boardSize(scale);
-    const board = renderBoard({ board: v.board, roads: v.roads, towns: v.towns, ...highlights(s), showIds: opts.showIds ?? false }, scale);
+    const board = renderBoard(
+      { board: v.board, roads: v.roads, towns: v.towns, ...highlights(s), showIds: opts.showIds ?? false },
+      scale,
+    );
     const sideWidth = width - size.width - 2;
     let body: Line[];
     if (sideWidth >= MIN_SIDE) {
       const panels = livePanels(s, sideWidth);
       const logHeight = Math.max(3, bodyHeight - panels.length - 1);
       const side = [...panels, divider(s, sideWidth), ...liveLog(s, sideWidth, logHeight, sideWidth < 44)];
-      body = besides([{ lines: board, width: size.width }, { lines: side, width: sideWidth }]);
+      body = besides([
+        { lines: board, width: size.width },
+        { lines: side, width: sideWidth },
+      ]);
     } else {
       body = [...board.map((l) => truncate(l, width)), ...livePanels(s, width), divider(s, width)];
       body.push(...liveLog(s, width, Math.max(0, bodyHeight - body.length), true));
@@ -166,8 +206,20 @@ export function liveHelp(): Line[] {
 }
 
 export function liveFooter(s: LiveState): Line {
-  const keys: Line = [span('q', { bold: true }), span(' quit  '), span('i', { bold: true }), span(' ids  '), span('?', { bold: true }), span(' help')];
+  const keys: Line = [
+    span('q', { bold: true }),
+    span(' quit  '),
+    span('i', { bold: true }),
+    span(' ids  '),
+    span('?', { bold: true }),
+    span(' help'),
+  ];
   if (s.behind > 0) keys.push(span('  '), span('l', { bold: true }), span(' jump to live'));
-  if (s.ended) return [span(`match ${s.ended.status}; this is the final position.  `, { bold: true }), ...keys, span(`   arena replay ${s.matchId} steps through it`, { dim: true })];
+  if (s.ended)
+    return [
+      span(`match ${s.ended.status}; this is the final position.  `, { bold: true }),
+      ...keys,
+      span(`   arena replay ${s.matchId} steps through it`, { dim: true }),
+    ];
   return keys;
 }

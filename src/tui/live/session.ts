@@ -90,10 +90,13 @@ export class LiveSession {
       if (msg.type === 'event' && interval > 0 && !all) {
         const now = performance.now();
         if (now < this.nextAt) {
-          this.timer ??= setTimeout(() => {
-            this.timer = null;
-            this.drain();
-          }, Math.ceil(this.nextAt - now));
+          this.timer ??= setTimeout(
+            () => {
+              this.timer = null;
+              this.drain();
+            },
+            Math.ceil(this.nextAt - now),
+          );
           break;
         }
         this.nextAt = now + interval;

@@ -46,8 +46,20 @@ export interface LiveState {
 
 export function initialLiveState(matchId: string): LiveState {
   return {
-    matchId, match: null, names: [], view: null, viewSeq: -1, lastSeq: -1, turn: 0, log: [], strikes: [], missed: 0, ended: null, finalVp: null,
-    connection: { state: 'connecting', attempt: 1 }, behind: 0,
+    matchId,
+    match: null,
+    names: [],
+    view: null,
+    viewSeq: -1,
+    lastSeq: -1,
+    turn: 0,
+    log: [],
+    strikes: [],
+    missed: 0,
+    ended: null,
+    finalVp: null,
+    connection: { state: 'connecting', attempt: 1 },
+    behind: 0,
   };
 }
 
@@ -82,11 +94,24 @@ export function applyLiveMessage(s: LiveState, msg: LiveMessage): LiveState {
       const known = again ? s.log : [];
       const added = again ? fresh.filter((e) => e.ev.seq > s.lastSeq) : fresh;
       const missed = again ? s.missed + Math.max(0, (added[0]?.ev.seq ?? seq + 1) - s.lastSeq - 1) : 0;
-      let strikes = msg.data.strikes ? [...msg.data.strikes] : s.strikes.length === seats ? [...s.strikes] : new Array<number>(seats).fill(0);
+      let strikes = msg.data.strikes
+        ? [...msg.data.strikes]
+        : s.strikes.length === seats
+          ? [...s.strikes]
+          : new Array<number>(seats).fill(0);
       if (!msg.data.strikes) for (const e of added) strikes = withStrike(strikes, e.ev);
       return {
-        ...s, match, names: namesOf(match), view: view ?? s.view, viewSeq: view ? seq : s.viewSeq, lastSeq: Math.max(s.lastSeq, seq),
-        turn, log: keep([...known, ...added]), strikes, missed, finalVp: added.reduce((vp, e) => trueVp(e.ev) ?? vp, s.finalVp),
+        ...s,
+        match,
+        names: namesOf(match),
+        view: view ?? s.view,
+        viewSeq: view ? seq : s.viewSeq,
+        lastSeq: Math.max(s.lastSeq, seq),
+        turn,
+        log: keep([...known, ...added]),
+        strikes,
+        missed,
+        finalVp: added.reduce((vp, e) => trueVp(e.ev) ?? vp, s.finalVp),
       };
     }
     case 'event': {
@@ -95,7 +120,12 @@ export function applyLiveMessage(s: LiveState, msg: LiveMessage): LiveState {
       const turn = ev.kind === 'roll' ? s.turn + 1 : s.turn;
       const gap = s.lastSeq >= 0 ? ev.seq - s.lastSeq - 1 : 0;
       return {
-        ...s, lastSeq: ev.seq, turn, log: keep([...s.log, { ev, turn }]), strikes: withStrike(s.strikes, ev), missed: s.missed + gap,
+        ...s,
+        lastSeq: ev.seq,
+        turn,
+        log: keep([...s.log, { ev, turn }]),
+        strikes: withStrike(s.strikes, ev),
+        missed: s.missed + gap,
         finalVp: trueVp(ev) ?? s.finalVp,
       };
     }

@@ -2,9 +2,7 @@
 // (engine/board.ts). Every vertex sits on its own text row; slanted sides are
 // drawn on the rows of their two ends, upright sides on the rows between.
 // Two scales: compact (fits 80x24 beside the panels) and wide.
-import {
-  EDGE_COUNT, EDGE_VERTICES, HEX_CENTER, HEX_COUNT, VERTEX_COUNT, VERTEX_XY,
-} from '../../../engine/index';
+import { EDGE_COUNT, EDGE_VERTICES, HEX_CENTER, HEX_COUNT, VERTEX_COUNT, VERTEX_XY } from '../../../engine/index';
 import type { BoardView } from '../../../engine/index';
 import { Grid } from './grid';
 import { RESOURCE_COLOUR, RESOURCE_LETTER, seatColour } from './palette';
@@ -106,20 +104,25 @@ export function renderBoard(state: BoardState, scale: BoardScale): Line[] {
   const labelled = (v: number) => state.showIds === true && !townAt.has(v);
   // A label is drawn ending at the vertex's column: the cell just right of
   // the vertex, and the one just left of the label's first digit, touch it.
-  const touchesLabel = (v: number, dir: number, i: number) => labelled(v) && (dir > 0 ? i === 1 : i === String(v).length);
+  const touchesLabel = (v: number, dir: number, i: number) =>
+    labelled(v) && (dir > 0 ? i === 1 : i === String(v).length);
   for (let e = 0; e < EDGE_COUNT; e++) {
-    const a = EDGE_VERTICES[e * 2], b = EDGE_VERTICES[e * 2 + 1];
+    const a = EDGE_VERTICES[e * 2],
+      b = EDGE_VERTICES[e * 2 + 1];
     const owner = roadOwner.get(e);
-    const style: Style = owner === undefined ? EDGE_STYLE : { color: seatColour(owner), bold: true, inverse: state.focus?.edge === e };
+    const style: Style =
+      owner === undefined ? EDGE_STYLE : { color: seatColour(owner), bold: true, inverse: state.focus?.edge === e };
     const glyph = (plain: string, besideLabel = false) => (owner === undefined || besideLabel ? plain : String(owner));
-    const [ca, ra] = vpos(a), [cb, rb] = vpos(b);
+    const [ca, ra] = vpos(a),
+      [cb, rb] = vpos(b);
     if (ca === cb) {
       for (let r = Math.min(ra, rb) + 1; r < Math.max(ra, rb); r++) grid.put(ca, r, glyph('|'), style);
       continue;
     }
     // Slanted side: half its characters on the apex end's row, half on the other's.
     const [apex, valley] = isApexLevel(VERTEX_XY[a][1]) ? [a, b] : [b, a];
-    const [apexCol, apexRow] = vpos(apex), [valleyCol, valleyRow] = vpos(valley);
+    const [apexCol, apexRow] = vpos(apex),
+      [valleyCol, valleyRow] = vpos(valley);
     const s = Math.sign(valleyCol - apexCol);
     for (let i = 1; i <= half; i++) {
       grid.put(apexCol + s * i, apexRow, glyph(i === half ? '.' : '-', touchesLabel(apex, s, i)), style);
@@ -139,7 +142,11 @@ export function renderBoard(state: BoardState, scale: BoardScale): Line[] {
     }
     // Settlement (n), city [n]: the shape tells them apart without colour.
     const [open, close] = town.city ? ['[', ']'] : ['(', ')'];
-    grid.put(c - 1, r, `${open}${town.seat}${close}`, { color: seatColour(town.seat), bold: true, inverse: state.focus?.vertex === v });
+    grid.put(c - 1, r, `${open}${town.seat}${close}`, {
+      color: seatColour(town.seat),
+      bold: true,
+      inverse: state.focus?.vertex === v,
+    });
   }
 
   drawPorts(grid, g, state.board.ports, vpos, col(HEX_CENTER[9][0]), hexMiddleRow(rows, g, 9));
@@ -197,15 +204,21 @@ function drawHex(grid: Grid, g: Geometry, h: number, state: BoardState, c: numbe
 }
 
 function drawPorts(
-  grid: Grid, g: Geometry, ports: BoardView['ports'],
-  vpos: (v: number) => [number, number], centreCol: number, centreRow: number,
+  grid: Grid,
+  g: Geometry,
+  ports: BoardView['ports'],
+  vpos: (v: number) => [number, number],
+  centreCol: number,
+  centreRow: number,
 ): void {
   for (const p of ports) {
     const [c1, r1] = vpos(p.vertices[0]);
     const [c2, r2] = vpos(p.vertices[1]);
-    const mc = (c1 + c2) / 2, mr = (r1 + r2) / 2;
+    const mc = (c1 + c2) / 2,
+      mr = (r1 + r2) / 2;
     // Outward from the island's centre; text rows are about twice as tall as columns are wide.
-    const dc = mc - centreCol, dr = (mr - centreRow) * 2;
+    const dc = mc - centreCol,
+      dr = (mr - centreRow) * 2;
     const len = Math.hypot(dc, dr) || 1;
     const label = p.rate === 2 && p.resource ? `2${RESOURCE_LETTER[p.resource]}` : '3?';
     const style: Style = p.resource ? { color: RESOURCE_COLOUR[p.resource], bold: true } : { bold: true };
@@ -214,8 +227,11 @@ function drawPorts(
       col: Math.round(mc + (dc / len) * dist - 0.5),
       row: Math.min(grid.height - 1, Math.max(0, Math.round(mr + ((dr / len) * dist) / 2))),
     }));
-    const apart = (col: number, row: number) => (col === 0 || grid.isBlank(col - 1, row, 1)) && (col + 2 >= grid.width || grid.isBlank(col + 2, row, 1));
-    const spot = spots.find((p) => grid.isBlank(p.col, p.row, 2) && apart(p.col, p.row)) ?? spots.find((p) => grid.isBlank(p.col, p.row, 2));
+    const apart = (col: number, row: number) =>
+      (col === 0 || grid.isBlank(col - 1, row, 1)) && (col + 2 >= grid.width || grid.isBlank(col + 2, row, 1));
+    const spot =
+      spots.find((p) => grid.isBlank(p.col, p.row, 2) && apart(p.col, p.row)) ??
+      spots.find((p) => grid.isBlank(p.col, p.row, 2));
     if (spot) grid.put(spot.col, spot.row, label, style);
   }
 }

@@ -1,7 +1,12 @@
 // One replay event as a terminal line: the words are src/protocol/describe.ts's
 // (shared with the dashboard); this draws them: each seat in its colour, the
 // line's first seat (the one acting) with its bot's name, "s2" on narrow screens.
-import { describeEvent as describeSegments, type DescribedEvent, type Marked, type Segment } from '../../protocol/describe';
+import {
+  describeEvent as describeSegments,
+  type DescribedEvent,
+  type Marked,
+  type Segment,
+} from '../../protocol/describe';
 import { seatColour } from './palette';
 import { span, type Line, type Span, type Style } from './style';
 

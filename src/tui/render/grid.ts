@@ -2,12 +2,18 @@
 // board is drawn into one of these.
 import { span, type Line, type Style } from './style';
 
-interface Cell { ch: string; style: Style }
+interface Cell {
+  ch: string;
+  style: Style;
+}
 
 export class Grid {
   private readonly cells: Cell[][];
 
-  constructor(readonly width: number, readonly height: number) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
     this.cells = Array.from({ length: height }, () => Array.from({ length: width }, () => ({ ch: ' ', style: {} })));
   }
 

@@ -22,9 +22,10 @@ export function renderLog(t: Timeline, index: number, opts: LogOptions): Line[] 
     const ev = t.events[i];
     const prefix = span(`${String(t.turnOf[i]).padStart(3)} `, { dim: true });
     const body = describeEvent(ev, { names: opts.names ?? t.names, short: opts.short });
-    const line: Line = i === index
-      ? [span('▶', { bold: true }), ...[prefix, ...body].map((s) => ({ ...s, inverse: true, dim: false }))]
-      : [span(' '), prefix, ...body];
+    const line: Line =
+      i === index
+        ? [span('▶', { bold: true }), ...[prefix, ...body].map((s) => ({ ...s, inverse: true, dim: false }))]
+        : [span(' '), prefix, ...body];
     out.push(truncate(line, opts.width));
   }
   return out;

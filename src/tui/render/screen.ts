@@ -89,7 +89,8 @@ function decisionLine(t: Timeline, index: number, showNotes: boolean): Line {
   const d = ds[ds.length - 1];
   const line: Line = [span('  '), span(decisionLabel(d), { color: seatColour(d.seat) })];
   const note = noteText(d);
-  if (note !== null) line.push(showNotes ? span(`  note: ${note}`, { dim: true }) : span('  (note hidden: d)', { dim: true }));
+  if (note !== null)
+    line.push(showNotes ? span(`  note: ${note}`, { dim: true }) : span('  (note hidden: d)', { dim: true }));
   return line;
 }
 
@@ -98,8 +99,11 @@ function divider(t: Timeline, index: number, width: number): Line {
   const offer = t.frames[index].openTrade;
   if (!offer) return [span('─'.repeat(Math.min(width, 40)), { dim: true })];
   const to = offer.to === undefined ? 'everyone' : `seat ${offer.to}`;
-  return [span('open offer: ', { bold: true }), span(`seat ${offer.from}`, { color: seatColour(offer.from), bold: true }),
-    span(` gives ${countsText(offer.give)} for ${countsText(offer.get)}, to ${to}`)];
+  return [
+    span('open offer: ', { bold: true }),
+    span(`seat ${offer.from}`, { color: seatColour(offer.from), bold: true }),
+    span(` gives ${countsText(offer.give)} for ${countsText(offer.get)}, to ${to}`),
+  ];
 }
 
 export function composeScreen(t: Timeline, index: number, opts: ScreenOptions): Line[] {
@@ -128,15 +132,32 @@ function composeBody(t: Timeline, index: number, width: number, bodyHeight: numb
   const names = shownNames(t);
   const scale = chooseScale(width, bodyHeight);
   const size = boardSize(scale);
-  const board = renderBoard({ board: { ...t.board, bandit: f.bandit }, roads: f.roads, towns: f.towns, producing: producingHexes(t, index), focus: builtAt(t, index), showIds }, scale);
+  const board = renderBoard(
+    {
+      board: { ...t.board, bandit: f.bandit },
+      roads: f.roads,
+      towns: f.towns,
+      producing: producingHexes(t, index),
+      focus: builtAt(t, index),
+      showIds,
+    },
+    scale,
+  );
   const sideWidth = width - size.width - 2;
 
   if (sideWidth >= MIN_SIDE) {
     const short = sideWidth < 44;
     const panels = renderSeatPanels(f, { names, width: sideWidth, placements: t.outcome?.placements });
     const logHeight = Math.max(3, bodyHeight - panels.length - 1);
-    const side = [...panels, truncate(divider(t, index, sideWidth), sideWidth), ...renderLog(t, index, { width: sideWidth, height: logHeight, short, names })];
-    const body = besides([{ lines: board, width: size.width }, { lines: side, width: sideWidth }]);
+    const side = [
+      ...panels,
+      truncate(divider(t, index, sideWidth), sideWidth),
+      ...renderLog(t, index, { width: sideWidth, height: logHeight, short, names }),
+    ];
+    const body = besides([
+      { lines: board, width: size.width },
+      { lines: side, width: sideWidth },
+    ]);
     while (body.length < bodyHeight) body.push([]);
     return body.slice(0, bodyHeight);
   }
@@ -154,7 +175,7 @@ export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['↑ ↓', 'one turn back / forward'],
   ['[ ]', 'slower / faster'],
   ['g', 'jump to a turn (type the number, Enter)'],
-  ['s', 'jump to a seat\'s next action (then the seat digit)'],
+  ['s', "jump to a seat's next action (then the seat digit)"],
   ['n N', 'next / previous strike; the line under the header says why'],
   ['Home End', 'first / last event'],
   ['i', 'show / hide vertex and hex ids on the board'],
@@ -168,17 +189,28 @@ export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
  */
 export function footerLine(opts: { strikes?: boolean; width?: number } = {}): Line {
   const items: Array<[key: string, what: string, keep: number]> = [
-    ['space', 'play', 9], ['←→', 'event', 8], ['↑↓', 'turn', 7], ['[ ]', 'speed', 2], ['g', 'turn#', 4], ['s', 'seat', 3],
+    ['space', 'play', 9],
+    ['←→', 'event', 8],
+    ['↑↓', 'turn', 7],
+    ['[ ]', 'speed', 2],
+    ['g', 'turn#', 4],
+    ['s', 'seat', 3],
     ...(opts.strikes ? [['n', 'strike', 6] as [string, string, number]] : []),
-    ['i', 'ids', 1], ['?', 'help', 10], ['q', 'quit', 10],
+    ['i', 'ids', 1],
+    ['?', 'help', 10],
+    ['q', 'quit', 10],
   ];
-  const widthOf = (list: typeof items) => list.reduce((n, [k, w]) => n + k.length + 1 + w.length, 0) + 2 * (list.length - 1);
+  const widthOf = (list: typeof items) =>
+    list.reduce((n, [k, w]) => n + k.length + 1 + w.length, 0) + 2 * (list.length - 1);
   let shown = items;
   while (opts.width !== undefined && widthOf(shown) > opts.width && shown.length > 2) {
     const least = Math.min(...shown.map((x) => x[2]));
     shown = shown.filter((x) => x[2] !== least);
   }
-  return shown.flatMap(([k, what], i) => [span(k, { bold: true }), span(` ${what}${i < shown.length - 1 ? '  ' : ''}`)]);
+  return shown.flatMap(([k, what], i) => [
+    span(k, { bold: true }),
+    span(` ${what}${i < shown.length - 1 ? '  ' : ''}`),
+  ]);
 }
 
 export function helpOverlay(): Line[] {

@@ -7,8 +7,18 @@ import { replaceControls } from '../../text/visible';
 import { cutToWidth, displayWidth } from '../../term/width';
 
 export type Colour =
-  | 'red' | 'green' | 'greenBright' | 'yellow' | 'gray' | 'white' | 'whiteBright'
-  | 'cyan' | 'magenta' | 'blueBright' | 'yellowBright' | 'redBright';
+  | 'red'
+  | 'green'
+  | 'greenBright'
+  | 'yellow'
+  | 'gray'
+  | 'white'
+  | 'whiteBright'
+  | 'cyan'
+  | 'magenta'
+  | 'blueBright'
+  | 'yellowBright'
+  | 'redBright';
 
 export interface Style {
   color?: Colour;

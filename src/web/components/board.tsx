@@ -20,11 +20,23 @@ const VIEWBOX = [
   Math.min(...YS) - MARGIN,
   Math.max(...XS) - Math.min(...XS) + 2 * MARGIN,
   Math.max(...YS) - Math.min(...YS) + 2 * MARGIN,
-].map((n) => n.toFixed(3)).join(' ');
+]
+  .map((n) => n.toFixed(3))
+  .join(' ');
 
-const HEX_POINTS: string[] = HEX_CENTER.map((_, h) => hexVertices(h).map((v) => at(v).join(',')).join(' '));
+const HEX_POINTS: string[] = HEX_CENTER.map((_, h) =>
+  hexVertices(h)
+    .map((v) => at(v).join(','))
+    .join(' '),
+);
 
-const RES_SHORT: Record<string, string> = { brick: 'brick', lumber: 'lumber', wool: 'wool', grain: 'grain', ore: 'ore' };
+const RES_SHORT: Record<string, string> = {
+  brick: 'brick',
+  lumber: 'lumber',
+  wool: 'wool',
+  grain: 'grain',
+  ore: 'ore',
+};
 
 function pips(token: number): number {
   return 6 - Math.abs(7 - token);
@@ -34,10 +46,27 @@ function House({ x, y, seat, city }: { x: number; y: number; seat: number; city:
   // A settlement is a small house; a city a wider, taller block with a roof.
   const s = city ? 0.62 : 0.44;
   const pts = city
-    ? [[-s, s * 0.7], [s, s * 0.7], [s, -s * 0.1], [0, -s * 0.1], [0, -s * 0.55], [-s * 0.5, -s], [-s, -s * 0.55]]
-    : [[-s, s * 0.8], [s, s * 0.8], [s, -s * 0.2], [0, -s], [-s, -s * 0.2]];
+    ? [
+        [-s, s * 0.7],
+        [s, s * 0.7],
+        [s, -s * 0.1],
+        [0, -s * 0.1],
+        [0, -s * 0.55],
+        [-s * 0.5, -s],
+        [-s, -s * 0.55],
+      ]
+    : [
+        [-s, s * 0.8],
+        [s, s * 0.8],
+        [s, -s * 0.2],
+        [0, -s],
+        [-s, -s * 0.2],
+      ];
   return (
-    <polygon className={`town seat${seat}`} points={pts.map(([dx, dy]) => `${(x + dx).toFixed(3)},${(y + dy).toFixed(3)}`).join(' ')}>
+    <polygon
+      className={`town seat${seat}`}
+      points={pts.map(([dx, dy]) => `${(x + dx).toFixed(3)},${(y + dy).toFixed(3)}`).join(' ')}
+    >
       <title>{`${city ? 'City' : 'Settlement'} of seat ${seat}`}</title>
     </polygon>
   );
@@ -52,12 +81,14 @@ export interface BoardProps {
 export const Board = memo(function Board({ view, names = [] }: BoardProps) {
   const hexes = [...view.board.hexes].sort((a, b) => a.id - b.id);
   const who = (s: number) => names[s] ?? `seat ${s}`;
-  const summary = `Board, turn ${view.turn}: ${view.towns.length} towns and ${view.roads.length} roads placed; the bandit is on hex ${view.board.bandit}. ` +
+  const summary =
+    `Board, turn ${view.turn}: ${view.towns.length} towns and ${view.roads.length} roads placed; the bandit is on hex ${view.board.bandit}. ` +
     Array.from({ length: view.seatCount }, (_, s) => {
       const towns = view.towns.filter((t) => t.seat === s);
       const cities = towns.filter((t) => t.city).length;
       return `${who(s)}: ${towns.length - cities} settlements, ${cities} cities, ${view.roads.filter((r) => r.seat === s).length} roads`;
-    }).join('; ') + '.';
+    }).join('; ') +
+    '.';
   const [bx, by] = [px(HEX_CENTER[view.board.bandit][0]), HEX_CENTER[view.board.bandit][1]];
   useEffect(() => {
     // For load-time measurements: when the first board reached the page.
@@ -76,11 +107,17 @@ export const Board = memo(function Board({ view, names = [] }: BoardProps) {
               {hex.token !== null && (
                 <g className={`token${hex.token === 6 || hex.token === 8 ? ' hot' : ''}`}>
                   <circle cx={cx} cy={cy} r={0.55} />
-                  <text x={cx} y={cy - 0.06}>{hex.token}</text>
-                  <text className="pips" x={cx} y={cy + 0.32}>{'•'.repeat(pips(hex.token))}</text>
+                  <text x={cx} y={cy - 0.06}>
+                    {hex.token}
+                  </text>
+                  <text className="pips" x={cx} y={cy + 0.32}>
+                    {'•'.repeat(pips(hex.token))}
+                  </text>
                 </g>
               )}
-              <text className="res-label" x={cx} y={cy + (hex.token === null ? 0 : 0.95)}>{RES_SHORT[hex.resource] ?? 'desert'}</text>
+              <text className="res-label" x={cx} y={cy + (hex.token === null ? 0 : 0.95)}>
+                {RES_SHORT[hex.resource] ?? 'desert'}
+              </text>
             </g>
           );
         })}
@@ -97,7 +134,9 @@ export const Board = memo(function Board({ view, names = [] }: BoardProps) {
               <line x1={ox} y1={oy} x2={b[0]} y2={b[1]} />
               <circle cx={ox} cy={oy} r={0.5} />
               <text x={ox} y={oy - 0.12}>{`${p.rate}:1`}</text>
-              <text x={ox} y={oy + 0.2}>{p.resource ?? 'any'}</text>
+              <text x={ox} y={oy + 0.2}>
+                {p.resource ?? 'any'}
+              </text>
               <title>{p.resource ? `2:1 ${p.resource} port` : '3:1 port'}</title>
             </g>
           );
@@ -106,8 +145,10 @@ export const Board = memo(function Board({ view, names = [] }: BoardProps) {
           const [a, b] = [at(EDGE_VERTICES[r.edge * 2]), at(EDGE_VERTICES[r.edge * 2 + 1])];
           // Shortened a little so roads do not run under the towns at their ends.
           const k = 0.18;
-          const x1 = a[0] + (b[0] - a[0]) * k, y1 = a[1] + (b[1] - a[1]) * k;
-          const x2 = b[0] + (a[0] - b[0]) * k, y2 = b[1] + (a[1] - b[1]) * k;
+          const x1 = a[0] + (b[0] - a[0]) * k,
+            y1 = a[1] + (b[1] - a[1]) * k;
+          const x2 = b[0] + (a[0] - b[0]) * k,
+            y2 = b[1] + (a[1] - b[1]) * k;
           return (
             <g key={`r${r.edge}`} data-road={r.edge} data-seat={r.seat}>
               <line className="road-edge" x1={x1} y1={y1} x2={x2} y2={y2} />

@@ -19,13 +19,21 @@ export function BotWebhooks({ botId }: { botId: string }) {
     <section aria-labelledby="webhooks-h" data-testid="bot-webhooks">
       <h2 id="webhooks-h">Webhooks</h2>
       {data.webhooks.length === 0 ? (
-        <p className="muted">No webhook tells you of this bot's matches and failures yet. <Link href={paths.webhooks()}>Add one</Link>.</p>
+        <p className="muted">
+          No webhook tells you of this bot's matches and failures yet. <Link href={paths.webhooks()}>Add one</Link>.
+        </p>
       ) : (
         <>
           <ul>
-            {data.webhooks.map((w) => <li key={w.id}><span className="mono">{w.url}</span>: {w.events.join(', ')}</li>)}
+            {data.webhooks.map((w) => (
+              <li key={w.id}>
+                <span className="mono">{w.url}</span>: {w.events.join(', ')}
+              </li>
+            ))}
           </ul>
-          <p className="muted">Only you see this. <Link href={paths.webhooks()}>Manage webhooks and see their deliveries</Link>.</p>
+          <p className="muted">
+            Only you see this. <Link href={paths.webhooks()}>Manage webhooks and see their deliveries</Link>.
+          </p>
         </>
       )}
     </section>

@@ -46,13 +46,28 @@ export function ChallengePanel({ botId, name }: { botId: string; name: string })
       <section aria-labelledby="challenges-h">
         <h2 id="challenges-h">Challenges</h2>
         <p data-testid="challengeable">
-          {own.challengeable ? 'Other accounts may challenge this bot to unrated matches.' : 'This bot refuses challenges from other accounts.'}{' '}
-          <button type="button" disabled={busy} onClick={() => void act(() => updateBot(botId, { challengeable: !own.challengeable }), own.challengeable ? 'Challenges turned off.' : 'Challenges turned on.')}>
+          {own.challengeable
+            ? 'Other accounts may challenge this bot to unrated matches.'
+            : 'This bot refuses challenges from other accounts.'}{' '}
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() =>
+              void act(
+                () => updateBot(botId, { challengeable: !own.challengeable }),
+                own.challengeable ? 'Challenges turned off.' : 'Challenges turned on.',
+              )
+            }
+          >
             {own.challengeable ? 'Refuse challenges' : 'Accept challenges'}
           </button>
         </p>
         {said && <p role="status">{said}</p>}
-        {error && <p className="error" role="alert">{error}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
       </section>
     );
   }
@@ -68,26 +83,43 @@ export function ChallengePanel({ botId, name }: { botId: string; name: string })
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void act(() => createChallenge(chosen, [botId]), 'Challenge sent: it is played, unrated, at the next tick both bots are idle.');
+            void act(
+              () => createChallenge(chosen, [botId]),
+              'Challenge sent: it is played, unrated, at the next tick both bots are idle.',
+            );
           }}
         >
           <label>
             With{' '}
             <select value={chosen} onChange={(e) => setPick(e.target.value)} aria-label="Your bot">
-              {ready.map((b) => <option key={b.id} value={b.id}>{b.name}</option>)}
+              {ready.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.name}
+                </option>
+              ))}
             </select>
           </label>{' '}
-          <button type="submit" className="primary" disabled={busy}>Challenge</button>
+          <button type="submit" className="primary" disabled={busy}>
+            Challenge
+          </button>
         </form>
       )}
       {said && <p role="status">{said}</p>}
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {mine.length > 0 && (
         <ul className="plain" data-testid="challenges">
           {mine.map((c) => (
             <li key={c.id} data-challenge={c.id}>
               <span className={`status ${c.status}`}>{c.status}</span>{' '}
-              {c.matchId ? <Link href={paths.match(c.matchId)}>match {c.matchId}</Link> : <span className="muted">{c.reason ?? `expires ${new Date(c.expiresAt).toLocaleTimeString()}`}</span>}
+              {c.matchId ? (
+                <Link href={paths.match(c.matchId)}>match {c.matchId}</Link>
+              ) : (
+                <span className="muted">{c.reason ?? `expires ${new Date(c.expiresAt).toLocaleTimeString()}`}</span>
+              )}
             </li>
           ))}
         </ul>

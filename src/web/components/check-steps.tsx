@@ -37,20 +37,43 @@ export function CheckSteps({ state }: { state: CheckState }) {
   if (state.phase === 'idle') return null;
   return (
     <div className="card" data-testid="checks" data-phase={state.phase}>
-      <h3>Checks for <span className="mono">{state.url}</span></h3>
+      <h3>
+        Checks for <span className="mono">{state.url}</span>
+      </h3>
       <ol className="steps">
         {CHECK_STEPS.map((text, i) => {
           const status =
-            state.phase === 'passed' || i < state.step ? 'pass'
-              : state.phase === 'running' ? (i === state.step ? 'running' : 'waiting')
-                : i === state.step ? 'fail' : 'skipped';
+            state.phase === 'passed' || i < state.step
+              ? 'pass'
+              : state.phase === 'running'
+                ? i === state.step
+                  ? 'running'
+                  : 'waiting'
+                : i === state.step
+                  ? 'fail'
+                  : 'skipped';
           const mark = status === 'pass' ? '✓' : status === 'fail' ? '✗' : status === 'running' ? '…' : '–';
-          const word = status === 'pass' ? 'passed' : status === 'fail' ? 'failed' : status === 'running' ? 'checking' : status === 'waiting' ? 'waiting' : 'not run';
+          const word =
+            status === 'pass'
+              ? 'passed'
+              : status === 'fail'
+                ? 'failed'
+                : status === 'running'
+                  ? 'checking'
+                  : status === 'waiting'
+                    ? 'waiting'
+                    : 'not run';
           return (
             <li key={i} className={status} data-step={i} data-status={status}>
-              <span className="mark" aria-hidden="true">{mark}</span>
+              <span className="mark" aria-hidden="true">
+                {mark}
+              </span>
               {text} <span className="visually-hidden">({word})</span>
-              {status === 'fail' && state.phase === 'failed' && <div className="form-error" data-testid="check-error">{state.message}</div>}
+              {status === 'fail' && state.phase === 'failed' && (
+                <div className="form-error" data-testid="check-error">
+                  {state.message}
+                </div>
+              )}
             </li>
           );
         })}
@@ -58,7 +81,8 @@ export function CheckSteps({ state }: { state: CheckState }) {
       <p role="status" className={state.phase === 'failed' ? 'error' : state.phase === 'passed' ? 'ok' : 'muted'}>
         {state.phase === 'running' && 'Checking the bot…'}
         {state.phase === 'passed' && 'All checks passed.'}
-        {state.phase === 'failed' && `Check ${state.step + 1} failed: nothing was saved. Fix the bot or the URL and try again.`}
+        {state.phase === 'failed' &&
+          `Check ${state.step + 1} failed: nothing was saved. Fix the bot or the URL and try again.`}
       </p>
     </div>
   );

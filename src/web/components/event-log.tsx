@@ -32,17 +32,22 @@ export function EventLog({ events, current, ctx, live = false }: EventLogProps) 
       aria-live={live ? 'polite' : 'off'}
       aria-label={`Event log, ${events.length} events${start > 0 ? `, showing the last ${shown.length}` : ''}`}
       data-count={events.length}
-      data-last-seq={events.length ? events[events.length - 1].seq ?? events.length - 1 : -1}
+      data-last-seq={events.length ? (events[events.length - 1].seq ?? events.length - 1) : -1}
     >
       <ol>
         {shown.map((ev, i) => {
           const idx = start + i;
-          const cls = [idx === end && current !== undefined ? 'current' : '', ev.kind === 'timeout' || ev.kind === 'resign' ? 'strike' : '']
+          const cls = [
+            idx === end && current !== undefined ? 'current' : '',
+            ev.kind === 'timeout' || ev.kind === 'resign' ? 'strike' : '',
+          ]
             .filter(Boolean)
             .join(' ');
           return (
             <li key={ev.seq ?? idx} className={cls || undefined} data-seq={ev.seq ?? idx} data-kind={ev.kind}>
-              <span className="seq" aria-hidden="true">{ev.seq ?? idx}</span>
+              <span className="seq" aria-hidden="true">
+                {ev.seq ?? idx}
+              </span>
               <span>
                 {eventParts(ev, ctx).map((p, k) =>
                   p.seat !== undefined ? (
@@ -50,7 +55,9 @@ export function EventLog({ events, current, ctx, live = false }: EventLogProps) 
                       <span className={`swatch seat${p.seat}`} aria-hidden="true" /> {p.text}
                     </span>
                   ) : p.mark ? (
-                    <span key={k} className={`mark-${p.mark}`}>{p.text}</span>
+                    <span key={k} className={`mark-${p.mark}`}>
+                      {p.text}
+                    </span>
                   ) : (
                     p.text
                   ),

@@ -3,7 +3,15 @@ import type { MatchPlayer, MatchSummary } from '../../protocol/index';
 import { formatAgo, formatDelta, ordinal } from '../lib/format';
 import { Link, paths } from '../router';
 
-export function MatchPlayersTable({ players, final, highlight }: { players: readonly MatchPlayer[]; final: boolean; highlight?: string }) {
+export function MatchPlayersTable({
+  players,
+  final,
+  highlight,
+}: {
+  players: readonly MatchPlayer[];
+  final: boolean;
+  highlight?: string;
+}) {
   const rows = [...players].sort((a, b) => (final ? (a.placement ?? 9) - (b.placement ?? 9) : 0) || a.seat - b.seat);
   return (
     <div className="table-wrap">
@@ -13,15 +21,23 @@ export function MatchPlayersTable({ players, final, highlight }: { players: read
             {final && <th scope="col">Place</th>}
             <th scope="col">Seat</th>
             <th scope="col">Bot</th>
-            {final && <th scope="col" className="num">Rating change</th>}
+            {final && (
+              <th scope="col" className="num">
+                Rating change
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {rows.map((p) => (
             <tr key={p.seat} data-bot={p.botId} className={highlight === p.botId ? 'current' : undefined}>
               {final && <td>{p.placement === null ? '–' : ordinal(p.placement)}</td>}
-              <td><span className={`swatch seat${p.seat}`} aria-hidden="true" /> {p.seat}</td>
-              <td><Link href={paths.bot(p.botId)}>{p.botName}</Link></td>
+              <td>
+                <span className={`swatch seat${p.seat}`} aria-hidden="true" /> {p.seat}
+              </td>
+              <td>
+                <Link href={paths.bot(p.botId)}>{p.botName}</Link>
+              </td>
               {final && <td className="num">{p.ratingDelta === null ? '–' : formatDelta(p.ratingDelta)}</td>}
             </tr>
           ))}
@@ -32,7 +48,15 @@ export function MatchPlayersTable({ players, final, highlight }: { players: read
 }
 
 /** One line per match: its players (placements once finished) and when. */
-export function MatchList({ matches, empty, botId }: { matches: readonly MatchSummary[]; empty: string; botId?: string }) {
+export function MatchList({
+  matches,
+  empty,
+  botId,
+}: {
+  matches: readonly MatchSummary[];
+  empty: string;
+  botId?: string;
+}) {
   if (matches.length === 0) return <p className="muted">{empty}</p>;
   return (
     <ul className="plain">
@@ -45,10 +69,20 @@ export function MatchList({ matches, empty, botId }: { matches: readonly MatchSu
               {m.status === 'running' ? 'Watch' : 'Replay'} {m.id}
             </Link>{' '}
             <span className={`status ${m.status}`}>{m.status}</span>{' '}
-            {m.challenge && <><span className="status unrated" data-testid="challenge">challenge</span>{' '}</>}
+            {m.challenge && (
+              <>
+                <span className="status unrated" data-testid="challenge">
+                  challenge
+                </span>{' '}
+              </>
+            )}
             <span className="muted">{formatAgo(m.endedAt ?? m.startedAt)}</span>
             {mine && m.status === 'completed' && (
-              <span> · {mine.placement === null ? '–' : ordinal(mine.placement)}{mine.ratingDelta === null ? '' : ` (${formatDelta(mine.ratingDelta)})`}</span>
+              <span>
+                {' '}
+                · {mine.placement === null ? '–' : ordinal(mine.placement)}
+                {mine.ratingDelta === null ? '' : ` (${formatDelta(mine.ratingDelta)})`}
+              </span>
             )}
             <div className="muted">
               {players.map((p, i) => (

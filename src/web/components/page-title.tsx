@@ -18,5 +18,9 @@ export function PageTitle({ children }: { children: ReactNode }) {
     }
     ref.current?.focus({ preventScroll: false });
   }, []);
-  return <h1 ref={ref} tabIndex={-1}>{children}</h1>;
+  return (
+    <h1 ref={ref} tabIndex={-1}>
+      {children}
+    </h1>
+  );
 }

@@ -43,27 +43,55 @@ export function Qualification({ botId }: { botId: string }) {
       <h2 id="qualification-h">Status and versions</h2>
       <p className="muted">Only you see this.</p>
       <dl className="facts">
-        <dt>Status</dt><dd data-testid="bot-status">{bot.status}</dd>
-        <dt>Version</dt><dd>v{bot.version ?? 1}</dd>
+        <dt>Status</dt>
+        <dd data-testid="bot-status">{bot.status}</dd>
+        <dt>Version</dt>
+        <dd>v{bot.version ?? 1}</dd>
         <dt>Qualification</dt>
         <dd data-testid="qualification">
-          {q ? `${q.state} (v${q.version})${q.reason ? `: ${q.reason}` : ''}` : 'none (registered before qualification, or the server runs without it)'}
-          {q?.matchId && <> · <a href={`/matches/${encodeURIComponent(q.matchId)}`}>qualifier match</a></>}
+          {q
+            ? `${q.state} (v${q.version})${q.reason ? `: ${q.reason}` : ''}`
+            : 'none (registered before qualification, or the server runs without it)'}
+          {q?.matchId && (
+            <>
+              {' '}
+              · <a href={`/matches/${encodeURIComponent(q.matchId)}`}>qualifier match</a>
+            </>
+          )}
         </dd>
       </dl>
       {q && q.strikes.length > 0 && (
         <ol data-testid="qualification-strikes">
-          {q.strikes.map((s, i) => <li key={i}>{s.reason}{s.code ? ` ${s.code}` : ''}: {s.message}</li>)}
+          {q.strikes.map((s, i) => (
+            <li key={i}>
+              {s.reason}
+              {s.code ? ` ${s.code}` : ''}: {s.message}
+            </li>
+          ))}
         </ol>
       )}
       {q?.state !== 'qualifying' && (
-        <p><button type="button" onClick={() => void requalify()}>Requalify</button></p>
+        <p>
+          <button type="button" onClick={() => void requalify()}>
+            Requalify
+          </button>
+        </p>
       )}
-      {problem && <p className="error" role="alert">{problem}</p>}
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
       <div className="table-wrap">
         <table data-testid="versions">
           <thead>
-            <tr><th>Version</th><th>Rated games</th><th>Rating at its end</th><th>Started</th><th>Ended</th></tr>
+            <tr>
+              <th>Version</th>
+              <th>Rated games</th>
+              <th>Rating at its end</th>
+              <th>Started</th>
+              <th>Ended</th>
+            </tr>
           </thead>
           <tbody>
             {data.versions.versions.map((v) => (

@@ -13,7 +13,10 @@ export function RatingChart({ points, start = 0 }: { points: readonly RatingPoin
   const values = [start, ...points.map((p) => p.rating)];
   let lo = Math.min(...values, 0);
   let hi = Math.max(...values, 0);
-  if (hi - lo < 1) { hi += 0.5; lo -= 0.5; }
+  if (hi - lo < 1) {
+    hi += 0.5;
+    lo -= 0.5;
+  }
   const x = (i: number) => PAD.l + (i / Math.max(1, values.length - 1)) * (W - PAD.l - PAD.r);
   const y = (v: number) => PAD.t + ((hi - v) / (hi - lo)) * (H - PAD.t - PAD.b);
   const line = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
@@ -25,14 +28,28 @@ export function RatingChart({ points, start = 0 }: { points: readonly RatingPoin
         <line className="axis" x1={PAD.l} y1={PAD.t} x2={PAD.l} y2={H - PAD.b} />
         <line className="axis" x1={PAD.l} y1={H - PAD.b} x2={W - PAD.r} y2={H - PAD.b} />
         {lo < 0 && hi > 0 && <line className="zero" x1={PAD.l} y1={y(0)} x2={W - PAD.r} y2={y(0)} />}
-        <text x={PAD.l - 6} y={y(hi) + 4} textAnchor="end">{formatRating(hi)}</text>
-        <text x={PAD.l - 6} y={y(lo) + 4} textAnchor="end">{formatRating(lo)}</text>
-        <text x={PAD.l} y={H - 8}>start</text>
-        <text x={W - PAD.r} y={H - 8} textAnchor="end">{`after ${points.length} ${points.length === 1 ? "match" : "matches"}`}</text>
+        <text x={PAD.l - 6} y={y(hi) + 4} textAnchor="end">
+          {formatRating(hi)}
+        </text>
+        <text x={PAD.l - 6} y={y(lo) + 4} textAnchor="end">
+          {formatRating(lo)}
+        </text>
+        <text x={PAD.l} y={H - 8}>
+          start
+        </text>
+        <text
+          x={W - PAD.r}
+          y={H - 8}
+          textAnchor="end"
+        >{`after ${points.length} ${points.length === 1 ? 'match' : 'matches'}`}</text>
         <polyline className="line" points={line} />
         {values.map((v, i) => (
           <circle key={i} className="pt" cx={x(i)} cy={y(v)} r={values.length > 60 ? 1.5 : 3}>
-            <title>{i === 0 ? `Start: ${formatRating(v)}` : `After match ${points[i - 1].matchId}: ${formatRating(v)} (${formatDelta(points[i - 1].delta)})`}</title>
+            <title>
+              {i === 0
+                ? `Start: ${formatRating(v)}`
+                : `After match ${points[i - 1].matchId}: ${formatRating(v)} (${formatDelta(points[i - 1].delta)})`}
+            </title>
           </circle>
         ))}
       </svg>
@@ -41,11 +58,23 @@ export function RatingChart({ points, start = 0 }: { points: readonly RatingPoin
         <summary>Rating history as a table</summary>
         <div className="table-wrap">
           <table>
-            <thead><tr><th scope="col">Match</th><th scope="col" className="num">Change</th><th scope="col" className="num">Rating</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Match</th>
+                <th scope="col" className="num">
+                  Change
+                </th>
+                <th scope="col" className="num">
+                  Rating
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {points.map((p) => (
                 <tr key={p.matchId}>
-                  <td><Link href={paths.match(p.matchId)}>{p.matchId}</Link></td>
+                  <td>
+                    <Link href={paths.match(p.matchId)}>{p.matchId}</Link>
+                  </td>
                   <td className="num">{formatDelta(p.delta)}</td>
                   <td className="num">{formatRating(p.rating)}</td>
                 </tr>

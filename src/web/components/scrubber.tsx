@@ -58,8 +58,28 @@ export function Scrubber({ matchId, index, count, turns, onChange }: ScrubberPro
           onChange(Number(e.target.value));
         }}
       />
-      <button type="button" onClick={() => { setPlaying(false); onChange(0); }} disabled={index === 0} aria-label="First event">«</button>
-      <button type="button" onClick={() => { setPlaying(false); onChange(Math.max(0, index - 1)); }} disabled={index === 0} aria-label="Step back">◀</button>
+      <button
+        type="button"
+        onClick={() => {
+          setPlaying(false);
+          onChange(0);
+        }}
+        disabled={index === 0}
+        aria-label="First event"
+      >
+        «
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          setPlaying(false);
+          onChange(Math.max(0, index - 1));
+        }}
+        disabled={index === 0}
+        aria-label="Step back"
+      >
+        ◀
+      </button>
       <button
         type="button"
         className="primary"
@@ -72,23 +92,58 @@ export function Scrubber({ matchId, index, count, turns, onChange }: ScrubberPro
       >
         {playing ? '❚❚ Pause' : '▶ Play'}
       </button>
-      <button type="button" onClick={() => { setPlaying(false); onChange(Math.min(last, index + 1)); }} disabled={index >= last} aria-label="Step forward">▶</button>
-      <button type="button" onClick={() => { setPlaying(false); onChange(last); }} disabled={index >= last} aria-label="Last event">»</button>
+      <button
+        type="button"
+        onClick={() => {
+          setPlaying(false);
+          onChange(Math.min(last, index + 1));
+        }}
+        disabled={index >= last}
+        aria-label="Step forward"
+      >
+        ▶
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          setPlaying(false);
+          onChange(last);
+        }}
+        disabled={index >= last}
+        aria-label="Last event"
+      >
+        »
+      </button>
       <label className="inline">
         Speed
         <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
-          {SPEEDS.map((s) => <option key={s} value={s}>{s}×</option>)}
+          {SPEEDS.map((s) => (
+            <option key={s} value={s}>
+              {s}×
+            </option>
+          ))}
         </select>
       </label>
       <form className="row" onSubmit={jump}>
         <label className="inline">
           Turn
-          <input type="number" min={0} max={maxTurn} value={turnInput} onChange={(e) => setTurnInput(e.target.value)} placeholder={String(turns[index] ?? 0)} />
+          <input
+            type="number"
+            min={0}
+            max={maxTurn}
+            value={turnInput}
+            onChange={(e) => setTurnInput(e.target.value)}
+            placeholder={String(turns[index] ?? 0)}
+          />
         </label>
         <button type="submit">Go to turn</button>
       </form>
-      <span aria-live={playing ? 'off' : 'polite'} className="muted" data-testid="position">Event {index} of {last} · turn {turns[index] ?? 0}</span>
-      <a href={link} data-testid="event-link">Link to event {index}</a>
+      <span aria-live={playing ? 'off' : 'polite'} className="muted" data-testid="position">
+        Event {index} of {last} · turn {turns[index] ?? 0}
+      </span>
+      <a href={link} data-testid="event-link">
+        Link to event {index}
+      </a>
     </div>
   );
 }

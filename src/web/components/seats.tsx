@@ -25,7 +25,12 @@ export function SeatPanels({ view, players, strikes, final }: SeatPanelsProps) {
         if (view.awards.longestRoad === s) awards.push('Longest road');
         if (view.awards.largestArmy === s) awards.push('Largest army');
         return (
-          <article key={s} className={`seat${current ? ' current' : ''}`} data-seat={s} aria-label={`Seat ${s}: ${p?.botName ?? 'unknown bot'}`}>
+          <article
+            key={s}
+            className={`seat${current ? ' current' : ''}`}
+            data-seat={s}
+            aria-label={`Seat ${s}: ${p?.botName ?? 'unknown bot'}`}
+          >
             <h3>
               <span className={`swatch seat${s}`} aria-hidden="true" />{' '}
               {p ? <Link href={paths.bot(p.botId)}>{p.botName}</Link> : `Seat ${s}`}
@@ -33,21 +38,33 @@ export function SeatPanels({ view, players, strikes, final }: SeatPanelsProps) {
             </h3>
             {current && <div className="badge">{view.phase === 'setup' ? 'placing' : 'to play'}</div>}
             <dl>
-              <dt>VP (public)</dt><dd data-field="vp">{view.scores[s]}</dd>
-              <dt>Cards</dt><dd data-field="cards">{view.handCounts[s]}</dd>
-              <dt>Dev cards</dt><dd data-field="dev">{view.devCounts[s]}</dd>
-              <dt>Knights</dt><dd>{view.knightsPlayed[s]}</dd>
-              <dt>Road length</dt><dd>{view.roadLengths[s]}</dd>
-              <dt>Strikes</dt><dd data-field="strikes">{strikes[s] ?? 0}</dd>
+              <dt>VP (public)</dt>
+              <dd data-field="vp">{view.scores[s]}</dd>
+              <dt>Cards</dt>
+              <dd data-field="cards">{view.handCounts[s]}</dd>
+              <dt>Dev cards</dt>
+              <dd data-field="dev">{view.devCounts[s]}</dd>
+              <dt>Knights</dt>
+              <dd>{view.knightsPlayed[s]}</dd>
+              <dt>Road length</dt>
+              <dd>{view.roadLengths[s]}</dd>
+              <dt>Strikes</dt>
+              <dd data-field="strikes">{strikes[s] ?? 0}</dd>
               {final && p && (
                 <>
-                  <dt>Placement</dt><dd data-field="placement">{p.placement === null ? '–' : ordinal(p.placement)}</dd>
-                  <dt>Rating</dt><dd data-field="delta">{p.ratingDelta === null ? '–' : formatDelta(p.ratingDelta)}</dd>
+                  <dt>Placement</dt>
+                  <dd data-field="placement">{p.placement === null ? '–' : ordinal(p.placement)}</dd>
+                  <dt>Rating</dt>
+                  <dd data-field="delta">{p.ratingDelta === null ? '–' : formatDelta(p.ratingDelta)}</dd>
                 </>
               )}
             </dl>
             <div>
-              {awards.map((a) => <span key={a} className="badge">{a}</span>)}
+              {awards.map((a) => (
+                <span key={a} className="badge">
+                  {a}
+                </span>
+              ))}
               {view.resigned[s] && <span className="badge bad">resigned</span>}
             </div>
           </article>

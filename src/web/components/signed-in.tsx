@@ -7,13 +7,25 @@ import { PageTitle } from './page-title';
 
 export function SignedIn({ title, children }: { title: string; children: (user: User) => ReactNode }) {
   const { user, error } = useSession();
-  if (user === undefined) return <><PageTitle>{title}</PageTitle><p aria-busy="true">Loading…</p></>;
+  if (user === undefined)
+    return (
+      <>
+        <PageTitle>{title}</PageTitle>
+        <p aria-busy="true">Loading…</p>
+      </>
+    );
   if (user === null) {
     return (
       <>
         <PageTitle>{title}</PageTitle>
-        {error && <p className="error" role="alert">{error}</p>}
-        <p>This page is for signed-in users. <Link href={paths.signin()}>Sign in with your e-mail</Link>.</p>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <p>
+          This page is for signed-in users. <Link href={paths.signin()}>Sign in with your e-mail</Link>.
+        </p>
       </>
     );
   }

@@ -19,16 +19,32 @@ export function StrikeLog({ botId }: { botId: string }) {
         <div className="table-wrap">
           <table data-testid="strikes">
             <thead>
-              <tr><th>Match</th><th>Decision</th><th>Reason</th><th>Message</th><th>Answer</th></tr>
+              <tr>
+                <th>Match</th>
+                <th>Decision</th>
+                <th>Reason</th>
+                <th>Message</th>
+                <th>Answer</th>
+              </tr>
             </thead>
             <tbody>
               {data.strikes.map((s: BotStrike) => (
                 <tr key={`${s.matchId}:${s.decisionId}`}>
-                  <td><a href={`/matches/${encodeURIComponent(s.matchId)}`}>{s.matchId}</a></td>
-                  <td>{s.decisionId} ({s.kind}, {s.turn === 0 ? 'setup' : `turn ${s.turn}`})</td>
-                  <td>{s.reason}{s.code ? ` ${s.code}` : ''}</td>
+                  <td>
+                    <a href={`/matches/${encodeURIComponent(s.matchId)}`}>{s.matchId}</a>
+                  </td>
+                  <td>
+                    {s.decisionId} ({s.kind}, {s.turn === 0 ? 'setup' : `turn ${s.turn}`})
+                  </td>
+                  <td>
+                    {s.reason}
+                    {s.code ? ` ${s.code}` : ''}
+                  </td>
                   <td>{s.message}</td>
-                  <td><code>{s.answer ?? ''}</code>{s.answerBytes !== undefined && s.answerBytes > 200 ? ` (of ${s.answerBytes} bytes)` : ''}</td>
+                  <td>
+                    <code>{s.answer ?? ''}</code>
+                    {s.answerBytes !== undefined && s.answerBytes > 200 ? ` (of ${s.answerBytes} bytes)` : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>

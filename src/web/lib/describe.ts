@@ -5,7 +5,12 @@
 // events of a live one (no stolen card, no bought card, no rejection details).
 import { HEX_COUNT } from '../../../engine/index';
 import type { BoardView } from '../../../engine/index';
-import { describeEvent as describeSegments, type DescribedEvent, type Marked, type Segment } from '../../protocol/describe';
+import {
+  describeEvent as describeSegments,
+  type DescribedEvent,
+  type Marked,
+  type Segment,
+} from '../../protocol/describe';
 
 export interface EventLike {
   seq?: number;
@@ -67,7 +72,9 @@ export function eventParts(ev: EventLike, ctx: DescribeContext): EventPart[] {
 
 /** The event's line as plain text (titles, tests). */
 export function describeEvent(ev: EventLike, ctx: DescribeContext): string {
-  return eventParts(ev, ctx).map((p) => p.text).join('');
+  return eventParts(ev, ctx)
+    .map((p) => p.text)
+    .join('');
 }
 
 /** Strikes per seat after the events given (the latest `timeout` count of each seat). */

@@ -46,10 +46,13 @@ export class PacedQueue {
       if (step.event && interval > 0 && !all) {
         const now = performance.now();
         if (now < this.nextAt) {
-          this.timer ??= setTimeout(() => {
-            this.timer = null;
-            this.drain(false);
-          }, Math.ceil(this.nextAt - now));
+          this.timer ??= setTimeout(
+            () => {
+              this.timer = null;
+              this.drain(false);
+            },
+            Math.ceil(this.nextAt - now),
+          );
           break;
         }
         this.nextAt = now + interval;

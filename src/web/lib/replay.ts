@@ -37,7 +37,11 @@ export class ReplayCursor {
   ) {
     this.count = events.length;
     const turns = new Array<number>(events.length).fill(0);
-    this.error = this.pass(Math.max(0, openAt - FIRST_BEFORE), Math.min(events.length - 1, openAt + FIRST_AFTER), turns);
+    this.error = this.pass(
+      Math.max(0, openAt - FIRST_BEFORE),
+      Math.min(events.length - 1, openAt + FIRST_AFTER),
+      turns,
+    );
     // A record that stops verifying before the window: keep the states up to where it stopped instead.
     if (this.views.size === 0) this.pass(Math.max(0, this.reached - WINDOW_BEFORE - WINDOW_AFTER), this.reached);
     // Events after a failed verification have no state; they keep the last turn seen.

@@ -10,7 +10,11 @@ export interface DataState<T> {
   reload: () => void;
 }
 
-export function useData<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[], refreshMs?: number): DataState<T> {
+export function useData<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  deps: readonly unknown[],
+  refreshMs?: number,
+): DataState<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);

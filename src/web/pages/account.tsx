@@ -38,8 +38,10 @@ function Account({ user }: { user: User }) {
     <>
       <PageTitle>Account</PageTitle>
       <dl className="facts">
-        <dt>E-mail</dt><dd data-testid="email">{user.email}</dd>
-        <dt>Handle</dt><dd data-testid="handle">{user.name ? `@${user.name}` : 'not picked yet'}</dd>
+        <dt>E-mail</dt>
+        <dd data-testid="email">{user.email}</dd>
+        <dt>Handle</dt>
+        <dd data-testid="handle">{user.name ? `@${user.name}` : 'not picked yet'}</dd>
       </dl>
       <form onSubmit={submit} className="card" noValidate>
         <h2>{user.name ? 'Change your handle' : 'Pick your handle'}</h2>
@@ -55,14 +57,29 @@ function Account({ user }: { user: User }) {
           aria-describedby={`handle-hint${error ? ' handle-error' : ''}`}
           aria-invalid={error ? true : undefined}
         />
-        <p id="handle-hint" className="field-hint">2 to 32 characters: lower-case letters, digits and _. It is public: the leaderboard shows it as @handle.</p>
-        {error && <p id="handle-error" className="form-error" role="alert">{error}</p>}
-        {saved && <p className="ok" role="status">{saved}</p>}
+        <p id="handle-hint" className="field-hint">
+          2 to 32 characters: lower-case letters, digits and _. It is public: the leaderboard shows it as @handle.
+        </p>
+        {error && (
+          <p id="handle-error" className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        {saved && (
+          <p className="ok" role="status">
+            {saved}
+          </p>
+        )}
         <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>Save handle</button>
+          <button type="submit" className="primary" disabled={busy}>
+            Save handle
+          </button>
         </div>
       </form>
-      <p><Link href={paths.bots()}>My bots</Link> · <Link href={paths.keys()}>API keys</Link> · <Link href={paths.webhooks()}>Webhooks</Link></p>
+      <p>
+        <Link href={paths.bots()}>My bots</Link> · <Link href={paths.keys()}>API keys</Link> ·{' '}
+        <Link href={paths.webhooks()}>Webhooks</Link>
+      </p>
     </>
   );
 }

@@ -51,8 +51,22 @@ async function loadBot(id: string, signal: AbortSignal): Promise<BotData> {
 export function BotPage({ id }: { id: string }) {
   const { data, error } = useData((signal) => loadBot(id, signal), [id], 30_000);
   const { user } = useSession();
-  if (error) return <><PageTitle>Bot</PageTitle><p className="error" role="alert">{error}</p></>;
-  if (!data) return <><PageTitle>Bot</PageTitle><p aria-busy="true">Loading…</p></>;
+  if (error)
+    return (
+      <>
+        <PageTitle>Bot</PageTitle>
+        <p className="error" role="alert">
+          {error}
+        </p>
+      </>
+    );
+  if (!data)
+    return (
+      <>
+        <PageTitle>Bot</PageTitle>
+        <p aria-busy="true">Loading…</p>
+      </>
+    );
   const { row, matches, complete } = data;
   const name = row?.name ?? matches.flatMap((m) => m.players).find((p) => p.botId === id)?.botName;
   if (!name) {
@@ -70,10 +84,14 @@ export function BotPage({ id }: { id: string }) {
     <>
       <PageTitle>{name}</PageTitle>
       <dl className="facts">
-        <dt>Owner</dt><dd data-testid="owner">{row ? `@${row.owner}` : 'not on the leaderboard yet'}</dd>
-        <dt>Rating</dt><dd data-testid="rating">{row ? formatRating(row.rating) : '–'}</dd>
-        <dt>Rank</dt><dd>{row ? row.rank : '–'}</dd>
-        <dt>Games</dt><dd>{row ? row.gamesPlayed : history.points.length}</dd>
+        <dt>Owner</dt>
+        <dd data-testid="owner">{row ? `@${row.owner}` : 'not on the leaderboard yet'}</dd>
+        <dt>Rating</dt>
+        <dd data-testid="rating">{row ? formatRating(row.rating) : '–'}</dd>
+        <dt>Rank</dt>
+        <dd>{row ? row.rank : '–'}</dd>
+        <dt>Games</dt>
+        <dd>{row ? row.gamesPlayed : history.points.length}</dd>
       </dl>
       <section aria-labelledby="history-h">
         <h2 id="history-h">Rating history</h2>
@@ -92,7 +110,11 @@ export function BotPage({ id }: { id: string }) {
       </section>
       <section aria-labelledby="recent-h">
         <h2 id="recent-h">Recent matches</h2>
-        <MatchList matches={matches.filter((m) => m.status !== 'running').slice(0, 20)} empty="No finished matches yet." botId={id} />
+        <MatchList
+          matches={matches.filter((m) => m.status !== 'running').slice(0, 20)}
+          empty="No finished matches yet."
+          botId={id}
+        />
       </section>
       {user && <Qualification botId={id} />}
       {user && <ChallengePanel botId={id} name={name} />}

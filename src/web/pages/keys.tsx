@@ -25,7 +25,8 @@ function Keys() {
   const [created, setCreated] = useState<ApiKeyMeta | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const toggle = (s: Scope, on: boolean) => setScopes((old) => (on ? [...old.filter((x) => x !== s), s] : old.filter((x) => x !== s)));
+  const toggle = (s: Scope, on: boolean) =>
+    setScopes((old) => (on ? [...old.filter((x) => x !== s), s] : old.filter((x) => x !== s)));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -57,29 +58,63 @@ function Keys() {
         <h2 id="add-h">Add a key</h2>
         <form onSubmit={submit} noValidate>
           <label htmlFor="key-name">Name</label>
-          <input id="key-name" type="text" value={name} onChange={(e) => setName(e.target.value)} maxLength={64} placeholder="laptop" autoComplete="off" />
+          <input
+            id="key-name"
+            type="text"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={64}
+            placeholder="laptop"
+            autoComplete="off"
+          />
           <label htmlFor="key-public">Public key</label>
-          <textarea id="key-public" value={publicKey} onChange={(e) => setPublicKey(e.target.value)} spellCheck={false} aria-describedby="key-public-hint" />
-          <p id="key-public-hint" className="field-hint">An OpenSSH line (<code>ssh-ed25519 AAAA…</code>), a PEM <code>PUBLIC KEY</code> block, or base64 of the raw 32 bytes.</p>
+          <textarea
+            id="key-public"
+            value={publicKey}
+            onChange={(e) => setPublicKey(e.target.value)}
+            spellCheck={false}
+            aria-describedby="key-public-hint"
+          />
+          <p id="key-public-hint" className="field-hint">
+            An OpenSSH line (<code>ssh-ed25519 AAAA…</code>), a PEM <code>PUBLIC KEY</code> block, or base64 of the raw
+            32 bytes.
+          </p>
           <fieldset>
             <legend>Scopes</legend>
             {SCOPE_TEXT.map(([s, text]) => (
               <label key={s} className="inline">
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} value={s} />
-                <span><code>{s}</code> <span className="muted">{text}</span></span>
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(s)}
+                  onChange={(e) => toggle(s, e.target.checked)}
+                  value={s}
+                />
+                <span>
+                  <code>{s}</code> <span className="muted">{text}</span>
+                </span>
               </label>
             ))}
           </fieldset>
-          {error && <p className="form-error" role="alert">{error}</p>}
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
           <div className="actions">
-            <button type="submit" className="primary" disabled={busy}>Add key</button>
+            <button type="submit" className="primary" disabled={busy}>
+              Add key
+            </button>
           </div>
         </form>
         {created && <LoginSnippet k={created} />}
       </section>
       <section aria-labelledby="keys-h">
         <h2 id="keys-h">Your keys</h2>
-        {keys.error && <p className="error" role="alert">{keys.error}</p>}
+        {keys.error && (
+          <p className="error" role="alert">
+            {keys.error}
+          </p>
+        )}
         {keys.data && keys.data.keys.length === 0 && <p className="muted">No keys yet.</p>}
         {keys.data && keys.data.keys.length > 0 && (
           <div className="table-wrap">
@@ -92,11 +127,15 @@ function Keys() {
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Revoked</th>
-                  <th scope="col"><span className="visually-hidden">Actions</span></th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {keys.data.keys.map((k) => <KeyRow key={k.id} k={k} onChange={keys.reload} />)}
+                {keys.data.keys.map((k) => (
+                  <KeyRow key={k.id} k={k} onChange={keys.reload} />
+                ))}
               </tbody>
             </table>
           </div>
@@ -110,7 +149,9 @@ function LoginSnippet({ k }: { k: ApiKeyMeta }) {
   const line = `arena login --url ${location.origin} --key-id ${k.id} --key ~/.ssh/id_ed25519`;
   return (
     <div role="status" data-testid="created-key">
-      <p className="ok">Key “{k.name}” added with id <code>{k.id}</code>. Point the CLI at it, with the path of its private half:</p>
+      <p className="ok">
+        Key “{k.name}” added with id <code>{k.id}</code>. Point the CLI at it, with the path of its private half:
+      </p>
       <pre data-testid="login-snippet">{line}</pre>
     </div>
   );
@@ -143,18 +184,33 @@ function KeyRow({ k, onChange }: { k: ApiKeyMeta; onChange: () => void }) {
       <td data-testid="revoked">{k.revokedAt ? formatTime(k.revokedAt) : '–'}</td>
       <td>
         {!k.revokedAt && !confirming && (
-          <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Revoke key ${k.name}`}>Revoke</button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => setConfirming(true)}
+            aria-label={`Revoke key ${k.name}`}
+          >
+            Revoke
+          </button>
         )}
         {confirming && (
           <div role="alertdialog" aria-labelledby={`rv-${k.id}`}>
             <p id={`rv-${k.id}`}>Revoke “{k.name}”? Requests signed with it fail at once. This cannot be undone.</p>
             <div className="row">
-              <button type="button" className="danger" disabled={busy} onClick={() => void revoke()} autoFocus>Yes, revoke</button>
-              <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
+              <button type="button" className="danger" disabled={busy} onClick={() => void revoke()} autoFocus>
+                Yes, revoke
+              </button>
+              <button type="button" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
             </div>
           </div>
         )}
-        {error && <p className="form-error" role="alert">{error}</p>}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
       </td>
     </tr>
   );

@@ -33,21 +33,38 @@ export function matchTitle(players: readonly MatchPlayer[]): string {
 }
 
 export function MatchPage({ id, event }: { id: string; event: number | null }) {
-  const { data: match, error, reload } = useData(async (signal) => {
-    const m = await getMatch(id, signal);
-    performance.mark('arena:match-data');
-    return m;
-  }, [id]);
+  const {
+    data: match,
+    error,
+    reload,
+  } = useData(
+    async (signal) => {
+      const m = await getMatch(id, signal);
+      performance.mark('arena:match-data');
+      return m;
+    },
+    [id],
+  );
   if (error) {
     return (
       <>
         <PageTitle>Match</PageTitle>
-        <p className="error" role="alert">{error}</p>
-        <p><Link href={paths.home()}>Back to the leaderboard</Link></p>
+        <p className="error" role="alert">
+          {error}
+        </p>
+        <p>
+          <Link href={paths.home()}>Back to the leaderboard</Link>
+        </p>
       </>
     );
   }
-  if (!match) return <><PageTitle>Match</PageTitle><p aria-busy="true">Loading the match…</p></>;
+  if (!match)
+    return (
+      <>
+        <PageTitle>Match</PageTitle>
+        <p aria-busy="true">Loading the match…</p>
+      </>
+    );
   const title = matchTitle(match.players);
   return (
     <>
@@ -55,13 +72,40 @@ export function MatchPage({ id, event }: { id: string; event: number | null }) {
       <p>
         <span className={`status ${match.status}`}>{match.status}</span>{' '}
         {match.challenge ? (
-          <><span className="status unrated" data-testid="challenge" title="Played for a challenge one owner made: it changed no rating">challenge · unrated</span>{' '}</>
+          <>
+            <span
+              className="status unrated"
+              data-testid="challenge"
+              title="Played for a challenge one owner made: it changed no rating"
+            >
+              challenge · unrated
+            </span>{' '}
+          </>
         ) : match.qualification ? (
-          <><span className="status unrated" data-testid="qualifier" title="A new bot or version against the server's built-in bots: it changed no rating">qualifier, unrated</span>{' '}</>
+          <>
+            <span
+              className="status unrated"
+              data-testid="qualifier"
+              title="A new bot or version against the server's built-in bots: it changed no rating"
+            >
+              qualifier, unrated
+            </span>{' '}
+          </>
         ) : match.rated === false ? (
-          <><span className="status unrated" data-testid="unrated" title="Two bots of one owner sat at this table: it changed no rating">unrated</span>{' '}</>
+          <>
+            <span
+              className="status unrated"
+              data-testid="unrated"
+              title="Two bots of one owner sat at this table: it changed no rating"
+            >
+              unrated
+            </span>{' '}
+          </>
         ) : null}
-        <span className="muted" data-testid="match-times">started {formatTime(match.startedAt, { seconds: true })}{match.endedAt ? `, ended ${formatTime(match.endedAt, { seconds: true })}` : ''}</span>
+        <span className="muted" data-testid="match-times">
+          started {formatTime(match.startedAt, { seconds: true })}
+          {match.endedAt ? `, ended ${formatTime(match.endedAt, { seconds: true })}` : ''}
+        </span>
       </p>
       {match.status === 'running' ? (
         <LiveMatch match={match} onEnd={reload} />
@@ -109,7 +153,7 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
     };
     const append = (added: EventLike[]) =>
       setEvents((old) => {
-        const lastSeq = old.length ? old[old.length - 1].seq ?? -1 : -1;
+        const lastSeq = old.length ? (old[old.length - 1].seq ?? -1) : -1;
         const fresh = added.filter((ev) => (ev.seq ?? -1) > lastSeq);
         return fresh.length ? [...old, ...fresh] : old;
       });
@@ -130,11 +174,14 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
         if (!s) return;
         setState('live');
         // In order with the events before it (a reconnect's snapshot must not overtake those still waiting).
-        queue.push({ event: false, show: () => {
-          setPlayers(s.match.players);
-          if (s.view) setView(s.view);
-          append(s.recent ?? []);
-        } });
+        queue.push({
+          event: false,
+          show: () => {
+            setPlayers(s.match.players);
+            if (s.view) setView(s.view);
+            append(s.recent ?? []);
+          },
+        });
       });
       es.addEventListener('event', (e) => {
         const ev = parse(e as MessageEvent) as EventLike | null;
@@ -149,10 +196,13 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
         done = true;
         es.close();
         // The end is shown (and the replay loaded) once the events before it have been.
-        queue.push({ event: false, show: () => {
-          setState('ended');
-          onEnd();
-        } });
+        queue.push({
+          event: false,
+          show: () => {
+            setState('ended');
+            onEnd();
+          },
+        });
       });
     };
     connect();
@@ -170,12 +220,23 @@ function LiveMatch({ match, onEnd }: { match: Match; onEnd: () => void }) {
     <div className="grid2">
       <div>
         <p role="status" data-testid="live-state">
-          {state === 'live' ? '● Live' : state === 'connecting' ? 'Connecting to the live stream…' : state === 'reconnecting' ? 'Connection lost; reconnecting…' : 'The match has ended; loading its replay…'}
+          {state === 'live'
+            ? '● Live'
+            : state === 'connecting'
+              ? 'Connecting to the live stream…'
+              : state === 'reconnecting'
+                ? 'Connection lost; reconnecting…'
+                : 'The match has ended; loading its replay…'}
           {view ? ` · turn ${view.turn}${view.dice ? ` · rolled ${view.dice[0]}+${view.dice[1]}` : ''}` : ''}
           {behind > 0 ? (
             <>
-              {' · '}<span className="behind" data-testid="behind">{behind} event{behind === 1 ? '' : 's'} behind live</span>{' '}
-              <button type="button" onClick={() => pacer?.jump()}>Jump to live</button>
+              {' · '}
+              <span className="behind" data-testid="behind">
+                {behind} event{behind === 1 ? '' : 's'} behind live
+              </span>{' '}
+              <button type="button" onClick={() => pacer?.jump()}>
+                Jump to live
+              </button>
             </>
           ) : null}
         </p>
@@ -222,10 +283,15 @@ function ReplayMatch({ match, event }: { match: Match & { seed: string }; event:
     <div className="grid2">
       <div>
         {cursor.error && (
-          <p className="error" role="alert">The engine does not reproduce this record ({cursor.error}); the positions after that point may be wrong.</p>
+          <p className="error" role="alert">
+            The engine does not reproduce this record ({cursor.error}); the positions after that point may be wrong.
+          </p>
         )}
         <Scrubber matchId={match.id} index={index} count={count} turns={cursor.turns} onChange={change} />
-        <DecisionNote decisions={decisionsAt((match as { decisions?: DecisionEntry[] }).decisions, events, index)} names={names} />
+        <DecisionNote
+          decisions={decisionsAt((match as { decisions?: DecisionEntry[] }).decisions, events, index)}
+          names={names}
+        />
         <Board view={view} names={names} />
         <SeatPanels view={view} players={match.players} strikes={strikes} final={index === count - 1} />
       </div>
@@ -233,11 +299,19 @@ function ReplayMatch({ match, event }: { match: Match & { seed: string }; event:
         <h2>Result</h2>
         <MatchPlayersTable players={match.players} final />
         <dl className="facts">
-          <dt>Seed</dt><dd className="mono" data-testid="seed">{match.seed}</dd>
-          <dt>Rules</dt><dd>{rules}</dd>
+          <dt>Seed</dt>
+          <dd className="mono" data-testid="seed">
+            {match.seed}
+          </dd>
+          <dt>Rules</dt>
+          <dd>{rules}</dd>
         </dl>
         <h2>Events</h2>
-        {showLog ? <EventLog events={events} current={index} ctx={{ names, board: view.board }} /> : <p aria-busy="true">Loading the log…</p>}
+        {showLog ? (
+          <EventLog events={events} current={index} ctx={{ names, board: view.board }} />
+        ) : (
+          <p aria-busy="true">Loading the log…</p>
+        )}
       </div>
     </div>
   );
@@ -254,9 +328,14 @@ function DecisionNote({ decisions, names }: { decisions: DecisionEntry[]; names:
   const note = d.debug === undefined ? null : typeof d.debug === 'string' ? d.debug : JSON.stringify(d.debug);
   return (
     <div className="decision" data-testid="decision">
-      <span className="muted">{names[d.seat] ?? `seat ${d.seat}`} · {d.kind} · <span data-testid="decision-ms">{d.ms} ms</span></span>
+      <span className="muted">
+        {names[d.seat] ?? `seat ${d.seat}`} · {d.kind} · <span data-testid="decision-ms">{d.ms} ms</span>
+      </span>
       {note !== null && (
-        <pre className="note" data-testid="decision-note">{note}{d.debugTruncated ? ' …(cut at 2048 bytes)' : ''}</pre>
+        <pre className="note" data-testid="decision-note">
+          {note}
+          {d.debugTruncated ? ' …(cut at 2048 bytes)' : ''}
+        </pre>
       )}
     </div>
   );

@@ -33,9 +33,17 @@ export function SignInPage({ linkExpired = false }: { linkExpired?: boolean }) {
         <PageTitle>Signed in</PageTitle>
         <p>You are signed in as {user.name ? `@${user.name}` : user.email}.</p>
         <ul>
-          {!user.name && <li><Link href={paths.account()}>Pick your handle</Link></li>}
-          <li><Link href={paths.bots()}>My bots</Link></li>
-          <li><Link href={paths.keys()}>API keys</Link></li>
+          {!user.name && (
+            <li>
+              <Link href={paths.account()}>Pick your handle</Link>
+            </li>
+          )}
+          <li>
+            <Link href={paths.bots()}>My bots</Link>
+          </li>
+          <li>
+            <Link href={paths.keys()}>API keys</Link>
+          </li>
         </ul>
       </>
     );
@@ -48,18 +56,37 @@ export function SignInPage({ linkExpired = false }: { linkExpired?: boolean }) {
           This sign-in link has expired or was already used. Send yourself a new one below.
         </p>
       )}
-      <p>No password: we send a sign-in link to your e-mail address. It works once, for 15 minutes. A new address gets a new account.</p>
+      <p>
+        No password: we send a sign-in link to your e-mail address. It works once, for 15 minutes. A new address gets a
+        new account.
+      </p>
       <form onSubmit={submit} className="card" noValidate>
         <label htmlFor="email">E-mail address</label>
-        <input id="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} aria-describedby={error ? 'email-error' : undefined} aria-invalid={error ? true : undefined} />
-        {error && <p id="email-error" className="form-error" role="alert">{error}</p>}
+        <input
+          id="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-describedby={error ? 'email-error' : undefined}
+          aria-invalid={error ? true : undefined}
+        />
+        {error && (
+          <p id="email-error" className="form-error" role="alert">
+            {error}
+          </p>
+        )}
         <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>{busy ? 'Sending…' : 'Send me a sign-in link'}</button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Sending…' : 'Send me a sign-in link'}
+          </button>
         </div>
       </form>
       {sentTo && (
         <p role="status" className="ok" data-testid="sent">
-          A sign-in link is on its way to {sentTo}. Open it in this browser. (On a development server without mail, the link is in the server's log.)
+          A sign-in link is on its way to {sentTo}. Open it in this browser. (On a development server without mail, the
+          link is in the server's log.)
         </p>
       )}
     </>

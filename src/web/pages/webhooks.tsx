@@ -27,7 +27,8 @@ function Webhooks() {
   const [events, setEvents] = useState<WebhookEvent[]>(['match.completed']);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const toggle = (e: WebhookEvent, on: boolean) => setEvents((old) => (on ? [...old.filter((x) => x !== e), e] : old.filter((x) => x !== e)));
+  const toggle = (e: WebhookEvent, on: boolean) =>
+    setEvents((old) => (on ? [...old.filter((x) => x !== e), e] : old.filter((x) => x !== e)));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -46,34 +47,63 @@ function Webhooks() {
     <>
       <PageTitle>Webhooks</PageTitle>
       <p>
-        The server POSTs each event to your URL in the Standard Webhooks format, signed (<code>v1a</code>, Ed25519) with the key of{' '}
-        <a href="/.well-known/svc.json">/.well-known/svc.json</a>. A delivery without a 2xx answer is retried for a day.
+        The server POSTs each event to your URL in the Standard Webhooks format, signed (<code>v1a</code>, Ed25519) with
+        the key of <a href="/.well-known/svc.json">/.well-known/svc.json</a>. A delivery without a 2xx answer is retried
+        for a day.
       </p>
       <section className="card" aria-labelledby="add-h">
         <h2 id="add-h">Add a webhook</h2>
         <form onSubmit={submit} noValidate>
           <label htmlFor="hook-url">URL</label>
-          <input id="hook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} maxLength={2048} placeholder="https://you.example/arena" autoComplete="off" spellCheck={false} />
+          <input
+            id="hook-url"
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            maxLength={2048}
+            placeholder="https://you.example/arena"
+            autoComplete="off"
+            spellCheck={false}
+          />
           <fieldset>
             <legend>Events</legend>
             {EVENT_TEXT.map(([ev, text]) => (
               <label key={ev} className="inline">
-                <input type="checkbox" checked={events.includes(ev)} onChange={(e) => toggle(ev, e.target.checked)} value={ev} />
-                <span><code>{ev}</code> <span className="muted">{text}</span></span>
+                <input
+                  type="checkbox"
+                  checked={events.includes(ev)}
+                  onChange={(e) => toggle(ev, e.target.checked)}
+                  value={ev}
+                />
+                <span>
+                  <code>{ev}</code> <span className="muted">{text}</span>
+                </span>
               </label>
             ))}
           </fieldset>
-          {error && <p className="form-error" role="alert">{error}</p>}
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
           <div className="actions">
-            <button type="submit" className="primary" disabled={busy}>Add webhook</button>
+            <button type="submit" className="primary" disabled={busy}>
+              Add webhook
+            </button>
           </div>
         </form>
       </section>
       <section aria-labelledby="hooks-h">
         <h2 id="hooks-h">Your webhooks</h2>
-        {hooks.error && <p className="error" role="alert">{hooks.error}</p>}
+        {hooks.error && (
+          <p className="error" role="alert">
+            {hooks.error}
+          </p>
+        )}
         {hooks.data && hooks.data.webhooks.length === 0 && <p className="muted">No webhooks yet.</p>}
-        {hooks.data?.webhooks.map((h) => <HookCard key={h.id} hook={h} onChange={hooks.reload} />)}
+        {hooks.data?.webhooks.map((h) => (
+          <HookCard key={h.id} hook={h} onChange={hooks.reload} />
+        ))}
       </section>
     </>
   );
@@ -97,18 +127,43 @@ function HookCard({ hook, onChange }: { hook: Webhook; onChange: () => void }) {
   return (
     <article className="card" data-webhook={hook.id}>
       <h3 className="mono">{hook.url}</h3>
-      <p>{hook.events.map((e) => <code key={e}>{e} </code>)}<span className="muted"> · {hook.id} · added {formatTime(hook.createdAt)}</span></p>
-      {!confirming && <button type="button" className="danger" onClick={() => setConfirming(true)} aria-label={`Remove webhook ${hook.url}`}>Remove</button>}
+      <p>
+        {hook.events.map((e) => (
+          <code key={e}>{e} </code>
+        ))}
+        <span className="muted">
+          {' '}
+          · {hook.id} · added {formatTime(hook.createdAt)}
+        </span>
+      </p>
+      {!confirming && (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => setConfirming(true)}
+          aria-label={`Remove webhook ${hook.url}`}
+        >
+          Remove
+        </button>
+      )}
       {confirming && (
         <div role="alertdialog" aria-labelledby={`rm-${hook.id}`}>
           <p id={`rm-${hook.id}`}>Remove this webhook? Nothing more is sent to it, pending retries included.</p>
           <div className="row">
-            <button type="button" className="danger" disabled={busy} onClick={() => void remove()} autoFocus>Yes, remove</button>
-            <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
+            <button type="button" className="danger" disabled={busy} onClick={() => void remove()} autoFocus>
+              Yes, remove
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
           </div>
         </div>
       )}
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
       <Deliveries id={hook.id} />
     </article>
   );
@@ -116,22 +171,41 @@ function HookCard({ hook, onChange }: { hook: Webhook; onChange: () => void }) {
 
 function Deliveries({ id }: { id: string }) {
   const { data, error } = useData((s) => listWebhookDeliveries(id, s), [id], 15_000);
-  if (error) return <p className="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
   if (!data) return null;
   if (data.deliveries.length === 0) return <p className="muted">No deliveries yet.</p>;
   return (
     <div className="table-wrap">
       <table data-testid="deliveries">
         <thead>
-          <tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">When</th></tr>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Answer</th>
+            <th scope="col">When</th>
+          </tr>
         </thead>
         <tbody>
           {data.deliveries.map((d) => (
             <tr key={d.id}>
-              <td><code>{d.type}</code></td>
-              <td>{d.status}{d.nextAttemptAt ? ` (next ${formatTime(d.nextAttemptAt)})` : ''}</td>
+              <td>
+                <code>{d.type}</code>
+              </td>
+              <td>
+                {d.status}
+                {d.nextAttemptAt ? ` (next ${formatTime(d.nextAttemptAt)})` : ''}
+              </td>
               <td>{d.attempts}</td>
-              <td>{d.responseStatus !== null ? `HTTP ${d.responseStatus}` : ''}{d.error && d.responseStatus === null ? d.error : ''}</td>
+              <td>
+                {d.responseStatus !== null ? `HTTP ${d.responseStatus}` : ''}
+                {d.error && d.responseStatus === null ? d.error : ''}
+              </td>
               <td>{formatTime(d.createdAt)}</td>
             </tr>
           ))}

@@ -42,8 +42,22 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
-  server = await startServer({ store, dataDir: join(dir, 'data'), port: 0, dev: true, tickSeconds: 0, webhookPollMs: 20, logOut: { write: () => true } });
-  env = { HOME: dir, ARENA_CONFIG_DIR: join(dir, 'config'), ARENA_URL: server.url, ARENA_KEY_ID: keyId, ARENA_KEY_FILE: join(dir, 'ops.pem') };
+  server = await startServer({
+    store,
+    dataDir: join(dir, 'data'),
+    port: 0,
+    dev: true,
+    tickSeconds: 0,
+    webhookPollMs: 20,
+    logOut: { write: () => true },
+  });
+  env = {
+    HOME: dir,
+    ARENA_CONFIG_DIR: join(dir, 'config'),
+    ARENA_URL: server.url,
+    ARENA_KEY_ID: keyId,
+    ARENA_KEY_FILE: join(dir, 'ops.pem'),
+  };
 });
 
 afterAll(async () => {
@@ -90,7 +104,7 @@ describe('arena webhooks', () => {
     expect((await cli('webhooks', 'list', '--json')).stdout).toBe('{"webhooks":[]}\n');
   });
 
-  it('an unknown event is a usage error (exit 2) naming the events; an unknown webhook is exit 1 with the server\'s words', async () => {
+  it("an unknown event is a usage error (exit 2) naming the events; an unknown webhook is exit 1 with the server's words", async () => {
     const bad = await cli('webhooks', 'add', receiverUrl, '--events', 'match.started');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown event "match.started"; events are match.completed, bot.qualified');

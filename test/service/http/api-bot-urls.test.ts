@@ -100,7 +100,11 @@ describe('bot URLs in production mode (injected resolver and connector)', () => 
     expect(bot.handshakes.slice(before).map((x) => x['x-svc-match'])).toEqual(['deploy-check']);
   });
 
-  const lines = (text: string) => text.trim().split('\n').map((l) => BotCheckMessageSchema.parse(JSON.parse(l)));
+  const lines = (text: string) =>
+    text
+      .trim()
+      .split('\n')
+      .map((l) => BotCheckMessageSchema.parse(JSON.parse(l)));
 
   it('POST /bots/check streams each step as it starts and passes, then passed, and saves nothing', async () => {
     dns.set('bot.example.com', [v(PUBLIC_V4)]);
@@ -109,9 +113,12 @@ describe('bot URLs in production mode (injected resolver and connector)', () => 
     expect(res.status, res.text).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/x-ndjson/);
     expect(lines(res.text)).toEqual([
-      { type: 'step', step: 'url', status: 'running' }, { type: 'step', step: 'url', status: 'passed' },
-      { type: 'step', step: 'ping', status: 'running' }, { type: 'step', step: 'ping', status: 'passed' },
-      { type: 'step', step: 'upgrade', status: 'running' }, { type: 'step', step: 'upgrade', status: 'passed' },
+      { type: 'step', step: 'url', status: 'running' },
+      { type: 'step', step: 'url', status: 'passed' },
+      { type: 'step', step: 'ping', status: 'running' },
+      { type: 'step', step: 'ping', status: 'passed' },
+      { type: 'step', step: 'upgrade', status: 'running' },
+      { type: 'step', step: 'upgrade', status: 'passed' },
       { type: 'passed' },
     ]);
     expect(connects).toEqual([{ url: 'https://bot.example.com/play', address: PUBLIC_V4 }]);
@@ -159,7 +166,16 @@ describe('bot URLs in production mode (injected resolver and connector)', () => 
 
   it('refuses address literals of those classes in the URL itself, without DNS', async () => {
     const before = await h.snapshot();
-    for (const host of ['127.0.0.1', '10.0.0.1', '169.254.169.254', '[::1]', '[::ffff:127.0.0.1]', '[fd00::1]', '2130706433', '0x7f.1']) {
+    for (const host of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '169.254.169.254',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+      '[fd00::1]',
+      '2130706433',
+      '0x7f.1',
+    ]) {
       const res = await register(`https://${host}/`);
       expect(res.status, host).toBe(422);
       expect(res.json.error.code, host).toBe('url_rejected');
@@ -171,7 +187,12 @@ describe('bot URLs in production mode (injected resolver and connector)', () => 
 
   it('a host with several addresses where one is bad is refused, whatever the order', async () => {
     const before = await h.snapshot();
-    for (const answers of [[PUBLIC_V4, '10.0.0.1'], [PUBLIC_V4, '127.0.0.1'], ['192.168.0.2', PUBLIC_V4], [PUBLIC_V6, '::1']]) {
+    for (const answers of [
+      [PUBLIC_V4, '10.0.0.1'],
+      [PUBLIC_V4, '127.0.0.1'],
+      ['192.168.0.2', PUBLIC_V4],
+      [PUBLIC_V6, '::1'],
+    ]) {
       dns.set('multi.example.com', answers.map(v));
       const res = await register('https://multi.example.com/');
       expect(res.status, answers.join(',')).toBe(422);

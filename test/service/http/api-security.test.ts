@@ -42,7 +42,8 @@ describe('security suite: refused requests change nothing', () => {
     bobSpare = await h.addKey(b.id, ['bots.read']);
     // Bots enter the store directly: these tests are about who may touch them.
     aliceBot = (await h.store.addBot({ ownerId: a.id, name: 'a1', game: 'pioneers', url: 'http://127.0.0.1:9/a1' })).id;
-    aliceBot2 = (await h.store.addBot({ ownerId: a.id, name: 'a2', game: 'pioneers', url: 'http://127.0.0.1:9/a2' })).id;
+    aliceBot2 = (await h.store.addBot({ ownerId: a.id, name: 'a2', game: 'pioneers', url: 'http://127.0.0.1:9/a2' }))
+      .id;
     bobBot = (await h.store.addBot({ ownerId: b.id, name: 'b1', game: 'pioneers', url: 'http://127.0.0.1:9/b1' })).id;
   });
   afterAll(() => h?.close());
@@ -69,33 +70,86 @@ describe('security suite: refused requests change nothing', () => {
 
   it('a signature by another private key: 401 bad signature', async () => {
     const impostor = { id: alice.id, privateKey: generateKeyPair().privateKey };
-    refused(await h.send('POST', `/bots/${aliceBot}/pause`, { headers: signHeaders(impostor, 'POST', `/bots/${aliceBot}/pause`) }), 401, 'unauthenticated', /signature/);
+    refused(
+      await h.send('POST', `/bots/${aliceBot}/pause`, {
+        headers: signHeaders(impostor, 'POST', `/bots/${aliceBot}/pause`),
+      }),
+      401,
+      'unauthenticated',
+      /signature/,
+    );
     const garbage = { ...signHeaders(alice, 'POST', `/bots/${aliceBot}/pause`), 'x-svc-signature': 'not base64!' };
     refused(await h.send('POST', `/bots/${aliceBot}/pause`, { headers: garbage }), 401, 'unauthenticated', /signature/);
     await unchanged();
   });
 
   it('the body changed after signing: 401', async () => {
-    const headers = { ...signHeaders(alice, 'POST', '/me/handle', jsonBody({ handle: 'alice_two' })), 'content-type': 'application/json' };
-    refused(await h.send('POST', '/me/handle', { headers, body: jsonBody({ handle: 'alice_six' }) }), 401, 'unauthenticated', /signature/);
+    const headers = {
+      ...signHeaders(alice, 'POST', '/me/handle', jsonBody({ handle: 'alice_two' })),
+      'content-type': 'application/json',
+    };
+    refused(
+      await h.send('POST', '/me/handle', { headers, body: jsonBody({ handle: 'alice_six' }) }),
+      401,
+      'unauthenticated',
+      /signature/,
+    );
     // Even one added byte of whitespace.
-    refused(await h.send('POST', '/me/handle', { headers, body: `${jsonBody({ handle: 'alice_two' })} ` }), 401, 'unauthenticated');
+    refused(
+      await h.send('POST', '/me/handle', { headers, body: `${jsonBody({ handle: 'alice_two' })} ` }),
+      401,
+      'unauthenticated',
+    );
     await unchanged();
   });
 
   it('the path, the query or the method changed after signing: 401', async () => {
     const signedFor = signHeaders(alice, 'POST', `/bots/${aliceBot}/pause`);
-    refused(await h.send('POST', `/bots/${aliceBot2}/pause`, { headers: signedFor }), 401, 'unauthenticated', /signature/);
-    refused(await h.send('DELETE', `/bots/${aliceBot}`, { headers: signHeaders(alice, 'GET', `/bots/${aliceBot}`) }), 401, 'unauthenticated', /signature/);
-    refused(await h.send('GET', '/bots', { headers: signHeaders(alice, 'GET', '/bots?game=pioneers') }), 401, 'unauthenticated', /signature/);
-    refused(await h.send('GET', '/bots?game=pioneers', { headers: signHeaders(alice, 'GET', '/bots') }), 401, 'unauthenticated', /signature/);
+    refused(
+      await h.send('POST', `/bots/${aliceBot2}/pause`, { headers: signedFor }),
+      401,
+      'unauthenticated',
+      /signature/,
+    );
+    refused(
+      await h.send('DELETE', `/bots/${aliceBot}`, { headers: signHeaders(alice, 'GET', `/bots/${aliceBot}`) }),
+      401,
+      'unauthenticated',
+      /signature/,
+    );
+    refused(
+      await h.send('GET', '/bots', { headers: signHeaders(alice, 'GET', '/bots?game=pioneers') }),
+      401,
+      'unauthenticated',
+      /signature/,
+    );
+    refused(
+      await h.send('GET', '/bots?game=pioneers', { headers: signHeaders(alice, 'GET', '/bots') }),
+      401,
+      'unauthenticated',
+      /signature/,
+    );
     await unchanged();
   });
 
   it('stale and future timestamps (outside 5 minutes): 401 with their own messages', async () => {
     const path = `/bots/${aliceBot}/pause`;
-    refused(await h.send('POST', path, { headers: signHeaders(alice, 'POST', path, undefined, Date.now() - WINDOW_MS - 10_000) }), 401, 'unauthenticated', /old/);
-    refused(await h.send('POST', path, { headers: signHeaders(alice, 'POST', path, undefined, Date.now() + WINDOW_MS + 10_000) }), 401, 'unauthenticated', /future/);
+    refused(
+      await h.send('POST', path, {
+        headers: signHeaders(alice, 'POST', path, undefined, Date.now() - WINDOW_MS - 10_000),
+      }),
+      401,
+      'unauthenticated',
+      /old/,
+    );
+    refused(
+      await h.send('POST', path, {
+        headers: signHeaders(alice, 'POST', path, undefined, Date.now() + WINDOW_MS + 10_000),
+      }),
+      401,
+      'unauthenticated',
+      /future/,
+    );
     const bad = { ...signHeaders(alice, 'POST', path), 'x-svc-timestamp': '1e12' };
     refused(await h.send('POST', path, { headers: bad }), 401, 'unauthenticated', /timestamp/);
     await unchanged();
@@ -113,7 +167,10 @@ describe('security suite: refused requests change nothing', () => {
 
   it('a replay with the signature re-encoded (padding dropped) is still a replay', async () => {
     const body = jsonBody({ name: 'twice?', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw') })!;
-    const headers: Record<string, string> = { ...signHeaders(alice, 'POST', '/keys', body), 'content-type': 'application/json' };
+    const headers: Record<string, string> = {
+      ...signHeaders(alice, 'POST', '/keys', body),
+      'content-type': 'application/json',
+    };
     expect(headers['x-svc-signature']).toMatch(/==$/);
     expect((await h.send('POST', '/keys', { headers, body })).status).toBe(201);
     const afterFirst = await h.snapshot();
@@ -133,12 +190,23 @@ describe('security suite: refused requests change nothing', () => {
     const a1 = signHeaders(alice, 'GET', '/bots', undefined, now - 3);
     const a2 = signHeaders(alice, 'GET', '/bots', undefined, now - 2);
     const b1 = signHeaders(bob, 'GET', '/bots', undefined, now - 1);
-    const forged = signHeaders({ id: bob.id, privateKey: generateKeyPair().privateKey }, 'GET', '/bots', undefined, now);
+    const forged = signHeaders(
+      { id: bob.id, privateKey: generateKeyPair().privateKey },
+      'GET',
+      '/bots',
+      undefined,
+      now,
+    );
     const b1Unpadded = { ...b1, 'x-svc-signature': b1['x-svc-signature'].replace(/=+$/, '') };
-    const [r1, r1Again, r2, s1, s1Again, sForged] = await Promise.all([a1, a1, a2, b1, b1Unpadded, forged].map((headers) => h.send('GET', '/bots', { headers })));
+    const [r1, r1Again, r2, s1, s1Again, sForged] = await Promise.all(
+      [a1, a1, a2, b1, b1Unpadded, forged].map((headers) => h.send('GET', '/bots', { headers })),
+    );
     expect(mine(r2)).toEqual([aliceBot, aliceBot2].sort());
     refused(sForged, 401, 'unauthenticated', /signature/);
-    for (const [pair, bots] of [[[r1, r1Again], [aliceBot, aliceBot2].sort()], [[s1, s1Again], [bobBot]]] as const) {
+    for (const [pair, bots] of [
+      [[r1, r1Again], [aliceBot, aliceBot2].sort()],
+      [[s1, s1Again], [bobBot]],
+    ] as const) {
       const ok = pair.filter((r) => r.status === 200);
       expect(ok, pair.map((r) => r.text).join(' | ')).toHaveLength(1);
       expect(mine(ok[0])).toEqual(bots);
@@ -155,11 +223,23 @@ describe('security suite: refused requests change nothing', () => {
     const first = await h.store.addKey({ userId: alice.userId, name: 'twin a', publicKey, scopes: [...SCOPES] });
     const twin = await h.store.addKey({ userId: alice.userId, name: 'twin b', publicKey, scopes: [...SCOPES] });
     before = await h.snapshot();
-    const body = jsonBody({ name: 'captured', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'), scopes: ['bots.read'] })!;
-    const headers = { ...signHeaders({ id: first.id, privateKey: pair.privateKey }, 'POST', '/keys', body), 'content-type': 'application/json' };
+    const body = jsonBody({
+      name: 'captured',
+      publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'),
+      scopes: ['bots.read'],
+    })!;
+    const headers = {
+      ...signHeaders({ id: first.id, privateKey: pair.privateKey }, 'POST', '/keys', body),
+      'content-type': 'application/json',
+    };
     expect((await h.send('POST', '/keys', { headers, body })).status).toBe(201);
     const afterFirst = await h.snapshot();
-    refused(await h.send('POST', '/keys', { headers: { ...headers, 'x-svc-key': twin.id }, body }), 401, 'unauthenticated', /already used|replay/);
+    refused(
+      await h.send('POST', '/keys', { headers: { ...headers, 'x-svc-key': twin.id }, body }),
+      401,
+      'unauthenticated',
+      /already used|replay/,
+    );
     expect(await h.snapshot()).toEqual(afterFirst);
   });
 
@@ -169,9 +249,19 @@ describe('security suite: refused requests change nothing', () => {
     await h.store.revokeKey(doomed.id);
     before = await h.snapshot();
     refused(await h.signed(doomed, 'POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /revoked/);
-    refused(await h.signed({ ...alice, id: 'k_nosuchkey' }, 'POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /unknown key/);
+    refused(
+      await h.signed({ ...alice, id: 'k_nosuchkey' }, 'POST', `/bots/${aliceBot}/pause`),
+      401,
+      'unauthenticated',
+      /unknown key/,
+    );
     for (const id of ['__proto__', 'constructor', 'x'.repeat(500)]) {
-      refused(await h.signed({ ...alice, id }, 'POST', `/bots/${aliceBot}/pause`), 401, 'unauthenticated', /unknown key/);
+      refused(
+        await h.signed({ ...alice, id }, 'POST', `/bots/${aliceBot}/pause`),
+        401,
+        'unauthenticated',
+        /unknown key/,
+      );
     }
     await unchanged();
   });
@@ -179,26 +269,70 @@ describe('security suite: refused requests change nothing', () => {
   // Every scoped route, called by a key that holds every scope but the one it needs.
   const scoped: Array<{ scope: Scope; method: string; label: string; path: () => string; body?: () => unknown }> = [
     { scope: 'account.read', label: '/me', method: 'GET', path: () => '/me' },
-    { scope: 'account.write', label: '/me/handle', method: 'POST', path: () => '/me/handle', body: () => ({ handle: 'alice_new' }) },
+    {
+      scope: 'account.write',
+      label: '/me/handle',
+      method: 'POST',
+      path: () => '/me/handle',
+      body: () => ({ handle: 'alice_new' }),
+    },
     { scope: 'keys.read', label: '/keys', method: 'GET', path: () => '/keys' },
-    { scope: 'keys.write', label: '/keys', method: 'POST', path: () => '/keys', body: () => ({ name: 'k', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw') }) },
+    {
+      scope: 'keys.write',
+      label: '/keys',
+      method: 'POST',
+      path: () => '/keys',
+      body: () => ({ name: 'k', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw') }),
+    },
     { scope: 'keys.write', label: '/keys/{id}/revoke', method: 'POST', path: () => `/keys/${alice.id}/revoke` },
     { scope: 'bots.read', label: '/bots?game=pioneers', method: 'GET', path: () => '/bots?game=pioneers' },
     { scope: 'bots.read', label: '/bots/{id}', method: 'GET', path: () => `/bots/${aliceBot}` },
-    { scope: 'bots.write', label: '/bots', method: 'POST', path: () => '/bots', body: () => ({ name: 'n', game: 'pioneers', url: 'http://127.0.0.1:9/' }) },
-    { scope: 'bots.write', label: '/bots/check', method: 'POST', path: () => '/bots/check', body: () => ({ url: 'http://127.0.0.1:9/' }) },
-    { scope: 'bots.write', label: '/bots/{id}', method: 'PATCH', path: () => `/bots/${aliceBot}`, body: () => ({ name: 'renamed' }) },
+    {
+      scope: 'bots.write',
+      label: '/bots',
+      method: 'POST',
+      path: () => '/bots',
+      body: () => ({ name: 'n', game: 'pioneers', url: 'http://127.0.0.1:9/' }),
+    },
+    {
+      scope: 'bots.write',
+      label: '/bots/check',
+      method: 'POST',
+      path: () => '/bots/check',
+      body: () => ({ url: 'http://127.0.0.1:9/' }),
+    },
+    {
+      scope: 'bots.write',
+      label: '/bots/{id}',
+      method: 'PATCH',
+      path: () => `/bots/${aliceBot}`,
+      body: () => ({ name: 'renamed' }),
+    },
     { scope: 'bots.write', label: '/bots/{id}/pause', method: 'POST', path: () => `/bots/${aliceBot}/pause` },
     { scope: 'bots.write', label: '/bots/{id}/resume', method: 'POST', path: () => `/bots/${aliceBot}/resume` },
     { scope: 'bots.write', label: '/bots/{id}', method: 'DELETE', path: () => `/bots/${aliceBot}` },
-    { scope: 'bots.write', label: '/challenges', method: 'POST', path: () => '/challenges', body: () => ({ botId: aliceBot, opponents: [bobBot] }) },
+    {
+      scope: 'bots.write',
+      label: '/challenges',
+      method: 'POST',
+      path: () => '/challenges',
+      body: () => ({ botId: aliceBot, opponents: [bobBot] }),
+    },
     { scope: 'bots.read', label: '/challenges', method: 'GET', path: () => '/challenges' },
   ];
   for (const r of scoped) {
     it(`missing scope ${r.scope} for ${r.method} ${r.label}: 403 naming the scope`, async () => {
-      const lacking = await h.addKey(alice.userId, SCOPES.filter((s) => s !== r.scope));
+      const lacking = await h.addKey(
+        alice.userId,
+        SCOPES.filter((s) => s !== r.scope),
+      );
       before = await h.snapshot();
-      refused(await h.signed(lacking, r.method, r.path(), r.body?.()), 403, 'forbidden', new RegExp(r.scope.replace('.', '\\.')));
+      refused(
+        await h.signed(lacking, r.method, r.path(), r.body?.()),
+        403,
+        'forbidden',
+        new RegExp(r.scope.replace('.', '\\.')),
+      );
       await unchanged();
     });
   }
@@ -207,11 +341,29 @@ describe('security suite: refused requests change nothing', () => {
     const keysOnly = await h.addKey(alice.userId, ['keys.read', 'keys.write']);
     before = await h.snapshot();
     const publicKey = () => formatPublicKey(generateKeyPair().privateKey, 'raw');
-    refused(await h.signed(keysOnly, 'POST', '/keys', { name: 'stronger', publicKey: publicKey(), scopes: ['keys.write', 'account.write'] }), 403, 'forbidden', /account\.write/);
+    refused(
+      await h.signed(keysOnly, 'POST', '/keys', {
+        name: 'stronger',
+        publicKey: publicKey(),
+        scopes: ['keys.write', 'account.write'],
+      }),
+      403,
+      'forbidden',
+      /account\.write/,
+    );
     // The default scopes (bots.read, bots.write) are beyond it too.
-    refused(await h.signed(keysOnly, 'POST', '/keys', { name: 'default', publicKey: publicKey() }), 403, 'forbidden', /bots\.read/);
+    refused(
+      await h.signed(keysOnly, 'POST', '/keys', { name: 'default', publicKey: publicKey() }),
+      403,
+      'forbidden',
+      /bots\.read/,
+    );
     await unchanged();
-    const weaker = await h.signed(keysOnly, 'POST', '/keys', { name: 'weaker', publicKey: publicKey(), scopes: ['keys.read'] });
+    const weaker = await h.signed(keysOnly, 'POST', '/keys', {
+      name: 'weaker',
+      publicKey: publicKey(),
+      scopes: ['keys.read'],
+    });
     expect(weaker.status).toBe(201);
   });
 
@@ -220,15 +372,27 @@ describe('security suite: refused requests change nothing', () => {
     const strong = await h.addKey(alice.userId, [...SCOPES]);
     const peer = await h.addKey(alice.userId, ['keys.write']);
     before = await h.snapshot();
-    refused(await h.signed(keysOnly, 'POST', `/keys/${strong.id}/revoke`), 403, 'forbidden', /cannot revoke key .*account\.write.*a key may revoke only keys whose scopes it holds/);
+    refused(
+      await h.signed(keysOnly, 'POST', `/keys/${strong.id}/revoke`),
+      403,
+      'forbidden',
+      /cannot revoke key .*account\.write.*a key may revoke only keys whose scopes it holds/,
+    );
     await unchanged();
     expect((await h.store.getKey(strong.id))!.revokedAt).toBeNull();
     // Equal or weaker: allowed (itself included).
     expect((await h.signed(keysOnly, 'POST', `/keys/${peer.id}/revoke`)).status).toBe(200);
     // The dashboard session holds the account: it revokes the strongest key.
     const session = 'sess-' + 'x'.repeat(40);
-    await h.store.addSession({ tokenHash: hashToken(session), userId: alice.userId, createdAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3600_000).toISOString() });
-    const viaSession = await h.send('POST', `/keys/${strong.id}/revoke`, { headers: { cookie: `${SESSION_COOKIE}=${session}`, origin: new URL(h.baseUrl).origin } });
+    await h.store.addSession({
+      tokenHash: hashToken(session),
+      userId: alice.userId,
+      createdAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    const viaSession = await h.send('POST', `/keys/${strong.id}/revoke`, {
+      headers: { cookie: `${SESSION_COOKIE}=${session}`, origin: new URL(h.baseUrl).origin },
+    });
     expect(viaSession.status, viaSession.text).toBe(200);
     expect(viaSession.json.revokedAt).not.toBeNull();
     expect((await h.signed(keysOnly, 'POST', `/keys/${keysOnly.id}/revoke`)).status).toBe(200);
@@ -236,21 +400,46 @@ describe('security suite: refused requests change nothing', () => {
 
   it('a public key another account registered is 409 conflict saying to generate a key for this server', async () => {
     const pair = generateKeyPair();
-    const mine = await h.signed(bob, 'POST', '/keys', { name: 'shared', publicKey: formatPublicKey(pair.privateKey, 'ssh'), scopes: ['bots.read'] });
+    const mine = await h.signed(bob, 'POST', '/keys', {
+      name: 'shared',
+      publicKey: formatPublicKey(pair.privateKey, 'ssh'),
+      scopes: ['bots.read'],
+    });
     expect(mine.status).toBe(201);
     before = await h.snapshot();
     for (const format of ['ssh', 'pem', 'raw'] as const) {
-      refused(await h.signed(alice, 'POST', '/keys', { name: 'copy', publicKey: formatPublicKey(pair.privateKey, format), scopes: ['bots.read'] }), 409, 'conflict', /another account on this server registered this public key; generate a key for this server \(arena keys generate\)/);
+      refused(
+        await h.signed(alice, 'POST', '/keys', {
+          name: 'copy',
+          publicKey: formatPublicKey(pair.privateKey, format),
+          scopes: ['bots.read'],
+        }),
+        409,
+        'conflict',
+        /another account on this server registered this public key; generate a key for this server \(arena keys generate\)/,
+      );
     }
     await unchanged();
     // The account that holds it may add it again (say, with other scopes).
-    expect((await h.signed(bob, 'POST', '/keys', { name: 'shared again', publicKey: formatPublicKey(pair.privateKey, 'raw'), scopes: ['bots.read'] })).status).toBe(201);
+    expect(
+      (
+        await h.signed(bob, 'POST', '/keys', {
+          name: 'shared again',
+          publicKey: formatPublicKey(pair.privateKey, 'raw'),
+          scopes: ['bots.read'],
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("another owner's bot: 403 for every bot operation", async () => {
     refused(await h.signed(alice, 'GET', `/bots/${bobBot}`), 403, 'forbidden');
     refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { name: 'mine now' }), 403, 'forbidden');
-    refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { url: 'http://127.0.0.1:9/elsewhere' }), 403, 'forbidden');
+    refused(
+      await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { url: 'http://127.0.0.1:9/elsewhere' }),
+      403,
+      'forbidden',
+    );
     refused(await h.signed(alice, 'POST', `/bots/${bobBot}/pause`), 403, 'forbidden');
     refused(await h.signed(alice, 'POST', `/bots/${bobBot}/resume`), 403, 'forbidden');
     refused(await h.signed(alice, 'PATCH', `/bots/${bobBot}`, { newVersion: true }), 403, 'forbidden');
@@ -264,7 +453,14 @@ describe('security suite: refused requests change nothing', () => {
   });
 
   it("another owner's webhooks: 403 to remove or read deliveries, absent from the list, nothing changed", async () => {
-    const bobs = await h.store.addWebhook({ ownerId: (await h.store.getBot(bobBot))!.ownerId, url: 'http://127.0.0.1:9/bob-hook', events: ['match.completed'] }, 10);
+    const bobs = await h.store.addWebhook(
+      {
+        ownerId: (await h.store.getBot(bobBot))!.ownerId,
+        url: 'http://127.0.0.1:9/bob-hook',
+        events: ['match.completed'],
+      },
+      10,
+    );
     before = await h.snapshot();
     refused(await h.signed(alice, 'DELETE', `/webhooks/${bobs.id}`), 403, 'forbidden');
     refused(await h.signed(alice, 'GET', `/webhooks/${bobs.id}/deliveries`), 403, 'forbidden');
@@ -274,7 +470,11 @@ describe('security suite: refused requests change nothing', () => {
     expect(list.json.webhooks).toEqual([]);
     expect(list.text).not.toContain('bob-hook');
     // A key with bots.read only cannot add or remove webhooks, even its own account's.
-    refused(await h.signed(bobSpare, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/x', events: ['bot.failed'] }), 403, 'forbidden');
+    refused(
+      await h.signed(bobSpare, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/x', events: ['bot.failed'] }),
+      403,
+      'forbidden',
+    );
     refused(await h.signed(bobSpare, 'DELETE', `/webhooks/${bobs.id}`), 403, 'forbidden');
     await unchanged();
     await h.store.removeWebhook(bobs.id);
@@ -296,10 +496,18 @@ describe('security suite: refused requests change nothing', () => {
     beforeAll(async () => {
       const bobId = (await h.store.getBot(bobBot))!.ownerId;
       const aliceId = (await h.store.getBot(aliceBot))!.ownerId;
-      refusing = (await h.store.addBot({ ownerId: bobId, name: 'shy', game: 'pioneers', url: 'http://127.0.0.1:9/shy' })).id;
-      paused = (await h.store.addBot({ ownerId: bobId, name: 'napping', game: 'pioneers', url: 'http://127.0.0.1:9/nap' })).id;
-      removed = (await h.store.addBot({ ownerId: bobId, name: 'gone', game: 'pioneers', url: 'http://127.0.0.1:9/gone' })).id;
-      alicePaused = (await h.store.addBot({ ownerId: aliceId, name: 'a-paused', game: 'pioneers', url: 'http://127.0.0.1:9/ap' })).id;
+      refusing = (
+        await h.store.addBot({ ownerId: bobId, name: 'shy', game: 'pioneers', url: 'http://127.0.0.1:9/shy' })
+      ).id;
+      paused = (
+        await h.store.addBot({ ownerId: bobId, name: 'napping', game: 'pioneers', url: 'http://127.0.0.1:9/nap' })
+      ).id;
+      removed = (
+        await h.store.addBot({ ownerId: bobId, name: 'gone', game: 'pioneers', url: 'http://127.0.0.1:9/gone' })
+      ).id;
+      alicePaused = (
+        await h.store.addBot({ ownerId: aliceId, name: 'a-paused', game: 'pioneers', url: 'http://127.0.0.1:9/ap' })
+      ).id;
       // The owner turns challenges off through the API, as a user would.
       const off = await h.signed(bob, 'PATCH', `/bots/${refusing}`, { challengeable: false });
       expect(off.status, off.text).toBe(200);
@@ -310,9 +518,14 @@ describe('security suite: refused requests change nothing', () => {
       before = await h.snapshot();
     });
 
-    it('refused with a clear error and nothing stored: a bot that refuses them, another owner\'s bot as the challenger\'s, paused, removed and unknown bots, bad lists', async () => {
+    it("refused with a clear error and nothing stored: a bot that refuses them, another owner's bot as the challenger's, paused, removed and unknown bots, bad lists", async () => {
       const post = (botId: string, opponents: unknown) => h.signed(alice, 'POST', '/challenges', { botId, opponents });
-      refused(await post(aliceBot, [refusing]), 403, 'forbidden', new RegExp(`bot ${refusing} \\(shy\\) does not accept challenges`));
+      refused(
+        await post(aliceBot, [refusing]),
+        403,
+        'forbidden',
+        new RegExp(`bot ${refusing} \\(shy\\) does not accept challenges`),
+      );
       refused(await post(aliceBot, [bobBot, refusing]), 403, 'forbidden', /does not accept challenges/);
       refused(await post(bobBot, [aliceBot2]), 403, 'forbidden', /belongs to another account/);
       refused(await post(aliceBot, [paused]), 409, 'conflict', /is paused/);
@@ -326,14 +539,24 @@ describe('security suite: refused requests change nothing', () => {
       refused(await post(aliceBot, [bobBot, bobBot]), 400, 'invalid_request', /each opponent once/);
       refused(await post(aliceBot, [bobBot, aliceBot2, refusing, paused]), 400, 'invalid_request', /opponents/);
       refused(await post(aliceBot, 'b_x'), 400, 'invalid_request', /opponents/);
-      refused(await h.signed(alice, 'POST', '/challenges', { botId: aliceBot, opponents: [bobBot], rated: true }), 400, 'invalid_request', /rated/);
+      refused(
+        await h.signed(alice, 'POST', '/challenges', { botId: aliceBot, opponents: [bobBot], rated: true }),
+        400,
+        'invalid_request',
+        /rated/,
+      );
       // The owner's own bot may face it anyway: the setting is about other accounts.
       await unchanged();
     });
 
     it('the owner turns challenges off and on through PATCH; another account cannot', async () => {
       refused(await h.signed(alice, 'PATCH', `/bots/${refusing}`, { challengeable: true }), 403, 'forbidden');
-      refused(await h.signed(bob, 'PATCH', `/bots/${refusing}`, { challengeable: 'no' }), 400, 'invalid_request', /challengeable/);
+      refused(
+        await h.signed(bob, 'PATCH', `/bots/${refusing}`, { challengeable: 'no' }),
+        400,
+        'invalid_request',
+        /challengeable/,
+      );
       await unchanged();
       expect((await h.signed(bob, 'GET', `/bots/${bobBot}`)).json.challengeable).toBe(true);
     });
@@ -353,7 +576,9 @@ describe('security suite: refused requests change nothing', () => {
       await unchanged();
       // Bob sees none of Alice's; Alice sees hers, newest first.
       expect((await h.signed(bob, 'GET', '/challenges')).json.challenges).toEqual([]);
-      expect((await h.signed(alice, 'GET', '/challenges')).json.challenges.map((c: { id: string }) => c.id)).toEqual([...made].reverse());
+      expect((await h.signed(alice, 'GET', '/challenges')).json.challenges.map((c: { id: string }) => c.id)).toEqual(
+        [...made].reverse(),
+      );
       refused(await h.signed(alice, 'GET', '/challenges?limit=0'), 400, 'invalid_request', /limit/);
       // Settled ones free their place but count for the day: 20 in 24 hours.
       for (let i = 0; i < 17; i++) {
@@ -394,15 +619,26 @@ describe('security suite: refused requests change nothing', () => {
     const res = await h.send('POST', '/bots', { headers, body: Readable.from(chunks) as unknown as Buffer });
     refused(res, 413, 'too_large');
     // Unauthenticated routes too.
-    refused(await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: big }), 413, 'too_large');
+    refused(
+      await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: big }),
+      413,
+      'too_large',
+    );
     await unchanged();
   });
 
   it('a Content-Length that lies (20 declared, 65 KiB sent): a 4xx, the rest is no request, the server keeps serving', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(65 * 1024), game: 'pioneers', url: 'http://127.0.0.1:9/' });
     const path = `/bots/${aliceBot}`;
-    const head = [`PATCH ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', 'Content-Length: 20',
-      ...Object.entries(signHeaders(alice, 'PATCH', path, big)).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+    const head = [
+      `PATCH ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Content-Type: application/json',
+      'Content-Length: 20',
+      ...Object.entries(signHeaders(alice, 'PATCH', path, big)).map(([k, v]) => `${k}: ${v}`),
+      '',
+      '',
+    ].join('\r\n');
     const reply = await new Promise<string>((resolve, reject) => {
       const sock = connect(Number(new URL(h.url).port), '127.0.0.1');
       let got = '';
@@ -432,14 +668,27 @@ describe('security suite: refused requests change nothing', () => {
     for (const [i, type] of ['text/plain', 'application/x-www-form-urlencoded', undefined].entries()) {
       const headers: Record<string, string> = signHeaders(alice, 'POST', '/me/handle', body, now + i);
       if (type) headers['content-type'] = type;
-      refused(await h.send('POST', '/me/handle', { headers, body }), 400, 'invalid_request', /Content-Type: application\/json/);
+      refused(
+        await h.send('POST', '/me/handle', { headers, body }),
+        400,
+        'invalid_request',
+        /Content-Type: application\/json/,
+      );
     }
     await unchanged();
   });
 
   it('names that look like nothing (format characters, Hangul fillers, lone surrogates, mark stacks): 400 for bots (POST and PATCH) and keys, nothing changed', async () => {
     // Raw JSON: a lone surrogate travels as a \u escape, as a client would send it.
-    const names = ['best\\u200bbot', '\\u3164', '\\u115f\\u1160', 'bot\\ud800', 'z\\u0301\\u0302\\u0303', '\\ufeff', 'a\\u00adb'];
+    const names = [
+      'best\\u200bbot',
+      '\\u3164',
+      '\\u115f\\u1160',
+      'bot\\ud800',
+      'z\\u0301\\u0302\\u0303',
+      '\\ufeff',
+      'a\\u00adb',
+    ];
     for (const name of names) {
       for (const [method, path, body] of [
         ['POST', '/bots', `{"name":"${name}","game":"pioneers","url":"http://127.0.0.1:9/x"}`],
@@ -447,7 +696,12 @@ describe('security suite: refused requests change nothing', () => {
         ['POST', '/keys', `{"name":"${name}","publicKey":"${formatPublicKey(generateKeyPair().privateKey, 'raw')}"}`],
       ] as const) {
         const headers = { ...signHeaders(alice, method, path, body), 'content-type': 'application/json' };
-        refused(await h.send(method, path, { headers, body }), 400, 'invalid_request', /^name: must not (contain|be blank|stack)/);
+        refused(
+          await h.send(method, path, { headers, body }),
+          400,
+          'invalid_request',
+          /^name: must not (contain|be blank|stack)/,
+        );
       }
     }
     await unchanged();
@@ -456,21 +710,57 @@ describe('security suite: refused requests change nothing', () => {
   it('wrong types and unknown fields: 400 naming the field', async () => {
     refused(await h.signed(alice, 'POST', '/me/handle', { handle: 42 }), 400, 'invalid_request', /handle/);
     refused(await h.signed(alice, 'POST', '/me/handle', { handle: 'Not A Handle' }), 400, 'invalid_request', /handle/);
-    refused(await h.signed(alice, 'POST', '/me/handle', { handle: 'ok_handle', admin: true }), 400, 'invalid_request', /admin/);
-    refused(await h.signed(alice, 'POST', '/bots', { name: 'x', game: 'chess', url: 'http://127.0.0.1:9/' }), 400, 'invalid_request', /game/);
+    refused(
+      await h.signed(alice, 'POST', '/me/handle', { handle: 'ok_handle', admin: true }),
+      400,
+      'invalid_request',
+      /admin/,
+    );
+    refused(
+      await h.signed(alice, 'POST', '/bots', { name: 'x', game: 'chess', url: 'http://127.0.0.1:9/' }),
+      400,
+      'invalid_request',
+      /game/,
+    );
     refused(await h.signed(alice, 'POST', '/bots', { name: 'x', game: 'pioneers' }), 400, 'invalid_request', /url/);
-    refused(await h.signed(alice, 'POST', '/keys', { name: '', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw') }), 400, 'invalid_request', /name/);
-    refused(await h.signed(alice, 'POST', '/keys', { name: 'k', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'), scopes: ['root'] }), 400, 'invalid_request', /scopes/);
+    refused(
+      await h.signed(alice, 'POST', '/keys', {
+        name: '',
+        publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'),
+      }),
+      400,
+      'invalid_request',
+      /name/,
+    );
+    refused(
+      await h.signed(alice, 'POST', '/keys', {
+        name: 'k',
+        publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'),
+        scopes: ['root'],
+      }),
+      400,
+      'invalid_request',
+      /scopes/,
+    );
     refused(await h.signed(alice, 'PATCH', `/bots/${aliceBot}`, { name: 7 }), 400, 'invalid_request', /name/);
     refused(await h.signed(alice, 'GET', '/bots?game=chess'), 400, 'invalid_request', /game/);
     for (const limit of ['abc', '0', '2.5', '101']) {
-      refused(await h.send('GET', `/matches?limit=${limit}`), 400, 'invalid_request', /^limit: must be a whole number from 1 to 100$/);
+      refused(
+        await h.send('GET', `/matches?limit=${limit}`),
+        400,
+        'invalid_request',
+        /^limit: must be a whole number from 1 to 100$/,
+      );
     }
     await unchanged();
   });
 
   it('a public key that is not Ed25519: 400 naming publicKey', async () => {
-    for (const publicKey of ['not a key', 'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ== me', Buffer.alloc(31).toString('base64')]) {
+    for (const publicKey of [
+      'not a key',
+      'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ== me',
+      Buffer.alloc(31).toString('base64'),
+    ]) {
       refused(await h.signed(alice, 'POST', '/keys', { name: 'k', publicKey }), 400, 'invalid_request', /publicKey/);
     }
     await unchanged();
@@ -512,7 +802,12 @@ describe('responses are checked against their schemas', () => {
     const u = await h.addUser('odd@example.com');
     const key = await h.addKey(u.id);
     // Written around the API: a key name over the 64-character limit.
-    await h.store.addKey({ userId: u.id, name: 'n'.repeat(100), publicKey: Buffer.alloc(32, 7).toString('base64'), scopes: ['bots.read'] });
+    await h.store.addKey({
+      userId: u.id,
+      name: 'n'.repeat(100),
+      publicKey: Buffer.alloc(32, 7).toString('base64'),
+      scopes: ['bots.read'],
+    });
     const res = await h.signed(key, 'GET', '/keys');
     refused(res, 500, 'internal');
     expect(res.text).not.toContain('n'.repeat(100));
@@ -524,7 +819,10 @@ describe('rate limits', () => {
   let h: Harness;
   // A fresh server per test: the address bucket is shared by every public route.
   beforeEach(async () => {
-    h = await startHarness({ dev: true, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 2, perSecond: 0.01 } } });
+    h = await startHarness({
+      dev: true,
+      rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 2, perSecond: 0.01 } },
+    });
   });
   afterEach(() => h?.close());
 
@@ -542,13 +840,20 @@ describe('rate limits', () => {
     expect((await h.send('GET', '/metrics')).text).toMatch(/arena_rate_limited_total(\{[^}]*\})? [1-9]/);
   });
 
-  it('a request 429\'d for its key is not remembered: sent again as it was after Retry-After, it is accepted', async () => {
+  it("a request 429'd for its key is not remembered: sent again as it was after Retry-After, it is accepted", async () => {
     await h.close();
     let clock = Date.now();
-    h = await startHarness({ dev: true, now: () => clock, rateLimits: { key: { burst: 3, perSecond: 0.1 }, address: { burst: 100, perSecond: 100 } } });
+    h = await startHarness({
+      dev: true,
+      now: () => clock,
+      rateLimits: { key: { burst: 3, perSecond: 0.1 }, address: { burst: 100, perSecond: 100 } },
+    });
     const u = await h.addUser('retry@example.com');
     const k = await h.addKey(u.id);
-    for (let i = 0; i < 3; i++) expect((await h.send('GET', '/me', { headers: signHeaders(k, 'GET', '/me', undefined, clock + i) })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await h.send('GET', '/me', { headers: signHeaders(k, 'GET', '/me', undefined, clock + i) })).status).toBe(
+        200,
+      );
     const headers = signHeaders(k, 'GET', '/me', undefined, clock + 3);
     const limited = await h.send('GET', '/me', { headers });
     refused(limited, 429, 'rate_limited');
@@ -566,8 +871,16 @@ describe('rate limits', () => {
     await h.close();
     const cache = new ReplayCache(WINDOW_MS);
     const checked: string[] = [];
-    const replayGuard = { check: async (key: string, ts: number, now: number): Promise<ReplayCheck> => (checked.push(key), cache.check(key, ts, now)) };
-    h = await startHarness({ dev: true, replayGuard, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 100, perSecond: 100 } } });
+    const replayGuard = {
+      check: async (key: string, ts: number, now: number): Promise<ReplayCheck> => (
+        checked.push(key), cache.check(key, ts, now)
+      ),
+    };
+    h = await startHarness({
+      dev: true,
+      replayGuard,
+      rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 100, perSecond: 100 } },
+    });
     const u = await h.addUser('spent@example.com');
     const k = await h.addKey(u.id);
     const forged = { ...k, privateKey: generateKeyPair().privateKey };
@@ -576,7 +889,10 @@ describe('rate limits', () => {
     for (let i = 0; i < 3; i++) expect((await h.signed(k, 'GET', '/me')).status).toBe(200);
     expect(checked).toHaveLength(3);
     expect(cache.size).toBe(3);
-    const failures = () => h.send('GET', '/metrics').then((r) => Number(/arena_auth_failures_total\{reason="bad_signature"\} (\d+)/.exec(r.text)?.[1] ?? 0));
+    const failures = () =>
+      h
+        .send('GET', '/metrics')
+        .then((r) => Number(/arena_auth_failures_total\{reason="bad_signature"\} (\d+)/.exec(r.text)?.[1] ?? 0));
     const failedBefore = await failures();
     // Over the limit: neither a good nor a forged signature is checked (a forgery is 429, not 401), nothing is stored.
     refused(await h.signed(k, 'GET', '/me'), 429, 'rate_limited');
@@ -588,16 +904,25 @@ describe('rate limits', () => {
 
   it('failed signed requests per address: past the budget, 429 before any signature is checked', async () => {
     await h.close();
-    h = await startHarness({ dev: true, rateLimits: { key: { burst: 100, perSecond: 100 }, address: { burst: 100, perSecond: 100 }, authFailures: { burst: 3, perSecond: 0.01 } } });
+    h = await startHarness({
+      dev: true,
+      rateLimits: {
+        key: { burst: 100, perSecond: 100 },
+        address: { burst: 100, perSecond: 100 },
+        authFailures: { burst: 3, perSecond: 0.01 },
+      },
+    });
     const u = await h.addUser('target@example.com');
     const k = await h.addKey(u.id);
-    const bot = (await h.store.addBot({ ownerId: u.id, name: 't1', game: 'pioneers', url: 'http://127.0.0.1:9/t1' })).id;
+    const bot = (await h.store.addBot({ ownerId: u.id, name: 't1', game: 'pioneers', url: 'http://127.0.0.1:9/t1' }))
+      .id;
     const forged = { ...k, privateKey: generateKeyPair().privateKey };
     // A missing scope is not a failed signature: it costs nothing from the budget.
     const reader = await h.addKey(u.id, ['bots.read']);
     const before = await h.snapshot();
     refused(await h.signed(reader, 'POST', `/bots/${bot}/pause`), 403, 'forbidden');
-    for (let i = 0; i < 3; i++) refused(await h.signed(forged, 'POST', `/bots/${bot}/pause`), 401, 'unauthenticated', /signature/);
+    for (let i = 0; i < 3; i++)
+      refused(await h.signed(forged, 'POST', `/bots/${bot}/pause`), 401, 'unauthenticated', /signature/);
     const limited = await h.signed(forged, 'POST', `/bots/${bot}/pause`);
     refused(limited, 429, 'rate_limited', /failed signed requests/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -610,16 +935,26 @@ describe('rate limits', () => {
     expect((await h.send('GET', '/metrics')).text).toMatch(/arena_auth_failures_total\{reason="bad_signature"\} 3\n/);
   });
 
-  it('behind a proxy without --trust-proxy: every client shares the proxy\'s address, and the log says so once', async () => {
-    for (const client of ['203.0.113.5', '203.0.113.6']) expect((await h.send('GET', '/health', { headers: { 'x-forwarded-for': client } })).status).toBe(200);
+  it("behind a proxy without --trust-proxy: every client shares the proxy's address, and the log says so once", async () => {
+    for (const client of ['203.0.113.5', '203.0.113.6'])
+      expect((await h.send('GET', '/health', { headers: { 'x-forwarded-for': client } })).status).toBe(200);
     refused(await h.send('GET', '/health', { headers: { 'x-forwarded-for': '203.0.113.7' } }), 429, 'rate_limited');
     expect(h.logs.filter((l) => l.event === 'proxy.untrusted')).toHaveLength(1);
   });
 
   it('with --trust-proxy: each client by the address the proxy appended; what the client wrote before it does not count', async () => {
     await h.close();
-    h = await startHarness({ dev: true, trustProxy: true, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 2, perSecond: 0.01 }, authFailures: { burst: 1, perSecond: 0.01 } } });
-    const get = (xff?: string) => h.send('GET', '/health', { headers: xff === undefined ? {} : { 'x-forwarded-for': xff } });
+    h = await startHarness({
+      dev: true,
+      trustProxy: true,
+      rateLimits: {
+        key: { burst: 3, perSecond: 0.01 },
+        address: { burst: 2, perSecond: 0.01 },
+        authFailures: { burst: 1, perSecond: 0.01 },
+      },
+    });
+    const get = (xff?: string) =>
+      h.send('GET', '/health', { headers: xff === undefined ? {} : { 'x-forwarded-for': xff } });
     expect([(await get('203.0.113.5')).status, (await get('198.51.100.1, 203.0.113.5')).status]).toEqual([200, 200]);
     refused(await get('203.0.113.5'), 429, 'rate_limited');
     // A forged first entry does not buy a new bucket: the proxy's entry is the last one.
@@ -634,15 +969,32 @@ describe('rate limits', () => {
     const u = await h.addUser('proxied@example.com');
     const k = await h.addKey(u.id);
     const forged = { ...k, privateKey: generateKeyPair().privateKey };
-    refused(await h.signed(forged, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.66' }), 401, 'unauthenticated');
-    refused(await h.signed(forged, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.66' }), 429, 'rate_limited', /failed signed requests/);
+    refused(
+      await h.signed(forged, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.66' }),
+      401,
+      'unauthenticated',
+    );
+    refused(
+      await h.signed(forged, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.66' }),
+      429,
+      'rate_limited',
+      /failed signed requests/,
+    );
     expect((await h.signed(k, 'GET', '/bots', undefined, { 'x-forwarded-for': '203.0.113.77' })).status).toBe(200);
     expect(h.logs.some((l) => l.event === 'proxy.untrusted')).toBe(false);
   });
 
   it('with --trust-proxy, an IPv6 client counts by its /64: another address of the same /64 gets no allowance of its own', async () => {
     await h.close();
-    h = await startHarness({ dev: true, trustProxy: true, rateLimits: { key: { burst: 3, perSecond: 0.01 }, address: { burst: 2, perSecond: 0.01 }, authFailures: { burst: 1, perSecond: 0.01 } } });
+    h = await startHarness({
+      dev: true,
+      trustProxy: true,
+      rateLimits: {
+        key: { burst: 3, perSecond: 0.01 },
+        address: { burst: 2, perSecond: 0.01 },
+        authFailures: { burst: 1, perSecond: 0.01 },
+      },
+    });
     const get = (xff: string) => h.send('GET', '/health', { headers: { 'x-forwarded-for': xff } });
     expect([(await get('2001:db8:1:2::1')).status, (await get('2001:db8:1:2::2')).status]).toEqual([200, 200]);
     refused(await get('2001:db8:1:2:ffff:ffff:ffff:9'), 429, 'rate_limited');
@@ -651,13 +1003,22 @@ describe('rate limits', () => {
     // An IPv4 client written as IPv4-mapped IPv6 is the same client.
     expect([(await get('203.0.113.9')).status, (await get('::ffff:203.0.113.9')).status]).toEqual([200, 200]);
     refused(await get('203.0.113.9'), 429, 'rate_limited');
-    expect([limitKey('2001:0db8:0001:0002::abcd'), limitKey('::1'), limitKey('::ffff:10.0.0.1'), limitKey('unknown')])
-      .toEqual(['2001:db8:1:2::/64', '::/64', '10.0.0.1', 'unknown']);
+    expect([
+      limitKey('2001:0db8:0001:0002::abcd'),
+      limitKey('::1'),
+      limitKey('::ffff:10.0.0.1'),
+      limitKey('unknown'),
+    ]).toEqual(['2001:db8:1:2::/64', '::/64', '10.0.0.1', 'unknown']);
   });
 
   it('believes X-Forwarded-For only from a loopback or private peer (a proxy), never from a public one', () => {
     // Requests from public addresses cannot be made here (tests stay on loopback): the Node request the app reads, as it would be.
-    const from = (peer: string, xff?: string) => ({ env: { incoming: { socket: { remoteAddress: peer }, rawHeaders: xff === undefined ? [] : ['X-Forwarded-For', xff] } } }) as unknown as Context;
+    const from = (peer: string, xff?: string) =>
+      ({
+        env: {
+          incoming: { socket: { remoteAddress: peer }, rawHeaders: xff === undefined ? [] : ['X-Forwarded-For', xff] },
+        },
+      }) as unknown as Context;
     expect(clientAddress(from('198.51.100.7', '203.0.113.5'), true)).toBe('198.51.100.7');
     expect(clientAddress(from('2001:db8::9', '203.0.113.5'), true)).toBe('2001:db8::9');
     for (const proxy of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.0.2', '192.168.1.4', '172.16.0.3', 'fd00::1']) {
@@ -668,12 +1029,25 @@ describe('rate limits', () => {
 
   it('per address on unauthenticated routes', async () => {
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push(await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `x${i}@example.com` }) }));
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        await h.send('POST', '/auth/email', {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `x${i}@example.com` }),
+        }),
+      );
     expect(statuses.slice(0, 2).map((r) => r.status)).toEqual([202, 202]);
     refused(statuses[2], 429, 'rate_limited');
     expect(Number(statuses[2].headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Every unauthenticated route shares the address's bucket.
-    for (const path of ['/health', '/.well-known/svc.json', '/openapi.json', '/llms.txt', '/metrics', '/auth/callback?token=x']) {
+    for (const path of [
+      '/health',
+      '/.well-known/svc.json',
+      '/openapi.json',
+      '/llms.txt',
+      '/metrics',
+      '/auth/callback?token=x',
+    ]) {
       refused(await h.send('GET', path), 429, 'rate_limited');
     }
   });

@@ -54,7 +54,12 @@ function form(link: string): string {
 
 /** Confirms a link as the confirm page's button does: a same-origin form post. */
 function confirm(base: string, link: string, headers: Record<string, string> = {}): Promise<Res> {
-  return call(`${base}/auth/callback`, 'POST', { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(base).origin, ...headers }, form(link));
+  return call(
+    `${base}/auth/callback`,
+    'POST',
+    { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(base).origin, ...headers },
+    form(link),
+  );
 }
 
 describe('e-mail sign-in over SMTP (production server)', () => {
@@ -68,7 +73,9 @@ describe('e-mail sign-in over SMTP (production server)', () => {
 
   const snapshot = async () => {
     const users = await store.listUsers();
-    return Promise.all(users.map(async (u) => ({ u, keys: await store.listKeys(u.id), bots: await store.listBots(u.id) })));
+    return Promise.all(
+      users.map(async (u) => ({ u, keys: await store.listKeys(u.id), bots: await store.listBots(u.id) })),
+    );
   };
 
   beforeAll(async () => {
@@ -76,7 +83,12 @@ describe('e-mail sign-in over SMTP (production server)', () => {
     dir = mkdtempSync(join(tmpdir(), 'arena-signin-'));
     store = await openFileStore(join(dir, 'data'));
     server = await startServer({
-      store, dataDir: join(dir, 'data'), host: '127.0.0.1', port: 0, smtpUrl: mail.url, tickSeconds: 0,
+      store,
+      dataDir: join(dir, 'data'),
+      host: '127.0.0.1',
+      port: 0,
+      smtpUrl: mail.url,
+      tickSeconds: 0,
       logOut: { write: (s: string) => log.push(s) },
     });
   });
@@ -88,7 +100,12 @@ describe('e-mail sign-in over SMTP (production server)', () => {
   });
 
   it('POST /auth/email mails a link to the address; the token is not in the log', async () => {
-    const res = await call(`${server.url}/auth/email`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: 'New.Person@Example.com' }));
+    const res = await call(
+      `${server.url}/auth/email`,
+      'POST',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ email: 'New.Person@Example.com' }),
+    );
     expect(res.status).toBe(202);
     // nodemailer lower-cases the domain; the local part is kept.
     const got = await mail.next('New.Person@example.com');
@@ -116,9 +133,18 @@ describe('e-mail sign-in over SMTP (production server)', () => {
   });
 
   it('a confirm from another site (or with no origin) is 403 and leaves the link unused', async () => {
-    const cases: Array<Record<string, string>> = [{ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, { origin: '' }];
+    const cases: Array<Record<string, string>> = [
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+      { origin: '' },
+    ];
     for (const headers of cases) {
-      const res = await call(`${server.url}/auth/callback`, 'POST', { 'content-type': 'application/x-www-form-urlencoded', ...headers }, form(link));
+      const res = await call(
+        `${server.url}/auth/callback`,
+        'POST',
+        { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        form(link),
+      );
       expect(res.status).toBe(403);
       expect(res.json.error.code).toBe('forbidden');
       expect(setCookies(res)).toEqual([]);
@@ -171,11 +197,24 @@ describe('e-mail sign-in over SMTP (production server)', () => {
     expect(me.status).toBe(200);
     expect(me.json.email.toLowerCase()).toBe('new.person@example.com');
     const origin = new URL(server.baseUrl).origin;
-    const handle = await call(`${server.url}/me/handle`, 'POST', { cookie, origin, 'content-type': 'application/json' }, JSON.stringify({ handle: 'newbie' }));
+    const handle = await call(
+      `${server.url}/me/handle`,
+      'POST',
+      { cookie, origin, 'content-type': 'application/json' },
+      JSON.stringify({ handle: 'newbie' }),
+    );
     expect(handle.status).toBe(200);
     expect(handle.json.name).toBe('newbie');
-    const key = await call(`${server.url}/keys`, 'POST', { cookie, 'sec-fetch-site': 'same-origin', origin, 'content-type': 'application/json' },
-      JSON.stringify({ name: 'from the dashboard', publicKey: formatPublicKey(generateKeyPair().privateKey, 'ssh'), scopes: ['keys.read', 'keys.write'] }));
+    const key = await call(
+      `${server.url}/keys`,
+      'POST',
+      { cookie, 'sec-fetch-site': 'same-origin', origin, 'content-type': 'application/json' },
+      JSON.stringify({
+        name: 'from the dashboard',
+        publicKey: formatPublicKey(generateKeyPair().privateKey, 'ssh'),
+        scopes: ['keys.read', 'keys.write'],
+      }),
+    );
     expect(key.status).toBe(201);
   });
 
@@ -191,12 +230,25 @@ describe('e-mail sign-in over SMTP (production server)', () => {
       ['no origin information at all', { cookie, 'content-type': 'application/json' }],
     ];
     for (const [label, headers] of cases) {
-      const res = await call(`${server.url}/me/handle`, 'POST', headers, label.startsWith('no origin') ? JSON.stringify({ handle: 'pwned' }) : 'handle=pwned');
+      const res = await call(
+        `${server.url}/me/handle`,
+        'POST',
+        headers,
+        label.startsWith('no origin') ? JSON.stringify({ handle: 'pwned' }) : 'handle=pwned',
+      );
       expect(res.status, label).toBe(403);
       expect(res.json.error.code, label).toBe('forbidden');
     }
-    const key = await call(`${server.url}/keys`, 'POST', { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
-      JSON.stringify({ name: 'evil', publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'), scopes: ['account.write'] }));
+    const key = await call(
+      `${server.url}/keys`,
+      'POST',
+      { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      JSON.stringify({
+        name: 'evil',
+        publicKey: formatPublicKey(generateKeyPair().privateKey, 'raw'),
+        scopes: ['account.write'],
+      }),
+    );
     expect(key.status).toBe(403);
     expect(await snapshot()).toEqual(before);
     // Reads need no origin check: a cross-site GET cannot read the answer anyway.
@@ -204,7 +256,11 @@ describe('e-mail sign-in over SMTP (production server)', () => {
   });
 
   it('logout from another site does nothing; from our origin it ends the session', async () => {
-    const evil = await call(`${server.url}/auth/logout`, 'POST', { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    const evil = await call(`${server.url}/auth/logout`, 'POST', {
+      cookie,
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
     expect(evil.status).toBe(403);
     expect((await call(`${server.url}/me`, 'GET', { cookie })).status).toBe(200);
     const out = await call(`${server.url}/auth/logout`, 'POST', { cookie, origin: new URL(server.baseUrl).origin });
@@ -223,7 +279,12 @@ describe('e-mail sign-in over SMTP (production server)', () => {
 
   it('a second sign-in of the same address finds the same user', async () => {
     const first = await store.getUserByEmail('new.person@example.com');
-    await call(`${server.url}/auth/email`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: 'new.person@example.com' }));
+    await call(
+      `${server.url}/auth/email`,
+      'POST',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ email: 'new.person@example.com' }),
+    );
     const res = await confirm(server.baseUrl, linkIn(await mail.next('new.person@example.com')));
     expect(res.status).toBe(303);
     const me = await call(`${server.url}/me`, 'GET', { cookie: sessionCookie(res) });
@@ -233,25 +294,49 @@ describe('e-mail sign-in over SMTP (production server)', () => {
 
   it("login CSRF: someone else's link opened while signed in never replaces the session silently", async () => {
     // The victim is signed in.
-    await call(`${server.url}/auth/email`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: 'victim@example.com' }));
+    await call(
+      `${server.url}/auth/email`,
+      'POST',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ email: 'victim@example.com' }),
+    );
     const victim = sessionCookie(await confirm(server.baseUrl, linkIn(await mail.next('victim@example.com'))));
     // The attacker asks for a link to their own account and gets the victim to open it.
-    await call(`${server.url}/auth/email`, 'POST', { 'content-type': 'application/json' }, JSON.stringify({ email: 'attacker@example.com' }));
+    await call(
+      `${server.url}/auth/email`,
+      'POST',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ email: 'attacker@example.com' }),
+    );
     const planted = linkIn(await mail.next('attacker@example.com'));
     const opened = await call(planted, 'GET', { cookie: victim, accept: 'text/html' });
     expect(opened.status).toBe(200);
     expect(setCookies(opened)).toEqual([]);
     expect(opened.text).toMatch(/signed in now as <strong>victim@example\.com<\/strong>/);
-    expect(opened.text).toMatch(/Confirming signs you out of that account and in as <strong>attacker@example\.com<\/strong>/);
+    expect(opened.text).toMatch(
+      /Confirming signs you out of that account and in as <strong>attacker@example\.com<\/strong>/,
+    );
     // An auto-submitting form on the attacker's site is refused.
-    const forged = await call(`${server.url}/auth/callback`, 'POST', { cookie: victim, 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, form(planted));
+    const forged = await call(
+      `${server.url}/auth/callback`,
+      'POST',
+      {
+        cookie: victim,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+      form(planted),
+    );
     expect(forged.status).toBe(403);
     expect(setCookies(forged)).toEqual([]);
     expect((await call(`${server.url}/me`, 'GET', { cookie: victim })).json.email).toBe('victim@example.com');
     // Confirming on our own page switches accounts and ends the old session.
     const switched = await confirm(server.baseUrl, planted, { cookie: victim });
     expect(switched.status).toBe(303);
-    expect((await call(`${server.url}/me`, 'GET', { cookie: sessionCookie(switched) })).json.email).toBe('attacker@example.com');
+    expect((await call(`${server.url}/me`, 'GET', { cookie: sessionCookie(switched) })).json.email).toBe(
+      'attacker@example.com',
+    );
     expect((await call(`${server.url}/me`, 'GET', { cookie: victim })).status).toBe(401);
   });
 
@@ -272,7 +357,10 @@ describe('e-mail sign-in without SMTP (dev): the link is in the server log', () 
   afterAll(() => h?.close());
 
   const requestLink = async (email: string) => {
-    const res = await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+    const res = await h.send('POST', '/auth/email', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
     expect(res.status).toBe(202);
     const line = [...h.logs].reverse().find((l) => typeof l.link === 'string');
     expect(line).toBeDefined();
@@ -282,7 +370,10 @@ describe('e-mail sign-in without SMTP (dev): the link is in the server log', () 
   it('following the logged link signs in; the cookie is not Secure in dev', async () => {
     const link = await requestLink('dev@example.com');
     expect((await h.send('GET', new URL(link).pathname + new URL(link).search)).status).toBe(200);
-    const res = await h.send('POST', '/auth/callback', { headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(h.baseUrl).origin }, body: form(link) });
+    const res = await h.send('POST', '/auth/callback', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(h.baseUrl).origin },
+      body: form(link),
+    });
     expect(res.status).toBe(303);
     const line = setCookies(res)[0];
     expect(line).toMatch(/HttpOnly/i);
@@ -303,7 +394,10 @@ describe('e-mail sign-in without SMTP (dev): the link is in the server log', () 
   });
 
   it('a malformed address is 400 naming email', async () => {
-    const res = await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'not-an-address' }) });
+    const res = await h.send('POST', '/auth/email', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'not-an-address' }),
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('invalid_request');
     expect(res.json.error.message).toMatch(/email/);
@@ -331,7 +425,10 @@ describe('an SMTP server that never answers', () => {
   });
 
   it('POST /auth/email answers 500 once the mailer gives up, logs why, and creates no user', async () => {
-    const res = await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'stuck@example.com' }) });
+    const res = await h.send('POST', '/auth/email', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'stuck@example.com' }),
+    });
     expect(res.status).toBe(500);
     expect(res.json.error.code).toBe('internal');
     expect(res.json.error.message).toMatch(/could not be sent/);
@@ -341,28 +438,50 @@ describe('an SMTP server that never answers', () => {
   });
 
   it('mail attempts to one address count against its mail rate, sent or not: the fourth in a row is 429', async () => {
-    for (let i = 0; i < 3; i++) expect((await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'retry@example.com' }) })).status).toBe(500);
-    const fourth = await h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'retry@example.com' }) });
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await h.send('POST', '/auth/email', {
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'retry@example.com' }),
+          })
+        ).status,
+      ).toBe(500);
+    const fourth = await h.send('POST', '/auth/email', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'retry@example.com' }),
+    });
     expect(fourth.status).toBe(429);
     expect(fourth.json.error.message).toMatch(/this e-mail address/);
   });
 
   it("the URL's own timeouts are kept", async () => {
     const port = (silent.address() as AddressInfo).port;
-    const mailer = await smtpMailer(`smtp://127.0.0.1:${port}?greetingTimeout=200`, 'Arena <arena@localhost>', { timeoutMs: 60_000 });
+    const mailer = await smtpMailer(`smtp://127.0.0.1:${port}?greetingTimeout=200`, 'Arena <arena@localhost>', {
+      timeoutMs: 60_000,
+    });
     await expect(mailer.sendSignIn('x@example.com', 'http://127.0.0.1/')).rejects.toThrow(/greeting/i);
   });
 });
 
-describe('sign-in mails are limited: nobody can fill a stranger\'s inbox or the store', () => {
+describe("sign-in mails are limited: nobody can fill a stranger's inbox or the store", () => {
   let h: Harness;
   let now = Date.now();
   beforeAll(async () => {
-    h = await startHarness({ dev: true, now: () => now, rateLimits: { key: { perSecond: 50, burst: 200 }, address: { perSecond: 100, burst: 100 }, signInMails: { perSecond: 1 / 60, burst: 6 } } });
+    h = await startHarness({
+      dev: true,
+      now: () => now,
+      rateLimits: {
+        key: { perSecond: 50, burst: 200 },
+        address: { perSecond: 100, burst: 100 },
+        signInMails: { perSecond: 1 / 60, burst: 6 },
+      },
+    });
   });
   afterAll(() => h?.close());
 
-  const ask = (email: string) => h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const ask = (email: string) =>
+    h.send('POST', '/auth/email', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
   const linksTo = (email: string) => h.logs.filter((l) => l.event === 'auth.email' && l.email === email).length;
 
   const lastLink = () => String([...h.logs].reverse().find((l) => typeof l.link === 'string')!.link);

@@ -50,7 +50,9 @@ describe('management API end to end (dev mode, real bots)', () => {
     const health = await h.send('GET', '/health');
     expect(health.status).toBe(200);
     // On a database /health also says whether it is reachable (docs/operating.md).
-    expect(health.json).toEqual(TEST_STORE === 'postgres' ? { status: 'ok', role: 'all', db: 'ok' } : { status: 'ok', role: 'all' });
+    expect(health.json).toEqual(
+      TEST_STORE === 'postgres' ? { status: 'ok', role: 'all', db: 'ok' } : { status: 'ok', role: 'all' },
+    );
     const svc = await h.send('GET', '/.well-known/svc.json');
     expect(svc.status).toBe(200);
     expect(svc.json).toEqual({ publicKey: h.platformPublicKey });
@@ -87,7 +89,11 @@ describe('management API end to end (dev mode, real bots)', () => {
       expect(meta.revokedAt).toBeNull();
       made.push(meta);
     }
-    const withScopes = await h.signed(key, 'POST', '/keys', { name: 'reader', publicKey: texts[0], scopes: ['account.read'] });
+    const withScopes = await h.signed(key, 'POST', '/keys', {
+      name: 'reader',
+      publicKey: texts[0],
+      scopes: ['account.read'],
+    });
     expect(withScopes.status).toBe(201);
     expect(withScopes.json.scopes).toEqual(['account.read']);
 
@@ -97,7 +103,12 @@ describe('management API end to end (dev mode, real bots)', () => {
     expect(ids).toEqual(expect.arrayContaining([key.id, ...made.map((m) => m.id), withScopes.json.id]));
 
     // The new key signs requests with its own scopes.
-    const newKey: TestKey = { id: made[0].id, userId, privateKey: pairs[0].privateKey, scopes: ['bots.read', 'bots.write'] };
+    const newKey: TestKey = {
+      id: made[0].id,
+      userId,
+      privateKey: pairs[0].privateKey,
+      scopes: ['bots.read', 'bots.write'],
+    };
     expect((await h.signed(newKey, 'GET', '/bots')).status).toBe(200);
     expect((await h.signed(newKey, 'GET', '/me')).status).toBe(403);
 
@@ -140,7 +151,7 @@ describe('management API end to end (dev mode, real bots)', () => {
     expect((await h.store.getBot(bot.id))?.url).toBe(botA.url);
   });
 
-  it('GET /bots?game= lists the owner\'s bots; GET /bots/{id} shows one', async () => {
+  it("GET /bots?game= lists the owner's bots; GET /bots/{id} shows one", async () => {
     const list = await h.signed(key, 'GET', '/bots?game=pioneers');
     expect(list.status).toBe(200);
     expect(BotListSchema.parse(list.json).bots.map((b) => b.id)).toEqual([botId]);
@@ -228,7 +239,13 @@ describe('management API end to end (dev mode, real bots)', () => {
     expect(new Set(ids).size).toBe(ids.length);
     // The log line of each request names the id its response carried.
     for (const id of ids) expect(h.logs.some((l) => l.event === 'request' && l.requestId === id)).toBe(true);
-    expect(responses.map((r) => r.headers['cache-control'])).toEqual([undefined, 'no-store', 'no-store', 'no-store', undefined]);
+    expect(responses.map((r) => r.headers['cache-control'])).toEqual([
+      undefined,
+      'no-store',
+      'no-store',
+      'no-store',
+      undefined,
+    ]);
     expect(responses[3].status).toBe(404);
   });
 
@@ -283,7 +300,14 @@ describe('what one account may hold', () => {
 
   beforeAll(async () => {
     // Key creations unthrottled here: this is about how many an account may hold at once.
-    h = await startHarness({ dev: true, rateLimits: { key: { perSecond: 50, burst: 200 }, address: { perSecond: 10, burst: 60 }, keyCreations: { perSecond: 100, burst: 100 } } });
+    h = await startHarness({
+      dev: true,
+      rateLimits: {
+        key: { perSecond: 50, burst: 200 },
+        address: { perSecond: 10, burst: 60 },
+        keyCreations: { perSecond: 100, burst: 100 },
+      },
+    });
     bot = await startTestBot({ behaviour: () => {} });
     userId = (await h.addUser('many@example.com')).id;
     key = await h.addKey(userId);
@@ -295,18 +319,25 @@ describe('what one account may hold', () => {
 
   it(`${MAX_BOTS_PER_USER} bots: one more is 409 before any deploy check, and removing one makes room`, async () => {
     const ids: string[] = [];
-    for (let i = 0; ids.length < MAX_BOTS_PER_USER; i++) ids.push((await h.store.addBot({ ownerId: userId, name: `b${i}`, game: 'pioneers', url: bot.url })).id);
+    for (let i = 0; ids.length < MAX_BOTS_PER_USER; i++)
+      ids.push((await h.store.addBot({ ownerId: userId, name: `b${i}`, game: 'pioneers', url: bot.url })).id);
     const upgrades = bot.handshakes.length;
     const over = await h.signed(key, 'POST', '/bots', { name: 'one-more', game: 'pioneers', url: bot.url });
     expect(over.status).toBe(409);
     expect(over.json.error.message).toMatch(/this account has 100 bots, the most it may have; remove one/);
     expect(bot.handshakes.length).toBe(upgrades);
     expect((await h.signed(key, 'DELETE', `/bots/${ids[0]}`)).status).toBe(204);
-    expect((await h.signed(key, 'POST', '/bots', { name: 'one-more', game: 'pioneers', url: bot.url })).status).toBe(201);
+    expect((await h.signed(key, 'POST', '/bots', { name: 'one-more', game: 'pioneers', url: bot.url })).status).toBe(
+      201,
+    );
   });
 
   it(`${MAX_ACTIVE_KEYS_PER_USER} keys that are not revoked: one more is 409, and revoking one makes room`, async () => {
-    const add = () => h.signed(key, 'POST', '/keys', { name: 'laptop', publicKey: Buffer.from(publicKeyRaw(generateKeyPair().privateKey)).toString('base64') });
+    const add = () =>
+      h.signed(key, 'POST', '/keys', {
+        name: 'laptop',
+        publicKey: Buffer.from(publicKeyRaw(generateKeyPair().privateKey)).toString('base64'),
+      });
     let last: { json: { id: string } } | null = null;
     for (let n = 1; n < MAX_ACTIVE_KEYS_PER_USER; n++) {
       const r = await add();
@@ -325,13 +356,25 @@ describe('keys are added a few in a row, then one a minute: adding and revoking 
   let h: Harness;
   let now = Date.now();
   beforeAll(async () => {
-    h = await startHarness({ dev: true, now: () => now, rateLimits: { key: { perSecond: 50, burst: 200 }, address: { perSecond: 10, burst: 60 }, keyCreations: { perSecond: 1 / 60, burst: 2 } } });
+    h = await startHarness({
+      dev: true,
+      now: () => now,
+      rateLimits: {
+        key: { perSecond: 50, burst: 200 },
+        address: { perSecond: 10, burst: 60 },
+        keyCreations: { perSecond: 1 / 60, burst: 2 },
+      },
+    });
   });
   afterAll(() => h?.close());
 
   it('past the allowance, 429 with Retry-After, and nothing is added', async () => {
     const key = await h.addKey((await h.addUser('rotate@example.com')).id);
-    const add = () => h.signed(key, 'POST', '/keys', { name: 'ci', publicKey: Buffer.from(publicKeyRaw(generateKeyPair().privateKey)).toString('base64') });
+    const add = () =>
+      h.signed(key, 'POST', '/keys', {
+        name: 'ci',
+        publicKey: Buffer.from(publicKeyRaw(generateKeyPair().privateKey)).toString('base64'),
+      });
     for (let i = 0; i < 2; i++) {
       const r = await add();
       expect(r.status).toBe(201);
@@ -354,7 +397,15 @@ describe('deploy checks are limited per account: the server cannot be aimed at s
   let now = Date.now();
 
   beforeAll(async () => {
-    h = await startHarness({ dev: true, now: () => now, rateLimits: { key: { perSecond: 50, burst: 200 }, address: { perSecond: 10, burst: 60 }, deployChecks: { perSecond: 1 / 5, burst: 2 } } });
+    h = await startHarness({
+      dev: true,
+      now: () => now,
+      rateLimits: {
+        key: { perSecond: 50, burst: 200 },
+        address: { perSecond: 10, burst: 60 },
+        deployChecks: { perSecond: 1 / 5, burst: 2 },
+      },
+    });
     bot = await startTestBot({ behaviour: () => {} });
     key = await h.addKey((await h.addUser('checks@example.com')).id);
   });

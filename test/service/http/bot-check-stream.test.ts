@@ -43,7 +43,9 @@ describe('POST /bots/check when the client leaves mid-check', () => {
     const body = JSON.stringify({ url: 'https://bot.example.com/' });
     const ac = new AbortController();
     const res = await request(`${h.url}/bots/check`, {
-      method: 'POST', body, signal: ac.signal,
+      method: 'POST',
+      body,
+      signal: ac.signal,
       headers: { ...signHeaders(key, 'POST', '/bots/check', body), 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(200);

@@ -35,7 +35,12 @@ beforeAll(async () => {
   port = Number(new URL(arena.url).port);
   const user = await arena.store.createUser({ email: 'flooded@example.com', name: 'flooded' });
   const pair = generateKeyPair();
-  const key = await arena.store.addKey({ userId: user.id, name: 'k', publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'), scopes: ['account.read'] });
+  const key = await arena.store.addKey({
+    userId: user.id,
+    name: 'k',
+    publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'),
+    scopes: ['account.read'],
+  });
   sign = () => signRequest(pair.privateKey, key.id, { method: 'GET', path: '/me' });
   [matchId] = await arena.tick();
 });
@@ -51,23 +56,33 @@ interface Slow {
 /** `count` connections from `from` that send a request's headers one line every 300 ms, never ending them. */
 async function slowClients(from: string, count: number, opts: { ignoreEnd?: boolean } = {}): Promise<Slow[]> {
   const out = await Promise.all(
-    Array.from({ length: count }, () =>
-      new Promise<Slow>((resolve) => {
-        // ignoreEnd: a hostile client, which keeps its side open and sending after the server's end.
-        const socket = connect({ host: '127.0.0.1', port, localAddress: from, allowHalfOpen: opts.ignoreEnd === true });
-        const slow: Slow = { socket, got: '', closedAt: null };
-        const drip = setInterval(() => socket.writable && socket.write(`X-Slow-${Math.random().toString(36).slice(2)}: 1\r\n`), 300);
-        socket.on('data', (d) => (slow.got += d));
-        socket.on('error', () => {});
-        socket.on('close', () => {
-          clearInterval(drip);
-          slow.closedAt = performance.now();
-        });
-        socket.on('connect', () => {
-          socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-          resolve(slow);
-        });
-      }),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Slow>((resolve) => {
+          // ignoreEnd: a hostile client, which keeps its side open and sending after the server's end.
+          const socket = connect({
+            host: '127.0.0.1',
+            port,
+            localAddress: from,
+            allowHalfOpen: opts.ignoreEnd === true,
+          });
+          const slow: Slow = { socket, got: '', closedAt: null };
+          const drip = setInterval(
+            () => socket.writable && socket.write(`X-Slow-${Math.random().toString(36).slice(2)}: 1\r\n`),
+            300,
+          );
+          socket.on('data', (d) => (slow.got += d));
+          socket.on('error', () => {});
+          socket.on('close', () => {
+            clearInterval(drip);
+            slow.closedAt = performance.now();
+          });
+          socket.on('connect', () => {
+            socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+            resolve(slow);
+          });
+        }),
     ),
   );
   // The server has taken or refused each by now.
@@ -87,7 +102,10 @@ async function until(what: string, ok: () => boolean, ms: number): Promise<void>
 }
 
 /** Milliseconds a fresh connection takes to get an answer to GET path (undici: a new socket each). */
-async function timed(path: string, headers: Record<string, string> = {}): Promise<{ status: number; ms: number; text: string }> {
+async function timed(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; ms: number; text: string }> {
   const t0 = performance.now();
   const res = await request(`${arena.url}${path}`, { headers: { ...headers, connection: 'close' }, reset: true });
   const text = await res.body.text();
@@ -116,7 +134,9 @@ describe('a flood of slow clients', () => {
     const flood = [...(await slowClients('127.0.0.2', 100)), ...(await slowClients('127.0.0.3', 100))];
     // 20 of each address's 100 are held, the other 80 answered 429 and closed.
     expect(refused(flood)).toHaveLength(160);
-    expect(refused(flood)[0].got).toMatch(/\r\nRetry-After: 1\r\n[\s\S]*"code":"rate_limited".*--max-connections-per-address/);
+    expect(refused(flood)[0].got).toMatch(
+      /\r\nRetry-After: 1\r\n[\s\S]*"code":"rate_limited".*--max-connections-per-address/,
+    );
     expect(open(flood)).toHaveLength(40);
     const [decided, flowed] = [decisions(), streamed];
     const health = await timed('/health');
@@ -125,10 +145,18 @@ describe('a flood of slow clients', () => {
     const me = await timed('/me', sign());
     expect(me.status, me.text).toBe(200);
     expect(me.ms).toBeLessThan(1000);
-    await until('the match keeps deciding and the live stream keeps flowing', () => decisions() > decided + 10 && streamed > flowed, 2000);
+    await until(
+      'the match keeps deciding and the live stream keeps flowing',
+      () => decisions() > decided + 10 && streamed > flowed,
+      2000,
+    );
     // Headers not done within the headers timeout: closed (Node answers 408).
     await until('the slow connections are closed', () => open(flood).length === 0, HEADERS_MS + 1500);
-    expect(flood.filter((s) => !s.got.startsWith('HTTP/1.1 429 ')).every((s) => s.got === '' || s.got.startsWith('HTTP/1.1 408 '))).toBe(true);
+    expect(
+      flood
+        .filter((s) => !s.got.startsWith('HTTP/1.1 429 '))
+        .every((s) => s.got === '' || s.got.startsWith('HTTP/1.1 408 ')),
+    ).toBe(true);
     expect(arena.server.scheduler.runningCount).toBe(1);
   });
 
@@ -142,22 +170,44 @@ describe('a flood of slow clients', () => {
     expect(full.status).toBe(429);
     expect(full.text).toMatch(/--max-connections\)/);
     const [decided, flowed] = [decisions(), streamed];
-    await until('the match keeps deciding and the live stream keeps flowing', () => decisions() > decided + 10 && streamed > flowed, 2000);
+    await until(
+      'the match keeps deciding and the live stream keeps flowing',
+      () => decisions() > decided + 10 && streamed > flowed,
+      2000,
+    );
     await until('the slow connections are closed', () => open(flood).length === 0, HEADERS_MS + 1500);
     expect((await timed('/health')).status).toBe(200);
-    expect((await request(`${arena.url}/metrics`).then((r) => r.body.text()))).toMatch(/arena_connections_refused_total\{cap="server"\} [1-9]/);
+    expect(await request(`${arena.url}/metrics`).then((r) => r.body.text())).toMatch(
+      /arena_connections_refused_total\{cap="server"\} [1-9]/,
+    );
     expect(arena.server.scheduler.runningCount).toBe(1);
   });
 });
 
 describe('the caps a server starts with', () => {
-  it('come from the open-file limit: what is left after the matches\' sockets, halved for requests, a quarter for live streams', () => {
-    expect(defaultConnectionLimits(20_000, 100, false)).toEqual({ maxConnections: 9672, maxConnectionsPerAddress: 256, maxLiveStreams: 4836 });
-    expect(defaultConnectionLimits(1024, 100, false)).toEqual({ maxConnections: 184, maxConnectionsPerAddress: 23, maxLiveStreams: 92 });
+  it("come from the open-file limit: what is left after the matches' sockets, halved for requests, a quarter for live streams", () => {
+    expect(defaultConnectionLimits(20_000, 100, false)).toEqual({
+      maxConnections: 9672,
+      maxConnectionsPerAddress: 256,
+      maxLiveStreams: 4836,
+    });
+    expect(defaultConnectionLimits(1024, 100, false)).toEqual({
+      maxConnections: 184,
+      maxConnectionsPerAddress: 23,
+      maxLiveStreams: 92,
+    });
     // Never above 10,000 by default; behind a proxy every connection is the proxy's, so one address may hold them all.
-    expect(defaultConnectionLimits(1_048_576, 100, true)).toEqual({ maxConnections: 10_000, maxConnectionsPerAddress: 10_000, maxLiveStreams: 10_000 });
+    expect(defaultConnectionLimits(1_048_576, 100, true)).toEqual({
+      maxConnections: 10_000,
+      maxConnectionsPerAddress: 10_000,
+      maxLiveStreams: 10_000,
+    });
     // A limit too small for the matches still leaves a few.
-    expect(defaultConnectionLimits(256, 100, false)).toEqual({ maxConnections: 32, maxConnectionsPerAddress: 8, maxLiveStreams: 16 });
+    expect(defaultConnectionLimits(256, 100, false)).toEqual({
+      maxConnections: 32,
+      maxConnectionsPerAddress: 8,
+      maxLiveStreams: 16,
+    });
   });
 
   it('keep live streams apart: past --max-live-streams a new stream is 429, and the streams leave the request connections alone', async () => {
@@ -172,7 +222,11 @@ describe('the caps a server starts with', () => {
     expect(over.statusCode).toBe(429);
     expect(await over.body.text()).toMatch(/--max-live-streams/);
     // A full request budget (one address may hold all of it here) beside the full live one.
-    const flood = [...(await slowClients('127.0.0.8', 20)), ...(await slowClients('127.0.0.9', 20)), ...(await slowClients('127.0.0.10', 20))];
+    const flood = [
+      ...(await slowClients('127.0.0.8', 20)),
+      ...(await slowClients('127.0.0.9', 20)),
+      ...(await slowClients('127.0.0.10', 20)),
+    ];
     // All of it (but what this process's own keep-alive connections hold), whatever the live streams hold.
     expect(open(flood).length).toBeGreaterThan(LIMITS.maxConnections - LIMITS.maxLiveStreams);
     for (const s of flood) s.socket.destroy();

@@ -31,7 +31,9 @@ describe('readHeadersFromNode', () => {
   it('answers as Headers.get does: any case, repeats joined with ", ", absent is undefined', async () => {
     const socket = connect(port, '127.0.0.1');
     await once(socket, 'connect');
-    socket.write('GET /h HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: Application/JSON; charset=utf-8\r\nX-Twice: one\r\nx-twice: two\r\nX-Empty:\r\nConnection: close\r\n\r\n');
+    socket.write(
+      'GET /h HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: Application/JSON; charset=utf-8\r\nX-Twice: one\r\nx-twice: two\r\nX-Empty:\r\nConnection: close\r\n\r\n',
+    );
     let text = '';
     socket.setEncoding('utf8');
     for await (const chunk of socket) text += chunk;

@@ -37,12 +37,32 @@ describe('GET /openapi.json', () => {
 
   it('has every management route, each error answered with the one error body', () => {
     const expected: Array<[string, string]> = [
-      ['/health', 'get'], ['/me', 'get'], ['/me/handle', 'post'], ['/keys', 'get'], ['/keys', 'post'], ['/keys/{id}/revoke', 'post'],
-      ['/bots', 'post'], ['/bots', 'get'], ['/bots/{id}', 'get'], ['/bots/{id}', 'patch'], ['/bots/{id}', 'delete'],
-      ['/bots/{id}/pause', 'post'], ['/bots/{id}/resume', 'post'], ['/bots/check', 'post'], ['/.well-known/svc.json', 'get'],
-      ['/auth/email', 'post'], ['/auth/callback', 'get'], ['/auth/callback', 'post'], ['/auth/logout', 'post'],
-      ['/openapi.json', 'get'], ['/llms.txt', 'get'], ['/metrics', 'get'],
-      ['/matches', 'get'], ['/matches/{id}', 'get'], ['/matches/{id}/live', 'get'], ['/leaderboard', 'get'],
+      ['/health', 'get'],
+      ['/me', 'get'],
+      ['/me/handle', 'post'],
+      ['/keys', 'get'],
+      ['/keys', 'post'],
+      ['/keys/{id}/revoke', 'post'],
+      ['/bots', 'post'],
+      ['/bots', 'get'],
+      ['/bots/{id}', 'get'],
+      ['/bots/{id}', 'patch'],
+      ['/bots/{id}', 'delete'],
+      ['/bots/{id}/pause', 'post'],
+      ['/bots/{id}/resume', 'post'],
+      ['/bots/check', 'post'],
+      ['/.well-known/svc.json', 'get'],
+      ['/auth/email', 'post'],
+      ['/auth/callback', 'get'],
+      ['/auth/callback', 'post'],
+      ['/auth/logout', 'post'],
+      ['/openapi.json', 'get'],
+      ['/llms.txt', 'get'],
+      ['/metrics', 'get'],
+      ['/matches', 'get'],
+      ['/matches/{id}', 'get'],
+      ['/matches/{id}/live', 'get'],
+      ['/leaderboard', 'get'],
     ];
     for (const [path, method] of expected) {
       const op = doc.paths[path]?.[method];
@@ -68,16 +88,29 @@ describe('GET /openapi.json', () => {
     const body = JSON.stringify(doc.paths['/me/handle'].post.requestBody);
     expect(body).toContain('^[a-z0-9_]{2,32}$');
     const keys = JSON.stringify(doc.paths['/keys'].post.requestBody);
-    for (const scope of ['bots.read', 'bots.write', 'keys.read', 'keys.write', 'account.read', 'account.write']) expect(keys).toContain(scope);
+    for (const scope of ['bots.read', 'bots.write', 'keys.read', 'keys.write', 'account.read', 'account.write'])
+      expect(keys).toContain(scope);
   });
 
   it('describes the game rules', () => {
     const text = `${doc.info.description ?? ''}${JSON.stringify(doc['x-pioneers-rules'] ?? '')}`;
-    for (const words of ['pioneers', 'settlement', 'road', 'bandit', 'victory']) expect(text.toLowerCase()).toContain(words);
+    for (const words of ['pioneers', 'settlement', 'road', 'bandit', 'victory'])
+      expect(text.toLowerCase()).toContain(words);
   });
 
   describe('the play protocol as components', () => {
-    const names = ['DecisionRequest', 'DecisionResponse', 'PioneersView', 'SetupAction', 'TurnAction', 'DiscardAction', 'BanditAction', 'TradeResponse', 'Match', 'MatchEvent'];
+    const names = [
+      'DecisionRequest',
+      'DecisionResponse',
+      'PioneersView',
+      'SetupAction',
+      'TurnAction',
+      'DiscardAction',
+      'BanditAction',
+      'TradeResponse',
+      'Match',
+      'MatchEvent',
+    ];
 
     it('names every shape', () => {
       for (const name of names) expect(doc.components.schemas[name], name).toBeDefined();
@@ -86,7 +119,13 @@ describe('GET /openapi.json', () => {
     it('accepts the frames the arena sends and the answers of a real bot; refuses broken ones', () => {
       const ajv = new Ajv2020({ strict: false, allErrors: true });
       const check = (name: string, value: unknown) => ajv.validate(doc.components.schemas[name], value);
-      const answerSchema = { setup: 'SetupAction', turn: 'TurnAction', discard: 'DiscardAction', bandit: 'BanditAction', trade: 'TradeResponse' } as const;
+      const answerSchema = {
+        setup: 'SetupAction',
+        turn: 'TurnAction',
+        discard: 'DiscardAction',
+        bandit: 'BanditAction',
+        trade: 'TradeResponse',
+      } as const;
       for (const ex of protocolExamples()) {
         expect(check('DecisionRequest', ex.request), `${ex.kind}: ${ajv.errorsText()}`).toBe(true);
         expect(check('PioneersView', ex.request.view), ex.kind).toBe(true);
@@ -97,10 +136,18 @@ describe('GET /openapi.json', () => {
       }
       // One of every action of the spec's table, each accepted as a TurnAction.
       const every = [
-        { type: 'build_road', edge: 71 }, { type: 'build_settlement', vertex: 0 }, { type: 'build_city', vertex: 53 }, { type: 'buy_dev' },
-        { type: 'play_knight', hex: 18 }, { type: 'play_knight', hex: 3, victim: 2 }, { type: 'play_roadworks', edges: [1, 2] },
-        { type: 'play_windfall', take: { brick: 1, ore: 1 } }, { type: 'play_embargo', resource: 'wool' }, { type: 'bank_trade', give: 'grain', get: 'ore' },
-        { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, to: 1, talk: 'deal?' }, { type: 'end_turn', talk: 'gg' },
+        { type: 'build_road', edge: 71 },
+        { type: 'build_settlement', vertex: 0 },
+        { type: 'build_city', vertex: 53 },
+        { type: 'buy_dev' },
+        { type: 'play_knight', hex: 18 },
+        { type: 'play_knight', hex: 3, victim: 2 },
+        { type: 'play_roadworks', edges: [1, 2] },
+        { type: 'play_windfall', take: { brick: 1, ore: 1 } },
+        { type: 'play_embargo', resource: 'wool' },
+        { type: 'bank_trade', give: 'grain', get: 'ore' },
+        { type: 'offer_trade', give: { brick: 1 }, get: { ore: 1 }, to: 1, talk: 'deal?' },
+        { type: 'end_turn', talk: 'gg' },
       ];
       for (const action of every) expect(check('TurnAction', action), `${action.type}: ${ajv.errorsText()}`).toBe(true);
       expect(check('SetupAction', { settlement: 53, road: 71 })).toBe(true);

@@ -23,10 +23,18 @@ describe('ReplayCache', () => {
     expect(replayKey(sig.replace(/=+$/, ''))).toBe(replayKey(sig));
     expect(replayKey(` ${sig}\t`)).toBe(replayKey(sig));
     // The signed message does not name the key id, so neither does the replay key (the same pair under two ids).
-    expect(replayKey(signRequest(privateKey, 'k_2', { method: 'GET', path: '/bots' }, T0)['x-svc-signature'])).toBe(replayKey(sig));
-    const others = [T0 + 1, T0 + 2].map((ts) => replayKey(signRequest(privateKey, 'k_1', { method: 'GET', path: '/bots' }, ts)['x-svc-signature']));
+    expect(replayKey(signRequest(privateKey, 'k_2', { method: 'GET', path: '/bots' }, T0)['x-svc-signature'])).toBe(
+      replayKey(sig),
+    );
+    const others = [T0 + 1, T0 + 2].map((ts) =>
+      replayKey(signRequest(privateKey, 'k_1', { method: 'GET', path: '/bots' }, ts)['x-svc-signature']),
+    );
     expect(new Set([replayKey(sig), ...others]).size).toBe(3);
-    expect(replayKey(signRequest(generateKeyPair().privateKey, 'k_1', { method: 'GET', path: '/bots' }, T0)['x-svc-signature'])).not.toBe(replayKey(sig));
+    expect(
+      replayKey(
+        signRequest(generateKeyPair().privateKey, 'k_1', { method: 'GET', path: '/bots' }, T0)['x-svc-signature'],
+      ),
+    ).not.toBe(replayKey(sig));
   });
 
   it('a replay carries its own timestamp: it is found whatever other spans hold', () => {

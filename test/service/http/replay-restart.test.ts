@@ -48,7 +48,12 @@ async function setUp(replayGuard?: ReplayGuard) {
   const url = await start(replayGuard);
   const user = await store!.createUser({ email: 'replayed@example.com', name: 'replayed' });
   const pair = generateKeyPair();
-  const key = await store!.addKey({ userId: user.id, name: 'k', publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'), scopes: ['account.read'] });
+  const key = await store!.addKey({
+    userId: user.id,
+    name: 'k',
+    publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'),
+    scopes: ['account.read'],
+  });
   return { url, sign: (at?: number) => signRequest(pair.privateKey, key.id, { method: 'GET', path: '/me' }, at) };
 }
 
@@ -64,10 +69,14 @@ describe('a signed request accepted before a restart', () => {
       const res = await send(after, headers);
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('unauthenticated');
-      expect(res.body.error.message).toMatch(/before the server last started.*sign the request again now.*clock is behind/);
+      expect(res.body.error.message).toMatch(
+        /before the server last started.*sign the request again now.*clock is behind/,
+      );
     }
     expect((await send(after, sign())).status).toBe(200);
-    expect((await request(`${after}/metrics`).then((r) => r.body.text()))).toMatch(/arena_auth_failures_total\{reason="signed_before_start"\} 2/);
+    expect(await request(`${after}/metrics`).then((r) => r.body.text())).toMatch(
+      /arena_auth_failures_total\{reason="signed_before_start"\} 2/,
+    );
   });
 
   it('is refused as a replay after it when the replay guard outlives the process; older unseen ones are accepted', async () => {

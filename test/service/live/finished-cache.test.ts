@@ -53,7 +53,9 @@ describe('/live of a finished match', () => {
     const resumed = await get(`/matches/${matchId}/live`, '203.0.113.2', { 'last-event-id': String(lastSeq - 3) });
     expect(resumed.text.match(/^id: \d+$/gm)).toEqual([`id: ${lastSeq - 2}`, `id: ${lastSeq - 1}`, `id: ${lastSeq}`]);
     expect(resumed.text.endsWith(tail.text)).toBe(true);
-    expect((await get(`/matches/${matchId}/live`, '203.0.113.2', { 'last-event-id': String(lastSeq + 5) })).text).toBe(first.text);
+    expect((await get(`/matches/${matchId}/live`, '203.0.113.2', { 'last-event-id': String(lastSeq + 5) })).text).toBe(
+      first.text,
+    );
   });
 
   it('costs about what /health costs once built (medians of interleaved requests)', async () => {
@@ -62,7 +64,10 @@ describe('/live of a finished match', () => {
     const live: number[] = [];
     const health: number[] = [];
     for (let i = 0; i < 40; i++) {
-      for (const [path, into] of [[url, live], ['/health', health]] as const) {
+      for (const [path, into] of [
+        [url, live],
+        ['/health', health],
+      ] as const) {
         const t0 = performance.now();
         expect((await get(path, `10.99.${i}.${path.length % 250}`)).status).toBe(200);
         into.push(performance.now() - t0);

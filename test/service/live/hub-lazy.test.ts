@@ -2,14 +2,34 @@
 // nobody watches costs no JSON at all (most of 200 matches have no viewer),
 // and the first viewer to ask for an event pays for everyone after it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBuiltinBot, gameEvents, isOver, newGame, pendingDecisions, publicView, submit } from '../../../engine/index';
+import {
+  createBuiltinBot,
+  gameEvents,
+  isOver,
+  newGame,
+  pendingDecisions,
+  publicView,
+  submit,
+} from '../../../engine/index';
 import type { MatchEvent } from '../../../src/protocol/index';
 import { LiveHub, publicMatchEvent } from '../../../src/service/live/hub';
 import { sseMessage } from '../../../src/service/live/sse';
 
 afterEach(() => vi.restoreAllMocks());
 
-const header = { id: 'm-lazy', game: 'pioneers' as const, status: 'running' as const, players: [0, 1, 2, 3].map((seat) => ({ seat, botId: `b${seat}`, botName: `b${seat}`, placement: null, ratingDelta: null })), startedAt: 't' };
+const header = {
+  id: 'm-lazy',
+  game: 'pioneers' as const,
+  status: 'running' as const,
+  players: [0, 1, 2, 3].map((seat) => ({
+    seat,
+    botId: `b${seat}`,
+    botName: `b${seat}`,
+    placement: null,
+    ratingDelta: null,
+  })),
+  startedAt: 't',
+};
 
 /** A whole game of built-in bots, published round by round; returns every replay event. */
 function playInto(publish: (events: MatchEvent[], view: () => ReturnType<typeof publicView>) => void): MatchEvent[] {
@@ -17,7 +37,9 @@ function playInto(publish: (events: MatchEvent[], view: () => ReturnType<typeof 
   const bots = [0, 1, 2, 3].map((s) => createBuiltinBot('random', `hub-lazy/${s}`));
   const all: MatchEvent[] = [];
   const flush = () => {
-    const fresh = gameEvents(g).slice(all.length).map((e, i) => ({ seq: all.length + i, at: 't', ...e })) as MatchEvent[];
+    const fresh = gameEvents(g)
+      .slice(all.length)
+      .map((e, i) => ({ seq: all.length + i, at: 't', ...e })) as MatchEvent[];
     all.push(...fresh);
     publish(fresh, () => publicView(g));
   };
@@ -41,7 +63,10 @@ describe('live hub: serialization on demand', () => {
     expect(stringify.mock.calls.length).toBe(all.length - 10 + 1); // each missed event once, and the view
     // One chunk: every missed event in order, then the current view.
     expect(chunks).toHaveLength(1);
-    const expected = all.slice(10).map((ev) => sseMessage('event', publicMatchEvent(ev), ev.seq)).join('');
+    const expected = all
+      .slice(10)
+      .map((ev) => sseMessage('event', publicMatchEvent(ev), ev.seq))
+      .join('');
     expect(chunks[0].startsWith(expected)).toBe(true);
     expect(chunks[0].slice(expected.length)).toMatch(/^event: view\ndata: \{"seq":\d+,"view":\{.*\}\}\n\n$/);
 

@@ -2,28 +2,50 @@
 // once; a reconnect with Last-Event-ID resumes without gaps or repeats; many
 // viewers cost one serialization per event.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBuiltinBot, gameEvents, isOver, newGame, pendingDecisions, publicView, submit, type Game } from '../../../engine/index';
+import {
+  createBuiltinBot,
+  gameEvents,
+  isOver,
+  newGame,
+  pendingDecisions,
+  publicView,
+  submit,
+  type Game,
+} from '../../../engine/index';
 import type { MatchEvent } from '../../../src/protocol/index';
 import { LiveHub, type LiveViewer } from '../../../src/service/live/hub';
 
-interface Msg { id?: number; event: string; data: any }
+interface Msg {
+  id?: number;
+  event: string;
+  data: any;
+}
 
 function parse(chunks: string[]): Msg[] {
-  return chunks.join('').split('\n\n').filter(Boolean).map((block) => {
-    const msg: Msg = { event: '', data: null };
-    for (const line of block.split('\n')) {
-      const [k, ...rest] = line.split(': ');
-      const v = rest.join(': ');
-      if (k === 'id') msg.id = Number(v);
-      if (k === 'event') msg.event = v;
-      if (k === 'data') msg.data = JSON.parse(v);
-    }
-    return msg;
-  });
+  return chunks
+    .join('')
+    .split('\n\n')
+    .filter(Boolean)
+    .map((block) => {
+      const msg: Msg = { event: '', data: null };
+      for (const line of block.split('\n')) {
+        const [k, ...rest] = line.split(': ');
+        const v = rest.join(': ');
+        if (k === 'id') msg.id = Number(v);
+        if (k === 'event') msg.event = v;
+        if (k === 'data') msg.data = JSON.parse(v);
+      }
+      return msg;
+    });
 }
 
 function viewer(): LiveViewer & { chunks: string[]; closed: boolean } {
-  const v = { chunks: [] as string[], closed: false, send: (c: string) => void v.chunks.push(c), close: () => void (v.closed = true) };
+  const v = {
+    chunks: [] as string[],
+    closed: false,
+    send: (c: string) => void v.chunks.push(c),
+    close: () => void (v.closed = true),
+  };
   return v;
 }
 
@@ -34,7 +56,13 @@ function play(seed: string, onRound: (events: MatchEvent[], g: Game) => void, ma
   let sent = 0;
   const flush = () => {
     const all = gameEvents(g);
-    const events = all.slice(sent).map((e, i) => ({ seq: sent + i, at: 't', kind: e.kind, ...(e.seat === undefined ? {} : { seat: e.seat }), ...(e.data === undefined ? {} : { data: e.data }) })) as MatchEvent[];
+    const events = all.slice(sent).map((e, i) => ({
+      seq: sent + i,
+      at: 't',
+      kind: e.kind,
+      ...(e.seat === undefined ? {} : { seat: e.seat }),
+      ...(e.data === undefined ? {} : { data: e.data }),
+    })) as MatchEvent[];
     sent = all.length;
     onRound(events, g);
   };
@@ -82,18 +110,30 @@ describe('live hub', () => {
     let unsubscribe: (() => void) | null = null;
     let lastSeen = -1;
     const second = viewer();
-    play('live-2', (events, game) => {
-      ch.publish(events, () => publicView(game));
-      if (!unsubscribe && ch.lastSeq > 10 && lastSeen === -1) unsubscribe = ch.subscribe(first, null);
-      else if (unsubscribe && ch.lastSeq > 200 && lastSeen === -1) {
-        unsubscribe();
-        lastSeen = Math.max(...parse(first.chunks).filter((m) => m.id !== undefined).map((m) => m.id!));
-      } else if (lastSeen !== -1 && ch.lastSeq > 400 && second.chunks.length === 0) {
-        ch.subscribe(second, lastSeen);
-      }
-    }, 2000);
-    const before = parse(first.chunks).filter((m) => m.event === 'event').map((m) => m.id!);
-    const after = parse(second.chunks).filter((m) => m.event === 'event').map((m) => m.id!);
+    play(
+      'live-2',
+      (events, game) => {
+        ch.publish(events, () => publicView(game));
+        if (!unsubscribe && ch.lastSeq > 10 && lastSeen === -1) unsubscribe = ch.subscribe(first, null);
+        else if (unsubscribe && ch.lastSeq > 200 && lastSeen === -1) {
+          unsubscribe();
+          lastSeen = Math.max(
+            ...parse(first.chunks)
+              .filter((m) => m.id !== undefined)
+              .map((m) => m.id!),
+          );
+        } else if (lastSeen !== -1 && ch.lastSeq > 400 && second.chunks.length === 0) {
+          ch.subscribe(second, lastSeen);
+        }
+      },
+      2000,
+    );
+    const before = parse(first.chunks)
+      .filter((m) => m.event === 'event')
+      .map((m) => m.id!);
+    const after = parse(second.chunks)
+      .filter((m) => m.event === 'event')
+      .map((m) => m.id!);
     const all = [...before, ...after];
     expect(all.length).toBeGreaterThan(300);
     expect(all).toEqual(Array.from({ length: all.length }, (_, i) => before[0] + i));

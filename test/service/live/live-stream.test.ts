@@ -70,7 +70,10 @@ beforeAll(async () => {
   // known to hold every private fact checked below (a bought card, a theft, a resignation).
   const bySeat = [illegalBot(3), illegalBot(2), wellBehaved(), wellBehaved({ openOfferEachTurn: true })];
   const seated: Behaviour = (ctx) => bySeat[ctx.request.seat](ctx);
-  arena = await startArena([seated, seated, seated, seated], { newSeed: () => '5f3c0e8a9b7d4c21a0e6f9b8c7d6e5f4', newMatchId: () => 'm_liveStreamTest01' });
+  arena = await startArena([seated, seated, seated, seated], {
+    newSeed: () => '5f3c0e8a9b7d4c21a0e6f9b8c7d6e5f4',
+    newMatchId: () => 'm_liveStreamTest01',
+  });
   [matchId] = await arena.tick();
   const url = `${arena.url}/matches/${matchId}/live`;
   let late: Promise<string> | null = null;
@@ -125,12 +128,17 @@ describe('live stream: hidden information', () => {
     }
   });
 
-  it('every view (and the late viewer\'s snapshot) is the engine\'s publicView at that event, with no hand or own cards', () => {
+  it("every view (and the late viewer's snapshot) is the engine's publicView at that event, with no hand or own cards", () => {
     const views = viewsBySeq(match);
     let checked = 0;
     for (const text of [raw, lateRaw]) {
       for (const m of messages(text)) {
-        const v = m.type === 'view' ? m.data : m.type === 'snapshot' && m.data.view ? { seq: m.data.seq, view: m.data.view } : null;
+        const v =
+          m.type === 'view'
+            ? m.data
+            : m.type === 'snapshot' && m.data.view
+              ? { seq: m.data.seq, view: m.data.view }
+              : null;
         if (!v) continue;
         expect(PublicViewSchema.safeParse(v.view).success).toBe(true);
         expect(views.has(v.seq), `a view at event ${v.seq}, which ends no input`).toBe(true);
@@ -139,7 +147,18 @@ describe('live stream: hidden information', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
-    for (const text of [raw, lateRaw]) for (const key of ['"hand"', '"devCards"', '"devBoughtThisTurn"', '"myScore"', '"stole"', '"code"', '"message"', '"seed"']) expect(text).not.toContain(key);
+    for (const text of [raw, lateRaw])
+      for (const key of [
+        '"hand"',
+        '"devCards"',
+        '"devBoughtThisTurn"',
+        '"myScore"',
+        '"stole"',
+        '"code"',
+        '"message"',
+        '"seed"',
+      ])
+        expect(text).not.toContain(key);
   });
 
   it('the late viewer starts from a snapshot of the position it joined at and misses nothing after it', () => {
@@ -150,7 +169,14 @@ describe('live stream: hidden information', () => {
     expect(snap!.recent.at(-1)!.seq).toBe(snap!.seq);
     // Strikes so far travel with the snapshot, even when the recent window no longer shows them.
     const upTo = match.replay.slice(0, snap!.seq + 1);
-    const expected = match.players.map((p) => Math.max(0, ...upTo.filter((e) => e.kind === 'timeout' && e.seat === p.seat).map((e) => (e.kind === 'timeout' ? e.data.strikes : 0))));
+    const expected = match.players.map((p) =>
+      Math.max(
+        0,
+        ...upTo
+          .filter((e) => e.kind === 'timeout' && e.seat === p.seat)
+          .map((e) => (e.kind === 'timeout' ? e.data.strikes : 0)),
+      ),
+    );
     expect(snap!.strikes).toEqual(expected);
     const seqs = msgs.flatMap((m) => (m.type === 'event' ? [m.data.seq] : []));
     expect(seqs).toEqual(match.replay.slice(snap!.seq + 1).map((e) => e.seq));
@@ -174,12 +200,16 @@ describe('live stream: hidden information', () => {
     expect(final!.view).toEqual(JSON.parse(JSON.stringify(viewsBySeq(match).get(match.replay.length - 1))));
     expect(final!.match).not.toHaveProperty('seed');
     // Its log shows how it ended: the last events, in their public form like every live event.
-    expect(final!.recent).toEqual(match.replay.slice(-50).map((e) => ({ seq: e.seq, at: e.at, ...publicEvent(e as unknown as GameEvent) })));
+    expect(final!.recent).toEqual(
+      match.replay.slice(-50).map((e) => ({ seq: e.seq, at: e.at, ...publicEvent(e as unknown as GameEvent) })),
+    );
 
     const from = match.replay.length - 40;
     const res = await fetch(`${arena.url}/matches/${matchId}/live`, { headers: { 'last-event-id': String(from) } });
     const resumed = messages(await res.text());
-    expect(resumed.flatMap((m) => (m.type === 'event' ? [m.data.seq] : []))).toEqual(match.replay.slice(from + 1).map((e) => e.seq));
+    expect(resumed.flatMap((m) => (m.type === 'event' ? [m.data.seq] : []))).toEqual(
+      match.replay.slice(from + 1).map((e) => e.seq),
+    );
     expect(resumed.slice(-2).map((m) => m.type)).toEqual(['view', 'end']);
     expect(await res.text().catch(() => '')).toBe('');
   });

@@ -30,7 +30,13 @@ afterAll(async () => {
   await storeB?.close();
 });
 
-const header = (id: string) => ({ id, game: 'pioneers' as const, status: 'running' as const, players: [{ seat: 0, botId: 'b_1', botName: 'one', placement: null, ratingDelta: null }], startedAt: 't' });
+const header = (id: string) => ({
+  id,
+  game: 'pioneers' as const,
+  status: 'running' as const,
+  players: [{ seat: 0, botId: 'b_1', botName: 'one', placement: null, ratingDelta: null }],
+  startedAt: 't',
+});
 const final = { status: 'completed' as const, players: [], endedAt: 't2' };
 
 async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
@@ -43,7 +49,19 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 10
 
 /** The public forms and views a viewer may see, by seq: what every message is checked against. */
 function expected(game: Game, views: Map<number, unknown>) {
-  const events = gameEvents(game).map((e, seq) => JSON.parse(JSON.stringify(publicMatchEvent({ seq, at: 't', kind: e.kind, ...(e.seat === undefined ? {} : { seat: e.seat }), ...(e.data === undefined ? {} : { data: e.data }) } as never))));
+  const events = gameEvents(game).map((e, seq) =>
+    JSON.parse(
+      JSON.stringify(
+        publicMatchEvent({
+          seq,
+          at: 't',
+          kind: e.kind,
+          ...(e.seat === undefined ? {} : { seat: e.seat }),
+          ...(e.data === undefined ? {} : { data: e.data }),
+        } as never),
+      ),
+    ),
+  );
   return (m: SseMsg) => {
     if (m.event === 'event') expect(m.data).toEqual(events[m.id!]);
     if (m.event === 'view') expect(m.data.view).toEqual(views.get(m.data.seq));
@@ -191,7 +209,7 @@ describe('Postgres live hub: two processes on one database', () => {
     }
   });
 
-  it('a server that stops closes its spectators\' streams of matches played elsewhere without an end: they resume on another', async () => {
+  it("a server that stops closes its spectators' streams of matches played elsewhere without an end: they resume on another", async () => {
     const a = await PgLiveHub.start(storeA.db);
     const b = await PgLiveHub.start(storeB.db);
     const ch = a.open(header('m_pg5'));
@@ -225,7 +243,9 @@ describe('Postgres live hub: two processes on one database', () => {
       const v = testViewer();
       (await b.find('m_pg7'))!.subscribe(v, null);
       // Silent for over 30 s, and the matchmaker has recorded it aborted.
-      await storeA.db.query("UPDATE arena_live_matches SET updated_at = now() - interval '40 seconds' WHERE match_id = 'm_pg7'");
+      await storeA.db.query(
+        "UPDATE arena_live_matches SET updated_at = now() - interval '40 seconds' WHERE match_id = 'm_pg7'",
+      );
       const aborted = { status: 'aborted' as const, players: [], endedAt: 't3' };
       over.set('m_pg7', aborted);
       await until('the end', () => v.closed);
@@ -271,13 +291,34 @@ describe('Postgres live hub: two processes on one database', () => {
       // The game held private facts, and the tables have every event, in public form only.
       expect(real.some((e) => e.kind === 'dev' && (e.data as { action: string }).action === 'buy')).toBe(true);
       expect(real.some((e) => e.kind === 'bandit' && 'stole' in (e.data as object))).toBe(true);
-      const rows = await storeA.db.query<{ seq: number; event: string }>("SELECT seq, event FROM arena_live_events WHERE match_id = 'm_pg3' ORDER BY seq");
+      const rows = await storeA.db.query<{ seq: number; event: string }>(
+        "SELECT seq, event FROM arena_live_events WHERE match_id = 'm_pg3' ORDER BY seq",
+      );
       expect(rows.rows.map((r) => r.seq)).toEqual(real.map((_, i) => i));
-      const text = rows.rows.map((r) => r.event).join('\n') + (await storeA.db.query("SELECT header || coalesce(view, '') AS t FROM arena_live_matches WHERE match_id = 'm_pg3'")).rows[0].t;
-      for (const key of ['"hand"', '"devCards"', '"devBoughtThisTurn"', '"myScore"', '"stole"', '"code"', '"message"', '"seed"', 'ws://', 'http://']) expect(text).not.toContain(key);
+      const text =
+        rows.rows.map((r) => r.event).join('\n') +
+        (
+          await storeA.db.query(
+            "SELECT header || coalesce(view, '') AS t FROM arena_live_matches WHERE match_id = 'm_pg3'",
+          )
+        ).rows[0].t;
+      for (const key of [
+        '"hand"',
+        '"devCards"',
+        '"devBoughtThisTurn"',
+        '"myScore"',
+        '"stole"',
+        '"code"',
+        '"message"',
+        '"seed"',
+        'ws://',
+        'http://',
+      ])
+        expect(text).not.toContain(key);
       const stored = rows.rows.map((r) => JSON.parse(r.event));
       expect(stored.find((e) => e.kind === 'bandit' && 'victim' in e.data).data).toHaveProperty('stoleCard');
-      for (const e of stored) if (e.kind === 'dev' && e.data.action === 'buy') expect(e.data).toEqual({ action: 'buy' });
+      for (const e of stored)
+        if (e.kind === 'dev' && e.data.action === 'buy') expect(e.data).toEqual({ action: 'buy' });
 
       a.close('m_pg3', final);
       await a.flushed();
@@ -286,14 +327,16 @@ describe('Postgres live hub: two processes on one database', () => {
       // The next end sweeps it (kept 0 s here; a minute by default), its events with it.
       a.close(a.open(header('m_pg4')).header.id, final);
       await a.flushed();
-      const left = await storeA.db.query("SELECT (SELECT count(*) FROM arena_live_matches WHERE match_id = 'm_pg3')::int AS m, (SELECT count(*) FROM arena_live_events WHERE match_id = 'm_pg3')::int AS e");
+      const left = await storeA.db.query(
+        "SELECT (SELECT count(*) FROM arena_live_matches WHERE match_id = 'm_pg3')::int AS m, (SELECT count(*) FROM arena_live_events WHERE match_id = 'm_pg3')::int AS e",
+      );
       expect(left.rows[0]).toEqual({ m: 0, e: 0 });
     } finally {
       await a.stop();
     }
   });
 
-  it('with the database away (crashed) a viewer\'s lookup fails clearly (503 for the route); once it is back, what it lost is written again and streams work', async () => {
+  it("with the database away (crashed) a viewer's lookup fails clearly (503 for the route); once it is back, what it lost is written again and streams work", async () => {
     const a = await PgLiveHub.start(storeA.db);
     const b = await PgLiveHub.start(storeB.db);
     try {
@@ -306,7 +349,11 @@ describe('Postgres live hub: two processes on one database', () => {
         await expect(b.find('m_pg6')).rejects.toBeInstanceOf(DatabaseUnavailable);
         // The player goes on; its writes wait for the database.
         const base = ch.lastSeq + 1;
-        for (const r of rounds('pg-hub-6b', 5)) ch.publish(r.events.map((e) => ({ ...e, seq: e.seq + base })), () => publicView(r.game));
+        for (const r of rounds('pg-hub-6b', 5))
+          ch.publish(
+            r.events.map((e) => ({ ...e, seq: e.seq + base })),
+            () => publicView(r.game),
+          );
         expect(ch.lastSeq).toBeGreaterThan(base);
       } finally {
         cluster().start();
@@ -317,7 +364,9 @@ describe('Postgres live hub: two processes on one database', () => {
       const v = testViewer();
       (await b.find('m_pg6'))!.subscribe(v, null);
       expect(v.messages()[0].data.seq).toBe(ch.lastSeq);
-      const rows = await storeA.db.query<{ n: number }>("SELECT count(*)::int AS n FROM arena_live_events WHERE match_id = 'm_pg6'");
+      const rows = await storeA.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM arena_live_events WHERE match_id = 'm_pg6'",
+      );
       expect(rows.rows[0].n).toBe(ch.lastSeq + 1);
     } finally {
       a.close('m_pg6', final);

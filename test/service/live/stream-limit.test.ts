@@ -17,11 +17,14 @@ let running: string;
 const open: AbortController[] = [];
 
 /** Opens the live stream; for a 200, waits for its first bytes (the snapshot: the viewer is subscribed). */
-async function watch(id: string): Promise<{ status: number; body?: string; retryAfter: string | null; abort: AbortController }> {
+async function watch(
+  id: string,
+): Promise<{ status: number; body?: string; retryAfter: string | null; abort: AbortController }> {
   const abort = new AbortController();
   open.push(abort);
   const res = await fetch(`${arena.url}/matches/${id}/live`, { signal: abort.signal });
-  if (res.status !== 200) return { status: res.status, body: await res.text(), retryAfter: res.headers.get('retry-after'), abort };
+  if (res.status !== 200)
+    return { status: res.status, body: await res.text(), retryAfter: res.headers.get('retry-after'), abort };
   const reader = res.body!.getReader();
   await reader.read();
   return { status: 200, retryAfter: null, abort };
@@ -43,7 +46,9 @@ describe('live streams per address', () => {
     expect((await watch(running)).status).toBe(200);
     const refused = await watch(running);
     expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body!)).toEqual({ error: { code: 'rate_limited', message: 'too many live streams open from this address; close one, then retry' } });
+    expect(JSON.parse(refused.body!)).toEqual({
+      error: { code: 'rate_limited', message: 'too many live streams open from this address; close one, then retry' },
+    });
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     // Other reads of the same match are not streams and are not counted.
     expect((await fetch(`${arena.url}/matches/${running}`)).status).toBe(200);

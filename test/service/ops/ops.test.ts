@@ -56,7 +56,9 @@ describe('metrics and logs of the match plane', () => {
     expect(after.get('arena_matches_total{status="completed"}')).toBe(1);
     for (const kind of ['setup', 'turn']) expect(after.get(`arena_decisions_total{kind="${kind}"}`)).toBeGreaterThan(0);
     expect(after.get('arena_decision_latency_seconds_count')).toBeGreaterThan(100);
-    expect(after.get('arena_decision_latency_seconds_bucket{le="+Inf"}')).toBe(after.get('arena_decision_latency_seconds_count'));
+    expect(after.get('arena_decision_latency_seconds_bucket{le="+Inf"}')).toBe(
+      after.get('arena_decision_latency_seconds_count'),
+    );
     expect(after.get('arena_strikes_total{reason="illegal"}')).toBe(2);
   }, 120_000);
 
@@ -67,7 +69,10 @@ describe('metrics and logs of the match plane', () => {
     expect(end.matchId).toBe(start.matchId);
     expect(['win', 'cap']).toContain(end.reason);
     expect(end.durationMs).toBeGreaterThan(0);
-    const record = (await (await fetch(`${arena.url}/matches/${start.matchId}`)).json()) as { seed: string; players: Array<{ botId: string; placement: number }> };
+    const record = (await (await fetch(`${arena.url}/matches/${start.matchId}`)).json()) as {
+      seed: string;
+      players: Array<{ botId: string; placement: number }>;
+    };
     expect(end.placements).toEqual(record.players.map((p) => ({ botId: p.botId, placement: p.placement })));
     const text = arena.logText();
     expect(text).not.toContain(record.seed);
@@ -77,7 +82,11 @@ describe('metrics and logs of the match plane', () => {
   it('a match over the wall clock is aborted: logged with its reason, counted, no placements or ratings', async () => {
     const [id] = await slow.tick();
     await slow.idle();
-    const m = (await (await fetch(`${slow.url}/matches/${id}`)).json()) as { status: string; seed: string; players: Array<{ placement: unknown; ratingDelta: unknown }> };
+    const m = (await (await fetch(`${slow.url}/matches/${id}`)).json()) as {
+      status: string;
+      seed: string;
+      players: Array<{ placement: unknown; ratingDelta: unknown }>;
+    };
     expect(m.status).toBe('aborted');
     expect(m.players.every((p) => p.placement === null && p.ratingDelta === null)).toBe(true);
     expect(await slow.store.listRatings('pioneers')).toEqual([]);

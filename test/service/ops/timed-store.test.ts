@@ -21,7 +21,9 @@ describe('timedStore', () => {
     const metrics = createMetrics();
     const store = timedStore(raw, metrics);
     const user = await store.createUser({ email: 'a@example.com', name: 'a' });
-    expect(await metrics.registry.getSingleMetricAsString('arena_store_write_seconds')).toMatch(/arena_store_write_seconds_count\{op="createUser"\} 1/);
+    expect(await metrics.registry.getSingleMetricAsString('arena_store_write_seconds')).toMatch(
+      /arena_store_write_seconds_count\{op="createUser"\} 1/,
+    );
     expect(await store.getUser(user.id)).toEqual(user);
     // The same method each time (bound once), and a replacement is seen at once.
     expect(store.getUser).toBe(store.getUser);

@@ -34,13 +34,22 @@ async function setup(botCount: number, delayMs = 0) {
   const bots = [];
   for (let i = 0; i < botCount; i++) {
     const play = legalPlayer();
-    const server = await startTestBot({ behaviour: (ctx) => void setTimeout(() => answer(ctx, play(ctx.request.view, ctx.request.kind, ctx.request.matchId)), delayMs) });
+    const server = await startTestBot({
+      behaviour: (ctx) =>
+        void setTimeout(() => answer(ctx, play(ctx.request.view, ctx.request.kind, ctx.request.matchId)), delayMs),
+    });
     cleanup.push(() => server.close());
     bots.push(await store.addBot({ ownerId: owner.id, name: `b${i}`, game: 'pioneers', url: server.url }));
   }
   await migrateQueue(store.db, (l) => void log.push(l));
   const dispatch = new QueueDispatch({ db: store.db, store, matchTimeoutMs: 60_000, log: (l) => void log.push(l) });
-  const player = new MatchPlayer({ store, hub: new LiveHub(), platformKey, matchTimeoutMs: 60_000, log: (l) => void log.push(l) });
+  const player = new MatchPlayer({
+    store,
+    hub: new LiveHub(),
+    platformKey,
+    matchTimeoutMs: 60_000,
+    log: (l) => void log.push(l),
+  });
   return { url, store, bots, dispatch, player, log };
 }
 
@@ -80,9 +89,18 @@ describe('match queue', () => {
     expect((await dispatch.busy()).running).toBe(0);
   });
 
-  it('the scheduler queues from the database\'s view: --max-matches counts queued matches anywhere, and a queued match\'s bots are not seated again', async () => {
+  it("the scheduler queues from the database's view: --max-matches counts queued matches anywhere, and a queued match's bots are not seated again", async () => {
     const { store, bots, dispatch, log } = await setup(8);
-    const opts = { store, hub: new LiveHub(), platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, sameOwner: 'allow' as const, log: (l: Record<string, unknown>) => void log.push(l), dispatch };
+    const opts = {
+      store,
+      hub: new LiveHub(),
+      platformKey,
+      tickMs: 60_000,
+      matchTimeoutMs: 60_000,
+      sameOwner: 'allow' as const,
+      log: (l: Record<string, unknown>) => void log.push(l),
+      dispatch,
+    };
     // Two schedulers in turn (as after a failover): the second knows nothing in memory.
     const first = new Scheduler({ ...opts, maxMatches: 1 });
     const [queued] = await first.tick();
@@ -98,7 +116,7 @@ describe('match queue', () => {
     expect(bots).toHaveLength(8);
   });
 
-  it('a running match with no job (a dead all-in-one server\'s) is aborted by the sweep', async () => {
+  it("a running match with no job (a dead all-in-one server's) is aborted by the sweep", async () => {
     const { store, bots, dispatch, player } = await setup(4);
     await store.putMatch(player.prepare('m-orphan', bots, true));
     expect(await dispatch.sweep()).toEqual(['m-orphan']);
@@ -107,7 +125,17 @@ describe('match queue', () => {
 
   it('a worker that loses the database mid-match for less than its lease finishes it and writes it when the database is back', async () => {
     const { store, bots, dispatch, player, log } = await setup(4, 3);
-    const worker = new MatchWorker({ store, db: store.db, hub: new LiveHub(), platformKey, matchTimeoutMs: 60_000, minTurnMs: 30, log: (l) => void log.push(l), concurrency: 1, leaseMs: 10_000 });
+    const worker = new MatchWorker({
+      store,
+      db: store.db,
+      hub: new LiveHub(),
+      platformKey,
+      matchTimeoutMs: 60_000,
+      minTurnMs: 30,
+      log: (l) => void log.push(l),
+      concurrency: 1,
+      leaseMs: 10_000,
+    });
     await worker.start();
     cleanup.push(() => worker.stop());
     expect(await dispatch.start(player.prepare('m-away', bots, true))).toBe(true);
@@ -117,7 +145,11 @@ describe('match queue', () => {
     // Still playing through the outage: the result comes after it.
     expect(worker.playingCount).toBe(1);
     cluster().start();
-    await until('the match recorded', async () => (await store.getMatch('m-away').catch(() => null))?.status === 'completed', 40_000);
+    await until(
+      'the match recorded',
+      async () => (await store.getMatch('m-away').catch(() => null))?.status === 'completed',
+      40_000,
+    );
     const ratings = await store.listRatings('pioneers');
     expect(ratings.map((r) => r.gamesPlayed)).toEqual([1, 1, 1, 1]);
     expect(log.filter((l) => l.event === 'match.abort')).toEqual([]);

@@ -35,7 +35,12 @@ let [illegal, noter, garbage, plain] = ['', '', '', ''];
 async function keyFor(email: string): Promise<ApiTarget> {
   const user = (await arena.store.getUserByEmail(email)) ?? (await arena.store.createUser({ email }));
   const pair = generateKeyPair();
-  const key = await arena.store.addKey({ userId: user.id, name: 'k', publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'), scopes: ['bots.read'] });
+  const key = await arena.store.addKey({
+    userId: user.id,
+    name: 'k',
+    publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'),
+    scopes: ['bots.read'],
+  });
   return { baseUrl: arena.url, keyId: key.id, privateKey: pair.privateKey };
 }
 
@@ -43,7 +48,15 @@ async function keyFor(email: string): Promise<ApiTarget> {
 function cliAs(t: ApiTarget, args: string[]) {
   const file = join(arena.dir, `${t.keyId}.pem`);
   writeFileSync(file, privateKeyToPem(t.privateKey), { mode: 0o600 });
-  return runCli(args, { env: { HOME: arena.dir, ARENA_CONFIG_DIR: join(arena.dir, 'config'), ARENA_URL: arena.url, ARENA_KEY_ID: t.keyId, ARENA_KEY_FILE: file } });
+  return runCli(args, {
+    env: {
+      HOME: arena.dir,
+      ARENA_CONFIG_DIR: join(arena.dir, 'config'),
+      ARENA_URL: arena.url,
+      ARENA_KEY_ID: t.keyId,
+      ARENA_KEY_FILE: file,
+    },
+  });
 }
 
 async function signedGet(t: ApiTarget, path: string): Promise<{ status: number; text: string }> {
@@ -71,7 +84,12 @@ describe("the owner's view of their bots' matches", () => {
     const page = await listBotStrikes(owner, illegal);
     expect(page.strikes).toHaveLength(2);
     for (const s of page.strikes) {
-      expect(s).toMatchObject({ matchId, at: match!.endedAt, reason: 'illegal', seat: match!.players.find((p) => p.botId === illegal)!.seat });
+      expect(s).toMatchObject({
+        matchId,
+        at: match!.endedAt,
+        reason: 'illegal',
+        seat: match!.players.find((p) => p.botId === illegal)!.seat,
+      });
       expect(s.code).toMatch(/^[a-z_]+$/);
       expect(s.message.length).toBeGreaterThan(0);
       expect(s.message.startsWith(`${s.code}:`)).toBe(false);
@@ -100,13 +118,19 @@ describe("the owner's view of their bots' matches", () => {
     expect(notes.strikes).toEqual([]);
     const struck = await getMatchNotes(owner, illegal, matchId);
     expect(struck.notes).toEqual([]);
-    expect(struck.strikes.map((s) => s.decisionId)).toEqual((await listBotStrikes(owner, illegal)).strikes.map((s) => s.decisionId).reverse());
+    expect(struck.strikes.map((s) => s.decisionId)).toEqual(
+      (await listBotStrikes(owner, illegal)).strikes.map((s) => s.decisionId).reverse(),
+    );
     // A match the bot did not play, and one that does not exist: 404.
     expect((await signedGet(owner, `/bots/${noter}/matches/m_nothing/notes`)).status).toBe(404);
   });
 
   it('another owner and an anonymous client are refused and learn nothing', async () => {
-    for (const path of [`/bots/${illegal}/strikes`, `/bots/${noter}/matches/${matchId}/notes`, `/bots/${garbage}/strikes?limit=1`]) {
+    for (const path of [
+      `/bots/${illegal}/strikes`,
+      `/bots/${noter}/matches/${matchId}/notes`,
+      `/bots/${garbage}/strikes?limit=1`,
+    ]) {
       const other = await signedGet(stranger, path);
       expect(other.status).toBe(403);
       expect(JSON.parse(other.text).error.code).toBe('forbidden');
@@ -137,8 +161,11 @@ describe("the owner's view of their bots' matches", () => {
   });
 
   it('openapi.json describes both routes', async () => {
-    const doc = (await (await fetch(`${arena.url}/openapi.json`)).json()) as { paths: Record<string, { get?: { security?: unknown[] } }> };
-    for (const path of ['/bots/{id}/strikes', '/bots/{id}/matches/{matchId}/notes']) expect(doc.paths[path]?.get?.security, path).toHaveLength(2);
+    const doc = (await (await fetch(`${arena.url}/openapi.json`)).json()) as {
+      paths: Record<string, { get?: { security?: unknown[] } }>;
+    };
+    for (const path of ['/bots/{id}/strikes', '/bots/{id}/matches/{matchId}/notes'])
+      expect(doc.paths[path]?.get?.security, path).toHaveLength(2);
   });
 
   it('`arena bots strikes BOT` prints the log by name, and --json the page; another owner is refused', async () => {

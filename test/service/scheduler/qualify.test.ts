@@ -32,13 +32,23 @@ async function setup(behaviours: Behaviour[], enabled = true) {
   for (const [i, behaviour] of behaviours.entries()) {
     const server = await startTestBot({ behaviour });
     cleanup.push(() => server.close());
-    ids.push((await store.addBot({ ownerId: owner.id, name: `q${i}`, game: 'pioneers', url: server.url, qualify: true })).id);
+    ids.push(
+      (await store.addBot({ ownerId: owner.id, name: `q${i}`, game: 'pioneers', url: server.url, qualify: true })).id,
+    );
   }
   const events: OwnerEvent[] = [];
   const log: Array<Record<string, unknown>> = [];
   const scheduler = new Scheduler({
-    store, hub: new LiveHub(), platformKey: generateKeyPairSync('ed25519').privateKey, tickMs: 60_000, matchTimeoutMs: 60_000, deadlineMs: 2000, sameOwner: 'allow',
-    log: (l) => void log.push(l), qualify: { enabled, opponents: ['random', 'random', 'greedy'] }, onOwnerEvent: (e) => void events.push(e),
+    store,
+    hub: new LiveHub(),
+    platformKey: generateKeyPairSync('ed25519').privateKey,
+    tickMs: 60_000,
+    matchTimeoutMs: 60_000,
+    deadlineMs: 2000,
+    sameOwner: 'allow',
+    log: (l) => void log.push(l),
+    qualify: { enabled, opponents: ['random', 'random', 'greedy'] },
+    onOwnerEvent: (e) => void events.push(e),
   });
   cleanup.push(() => scheduler.stop());
   return { store, ids, owner, scheduler, events, log };
@@ -59,18 +69,32 @@ describe('qualifiers', () => {
     const [one, two, clean] = await Promise.all(ids.map((id) => store.getBot(id)));
     expect(one).toMatchObject({ status: 'active', qualification: { state: 'passed', resigned: false } });
     expect(one!.qualification!.strikes).toHaveLength(1);
-    expect(two).toMatchObject({ status: 'failed', qualification: { state: 'failed', resigned: false, reason: '2 strikes (at most 1 pass)' } });
+    expect(two).toMatchObject({
+      status: 'failed',
+      qualification: { state: 'failed', resigned: false, reason: '2 strikes (at most 1 pass)' },
+    });
     expect(two!.qualification!.strikes.map((s) => s.reason)).toEqual(['illegal', 'illegal']);
     expect(clean).toMatchObject({ status: 'active', qualification: { state: 'passed', strikes: [] } });
     // Four seats: the bot and three built-ins (the same one twice has two ids).
     const m = await store.getMatch(two!.qualification!.matchId!);
-    expect(m!.players.map((p) => p.botId).sort()).toEqual([ids[1], 'builtin:greedy', 'builtin:random', 'builtin:random:2'].sort());
+    expect(m!.players.map((p) => p.botId).sort()).toEqual(
+      [ids[1], 'builtin:greedy', 'builtin:random', 'builtin:random:2'].sort(),
+    );
     // The strikes are in the owner's strike log too.
     expect((await store.listBotStrikes(ids[1], { limit: 10 })).strikes).toHaveLength(2);
     const byBot = new Map(events.map((e) => [e.botId, e]));
     expect(events).toHaveLength(3);
-    expect(byBot.get(ids[0])).toMatchObject({ type: 'bot.qualified', ownerId: owner.id, matchId: one!.qualification!.matchId });
-    expect(byBot.get(ids[1])).toMatchObject({ type: 'bot.failed', ownerId: owner.id, matchId: two!.qualification!.matchId, data: { version: 1, reason: '2 strikes (at most 1 pass)' } });
+    expect(byBot.get(ids[0])).toMatchObject({
+      type: 'bot.qualified',
+      ownerId: owner.id,
+      matchId: one!.qualification!.matchId,
+    });
+    expect(byBot.get(ids[1])).toMatchObject({
+      type: 'bot.failed',
+      ownerId: owner.id,
+      matchId: two!.qualification!.matchId,
+      data: { version: 1, reason: '2 strikes (at most 1 pass)' },
+    });
     expect(JSON.stringify(events)).not.toContain('127.0.0.1');
     // The passed ones are seated rated at the next tick; the failed one is not.
     const rated = await scheduler.tick();
@@ -86,7 +110,11 @@ describe('qualifiers', () => {
     const m = await store.getMatch(started[0]);
     expect(m!.qualification).toBeUndefined();
     expect(m!.rated).toBeUndefined();
-    for (const id of ids) expect(await store.getBot(id)).toMatchObject({ status: 'active', qualification: { state: 'skipped', matchId: null } });
+    for (const id of ids)
+      expect(await store.getBot(id)).toMatchObject({
+        status: 'active',
+        qualification: { state: 'skipped', matchId: null },
+      });
     expect(events).toEqual([]);
     await idle(scheduler);
   }, 60_000);
@@ -98,7 +126,9 @@ describe('parseQualifyOpponents', () => {
     expect(parseQualifyOpponents(' search , random,greedy ')).toEqual(['search', 'random', 'greedy']);
   });
   it('refuses unknown names and the wrong count, saying what to give', () => {
-    expect(() => parseQualifyOpponents('builtin:heuristic,builtin:random')).toThrow(/unknown built-in bot "heuristic"; choose from builtin:random, builtin:greedy, builtin:search/);
+    expect(() => parseQualifyOpponents('builtin:heuristic,builtin:random')).toThrow(
+      /unknown built-in bot "heuristic"; choose from builtin:random, builtin:greedy, builtin:search/,
+    );
     expect(() => parseQualifyOpponents('random')).toThrow(/give 2 or 3/);
     expect(() => parseQualifyOpponents('random,random,random,random')).toThrow(/give 2 or 3/);
   });

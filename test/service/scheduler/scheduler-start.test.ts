@@ -47,7 +47,15 @@ async function setup(botCount: number) {
   }
   const log: Array<Record<string, unknown>> = [];
   const hub = new LiveHub();
-  const scheduler = new Scheduler({ store, hub, platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, deadlineMs: 2000, log: (l) => void log.push(l) });
+  const scheduler = new Scheduler({
+    store,
+    hub,
+    platformKey,
+    tickMs: 60_000,
+    matchTimeoutMs: 60_000,
+    deadlineMs: 2000,
+    log: (l) => void log.push(l),
+  });
   cleanup.push(() => scheduler.stop());
   return { real, bots, gate, scheduler, hub, log };
 }
@@ -60,7 +68,7 @@ async function until(ok: () => boolean, what: string): Promise<void> {
   }
 }
 
-describe('scheduler: starting a tick\'s tables', () => {
+describe("scheduler: starting a tick's tables", () => {
   it('every table plays before any running record is written; the tick resolves once they are, and results follow them', async () => {
     const { real, bots, gate, scheduler, log } = await setup(8);
     const ticked = scheduler.tick();
@@ -70,7 +78,12 @@ describe('scheduler: starting a tick\'s tables', () => {
     gate.release();
     const ids = await ticked;
     expect(ids).toHaveLength(2);
-    expect(log.filter((l) => l.event === 'match.start').map((l) => l.matchId).sort()).toEqual([...ids].sort());
+    expect(
+      log
+        .filter((l) => l.event === 'match.start')
+        .map((l) => l.matchId)
+        .sort(),
+    ).toEqual([...ids].sort());
     await until(() => scheduler.runningCount === 0, 'both matches over');
     for (const id of ids) expect((await real.getMatch(id))!.status).toBe('completed');
     // The log tells the story in order: each start before its end.
@@ -98,7 +111,9 @@ describe('scheduler: starting a tick\'s tables', () => {
     expect(closed).toBe(true);
     expect(chunks.at(-1)).toMatch(/^event: end\ndata: \{"id":"[^"]+","status":"aborted"/);
     expect(await real.getMatch(matchId!)).toBeNull();
-    expect(log).toContainEqual(expect.objectContaining({ event: 'match.abort', matchId, reason: 'its running record could not be written' }));
+    expect(log).toContainEqual(
+      expect.objectContaining({ event: 'match.abort', matchId, reason: 'its running record could not be written' }),
+    );
     expect(log.some((l) => l.event === 'match.start')).toBe(false);
   }, 60_000);
 });

@@ -24,8 +24,22 @@ afterEach(async () => {
 /** Plays legally and sends a note with every answer. */
 function notingBot(note: string) {
   const play = legalPlayer();
-  return (ctx: { request: { id: number; view: Parameters<ReturnType<typeof legalPlayer>>[0]; kind: Parameters<ReturnType<typeof legalPlayer>>[1]; matchId: string }; socket: { send(t: string): void } }) =>
-    ctx.socket.send(JSON.stringify({ id: ctx.request.id, action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId), debug: note }));
+  return (ctx: {
+    request: {
+      id: number;
+      view: Parameters<ReturnType<typeof legalPlayer>>[0];
+      kind: Parameters<ReturnType<typeof legalPlayer>>[1];
+      matchId: string;
+    };
+    socket: { send(t: string): void };
+  }) =>
+    ctx.socket.send(
+      JSON.stringify({
+        id: ctx.request.id,
+        action: play(ctx.request.view, ctx.request.kind, ctx.request.matchId),
+        debug: note,
+      }),
+    );
 }
 
 /**
@@ -33,16 +47,34 @@ function notingBot(note: string) {
  * about other things seat one owner's bots with --same-owner allow; 'default'
  * leaves the option out.
  */
-async function setup(botCount: number, opts: { illegal?: number; maxMatches?: number; owners?: number; sameOwner?: SameOwnerRule | 'default'; slowMs?: number; noting?: number } = {}) {
+async function setup(
+  botCount: number,
+  opts: {
+    illegal?: number;
+    maxMatches?: number;
+    owners?: number;
+    sameOwner?: SameOwnerRule | 'default';
+    slowMs?: number;
+    noting?: number;
+  } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'arena-sched-'));
   const store: Store = await openTestStore(dir);
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanup.push(() => store.close());
   const users = [];
-  for (let i = 0; i < (opts.owners ?? 1); i++) users.push(await store.createUser({ email: `owner${i || ''}@example.com`, name: `owner${i || ''}` }));
+  for (let i = 0; i < (opts.owners ?? 1); i++)
+    users.push(await store.createUser({ email: `owner${i || ''}@example.com`, name: `owner${i || ''}` }));
   const bots: Array<{ id: string; server: TestBot; ownerId: string }> = [];
   for (let i = 0; i < botCount; i++) {
-    const behaviour = i < (opts.noting ?? 0) ? notingBot('secret-plan') : i < (opts.illegal ?? 0) ? illegalBot(2) : opts.slowMs ? lateBot(opts.slowMs) : wellBehaved();
+    const behaviour =
+      i < (opts.noting ?? 0)
+        ? notingBot('secret-plan')
+        : i < (opts.illegal ?? 0)
+          ? illegalBot(2)
+          : opts.slowMs
+            ? lateBot(opts.slowMs)
+            : wellBehaved();
     const server = await startTestBot({ behaviour });
     cleanup.push(() => server.close());
     const ownerId = users[i % users.length].id;
@@ -52,7 +84,17 @@ async function setup(botCount: number, opts: { illegal?: number; maxMatches?: nu
   const sameOwner = opts.sameOwner === 'default' ? undefined : (opts.sameOwner ?? 'allow');
   const log: Array<Record<string, unknown>> = [];
   const hub = new LiveHub();
-  const scheduler = new Scheduler({ store, hub, platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, deadlineMs: 2000, maxMatches: opts.maxMatches, sameOwner, log: (l) => void log.push(l) });
+  const scheduler = new Scheduler({
+    store,
+    hub,
+    platformKey,
+    tickMs: 60_000,
+    matchTimeoutMs: 60_000,
+    deadlineMs: 2000,
+    maxMatches: opts.maxMatches,
+    sameOwner,
+    log: (l) => void log.push(l),
+  });
   cleanup.push(() => scheduler.stop());
   return { dir, store, bots, scheduler, hub, log };
 }
@@ -106,7 +148,7 @@ describe('scheduler', () => {
     await waitIdle(scheduler);
   });
 
-  it('a full server shares the seats among owners: one account\'s many bots do not keep another\'s out', async () => {
+  it("a full server shares the seats among owners: one account's many bots do not keep another's out", async () => {
     const { store, bots, scheduler } = await setup(2, { maxMatches: 1 });
     // Two more owners with a bot each; the four bots play one match, so all four were seated once.
     const others = [];
@@ -206,7 +248,12 @@ describe('scheduler', () => {
     } catch {
       // grep exits 1 when nothing matches
     }
-    expect(found.split('\n').filter(Boolean).every((f) => f.includes('/matches/private/'))).toBe(true);
+    expect(
+      found
+        .split('\n')
+        .filter(Boolean)
+        .every((f) => f.includes('/matches/private/')),
+    ).toBe(true);
     const kept = await Promise.all(m.players.map((p) => store.getOwnerMatchData(id, p.botId)));
     const noted = kept.filter((d) => d?.notes.some((n) => JSON.stringify(n.debug).includes('secret-plan')));
     expect(noted).toHaveLength(1);
@@ -225,7 +272,14 @@ describe('scheduler', () => {
     // A match the store has as running, as a killed process would leave it.
     const stale = { ...m, id: 'm_stale', status: 'running' as const, endedAt: null };
     await store.putMatch(stale);
-    const fresh = new Scheduler({ store, hub: new LiveHub(), platformKey, tickMs: 60_000, matchTimeoutMs: 60_000, log: () => {} });
+    const fresh = new Scheduler({
+      store,
+      hub: new LiveHub(),
+      platformKey,
+      tickMs: 60_000,
+      matchTimeoutMs: 60_000,
+      log: () => {},
+    });
     expect(await fresh.recover()).toEqual(['m_stale']);
     expect((await store.getMatch('m_stale'))!.status).toBe('aborted');
     expect(dir).toBeTruthy();

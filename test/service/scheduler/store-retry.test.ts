@@ -14,7 +14,10 @@ it('completeMatch retried through a database restart lands once, with its rating
   try {
     const u = await store.createUser({ email: 'a@example.com' });
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await store.addBot({ ownerId: u.id, name: `b${i}`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await store.addBot({ ownerId: u.id, name: `b${i}`, game: 'pioneers', url: `wss://b${i}.example/` })).id,
+      );
     const m = runningMatch(ids);
     await store.putMatch(m);
     const done = completed(m);
@@ -53,16 +56,32 @@ it('a conflict after a lost answer counts as landed when the write is there; oth
     await store.completeMatch(done, []);
     // First attempt "lost its answer" (unavailable), the retry conflicts: landed() says it is there.
     let n = 0;
-    const got = await retryWhileUnavailable(async () => {
-      if (n++ === 0) throw new StoreUnavailable('lost');
-      await store.completeMatch(done, []);
-      return 'written';
-    }, async () => ((await store.getMatch(m.id))?.status === 'completed' ? 'landed' : null), [1]);
+    const got = await retryWhileUnavailable(
+      async () => {
+        if (n++ === 0) throw new StoreUnavailable('lost');
+        await store.completeMatch(done, []);
+        return 'written';
+      },
+      async () => ((await store.getMatch(m.id))?.status === 'completed' ? 'landed' : null),
+      [1],
+    );
     expect(got).toBe('landed');
     // A conflict with no outage before it is an error as ever.
-    await expect(retryWhileUnavailable(() => store.completeMatch(done, []), async () => undefined, [1])).rejects.toBeInstanceOf(StoreConflict);
+    await expect(
+      retryWhileUnavailable(
+        () => store.completeMatch(done, []),
+        async () => undefined,
+        [1],
+      ),
+    ).rejects.toBeInstanceOf(StoreConflict);
     // Out of retries: the outage is the error.
-    await expect(retryWhileUnavailable(() => Promise.reject(new StoreUnavailable('down')), async () => 'landed', [1, 1])).rejects.toBeInstanceOf(StoreUnavailable);
+    await expect(
+      retryWhileUnavailable(
+        () => Promise.reject(new StoreUnavailable('down')),
+        async () => 'landed',
+        [1, 1],
+      ),
+    ).rejects.toBeInstanceOf(StoreUnavailable);
   } finally {
     await store.close();
   }

@@ -44,7 +44,8 @@ describe('matchmaking tables', () => {
     // Owner of each bot by index: 'A' owns b0, b1, ...
     const owned = (owners: string, ratings?: number[]): PoolEntry[] =>
       [...owners].map((o, i) => ({ botId: `b${i}`, rating: ratings?.[i] ?? 100 - i, ownerId: o }));
-    const ownersOf = (entries: PoolEntry[], botIds: string[]) => botIds.map((id) => entries.find((e) => e.botId === id)!.ownerId);
+    const ownersOf = (entries: PoolEntry[], botIds: string[]) =>
+      botIds.map((id) => entries.find((e) => e.botId === id)!.ownerId);
     const ownersAt = (entries: PoolEntry[], botIds: string[]) => ownersOf(entries, botIds).join('');
 
     it('allow seats by rating alone and marks a table with two bots of one owner', () => {
@@ -82,9 +83,14 @@ describe('matchmaking tables', () => {
     it('avoid plays a table it cannot spread (too few owners) and marks it; forbid lets those bots wait', () => {
       const p = owned('AAAAABCD');
       const avoid = formTables(p, 'avoid');
-      expect(avoid.map((t) => [ownersAt(p, t.botIds).split('').sort().join(''), t.sameOwner])).toEqual([['ABCD', false], ['AAAA', true]]);
+      expect(avoid.map((t) => [ownersAt(p, t.botIds).split('').sort().join(''), t.sameOwner])).toEqual([
+        ['ABCD', false],
+        ['AAAA', true],
+      ]);
       const forbid = formTables(p, 'forbid');
-      expect(forbid.map((t) => [ownersAt(p, t.botIds).split('').sort().join(''), t.sameOwner])).toEqual([['ABCD', false]]);
+      expect(forbid.map((t) => [ownersAt(p, t.botIds).split('').sort().join(''), t.sameOwner])).toEqual([
+        ['ABCD', false],
+      ]);
       // One account alone (arena demo --serve): avoid plays it unrated, forbid plays nothing.
       expect(formTables(owned('AAAA'), 'avoid')).toEqual([{ botIds: ['b0', 'b1', 'b2', 'b3'], sameOwner: true }]);
       expect(formTables(owned('AAAA'), 'forbid')).toEqual([]);
@@ -93,7 +99,9 @@ describe('matchmaking tables', () => {
     it('property: every rule seats each bot at most once in tables of 3 or 4; forbid never seats one owner twice; avoid leaves nobody waiting that allow would seat; a table is marked exactly when it has two bots of one owner', () => {
       fc.assert(
         fc.property(
-          fc.array(fc.record({ owner: fc.integer({ min: 0, max: 5 }), rating: fc.integer({ min: -20, max: 20 }) }), { maxLength: 30 }),
+          fc.array(fc.record({ owner: fc.integer({ min: 0, max: 5 }), rating: fc.integer({ min: -20, max: 20 }) }), {
+            maxLength: 30,
+          }),
           (bots) => {
             const p = bots.map((b, i) => ({ botId: `b${i}`, rating: b.rating, ownerId: `u${b.owner}` }));
             const seatedBy: Record<SameOwnerRule, number> = { allow: 0, avoid: 0, forbid: 0 };
@@ -118,15 +126,22 @@ describe('matchmaking tables', () => {
 
     it('property: when the pool can be seated with no owner twice at a table (no owner has more bots than there are tables), avoid does so', () => {
       fc.assert(
-        fc.property(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 4, maxLength: 32 }), fc.array(fc.integer({ min: -9, max: 9 }), { minLength: 32, maxLength: 32 }), (owners, ratings) => {
-          const n = owners.length - (owners.length % 4 === 3 ? 0 : owners.length % 4);
-          const p = owners.slice(0, n).map((o, i) => ({ botId: `b${i}`, rating: ratings[i], ownerId: `u${o}` }));
-          const tablesCount = Math.floor(n / 4) + (n % 4 === 3 ? 1 : 0);
-          const most = Math.max(0, ...[...new Set(owners.slice(0, n))].map((o) => owners.slice(0, n).filter((x) => x === o).length));
-          // Seatable without repeats: no owner above the table count, and enough owners for a full table.
-          fc.pre(most <= tablesCount && new Set(owners.slice(0, n)).size >= 4);
-          for (const t of formTables(p, 'avoid')) expect(t.sameOwner).toBe(false);
-        }),
+        fc.property(
+          fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 4, maxLength: 32 }),
+          fc.array(fc.integer({ min: -9, max: 9 }), { minLength: 32, maxLength: 32 }),
+          (owners, ratings) => {
+            const n = owners.length - (owners.length % 4 === 3 ? 0 : owners.length % 4);
+            const p = owners.slice(0, n).map((o, i) => ({ botId: `b${i}`, rating: ratings[i], ownerId: `u${o}` }));
+            const tablesCount = Math.floor(n / 4) + (n % 4 === 3 ? 1 : 0);
+            const most = Math.max(
+              0,
+              ...[...new Set(owners.slice(0, n))].map((o) => owners.slice(0, n).filter((x) => x === o).length),
+            );
+            // Seatable without repeats: no owner above the table count, and enough owners for a full table.
+            fc.pre(most <= tablesCount && new Set(owners.slice(0, n)).size >= 4);
+            for (const t of formTables(p, 'avoid')) expect(t.sameOwner).toBe(false);
+          },
+        ),
       );
     });
   });

@@ -30,7 +30,10 @@ it('refuses the old URL after a URL change, passes the new one and unknown ones 
   await store.startBotVersion(bot.id, { qualify: false });
   expect(await gate('wss://old.example/')).toBeDefined();
   await store.startBotVersion(bot.id, { url: 'wss://new.example/', qualify: false });
-  const err = await gate('wss://old.example/').then(() => null, (e: unknown) => e as Error);
+  const err = await gate('wss://old.example/').then(
+    () => null,
+    (e: unknown) => e as Error,
+  );
   expect(err?.message).toMatch(/moved to a new URL/);
   expect(err?.message).not.toContain('old.example');
   expect(checked).toEqual(['wss://old.example/', 'wss://old.example/']);

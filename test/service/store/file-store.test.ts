@@ -73,7 +73,8 @@ describe('file store on disk', () => {
     const u = await s.createUser({ email: 'Ann@Example.com', name: 'ann' });
     const k = await s.addKey({ userId: u.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read'] });
     const bots = [];
-    for (let i = 0; i < 4; i++) bots.push((await s.addBot({ ownerId: u.id, name: `b${i}`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
+    for (let i = 0; i < 4; i++)
+      bots.push((await s.addBot({ ownerId: u.id, name: `b${i}`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
     const m1 = runningMatch(bots);
     await s.putMatch(m1);
     const c1 = completed(m1);
@@ -96,9 +97,29 @@ describe('file store on disk', () => {
     await mkdir(dir, { recursive: true });
     const at = '2026-01-01T00:00:00.000Z';
     const old: StoreDoc = {
-      format: 1, rev: 2, ratingsThrough: -1, journalSeq: 0, keys: {}, sessions: {}, signInTokens: {}, challenges: {}, webhooks: {}, webhookDeliveries: {},
+      format: 1,
+      rev: 2,
+      ratingsThrough: -1,
+      journalSeq: 0,
+      keys: {},
+      sessions: {},
+      signInTokens: {},
+      challenges: {},
+      webhooks: {},
+      webhookDeliveries: {},
       users: { u_old: { id: 'u_old', name: 'old', email: 'old@example.com', createdAt: at } },
-      bots: { b_old: { id: 'b_old', ownerId: 'u_old', name: 'old', game: 'pioneers', url: 'wss://old.example/', status: 'active', createdAt: at, removedAt: null } },
+      bots: {
+        b_old: {
+          id: 'b_old',
+          ownerId: 'u_old',
+          name: 'old',
+          game: 'pioneers',
+          url: 'wss://old.example/',
+          status: 'active',
+          createdAt: at,
+          removedAt: null,
+        },
+      },
       ratings: { 'pioneers:b_old': { botId: 'b_old', game: 'pioneers', mu: 30, sigma: 4, gamesPlayed: 9 } },
     };
     await writeFile(join(dir, 'store.json'), JSON.stringify(old));
@@ -108,7 +129,13 @@ describe('file store on disk', () => {
     expect((await s.updateBot('b_old', { status: 'active' })).status).toBe('active');
     const v2 = await s.startBotVersion('b_old', { qualify: true });
     expect(v2.versions).toEqual([
-      { version: 1, startedAt: at, endedAt: v2.qualification!.at, gamesAtStart: 0, end: { mu: 30, sigma: 4, gamesPlayed: 9 } },
+      {
+        version: 1,
+        startedAt: at,
+        endedAt: v2.qualification!.at,
+        gamesAtStart: 0,
+        end: { mu: 30, sigma: 4, gamesPlayed: 9 },
+      },
       { version: 2, startedAt: v2.qualification!.at, endedAt: null, gamesAtStart: 9, end: null },
     ]);
     expect(v2.status).toBe('qualifying');
@@ -117,7 +144,12 @@ describe('file store on disk', () => {
   it('keeps everything across close and reopen', async () => {
     const s = await openStore();
     const { u, k, bots, c1, m2 } = await seed(s);
-    await s.addSession({ tokenHash: 'a'.repeat(64), userId: u.id, createdAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+    await s.addSession({
+      tokenHash: 'a'.repeat(64),
+      userId: u.id,
+      createdAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
     await s.removeBot(bots[3]);
     const page1 = await s.listMatches({ limit: 1 });
     await closeStore(s);
@@ -141,7 +173,23 @@ describe('file store on disk', () => {
     const w = await s.addWebhook({ ownerId: u.id, url: 'https://hooks.example/a', events: ['bot.failed'] }, 10);
     const at = new Date().toISOString();
     for (let i = 0; i < 3; i++) {
-      await s.addWebhookDelivery({ id: `msg_r${i}`, webhookId: w.id, ownerId: u.id, type: 'bot.failed', status: 'pending', attempts: 0, createdAt: at, lastAttemptAt: null, nextAttemptAt: at, responseStatus: null, error: null, payload: `{"i":${i}}` }, 2);
+      await s.addWebhookDelivery(
+        {
+          id: `msg_r${i}`,
+          webhookId: w.id,
+          ownerId: u.id,
+          type: 'bot.failed',
+          status: 'pending',
+          attempts: 0,
+          createdAt: at,
+          lastAttemptAt: null,
+          nextAttemptAt: at,
+          responseStatus: null,
+          error: null,
+          payload: `{"i":${i}}`,
+        },
+        2,
+      );
     }
     await closeStore(s);
     const t = await openStore();
@@ -154,12 +202,25 @@ describe('file store on disk', () => {
     // store.json as written before webhooks existed: no webhook collections at all.
     const old = join(root, 'old');
     await mkdir(old, { recursive: true });
-    const doc = { format: 1, rev: 1, users: {}, keys: {}, bots: {}, ratings: {}, sessions: {}, signInTokens: {}, ratingsThrough: -1, journalSeq: 0 };
+    const doc = {
+      format: 1,
+      rev: 1,
+      users: {},
+      keys: {},
+      bots: {},
+      ratings: {},
+      sessions: {},
+      signInTokens: {},
+      ratingsThrough: -1,
+      journalSeq: 0,
+    };
     await writeFile(join(old, 'store.json'), JSON.stringify(doc));
     const o = await openStore(old);
     const v = await o.createUser({ email: 'v@example.com' });
     expect(await o.listWebhooks(v.id)).toEqual([]);
-    expect((await o.addWebhook({ ownerId: v.id, url: 'https://hooks.example/v', events: ['bot.failed'] }, 10)).ownerId).toBe(v.id);
+    expect(
+      (await o.addWebhook({ ownerId: v.id, url: 'https://hooks.example/v', events: ['bot.failed'] }, 10)).ownerId,
+    ).toBe(v.id);
   });
 
   it('reads summaries back from the log after reopen, whatever the characters in bot names', async () => {
@@ -215,7 +276,10 @@ describe('file store on disk', () => {
   describe('the lock', () => {
     it('refuses a second opener with a clear message, and close releases it', async () => {
       const s = await openStore();
-      const err = await openFileStore(dir).then(() => null, (e: unknown) => e);
+      const err = await openFileStore(dir).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(StoreLocked);
       expect((err as StoreLocked).pid).toBe(process.pid);
       expect((err as Error).message).toContain(dir);
@@ -243,7 +307,10 @@ describe('file store on disk', () => {
         await once(child, 'spawn');
         await mkdir(dir, { recursive: true });
         await writeFile(join(dir, 'lock'), `${child.pid}\n`);
-        const err = await openFileStore(dir).then(() => null, (e: unknown) => e);
+        const err = await openFileStore(dir).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(StoreLocked);
         expect((err as StoreLocked).pid).toBe(child.pid);
         expect(await readFile(join(dir, 'lock'), 'utf8')).toBe(`${child.pid}\n`);
@@ -281,7 +348,10 @@ describe('file store on disk', () => {
       const { bots, m2 } = await seed(s);
       await closeStore(s);
       const ghost = runningMatch(bots);
-      await appendFile(join(dir, 'matches', 'index.log'), `${JSON.stringify({ id: ghost.id, v: 1, m: summaryOf(ghost) })}\n`);
+      await appendFile(
+        join(dir, 'matches', 'index.log'),
+        `${JSON.stringify({ id: ghost.id, v: 1, m: summaryOf(ghost) })}\n`,
+      );
       await writeFile(join(dir, 'matches', `.${ghost.id}.json.tmp`), '{"v":1,"mat');
       const t = await openStore();
       expect(await t.getMatch(ghost.id)).toBeNull();
@@ -292,12 +362,15 @@ describe('file store on disk', () => {
       expect(await t.getMatch(ghost.id)).toEqual(ghost);
     });
 
-    it('keeps the previous version when a completion\'s line landed but its file did not', async () => {
+    it("keeps the previous version when a completion's line landed but its file did not", async () => {
       const s = await openStore();
       const { m2 } = await seed(s);
       await closeStore(s);
       const done = completed(m2);
-      await appendFile(join(dir, 'matches', 'index.log'), `${JSON.stringify({ id: m2.id, v: 2, m: summaryOf(done) })}\n`);
+      await appendFile(
+        join(dir, 'matches', 'index.log'),
+        `${JSON.stringify({ id: m2.id, v: 2, m: summaryOf(done) })}\n`,
+      );
       const t = await openStore();
       expect(await t.getMatch(m2.id)).toEqual(m2);
       expect((await t.listMatches({ limit: 10, status: 'running' })).matches.map((m) => m.id)).toEqual([m2.id]);
@@ -372,10 +445,18 @@ describe('file store on disk', () => {
       const left = await journals();
       expect(left).toHaveLength(1);
       expect((await stat(join(dir, left[0]))).size).toBeLessThan(4096);
-      const want = { users: await s.listUsers(), bots: await s.listBots(u.id), ratings: await s.listRatings('pioneers') };
+      const want = {
+        users: await s.listUsers(),
+        bots: await s.listBots(u.id),
+        ratings: await s.listRatings('pioneers'),
+      };
       await closeStore(s);
       const t = await openStore();
-      expect({ users: await t.listUsers(), bots: await t.listBots(u.id), ratings: await t.listRatings('pioneers') }).toEqual(want);
+      expect({
+        users: await t.listUsers(),
+        bots: await t.listBots(u.id),
+        ratings: await t.listRatings('pioneers'),
+      }).toEqual(want);
     });
 
     it('a journal append that fails is not acknowledged, and the store stops writing until reopened without it', async () => {
@@ -384,7 +465,9 @@ describe('file store on disk', () => {
       // The journal's file handle goes bad under the store (as a disk error would).
       await (s as unknown as { journal: { fh: { close(): Promise<void> } } }).journal.fh.close();
       await expect(s.setHandle(u.id, 'lost')).rejects.toThrow();
-      await expect(s.addBot({ ownerId: u.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' })).rejects.toThrow(/stopped writing after an earlier failure/);
+      await expect(s.addBot({ ownerId: u.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' })).rejects.toThrow(
+        /stopped writing after an earlier failure/,
+      );
       await closeStore(s);
       const t = await openStore();
       expect((await t.getUser(u.id))!.name).toBe('ann');
@@ -422,9 +505,14 @@ describe('file store on disk', () => {
       const { u } = await seed(s);
       await closeStore(s);
       await rm(join(dir, 'store.json'));
-      const err = await openFileStore(dir).then(() => null, (e: unknown) => e);
+      const err = await openFileStore(dir).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(StoreMissing);
-      expect((err as Error).message).toMatch(/store\.json is missing.*matches\/.*journal\.1\.jsonl.*arena admin backup.*arena serve --init/);
+      expect((err as Error).message).toMatch(
+        /store\.json is missing.*matches\/.*journal\.1\.jsonl.*arena admin backup.*arena serve --init/,
+      );
       await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
       // matches/ alone is enough to refuse.
       for (const f of await readdir(dir)) if (f.startsWith('journal.')) await rm(join(dir, f));
@@ -471,12 +559,27 @@ describe('file store on disk', () => {
       const s = await openStore();
       const u = await s.createUser({ email: 'priv@example.com' });
       const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await s.addBot({ ownerId: u.id, name: `p${i}`, game: 'pioneers', url: `wss://p${i}.example/` })).id);
+      for (let i = 0; i < 3; i++)
+        ids.push((await s.addBot({ ownerId: u.id, name: `p${i}`, game: 'pioneers', url: `wss://p${i}.example/` })).id);
       const m = runningMatch(ids);
       await s.putMatch(m);
       await s.putMatch(aborted(m));
-      const strike = { decisionId: 4, kind: 'turn' as const, turn: 2, seat: 0, reason: 'malformed' as const, message: 'not JSON', answer: '{"x', answerBytes: 3, strikes: 1 };
-      const data = { endedAt: '2026-11-27T10:00:00.000Z', notes: [{ id: 2, seat: 0, kind: 'turn' as const, seq: 3, ms: 1, debug: 'why' }], strikes: [strike] };
+      const strike = {
+        decisionId: 4,
+        kind: 'turn' as const,
+        turn: 2,
+        seat: 0,
+        reason: 'malformed' as const,
+        message: 'not JSON',
+        answer: '{"x',
+        answerBytes: 3,
+        strikes: 1,
+      };
+      const data = {
+        endedAt: '2026-11-27T10:00:00.000Z',
+        notes: [{ id: 2, seat: 0, kind: 'turn' as const, seq: 3, ms: 1, debug: 'why' }],
+        strikes: [strike],
+      };
       await s.putOwnerMatchData(m.id, ids[0], data);
       const out = join(root, 'backup');
       await s.backup(out);
@@ -486,7 +589,9 @@ describe('file store on disk', () => {
       for (const at of [out, dir]) {
         const copy = await openStore(at);
         expect(await copy.getOwnerMatchData(m.id, ids[0])).toEqual(data);
-        expect((await copy.listBotStrikes(ids[0], { limit: 10 })).strikes).toEqual([{ ...strike, matchId: m.id, at: data.endedAt }]);
+        expect((await copy.listBotStrikes(ids[0], { limit: 10 })).strikes).toEqual([
+          { ...strike, matchId: m.id, at: data.endedAt },
+        ]);
         await closeStore(copy);
       }
       const again = await openStore(dir);
@@ -513,7 +618,8 @@ describe('file store on disk', () => {
       const s = await openStore();
       const { u } = await seed(s);
       const bots: string[] = [];
-      for (let i = 0; i < 8; i++) bots.push((await s.addBot({ ownerId: u.id, name: `x${i}`, game: 'pioneers', url: `wss://x${i}.example/` })).id);
+      for (let i = 0; i < 8; i++)
+        bots.push((await s.addBot({ ownerId: u.id, name: `x${i}`, game: 'pioneers', url: `wss://x${i}.example/` })).id);
       let stop = false;
       const games = new Map<string, number>();
       const burst = (async () => {

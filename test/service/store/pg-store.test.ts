@@ -29,10 +29,20 @@ describe('Postgres store', () => {
   it('migration 3 keeps bots stored before it active at version 1, with no qualification', async () => {
     const url = await cluster().createDatabase();
     const { MIGRATIONS } = await import('../../../src/service/store/pg/migrations');
-    await sql(url, 'CREATE TABLE arena_schema (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    for (const m of MIGRATIONS.filter((x) => x.version <= 2)) await sql(url, `${m.sql}; INSERT INTO arena_schema (version, name) VALUES (${m.version}, '${m.name}')`);
-    await sql(url, `INSERT INTO arena_users (id, name, email, email_key, created_at) VALUES ('u_1', 'old', 'old@example.com', 'old@example.com', '2026-01-01T00:00:00.000Z')`);
-    await sql(url, `INSERT INTO arena_bots (id, owner_id, name, game, url, status, created_at, removed_at) VALUES ('b_1', 'u_1', 'old', 'pioneers', 'wss://old.example/', 'active', '2026-01-01T00:00:00.000Z', NULL)`);
+    await sql(
+      url,
+      'CREATE TABLE arena_schema (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const m of MIGRATIONS.filter((x) => x.version <= 2))
+      await sql(url, `${m.sql}; INSERT INTO arena_schema (version, name) VALUES (${m.version}, '${m.name}')`);
+    await sql(
+      url,
+      `INSERT INTO arena_users (id, name, email, email_key, created_at) VALUES ('u_1', 'old', 'old@example.com', 'old@example.com', '2026-01-01T00:00:00.000Z')`,
+    );
+    await sql(
+      url,
+      `INSERT INTO arena_bots (id, owner_id, name, game, url, status, created_at, removed_at) VALUES ('b_1', 'u_1', 'old', 'pioneers', 'wss://old.example/', 'active', '2026-01-01T00:00:00.000Z', NULL)`,
+    );
     const store = await openPgStore(url);
     try {
       expect(await store.getBot('b_1')).toMatchObject({ status: 'active', version: 1, qualification: null });
@@ -44,12 +54,17 @@ describe('Postgres store', () => {
 
   it('migrates a new database at open; --no-migrate refuses one behind and names what is pending', async () => {
     const url = await cluster().createDatabase();
-    const err = await openPgStore(url, { migrate: false }).then(() => null, (e: unknown) => e);
+    const err = await openPgStore(url, { migrate: false }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(MigrationsPending);
     // Every migration, named by its number and name (0001-initial, 0002-owner-data, ...).
     const names = MIGRATIONS.map((m) => `${String(m.version).padStart(4, '0')}-${m.name}`);
     expect(names.slice(0, 2)).toEqual(['0001-initial', '0002-owner-data']);
-    expect((err as Error).message).toContain(`version 0, this arena needs ${SCHEMA_VERSION}; pending: ${names.join(', ')}.`);
+    expect((err as Error).message).toContain(
+      `version 0, this arena needs ${SCHEMA_VERSION}; pending: ${names.join(', ')}.`,
+    );
     // It changed nothing.
     expect((await sql(url, `SELECT to_regclass('arena_users')::text AS t`)).rows[0].t).toBeNull();
     const s = await openPgStore(url);
@@ -65,13 +80,18 @@ describe('Postgres store', () => {
     await (await openPgStore(url)).close();
     await sql(url, `INSERT INTO arena_schema (version, name) VALUES (${SCHEMA_VERSION + 1}, 'future')`);
     for (const migrate of [true, false]) {
-      const err = await openPgStore(url, { migrate }).then(() => null, (e: unknown) => e);
+      const err = await openPgStore(url, { migrate }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(SchemaTooNew);
-      expect((err as Error).message).toContain(`version ${SCHEMA_VERSION + 1}, newer than this arena's ${SCHEMA_VERSION}`);
+      expect((err as Error).message).toContain(
+        `version ${SCHEMA_VERSION + 1}, newer than this arena's ${SCHEMA_VERSION}`,
+      );
     }
   });
 
-  it('two stores (two processes) on one database: no lock, each sees the other\'s writes; concurrent migrations take turns', async () => {
+  it("two stores (two processes) on one database: no lock, each sees the other's writes; concurrent migrations take turns", async () => {
     const url = await cluster().createDatabase();
     const [a, b] = await Promise.all([openPgStore(url), openPgStore(url)]);
     try {
@@ -79,12 +99,16 @@ describe('Postgres store', () => {
       const u = await a.createUser({ email: 'ann@example.com', name: 'ann' });
       expect(await b.getUser(u.id)).toEqual(u);
       const bots = [];
-      for (let i = 0; i < 3; i++) bots.push((await b.addBot({ ownerId: u.id, name: `b${i}`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
+      for (let i = 0; i < 3; i++)
+        bots.push((await b.addBot({ ownerId: u.id, name: `b${i}`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
       const m = runningMatch(bots);
       await a.putMatch(m);
       const done = completed(m);
       // The same completion from both: exactly one lands, with its ratings.
-      const results = await Promise.allSettled([a.completeMatch(done, ratingsFor(done)), b.completeMatch(done, ratingsFor(done, 2))]);
+      const results = await Promise.allSettled([
+        a.completeMatch(done, ratingsFor(done)),
+        b.completeMatch(done, ratingsFor(done, 2)),
+      ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(lost.reason).toBeInstanceOf(StoreConflict);
@@ -136,7 +160,10 @@ describe('Postgres store', () => {
   it('an unreachable database: one error naming the host, not the password', async () => {
     const port = cluster().port;
     // A loopback port nothing listens on: the cluster's own port plus one is taken by nothing we start.
-    const err = await openPgStore(`postgres://arena:secret-pw@127.0.0.1:${port + 1}/nope`).then(() => null, (e: unknown) => e);
+    const err = await openPgStore(`postgres://arena:secret-pw@127.0.0.1:${port + 1}/nope`).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DatabaseUnreachable);
     expect((err as Error).message).toContain(`127.0.0.1:${port + 1}/nope`);
     expect((err as Error).message).not.toContain('secret-pw');
@@ -148,7 +175,13 @@ describe('Postgres store', () => {
       const store = await openPgStore(url);
       try {
         const now = Date.now();
-        const link = (t: string, at: number) => ({ tokenHash: hash(t), email: 'full@example.com', createdAt: iso(at), expiresAt: iso(at + 15 * 60_000), usedAt: null });
+        const link = (t: string, at: number) => ({
+          tokenHash: hash(t),
+          email: 'full@example.com',
+          createdAt: iso(at),
+          expiresAt: iso(at + 15 * 60_000),
+          usedAt: null,
+        });
         expect(await store.addSignInToken(link('m1', now), 2)).toEqual({ added: true, replaced: 0 });
         expect(await store.addSignInToken(link('m2', now + 1000), 2)).toEqual({ added: true, replaced: 0 });
         expect(await store.addSignInToken(link('m3', now + 2000), 2)).toEqual({ added: true, replaced: 1 });
@@ -156,7 +189,12 @@ describe('Postgres store', () => {
         expect(await store.consumeSignInToken(hash('m1'), iso(now + 3000))).toBeNull();
         const results = await Promise.all(['m4', 'm5', 'm6'].map((t) => store.addSignInToken(link(t, now + 4000), 2)));
         expect(results.every((r) => r.added)).toBe(true);
-        const open = (await sql(url, `SELECT count(*)::int AS n FROM arena_sign_in_tokens WHERE email = 'full@example.com' AND used_at IS NULL`)).rows[0].n;
+        const open = (
+          await sql(
+            url,
+            `SELECT count(*)::int AS n FROM arena_sign_in_tokens WHERE email = 'full@example.com' AND used_at IS NULL`,
+          )
+        ).rows[0].n;
         expect(open).toBe(2);
         // A used link leaves room.
         await store.consumeSignInToken(hash('m6'), iso(now + 5000));
@@ -174,11 +212,16 @@ describe('Postgres store', () => {
         const b = await store.createUser({ email: 'b@example.com' });
         const k = await store.addKey({ userId: a.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read'] });
         await store.addKey({ userId: a.id, name: 'again', publicKey: PUBKEY, scopes: ['bots.read'] });
-        const err = await store.addKey({ userId: b.id, name: 'stolen', publicKey: PUBKEY, scopes: ['bots.read'] }).then(() => null, (e: unknown) => e);
+        const err = await store.addKey({ userId: b.id, name: 'stolen', publicKey: PUBKEY, scopes: ['bots.read'] }).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(StoreConflict);
         expect((err as StoreConflict).what).toBe('public_key');
         await store.revokeKey(k.id);
-        await expect(store.addKey({ userId: b.id, name: 'stolen', publicKey: PUBKEY, scopes: ['bots.read'] })).rejects.toBeInstanceOf(StoreConflict);
+        await expect(
+          store.addKey({ userId: b.id, name: 'stolen', publicKey: PUBKEY, scopes: ['bots.read'] }),
+        ).rejects.toBeInstanceOf(StoreConflict);
         expect(await store.listKeys(b.id)).toEqual([]);
       } finally {
         await store.close();

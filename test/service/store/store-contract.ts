@@ -2,7 +2,16 @@
 // implementation. Call storeContract from an implementation's test file with
 // a factory that opens a fresh, empty store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InvalidCursor, StoreConflict, StoreNotFound, type OwnerMatchData, type Store, type StoredMatch, type UserRecord, type WebhookDeliveryRecord } from '../../../src/service/store/types';
+import {
+  InvalidCursor,
+  StoreConflict,
+  StoreNotFound,
+  type OwnerMatchData,
+  type Store,
+  type StoredMatch,
+  type UserRecord,
+  type WebhookDeliveryRecord,
+} from '../../../src/service/store/types';
 import type { StrikeDetail } from '../../../src/protocol';
 import { aborted, clockPasses, completed, matchId, ratingsFor, runningMatch } from './store-fixtures';
 
@@ -14,13 +23,19 @@ export interface StoreHandle {
 const URL_SAFE = /^[A-Za-z0-9_-]+$/;
 
 async function conflict(p: Promise<unknown>, what: string): Promise<void> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(StoreConflict);
   expect((err as StoreConflict).what).toBe(what);
 }
 
 async function notFound(p: Promise<unknown>, what: string): Promise<void> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(StoreNotFound);
   expect((err as StoreNotFound).what).toBe(what);
 }
@@ -44,7 +59,10 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       await handle.cleanup();
     });
 
-    async function user(email = `${Math.random().toString(36).slice(2)}@example.com`, name?: string): Promise<UserRecord> {
+    async function user(
+      email = `${Math.random().toString(36).slice(2)}@example.com`,
+      name?: string,
+    ): Promise<UserRecord> {
       return store.createUser({ email, name });
     }
 
@@ -101,15 +119,27 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
     });
 
     describe('keys', () => {
-      it('adds keys with k_ ids and lists a user\'s keys (revoked included) oldest first', async () => {
+      it("adds keys with k_ ids and lists a user's keys (revoked included) oldest first", async () => {
         const a = await user();
         const b = await user();
-        const k1 = await store.addKey({ userId: a.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read', 'bots.write'] });
+        const k1 = await store.addKey({
+          userId: a.id,
+          name: 'laptop',
+          publicKey: PUBKEY,
+          scopes: ['bots.read', 'bots.write'],
+        });
         const k2 = await store.addKey({ userId: a.id, name: 'ci', publicKey: PUBKEY, scopes: ['bots.read'] });
         await store.addKey({ userId: b.id, name: 'other', publicKey: PUBKEY2, scopes: ['bots.read'] });
         expect(k1.id).toMatch(/^k_/);
         expect(k1.id).toMatch(URL_SAFE);
-        expect(k1).toMatchObject({ userId: a.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read', 'bots.write'], lastUsedAt: null, revokedAt: null });
+        expect(k1).toMatchObject({
+          userId: a.id,
+          name: 'laptop',
+          publicKey: PUBKEY,
+          scopes: ['bots.read', 'bots.write'],
+          lastUsedAt: null,
+          revokedAt: null,
+        });
         expect(await store.getKey(k1.id)).toEqual(k1);
         await store.revokeKey(k2.id);
         expect((await store.listKeys(a.id)).map((k) => k.id)).toEqual([k1.id, k2.id]);
@@ -130,22 +160,40 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect(await store.getBot(bot.id)).toMatchObject({ url: 'wss://x.example/', ownerId: a.id });
       });
 
-      it("refuses a public key another account registered (revoked or not) and stores nothing; the same account may repeat one", async () => {
+      it('refuses a public key another account registered (revoked or not) and stores nothing; the same account may repeat one', async () => {
         const a = await user();
         const b = await user();
         const k = await store.addKey({ userId: a.id, name: 'laptop', publicKey: PUBKEY, scopes: ['bots.read'] });
-        await conflict(store.addKey({ userId: b.id, name: 'copied', publicKey: PUBKEY, scopes: [...['bots.read', 'keys.write'] as const] }), 'public_key');
+        await conflict(
+          store.addKey({
+            userId: b.id,
+            name: 'copied',
+            publicKey: PUBKEY,
+            scopes: [...(['bots.read', 'keys.write'] as const)],
+          }),
+          'public_key',
+        );
         await store.revokeKey(k.id);
-        await conflict(store.addKey({ userId: b.id, name: 'copied', publicKey: PUBKEY, scopes: ['bots.read'] }), 'public_key');
+        await conflict(
+          store.addKey({ userId: b.id, name: 'copied', publicKey: PUBKEY, scopes: ['bots.read'] }),
+          'public_key',
+        );
         expect(await store.listKeys(b.id)).toEqual([]);
         // Concurrent adds of one key by two accounts: exactly one account gets it.
-        const results = await Promise.allSettled([a, b].map((u) => store.addKey({ userId: u.id, name: 'race', publicKey: PUBKEY2, scopes: ['bots.read'] })));
+        const results = await Promise.allSettled(
+          [a, b].map((u) => store.addKey({ userId: u.id, name: 'race', publicKey: PUBKEY2, scopes: ['bots.read'] })),
+        );
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-        expect((await store.addKey({ userId: a.id, name: 'again', publicKey: PUBKEY, scopes: ['bots.write'] })).publicKey).toBe(PUBKEY);
+        expect(
+          (await store.addKey({ userId: a.id, name: 'again', publicKey: PUBKEY, scopes: ['bots.write'] })).publicKey,
+        ).toBe(PUBKEY);
       });
 
       it('refuses a key for an unknown user and stores nothing', async () => {
-        await notFound(store.addKey({ userId: 'u_nobody', name: 'x', publicKey: PUBKEY, scopes: ['bots.read'] }), 'user');
+        await notFound(
+          store.addKey({ userId: 'u_nobody', name: 'x', publicKey: PUBKEY, scopes: ['bots.read'] }),
+          'user',
+        );
         expect(await store.listKeys('u_nobody')).toEqual([]);
       });
 
@@ -178,7 +226,7 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
     });
 
     describe('bots', () => {
-      it('adds active bots with b_ ids; lists the owner\'s, by game, oldest first', async () => {
+      it("adds active bots with b_ ids; lists the owner's, by game, oldest first", async () => {
         const a = await user();
         const b = await user();
         const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
@@ -186,12 +234,22 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         await store.addBot({ ownerId: b.id, name: 'z', game: 'pioneers', url: 'wss://z.example/' });
         expect(x.id).toMatch(/^b_/);
         expect(x.id).toMatch(URL_SAFE);
-        expect(x).toMatchObject({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/', status: 'active', removedAt: null });
+        expect(x).toMatchObject({
+          ownerId: a.id,
+          name: 'x',
+          game: 'pioneers',
+          url: 'wss://x.example/',
+          status: 'active',
+          removedAt: null,
+        });
         expect(await store.getBot(x.id)).toEqual(x);
         expect((await store.listBots(a.id)).map((bot) => bot.id)).toEqual([x.id, y.id]);
         expect((await store.listBots(a.id, 'pioneers')).map((bot) => bot.id)).toEqual([x.id, y.id]);
         expect(await store.listBots('u_nobody')).toEqual([]);
-        await notFound(store.addBot({ ownerId: 'u_nobody', name: 'n', game: 'pioneers', url: 'wss://n.example/' }), 'user');
+        await notFound(
+          store.addBot({ ownerId: 'u_nobody', name: 'n', game: 'pioneers', url: 'wss://n.example/' }),
+          'user',
+        );
         expect(await store.getBot('b_nope')).toBeNull();
       });
 
@@ -199,7 +257,13 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         const a = await user();
         const b = await user();
         const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
-        const patch = { name: 'x2', url: 'wss://x2.example/', status: 'paused', ownerId: b.id, id: 'b_forged' } as Parameters<Store['updateBot']>[1];
+        const patch = {
+          name: 'x2',
+          url: 'wss://x2.example/',
+          status: 'paused',
+          ownerId: b.id,
+          id: 'b_forged',
+        } as Parameters<Store['updateBot']>[1];
         const u = await store.updateBot(x.id, patch);
         expect(u).toMatchObject({ id: x.id, ownerId: a.id, name: 'x2', url: 'wss://x2.example/', status: 'paused' });
         expect(await store.getBot(x.id)).toEqual(u);
@@ -227,7 +291,7 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         await notFound(store.removeBot('b_nope'), 'bot');
       });
 
-      it('listActiveBots: every owner\'s active, not removed bots of the game', async () => {
+      it("listActiveBots: every owner's active, not removed bots of the game", async () => {
         const a = await user();
         const b = await user();
         const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
@@ -260,13 +324,25 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect(await store.getBot(x.id)).toEqual(on);
       });
 
-      it('adds pending challenges with c_ ids and an expiry; lists the owner\'s newest first', async () => {
+      it("adds pending challenges with c_ ids and an expiry; lists the owner's newest first", async () => {
         const a = await user();
         const b = await user();
-        const c1 = await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1', 'b_2'] }, HOUR_TTL, LIMITS);
+        const c1 = await store.addChallenge(
+          { ownerId: a.id, botId: 'b_mine', opponents: ['b_1', 'b_2'] },
+          HOUR_TTL,
+          LIMITS,
+        );
         expect(c1.id).toMatch(/^c_/);
         expect(c1.id).toMatch(URL_SAFE);
-        expect(c1).toMatchObject({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1', 'b_2'], status: 'pending', matchId: null, reason: null, endedAt: null });
+        expect(c1).toMatchObject({
+          ownerId: a.id,
+          botId: 'b_mine',
+          opponents: ['b_1', 'b_2'],
+          status: 'pending',
+          matchId: null,
+          reason: null,
+          endedAt: null,
+        });
         expect(Date.parse(c1.expiresAt) - Date.parse(c1.createdAt)).toBe(HOUR_TTL);
         await clockPasses(c1.createdAt);
         const c2 = await store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_3'] }, HOUR_TTL, LIMITS);
@@ -274,8 +350,14 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect((await store.listChallenges(a.id, 10)).map((c) => c.id)).toEqual([c2.id, c1.id]);
         expect((await store.listChallenges(a.id, 1)).map((c) => c.id)).toEqual([c2.id]);
         expect(await store.listChallenges('u_nobody', 10)).toEqual([]);
-        expect((await store.listPendingChallenges()).filter((c) => c.ownerId === a.id).map((c) => c.id)).toEqual([c1.id, c2.id]);
-        await notFound(store.addChallenge({ ownerId: 'u_nobody', botId: 'b_x', opponents: ['b_y'] }, HOUR_TTL, LIMITS), 'user');
+        expect((await store.listPendingChallenges()).filter((c) => c.ownerId === a.id).map((c) => c.id)).toEqual([
+          c1.id,
+          c2.id,
+        ]);
+        await notFound(
+          store.addChallenge({ ownerId: 'u_nobody', botId: 'b_x', opponents: ['b_y'] }, HOUR_TTL, LIMITS),
+          'user',
+        );
         await expect(store.listChallenges(a.id, 0)).rejects.toThrow(RangeError);
         await expect(store.listChallenges(a.id, 101)).rejects.toThrow(RangeError);
       });
@@ -285,7 +367,8 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         const add = () => store.addChallenge({ ownerId: a.id, botId: 'b_mine', opponents: ['b_1'] }, HOUR_TTL, LIMITS);
         const results = await Promise.allSettled([add(), add(), add(), add()]);
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
-        for (const r of results) if (r.status === 'rejected') expect((r.reason as StoreConflict).what).toBe('pending_challenges');
+        for (const r of results)
+          if (r.status === 'rejected') expect((r.reason as StoreConflict).what).toBe('pending_challenges');
         expect(await store.listChallenges(a.id, 100)).toHaveLength(2);
         // Settled ones no longer count as pending, but they count for the day.
         const [first] = await store.listChallenges(a.id, 100);
@@ -330,7 +413,13 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       const now = Date.now();
 
       it('a sign-in link works once', async () => {
-        await store.addSignInToken({ tokenHash: hash('t1'), email: 'a@example.com', createdAt: iso(now), expiresAt: iso(now + 15 * 60_000), usedAt: null });
+        await store.addSignInToken({
+          tokenHash: hash('t1'),
+          email: 'a@example.com',
+          createdAt: iso(now),
+          expiresAt: iso(now + 15 * 60_000),
+          usedAt: null,
+        });
         const used = await store.consumeSignInToken(hash('t1'), iso(now + 1000));
         expect(used).toMatchObject({ tokenHash: hash('t1'), email: 'a@example.com', usedAt: iso(now + 1000) });
         expect(await store.consumeSignInToken(hash('t1'), iso(now + 2000))).toBeNull();
@@ -338,26 +427,52 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       });
 
       it('of concurrent uses of one link exactly one succeeds', async () => {
-        await store.addSignInToken({ tokenHash: hash('t2'), email: 'a@example.com', createdAt: iso(now), expiresAt: iso(now + HOUR), usedAt: null });
-        const results = await Promise.all(Array.from({ length: 8 }, () => store.consumeSignInToken(hash('t2'), iso(now + 1))));
+        await store.addSignInToken({
+          tokenHash: hash('t2'),
+          email: 'a@example.com',
+          createdAt: iso(now),
+          expiresAt: iso(now + HOUR),
+          usedAt: null,
+        });
+        const results = await Promise.all(
+          Array.from({ length: 8 }, () => store.consumeSignInToken(hash('t2'), iso(now + 1))),
+        );
         expect(results.filter((r) => r !== null)).toHaveLength(1);
       });
 
       it('an expired link is refused', async () => {
-        await store.addSignInToken({ tokenHash: hash('t3'), email: 'a@example.com', createdAt: iso(now), expiresAt: iso(now + 15 * 60_000), usedAt: null });
+        await store.addSignInToken({
+          tokenHash: hash('t3'),
+          email: 'a@example.com',
+          createdAt: iso(now),
+          expiresAt: iso(now + 15 * 60_000),
+          usedAt: null,
+        });
         expect(await store.consumeSignInToken(hash('t3'), iso(now + 15 * 60_000))).toBeNull();
         expect(await store.consumeSignInToken(hash('t3'), iso(now + HOUR))).toBeNull();
       });
 
       it('a token hash cannot be added twice', async () => {
-        const rec = { tokenHash: hash('t4'), email: 'a@example.com', createdAt: iso(now), expiresAt: iso(now + HOUR), usedAt: null };
+        const rec = {
+          tokenHash: hash('t4'),
+          email: 'a@example.com',
+          createdAt: iso(now),
+          expiresAt: iso(now + HOUR),
+          usedAt: null,
+        };
         await store.addSignInToken(rec);
         await conflict(store.addSignInToken({ ...rec, email: 'evil@example.com' }), 'token');
         expect((await store.consumeSignInToken(hash('t4'), iso(now)))!.email).toBe('a@example.com');
       });
 
       it('with maxOpen, a new link replaces the oldest open one of the address, in one step; concurrent asks never leave more open', async () => {
-        const link = (t: string, createdAt: number, email = 'full@example.com') => ({ tokenHash: hash(t), email, createdAt: iso(createdAt), expiresAt: iso(createdAt + 15 * 60_000), usedAt: null });
+        const link = (t: string, createdAt: number, email = 'full@example.com') => ({
+          tokenHash: hash(t),
+          email,
+          createdAt: iso(createdAt),
+          expiresAt: iso(createdAt + 15 * 60_000),
+          usedAt: null,
+        });
         expect(await store.addSignInToken(link('m1', now), 2)).toEqual({ added: true, replaced: 0 });
         // A used link, an expired one and another address's leave room.
         await store.addSignInToken(link('m0', now - HOUR));
@@ -370,18 +485,30 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect(await store.getSignInToken(hash('m1'), iso(now + 5000))).toBeNull();
         expect(await store.consumeSignInToken(hash('m1'), iso(now + 5000))).toBeNull();
         expect((await store.getSignInToken(hash('m3'), iso(now + 5000)))!.email).toBe('full@example.com');
-        const results = await Promise.all(['m5', 'm6', 'm7'].map((t, i) => store.addSignInToken(link(t, now + 6000 + i), 2)));
+        const results = await Promise.all(
+          ['m5', 'm6', 'm7'].map((t, i) => store.addSignInToken(link(t, now + 6000 + i), 2)),
+        );
         expect(results.every((r) => r.added)).toBe(true);
         expect(results.reduce((n, r) => n + r.replaced, 0)).toBe(3);
         const open = [];
-        for (const t of ['m3', 'm4', 'm5', 'm6', 'm7']) if (await store.getSignInToken(hash(t), iso(now + 7000))) open.push(t);
+        for (const t of ['m3', 'm4', 'm5', 'm6', 'm7'])
+          if (await store.getSignInToken(hash(t), iso(now + 7000))) open.push(t);
         expect(open).toHaveLength(2);
         expect(await store.getSignInToken(hash('o1'), iso(now + 7000))).not.toBeNull();
       });
 
       it('getSignInToken reads a link without using it', async () => {
-        await store.addSignInToken({ tokenHash: hash('g1'), email: 'g@example.com', createdAt: iso(now), expiresAt: iso(now + 15 * 60_000), usedAt: null });
-        expect(await store.getSignInToken(hash('g1'), iso(now + 1))).toMatchObject({ email: 'g@example.com', usedAt: null });
+        await store.addSignInToken({
+          tokenHash: hash('g1'),
+          email: 'g@example.com',
+          createdAt: iso(now),
+          expiresAt: iso(now + 15 * 60_000),
+          usedAt: null,
+        });
+        expect(await store.getSignInToken(hash('g1'), iso(now + 1))).toMatchObject({
+          email: 'g@example.com',
+          usedAt: null,
+        });
         expect(await store.getSignInToken(hash('g1'), iso(now + 1))).not.toBeNull();
         expect(await store.getSignInToken(hash('g1'), iso(now + 15 * 60_000))).toBeNull();
         expect(await store.consumeSignInToken(hash('g1'), iso(now + 2))).not.toBeNull();
@@ -408,19 +535,38 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
 
     describe('bot versions and qualification', () => {
       const passed = { state: 'passed' as const, matchId: 'm_q1', strikes: [], resigned: false, reason: null };
-      const failed = { state: 'failed' as const, matchId: 'm_q2', strikes: [{ reason: 'illegal' as const, code: 'not_your_turn', message: 'no' }], resigned: true, reason: 'resigned on strikes' };
+      const failed = {
+        state: 'failed' as const,
+        matchId: 'm_q2',
+        strikes: [{ reason: 'illegal' as const, code: 'not_your_turn', message: 'no' }],
+        resigned: true,
+        reason: 'resigned on strikes',
+      };
 
       it('a bot added with qualify waits as qualifying at version 1; passing makes it active, once', async () => {
         const a = await user();
-        const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/', qualify: true });
-        expect(x).toMatchObject({ status: 'qualifying', version: 1, qualification: { state: 'qualifying', version: 1, matchId: null } });
+        const x = await store.addBot({
+          ownerId: a.id,
+          name: 'x',
+          game: 'pioneers',
+          url: 'wss://x.example/',
+          qualify: true,
+        });
+        expect(x).toMatchObject({
+          status: 'qualifying',
+          version: 1,
+          qualification: { state: 'qualifying', version: 1, matchId: null },
+        });
         expect(await store.getBot(x.id)).toEqual(x);
         expect((await store.listQualifyingBots('pioneers')).map((b) => b.id)).toEqual([x.id]);
         expect(await store.listActiveBots('pioneers')).toEqual([]);
         // A result for another version, or a second one, changes nothing.
         expect(await store.finishQualification(x.id, 2, passed)).toBeNull();
         const done = await store.finishQualification(x.id, 1, passed);
-        expect(done).toMatchObject({ status: 'active', qualification: { state: 'passed', version: 1, matchId: 'm_q1' } });
+        expect(done).toMatchObject({
+          status: 'active',
+          qualification: { state: 'passed', version: 1, matchId: 'm_q1' },
+        });
         expect(await store.finishQualification(x.id, 1, failed)).toBeNull();
         expect(await store.getBot(x.id)).toEqual(done);
         expect((await store.listActiveBots('pioneers')).map((b) => b.id)).toEqual([x.id]);
@@ -430,14 +576,32 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
 
       it('a failed bot stays out; resuming never passes a qualifier; requalify retries, once at a time', async () => {
         const a = await user();
-        const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/', qualify: true });
+        const x = await store.addBot({
+          ownerId: a.id,
+          name: 'x',
+          game: 'pioneers',
+          url: 'wss://x.example/',
+          qualify: true,
+        });
         const f = await store.finishQualification(x.id, 1, failed);
-        expect(f).toMatchObject({ status: 'failed', qualification: { state: 'failed', matchId: 'm_q2', resigned: true, strikes: failed.strikes, reason: 'resigned on strikes' } });
+        expect(f).toMatchObject({
+          status: 'failed',
+          qualification: {
+            state: 'failed',
+            matchId: 'm_q2',
+            resigned: true,
+            strikes: failed.strikes,
+            reason: 'resigned on strikes',
+          },
+        });
         expect((await store.updateBot(x.id, { status: 'active' })).status).toBe('failed');
         expect((await store.updateBot(x.id, { status: 'paused' })).status).toBe('paused');
         // Paused stays paused through a requalify; resuming then waits for the qualifier.
         const r = await store.requalifyBot(x.id);
-        expect(r).toMatchObject({ status: 'paused', qualification: { state: 'qualifying', version: 1, matchId: null } });
+        expect(r).toMatchObject({
+          status: 'paused',
+          qualification: { state: 'qualifying', version: 1, matchId: null },
+        });
         await conflict(store.requalifyBot(x.id), 'qualifying');
         expect(await store.listQualifyingBots('pioneers')).toEqual([]);
         expect((await store.updateBot(x.id, { status: 'active' })).status).toBe('qualifying');
@@ -457,12 +621,20 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         const a = await user();
         const x = await store.addBot({ ownerId: a.id, name: 'x', game: 'pioneers', url: 'wss://x.example/' });
         const others = [];
-        for (const n of ['p', 'q']) others.push((await store.addBot({ ownerId: a.id, name: n, game: 'pioneers', url: `wss://${n}.example/` })).id);
+        for (const n of ['p', 'q'])
+          others.push(
+            (await store.addBot({ ownerId: a.id, name: n, game: 'pioneers', url: `wss://${n}.example/` })).id,
+          );
         const m = runningMatch([x.id, ...others]);
         const ratings = ratingsFor(m).map((r) => ({ ...r, sigma: 3, mu: 30, gamesPlayed: 5 }));
         await store.completeMatch(completed(m), ratings);
         const v2 = await store.startBotVersion(x.id, { url: 'wss://x2.example/', qualify: true });
-        expect(v2).toMatchObject({ url: 'wss://x2.example/', version: 2, status: 'qualifying', qualification: { state: 'qualifying', version: 2 } });
+        expect(v2).toMatchObject({
+          url: 'wss://x2.example/',
+          version: 2,
+          status: 'qualifying',
+          qualification: { state: 'qualifying', version: 2 },
+        });
         expect(v2.versions!.map((v) => [v.version, v.endedAt === null, v.gamesAtStart, v.end])).toEqual([
           [1, false, 0, { mu: 30, sigma: 3, gamesPlayed: 5 }],
           [2, true, 5, null],
@@ -484,7 +656,15 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         await store.removeBot(y.id);
         await notFound(store.startBotVersion(y.id, { qualify: true }), 'bot');
         // A qualifier result for the version it replaced comes too late.
-        expect(await store.finishQualification(x.id, 2, { state: 'passed', matchId: 'm', strikes: [], resigned: false, reason: null })).toBeNull();
+        expect(
+          await store.finishQualification(x.id, 2, {
+            state: 'passed',
+            matchId: 'm',
+            strikes: [],
+            resigned: false,
+            reason: null,
+          }),
+        ).toBeNull();
       });
     });
 
@@ -492,7 +672,10 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       async function bots(n: number): Promise<string[]> {
         const a = await user();
         const ids = [];
-        for (let i = 0; i < n; i++) ids.push((await store.addBot({ ownerId: a.id, name: `b${i}`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
+        for (let i = 0; i < n; i++)
+          ids.push(
+            (await store.addBot({ ownerId: a.id, name: `b${i}`, game: 'pioneers', url: `wss://b${i}.example/` })).id,
+          );
         return ids;
       }
 
@@ -510,7 +693,7 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect(await store.listRatings('pioneers')).toEqual([]);
       });
 
-      it('completes a match together with its seats\' ratings', async () => {
+      it("completes a match together with its seats' ratings", async () => {
         const ids = await bots(3);
         const m = runningMatch(ids);
         await store.putMatch(m);
@@ -543,7 +726,11 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         const m = runningMatch(ids);
         await expect(store.putMatch(completed(m))).rejects.toThrow(/completeMatch/);
         await expect(store.completeMatch(m, ratingsFor(m))).rejects.toThrow(/completed/);
-        await expect(store.completeMatch(completed(m), [{ botId: 'b_stranger', game: 'pioneers', mu: 30, sigma: 5, gamesPlayed: 1 }])).rejects.toThrow(/seat/);
+        await expect(
+          store.completeMatch(completed(m), [
+            { botId: 'b_stranger', game: 'pioneers', mu: 30, sigma: 5, gamesPlayed: 1 },
+          ]),
+        ).rejects.toThrow(/seat/);
         await expect(store.putMatch({ ...m, id: '../store' })).rejects.toThrow(/id/);
         expect(await store.getMatch(m.id)).toBeNull();
         expect(await store.getRating('b_stranger', 'pioneers')).toBeNull();
@@ -551,7 +738,17 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       });
 
       it('getMatch answers null for unknown or hostile ids', async () => {
-        for (const id of ['m_nope', '', '../store', '../../etc/passwd', '__proto__', 'constructor', 'a/b', '.', 'x'.repeat(500)]) {
+        for (const id of [
+          'm_nope',
+          '',
+          '../store',
+          '../../etc/passwd',
+          '__proto__',
+          'constructor',
+          'a/b',
+          '.',
+          'x'.repeat(500),
+        ]) {
           expect(await store.getMatch(id)).toBeNull();
         }
       });
@@ -607,7 +804,9 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         };
         expect(await all({ botId: ids[4], limit: 2 })).toEqual([...withE].reverse());
         expect(await all({ status: 'completed', limit: 1 })).toEqual([...done].reverse());
-        expect(await all({ status: 'completed', botId: ids[4], limit: 3 })).toEqual(done.filter((d) => withE.includes(d)).reverse());
+        expect(await all({ status: 'completed', botId: ids[4], limit: 3 })).toEqual(
+          done.filter((d) => withE.includes(d)).reverse(),
+        );
         expect(await all({ status: 'aborted', limit: 5 })).toEqual([]);
         expect(await all({ game: 'pioneers', limit: 100 })).toHaveLength(12);
         expect(await all({ botId: 'b_nobody', limit: 5 })).toEqual([]);
@@ -629,7 +828,10 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
           // New matches land while the reader is between pages, and alongside its next read.
           const fresh = [runningMatch(ids), runningMatch(ids)];
           added.push(...fresh.map((m) => m.id));
-          const [, next] = await Promise.all([Promise.all(fresh.map((m) => store.putMatch(m))), store.listMatches({ limit: 7, cursor: page.next })]);
+          const [, next] = await Promise.all([
+            Promise.all(fresh.map((m) => store.putMatch(m))),
+            store.listMatches({ limit: 7, cursor: page.next }),
+          ]);
           page = next;
           seen.push(...page.matches.map((m) => m.id));
         }
@@ -661,7 +863,13 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect(rest.matches[0]).toBeDefined();
         const finSum = (await store.listMatchSummaries({ limit: 10, status: 'completed' })).matches;
         expect(finSum).toHaveLength(1);
-        expect(finSum[0]).toMatchObject({ id: fin.id, status: 'completed', players: fin.players, endedAt: fin.endedAt, vp: fin.vp });
+        expect(finSum[0]).toMatchObject({
+          id: fin.id,
+          status: 'completed',
+          players: fin.players,
+          endedAt: fin.endedAt,
+          vp: fin.vp,
+        });
       });
 
       it('filters by opponent (vs): matches both bots played, with cursors inside the filter', async () => {
@@ -689,34 +897,88 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
         expect(await all({ botId: a, vs: a, limit: 10 })).toHaveLength(6);
         expect(await all({ vs: b, limit: 10 })).toHaveLength(6);
         expect(await all({ botId: a, vs: 'b_nobody', limit: 10 })).toEqual([]);
-        expect((await store.listMatches({ botId: a, vs: b, limit: 100 })).matches.map((m) => m.id)).toEqual([...together].reverse());
+        expect((await store.listMatches({ botId: a, vs: b, limit: 100 })).matches.map((m) => m.id)).toEqual(
+          [...together].reverse(),
+        );
       });
 
       it('head-to-head: per opponent over completed matches only, ties above neither', async () => {
         const [a, b, c, d] = await bots(4);
-        const play = async (places: Array<[string, number]>, status: 'completed' | 'aborted' | 'running' = 'completed') => {
+        const play = async (
+          places: Array<[string, number]>,
+          status: 'completed' | 'aborted' | 'running' = 'completed',
+        ) => {
           const m = runningMatch(places.map(([id]) => id));
           if (status === 'running') return store.putMatch(m);
           if (status === 'aborted') return store.putMatch(aborted(m));
-          const done = { ...completed(m), players: completed(m).players.map((p, i) => ({ ...p, placement: places[i][1] })) };
+          const done = {
+            ...completed(m),
+            players: completed(m).players.map((p, i) => ({ ...p, placement: places[i][1] })),
+          };
           await store.completeMatch(done, ratingsFor(done));
         };
-        await play([[a, 1], [b, 2], [c, 3]]);
-        await play([[b, 1], [a, 2], [c, 3], [d, 4]]);
-        await play([[c, 1], [a, 2], [b, 2]]); // a tie with b
-        await play([[a, 1], [b, 2], [d, 3]], 'aborted');
-        await play([[a, 1], [b, 2], [d, 3]], 'running');
-        await play([[b, 1], [c, 2], [d, 3]]); // without a
+        await play([
+          [a, 1],
+          [b, 2],
+          [c, 3],
+        ]);
+        await play([
+          [b, 1],
+          [a, 2],
+          [c, 3],
+          [d, 4],
+        ]);
+        await play([
+          [c, 1],
+          [a, 2],
+          [b, 2],
+        ]); // a tie with b
+        await play(
+          [
+            [a, 1],
+            [b, 2],
+            [d, 3],
+          ],
+          'aborted',
+        );
+        await play(
+          [
+            [a, 1],
+            [b, 2],
+            [d, 3],
+          ],
+          'running',
+        );
+        await play([
+          [b, 1],
+          [c, 2],
+          [d, 3],
+        ]); // without a
         const rows = (await store.headToHead(a, 'pioneers')).sort((x, y) => x.opponentId.localeCompare(y.opponentId));
         const want = [
           { opponentId: b, games: 3, above: 1, meanPlacement: 5 / 3, opponentMeanPlacement: 5 / 3 },
           { opponentId: c, games: 3, above: 2, meanPlacement: 5 / 3, opponentMeanPlacement: 7 / 3 },
           { opponentId: d, games: 1, above: 1, meanPlacement: 2, opponentMeanPlacement: 4 },
         ].sort((x, y) => x.opponentId.localeCompare(y.opponentId));
-        expect(rows.map((r) => ({ ...r, meanPlacement: round(r.meanPlacement), opponentMeanPlacement: round(r.opponentMeanPlacement) })))
-          .toEqual(want.map((r) => ({ ...r, meanPlacement: round(r.meanPlacement), opponentMeanPlacement: round(r.opponentMeanPlacement) })));
+        expect(
+          rows.map((r) => ({
+            ...r,
+            meanPlacement: round(r.meanPlacement),
+            opponentMeanPlacement: round(r.opponentMeanPlacement),
+          })),
+        ).toEqual(
+          want.map((r) => ({
+            ...r,
+            meanPlacement: round(r.meanPlacement),
+            opponentMeanPlacement: round(r.opponentMeanPlacement),
+          })),
+        );
         // Asked again after another match: the new match is counted once.
-        await play([[d, 1], [a, 2], [c, 3]]);
+        await play([
+          [d, 1],
+          [a, 2],
+          [c, 3],
+        ]);
         const again = await store.headToHead(a, 'pioneers');
         expect(again.find((r) => r.opponentId === d)).toMatchObject({ games: 2, above: 1 });
         expect(again.find((r) => r.opponentId === b)).toMatchObject({ games: 3, above: 1 });
@@ -748,18 +1010,34 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       async function finished(n = 3): Promise<{ ids: string[]; m: StoredMatch }> {
         const a = await user();
         const ids = [];
-        for (let i = 0; i < n; i++) ids.push((await store.addBot({ ownerId: a.id, name: `o${i}`, game: 'pioneers', url: `wss://o${i}.example/` })).id);
+        for (let i = 0; i < n; i++)
+          ids.push(
+            (await store.addBot({ ownerId: a.id, name: `o${i}`, game: 'pioneers', url: `wss://o${i}.example/` })).id,
+          );
         const m = runningMatch(ids);
         await store.putMatch(m);
         await store.completeMatch(completed(m), ratingsFor(m));
         return { ids, m };
       }
       const strike = (decisionId: number, strikes = 1): StrikeDetail => ({
-        decisionId, kind: 'turn', turn: 7, seat: 0, reason: 'illegal', code: 'not_your_decision', message: 'not now', answer: '{"type":"decision_response"', answerBytes: 300, strikes,
+        decisionId,
+        kind: 'turn',
+        turn: 7,
+        seat: 0,
+        reason: 'illegal',
+        code: 'not_your_decision',
+        message: 'not now',
+        answer: '{"type":"decision_response"',
+        answerBytes: 300,
+        strikes,
       });
       const data = (strikes: StrikeDetail[], endedAt = '2026-11-27T10:00:00.000Z'): OwnerMatchData => ({
-        endedAt, strikes,
-        notes: [{ id: 3, seat: 0, kind: 'turn', seq: 5, ms: 12, debug: { plan: 'road', 'é': [1, 2] } }, { id: 9, seat: 0, kind: 'turn', seq: 11, ms: 3, debug: 'x'.repeat(2048), debugTruncated: true }],
+        endedAt,
+        strikes,
+        notes: [
+          { id: 3, seat: 0, kind: 'turn', seq: 5, ms: 12, debug: { plan: 'road', é: [1, 2] } },
+          { id: 9, seat: 0, kind: 'turn', seq: 11, ms: 3, debug: 'x'.repeat(2048), debugTruncated: true },
+        ],
       });
 
       it('keeps one record per match and bot, apart from the public record; first write wins', async () => {
@@ -793,11 +1071,19 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
           await store.putMatch(aborted(m2));
           return { m: m2 };
         })();
-        await store.putOwnerMatchData(m.id, ids[0], data([strike(1), strike(2, 2), strike(3, 3)], '2026-11-27T10:00:00.000Z'));
+        await store.putOwnerMatchData(
+          m.id,
+          ids[0],
+          data([strike(1), strike(2, 2), strike(3, 3)], '2026-11-27T10:00:00.000Z'),
+        );
         await store.putOwnerMatchData(m.id, ids[1], data([strike(5)]));
         await store.putOwnerMatchData(m2.id, ids[0], data([strike(8), strike(9, 2)], '2026-11-27T11:00:00.000Z'));
         const p1 = await store.listBotStrikes(ids[0], { limit: 3 });
-        expect(p1.strikes.map((s) => [s.matchId, s.decisionId])).toEqual([[m2.id, 9], [m2.id, 8], [m.id, 3]]);
+        expect(p1.strikes.map((s) => [s.matchId, s.decisionId])).toEqual([
+          [m2.id, 9],
+          [m2.id, 8],
+          [m.id, 3],
+        ]);
         expect(p1.strikes[0]).toEqual({ ...strike(9, 2), matchId: m2.id, at: '2026-11-27T11:00:00.000Z' });
         expect(p1.next).toMatch(URL_SAFE);
         const m3 = runningMatch(ids);
@@ -815,42 +1101,109 @@ export function storeContract(name: string, makeStore: () => Promise<StoreHandle
       });
     });
     describe('webhooks', () => {
-      const delivery = (webhookId: string, ownerId: string, n: number, at = iso(Date.UTC(2026, 0, 1) + n * 1000)): WebhookDeliveryRecord => ({
-        id: `msg_${webhookId.slice(3)}${n}`, webhookId, ownerId, type: 'match.completed', status: 'pending', attempts: 0,
-        createdAt: at, lastAttemptAt: null, nextAttemptAt: at, responseStatus: null, error: null, payload: `{"n":${n}}`,
+      const delivery = (
+        webhookId: string,
+        ownerId: string,
+        n: number,
+        at = iso(Date.UTC(2026, 0, 1) + n * 1000),
+      ): WebhookDeliveryRecord => ({
+        id: `msg_${webhookId.slice(3)}${n}`,
+        webhookId,
+        ownerId,
+        type: 'match.completed',
+        status: 'pending',
+        attempts: 0,
+        createdAt: at,
+        lastAttemptAt: null,
+        nextAttemptAt: at,
+        responseStatus: null,
+        error: null,
+        payload: `{"n":${n}}`,
       });
 
       it('adds, lists per owner oldest first, and refuses past the limit atomically', async () => {
         const a = await user();
         const b = await user();
-        const w1 = await store.addWebhook({ ownerId: a.id, url: 'https://a.example/1', events: ['match.completed'] }, 2);
+        const w1 = await store.addWebhook(
+          { ownerId: a.id, url: 'https://a.example/1', events: ['match.completed'] },
+          2,
+        );
         expect(w1.id).toMatch(/^wh_/);
         expect(w1).toMatchObject({ ownerId: a.id, url: 'https://a.example/1', events: ['match.completed'] });
-        const w2 = await store.addWebhook({ ownerId: a.id, url: 'https://a.example/2', events: ['bot.failed', 'bot.qualified'] }, 2);
-        await conflict(store.addWebhook({ ownerId: a.id, url: 'https://a.example/3', events: ['bot.failed'] }, 2), 'webhooks');
+        const w2 = await store.addWebhook(
+          { ownerId: a.id, url: 'https://a.example/2', events: ['bot.failed', 'bot.qualified'] },
+          2,
+        );
+        await conflict(
+          store.addWebhook({ ownerId: a.id, url: 'https://a.example/3', events: ['bot.failed'] }, 2),
+          'webhooks',
+        );
         // Concurrent adds cannot race past the limit.
-        const raced = await Promise.allSettled([1, 2, 3].map((i) => store.addWebhook({ ownerId: b.id, url: `https://b.example/${i}`, events: ['bot.failed'] }, 2)));
+        const raced = await Promise.allSettled(
+          [1, 2, 3].map((i) =>
+            store.addWebhook({ ownerId: b.id, url: `https://b.example/${i}`, events: ['bot.failed'] }, 2),
+          ),
+        );
         expect(raced.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
         expect((await store.listWebhooks(a.id)).map((w) => w.id)).toEqual([w1.id, w2.id]);
         expect(await store.getWebhook(w2.id)).toEqual(w2);
         expect(await store.getWebhook('wh_nope')).toBeNull();
-        await notFound(store.addWebhook({ ownerId: 'u_nobody', url: 'https://x.example/', events: ['bot.failed'] }, 5), 'user');
+        await notFound(
+          store.addWebhook({ ownerId: 'u_nobody', url: 'https://x.example/', events: ['bot.failed'] }, 5),
+          'user',
+        );
       });
 
       it('keeps the newest deliveries per webhook, updates attempts, lists pending, and removes with the webhook', async () => {
         const a = await user();
         const w = await store.addWebhook({ ownerId: a.id, url: 'https://a.example/', events: ['match.completed'] }, 5);
-        const other = await store.addWebhook({ ownerId: a.id, url: 'https://a.example/o', events: ['match.completed'] }, 5);
+        const other = await store.addWebhook(
+          { ownerId: a.id, url: 'https://a.example/o', events: ['match.completed'] },
+          5,
+        );
         for (let n = 1; n <= 4; n++) expect(await store.addWebhookDelivery(delivery(w.id, a.id, n), 3)).toBe(true);
         expect(await store.addWebhookDelivery(delivery(other.id, a.id, 9), 3)).toBe(true);
-        expect((await store.listWebhookDeliveries(w.id)).map((d) => d.payload)).toEqual(['{"n":4}', '{"n":3}', '{"n":2}']);
+        expect((await store.listWebhookDeliveries(w.id)).map((d) => d.payload)).toEqual([
+          '{"n":4}',
+          '{"n":3}',
+          '{"n":2}',
+        ]);
         await conflict(store.addWebhookDelivery(delivery(w.id, a.id, 4), 3), 'delivery');
         const first = (await store.listWebhookDeliveries(w.id))[2];
-        expect(await store.updateWebhookDelivery(first.id, { status: 'delivered', attempts: 1, lastAttemptAt: iso(Date.UTC(2026, 0, 2)), nextAttemptAt: null, responseStatus: 204, error: null })).toBe(true);
-        expect((await store.listWebhookDeliveries(w.id))[2]).toEqual({ ...first, status: 'delivered', attempts: 1, lastAttemptAt: iso(Date.UTC(2026, 0, 2)), nextAttemptAt: null, responseStatus: 204 });
-        expect((await store.listPendingWebhookDeliveries()).map((d) => d.payload).sort()).toEqual(['{"n":3}', '{"n":4}', '{"n":9}']);
+        expect(
+          await store.updateWebhookDelivery(first.id, {
+            status: 'delivered',
+            attempts: 1,
+            lastAttemptAt: iso(Date.UTC(2026, 0, 2)),
+            nextAttemptAt: null,
+            responseStatus: 204,
+            error: null,
+          }),
+        ).toBe(true);
+        expect((await store.listWebhookDeliveries(w.id))[2]).toEqual({
+          ...first,
+          status: 'delivered',
+          attempts: 1,
+          lastAttemptAt: iso(Date.UTC(2026, 0, 2)),
+          nextAttemptAt: null,
+          responseStatus: 204,
+        });
+        expect((await store.listPendingWebhookDeliveries()).map((d) => d.payload).sort()).toEqual([
+          '{"n":3}',
+          '{"n":4}',
+          '{"n":9}',
+        ]);
         // Unknown deliveries are ignored; a delivery to a removed webhook is not kept.
-        expect(await store.updateWebhookDelivery('msg_nope', { status: 'failed', attempts: 9, lastAttemptAt: null, nextAttemptAt: null, responseStatus: null, error: 'x' })).toBe(false);
+        expect(
+          await store.updateWebhookDelivery('msg_nope', {
+            status: 'failed',
+            attempts: 9,
+            lastAttemptAt: null,
+            nextAttemptAt: null,
+            responseStatus: null,
+            error: 'x',
+          }),
+        ).toBe(false);
         await store.removeWebhook(w.id);
         await store.removeWebhook(w.id);
         expect(await store.getWebhook(w.id)).toBeNull();

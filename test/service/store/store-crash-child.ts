@@ -26,14 +26,16 @@ process.stdin.pause();
 const crashAt = process.env.ARENA_CRASH_AT_STEP as CompactStep | undefined;
 // A database URL: the Postgres store (the crash test's postgres project).
 // Named sessions, so the parent can wait for a killed child's last statement to end (see the test).
-const store = /^postgres(ql)?:\/\//.test(dir) ? await openPgStore(withAppName(dir)) : await openFileStore(dir, {
-  compactBytes: Number(process.env.ARENA_CRASH_COMPACT_BYTES ?? 16 * 1024),
-  onCompactStep: (step) => {
-    if (step !== crashAt) return;
-    say({ t: 'step', step });
-    process.kill(process.pid, 'SIGKILL');
-  },
-});
+const store = /^postgres(ql)?:\/\//.test(dir)
+  ? await openPgStore(withAppName(dir))
+  : await openFileStore(dir, {
+      compactBytes: Number(process.env.ARENA_CRASH_COMPACT_BYTES ?? 16 * 1024),
+      onCompactStep: (step) => {
+        if (step !== crashAt) return;
+        say({ t: 'step', step });
+        process.kill(process.pid, 'SIGKILL');
+      },
+    });
 say({ t: 'open', pid: process.pid });
 
 function withAppName(url: string): string {
@@ -66,7 +68,12 @@ async function docWrite(): Promise<void> {
     say({ t: 'ack', op: 'user', id: u.id, email });
   } else if (r < 0.35) {
     const userId = pick(users)!;
-    const k = await store.addKey({ userId, name: tag(), publicKey: randomBytes(32).toString('base64'), scopes: ['bots.read'] });
+    const k = await store.addKey({
+      userId,
+      name: tag(),
+      publicKey: randomBytes(32).toString('base64'),
+      scopes: ['bots.read'],
+    });
     keys.push(k.id);
     say({ t: 'ack', op: 'key', id: k.id, userId });
   } else if (r < 0.45 && keys.length) {
@@ -74,7 +81,12 @@ async function docWrite(): Promise<void> {
     const k = await store.revokeKey(id);
     say({ t: 'ack', op: 'revoke', id, revokedAt: k.revokedAt });
   } else if (r < 0.6 || bots.length < 4) {
-    const b = await store.addBot({ ownerId: pick(users)!, name: tag(), game: 'pioneers', url: `wss://${tag()}.example/` });
+    const b = await store.addBot({
+      ownerId: pick(users)!,
+      name: tag(),
+      game: 'pioneers',
+      url: `wss://${tag()}.example/`,
+    });
     bots.push(b.id);
     say({ t: 'ack', op: 'bot', id: b.id });
   } else if (r < 0.8) {
@@ -108,10 +120,12 @@ async function matchWrite(): Promise<void> {
   }
   const done = completed(m, 50);
   // mu = 25 + games played: the parent checks ratings against the completed matches.
-  const ratings: RatingRecord[] = await Promise.all(done.players.map(async (p) => {
-    const n = ((await store.getRating(p.botId, 'pioneers'))?.gamesPlayed ?? 0) + 1;
-    return { botId: p.botId, game: 'pioneers' as const, mu: 25 + n, sigma: 8 - n / 100, gamesPlayed: n };
-  }));
+  const ratings: RatingRecord[] = await Promise.all(
+    done.players.map(async (p) => {
+      const n = ((await store.getRating(p.botId, 'pioneers'))?.gamesPlayed ?? 0) + 1;
+      return { botId: p.botId, game: 'pioneers' as const, mu: 25 + n, sigma: 8 - n / 100, gamesPlayed: n };
+    }),
+  );
   say({ t: 'intent', op: 'match', id: m.id, status: 'completed' });
   await store.completeMatch(done, ratings);
   say({ t: 'ack', op: 'match', id: m.id, status: 'completed' });

@@ -92,7 +92,10 @@ interface Writer {
 
 /** Starts a writer process that waits (modules loaded) until go() is called. */
 function spawnWriter(dir: string, env: Record<string, string> = {}): Writer {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => {
     err += d.toString();
@@ -115,7 +118,10 @@ function spawnWriter(dir: string, env: Record<string, string> = {}): Writer {
 
 async function predecessorGone(store: PgStore, pid: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    const { rows } = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [`arena-crash-${pid}`]);
+    const { rows } = await store.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+      [`arena-crash-${pid}`],
+    );
     if (rows[0].n === 0) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -147,29 +153,33 @@ const RANK: Record<string, number> = { running: 0, aborted: 1, completed: 1 };
 
 /** Every acknowledged write is in the store, and its ratings agree with its completed matches. */
 async function expectLedger(store: Store, ledger: Ledger): Promise<void> {
-    for (const [id, email] of ledger.users) expect((await store.getUser(id))?.email, `user ${id}`).toBe(email);
-    for (const id of ledger.keys) expect(await store.getKey(id), `key ${id}`).not.toBeNull();
-    for (const [id, at] of ledger.revoked) expect((await store.getKey(id))?.revokedAt, `revoked ${id}`).toBe(at);
-    for (const id of ledger.bots) {
-      const bot = await store.getBot(id);
-      expect(bot, `bot ${id}`).not.toBeNull();
-      const names = ledger.allowed('botName', id);
-      if (names) expect(names, `name of ${id}`).toContain(bot!.name);
-    }
-    for (const id of ledger.users.keys()) {
-      const handles = ledger.allowed('handle', id);
-      if (handles) expect(handles, `handle of ${id}`).toContain((await store.getUser(id))!.name);
-    }
-    const matches = await allMatches(store);
-    const byId = new Map(matches.map((m) => [m.id, m]));
-    expect(byId.size, 'a match listed twice').toBe(matches.length);
-    for (const [id, status] of ledger.matches) {
-      const m = byId.get(id);
-      expect(m, `match ${id} (${status})`).toBeDefined();
-      if (RANK[status] > 0) expect(m!.status, `match ${id}`).toBe(status);
-      expect(await store.getMatch(id)).toEqual(m);
-    }
-    await expectRatingsAgree(store, (await store.listActiveBots('pioneers')).map((b) => b.id), matches);
+  for (const [id, email] of ledger.users) expect((await store.getUser(id))?.email, `user ${id}`).toBe(email);
+  for (const id of ledger.keys) expect(await store.getKey(id), `key ${id}`).not.toBeNull();
+  for (const [id, at] of ledger.revoked) expect((await store.getKey(id))?.revokedAt, `revoked ${id}`).toBe(at);
+  for (const id of ledger.bots) {
+    const bot = await store.getBot(id);
+    expect(bot, `bot ${id}`).not.toBeNull();
+    const names = ledger.allowed('botName', id);
+    if (names) expect(names, `name of ${id}`).toContain(bot!.name);
+  }
+  for (const id of ledger.users.keys()) {
+    const handles = ledger.allowed('handle', id);
+    if (handles) expect(handles, `handle of ${id}`).toContain((await store.getUser(id))!.name);
+  }
+  const matches = await allMatches(store);
+  const byId = new Map(matches.map((m) => [m.id, m]));
+  expect(byId.size, 'a match listed twice').toBe(matches.length);
+  for (const [id, status] of ledger.matches) {
+    const m = byId.get(id);
+    expect(m, `match ${id} (${status})`).toBeDefined();
+    if (RANK[status] > 0) expect(m!.status, `match ${id}`).toBe(status);
+    expect(await store.getMatch(id)).toEqual(m);
+  }
+  await expectRatingsAgree(
+    store,
+    (await store.listActiveBots('pioneers')).map((b) => b.id),
+    matches,
+  );
 }
 
 describe(`${TEST_STORE} store under kill -9`, () => {
@@ -225,109 +235,127 @@ describe(`${TEST_STORE} store under kill -9`, () => {
     expect(ledger.acks()).toBeGreaterThan(100);
     expect([...ledger.matches.values()]).toContain('completed');
     // The children compacted their journals (16 KiB) on the way, so kills also landed in compactions.
-    if (TEST_STORE === 'file') expect(JSON.parse(await readFile(join(dir, 'store.json'), 'utf8')).journalSeq).toBeGreaterThan(0);
+    if (TEST_STORE === 'file')
+      expect(JSON.parse(await readFile(join(dir, 'store.json'), 'utf8')).journalSeq).toBeGreaterThan(0);
   }, 120_000);
 
   // The file store's own (journal, compaction, backups).
-  it.skipIf(TEST_STORE === 'postgres')('keeps every acknowledged write when killed at each step of a compaction', async () => {
-    const dir = join(root, 'compacting');
-    const ledger = new Ledger();
-    const warm = COMPACT_STEPS.map((step) => spawnWriter(dir, { ARENA_CRASH_AT_STEP: step, ARENA_CRASH_COMPACT_BYTES: '4096' }));
-    for (const [i, step] of COMPACT_STEPS.entries()) {
-      const writer = warm[i];
-      let died = '';
+  it.skipIf(TEST_STORE === 'postgres')(
+    'keeps every acknowledged write when killed at each step of a compaction',
+    async () => {
+      const dir = join(root, 'compacting');
+      const ledger = new Ledger();
+      const warm = COMPACT_STEPS.map((step) =>
+        spawnWriter(dir, { ARENA_CRASH_AT_STEP: step, ARENA_CRASH_COMPACT_BYTES: '4096' }),
+      );
+      for (const [i, step] of COMPACT_STEPS.entries()) {
+        const writer = warm[i];
+        let died = '';
+        writer.go((l) => {
+          ledger.add(l);
+          if (l.t === 'step') died = l.step!;
+        });
+        const [, signal] = (await writer.exited) as [number | null, string | null];
+        expect([signal, died], writer.stderr()).toEqual(['SIGKILL', step]);
+        const store = await openFileStore(dir);
+        try {
+          await expectLedger(store, ledger);
+          await store.createUser({ email: `after-${step}@example.com` });
+        } finally {
+          await store.close();
+        }
+        const names = await readdir(dir);
+        // Once the new snapshot is in place it includes the old journal: nothing is replayed twice (checked above), and the old file may go.
+        if (step === 'journals-removed') expect(names.filter((n) => n.startsWith('journal.'))).toHaveLength(1);
+        expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      }
+      expect(ledger.acks()).toBeGreaterThan(COMPACT_STEPS.length);
+    },
+    60_000,
+  );
+
+  // The file store's own (journal, compaction, backups).
+  it.skipIf(TEST_STORE === 'postgres')(
+    'a torn last journal line is cut at open; every acknowledged write before it stays',
+    async () => {
+      const dir = join(root, 'torn');
+      const ledger = new Ledger();
+      const writer = spawnWriter(dir, { ARENA_CRASH_COMPACT_BYTES: String(1 << 30) });
+      let acks = 0;
       writer.go((l) => {
         ledger.add(l);
-        if (l.t === 'step') died = l.step!;
+        if (l.t === 'ack' && ++acks === 30) writer.child.kill('SIGKILL');
       });
-      const [, signal] = (await writer.exited) as [number | null, string | null];
-      expect([signal, died], writer.stderr()).toEqual(['SIGKILL', step]);
+      await writer.exited;
+      const journal = join(dir, (await readdir(dir)).find((n) => /^journal\.\d+\.jsonl$/.test(n))!);
+      const whole = await readFile(journal);
+      // What a kill or power cut in the middle of an append leaves: the start of a line, no newline.
+      const torn = '{"s":999999,"o":[["users","u_torn",{"id":"u_torn","name":"","em';
+      await appendFile(journal, torn);
       const store = await openFileStore(dir);
       try {
         await expectLedger(store, ledger);
-        await store.createUser({ email: `after-${step}@example.com` });
+        expect(await store.getUser('u_torn')).toBeNull();
+        expect((await readFile(journal)).equals(whole)).toBe(true);
+        const u = await store.createUser({ email: 'after-torn@example.com' });
+        await store.close();
+        const again = await openFileStore(dir);
+        expect(await again.getUser(u.id)).toEqual(u);
+        await again.close();
       } finally {
         await store.close();
       }
-      const names = await readdir(dir);
-      // Once the new snapshot is in place it includes the old journal: nothing is replayed twice (checked above), and the old file may go.
-      if (step === 'journals-removed') expect(names.filter((n) => n.startsWith('journal.'))).toHaveLength(1);
-      expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    }
-    expect(ledger.acks()).toBeGreaterThan(COMPACT_STEPS.length);
-  }, 60_000);
+    },
+    30_000,
+  );
 
   // The file store's own (journal, compaction, backups).
-  it.skipIf(TEST_STORE === 'postgres')('a torn last journal line is cut at open; every acknowledged write before it stays', async () => {
-    const dir = join(root, 'torn');
-    const ledger = new Ledger();
-    const writer = spawnWriter(dir, { ARENA_CRASH_COMPACT_BYTES: String(1 << 30) });
-    let acks = 0;
-    writer.go((l) => {
-      ledger.add(l);
-      if (l.t === 'ack' && ++acks === 30) writer.child.kill('SIGKILL');
-    });
-    await writer.exited;
-    const journal = join(dir, (await readdir(dir)).find((n) => /^journal\.\d+\.jsonl$/.test(n))!);
-    const whole = await readFile(journal);
-    // What a kill or power cut in the middle of an append leaves: the start of a line, no newline.
-    const torn = '{"s":999999,"o":[["users","u_torn",{"id":"u_torn","name":"","em';
-    await appendFile(journal, torn);
-    const store = await openFileStore(dir);
-    try {
-      await expectLedger(store, ledger);
-      expect(await store.getUser('u_torn')).toBeNull();
-      expect((await readFile(journal)).equals(whole)).toBe(true);
-      const u = await store.createUser({ email: 'after-torn@example.com' });
-      await store.close();
-      const again = await openFileStore(dir);
-      expect(await again.getUser(u.id)).toEqual(u);
-      await again.close();
-    } finally {
-      await store.close();
-    }
-  }, 30_000);
-
-  // The file store's own (journal, compaction, backups).
-  it.skipIf(TEST_STORE === 'postgres')('lock-free backups taken while another process writes open consistent', async () => {
-    const dir = join(root, 'live');
-    const acked: Line[] = [];
-    let ready!: () => void;
-    const enough = new Promise<void>((r) => {
-      ready = r;
-    });
-    const { child, stderr, exited, go } = spawnWriter(dir);
-    go((l) => {
-      if (l.t === 'ack') acked.push(l);
-      if (acked.length === 30) ready();
-    });
-    try {
-      await Promise.race([enough, exited.then(() => {
-        throw new Error(`the writer ended early: ${stderr()}`);
-      })]);
-      for (let i = 0; i < 3; i++) {
-        const before = acked.filter((l) => l.op === 'match' || l.op === 'user');
-        const out = join(root, `backup-${i}`);
-        await backupDataDir(dir, out);
-        const copy = await openFileStore(out);
-        try {
-          const matches = await allMatches(copy);
-          const byId = new Map(matches.map((m) => [m.id, m]));
-          for (const l of before) {
-            if (l.op === 'user') expect(await copy.getUser(l.id!)).not.toBeNull();
-            else expect(byId.has(l.id!), `match ${l.id} acked before the backup`).toBe(true);
+  it.skipIf(TEST_STORE === 'postgres')(
+    'lock-free backups taken while another process writes open consistent',
+    async () => {
+      const dir = join(root, 'live');
+      const acked: Line[] = [];
+      let ready!: () => void;
+      const enough = new Promise<void>((r) => {
+        ready = r;
+      });
+      const { child, stderr, exited, go } = spawnWriter(dir);
+      go((l) => {
+        if (l.t === 'ack') acked.push(l);
+        if (acked.length === 30) ready();
+      });
+      try {
+        await Promise.race([
+          enough,
+          exited.then(() => {
+            throw new Error(`the writer ended early: ${stderr()}`);
+          }),
+        ]);
+        for (let i = 0; i < 3; i++) {
+          const before = acked.filter((l) => l.op === 'match' || l.op === 'user');
+          const out = join(root, `backup-${i}`);
+          await backupDataDir(dir, out);
+          const copy = await openFileStore(out);
+          try {
+            const matches = await allMatches(copy);
+            const byId = new Map(matches.map((m) => [m.id, m]));
+            for (const l of before) {
+              if (l.op === 'user') expect(await copy.getUser(l.id!)).not.toBeNull();
+              else expect(byId.has(l.id!), `match ${l.id} acked before the backup`).toBe(true);
+            }
+            for (const m of matches) expect(await copy.getMatch(m.id)).toEqual(m);
+            const users = await copy.listUsers();
+            const bots = (await Promise.all(users.map((u) => copy.listBots(u.id)))).flat().map((b) => b.id);
+            await expectRatingsAgree(copy, bots, matches);
+          } finally {
+            await copy.close();
           }
-          for (const m of matches) expect(await copy.getMatch(m.id)).toEqual(m);
-          const users = await copy.listUsers();
-          const bots = (await Promise.all(users.map((u) => copy.listBots(u.id)))).flat().map((b) => b.id);
-          await expectRatingsAgree(copy, bots, matches);
-        } finally {
-          await copy.close();
         }
+      } finally {
+        child.kill('SIGKILL');
+        await exited;
       }
-    } finally {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -13,7 +13,13 @@ export function runningMatch(botIds: string[], id = matchId()): StoredMatch {
     id,
     game: 'pioneers',
     status: 'running',
-    players: botIds.map((botId, seat) => ({ seat, botId, botName: `bot ${botId}`, placement: null, ratingDelta: null })),
+    players: botIds.map((botId, seat) => ({
+      seat,
+      botId,
+      botName: `bot ${botId}`,
+      placement: null,
+      ratingDelta: null,
+    })),
     startedAt: new Date().toISOString(),
     endedAt: null,
     seed: randomBytes(16).toString('hex'),
@@ -26,7 +32,13 @@ export function runningMatch(botIds: string[], id = matchId()): StoredMatch {
 
 function replayOf(n: number): MatchEvent[] {
   // Events must match MatchEventSchema (protocol events.ts): talk is the simplest kind.
-  return Array.from({ length: n }, (_, seq) => ({ seq, at: new Date().toISOString(), kind: 'talk' as const, seat: seq % 3, data: { message: `event ${seq}` } }));
+  return Array.from({ length: n }, (_, seq) => ({
+    seq,
+    at: new Date().toISOString(),
+    kind: 'talk' as const,
+    seat: seq % 3,
+    data: { message: `event ${seq}` },
+  }));
 }
 
 export function completed(m: StoredMatch, events = 20): StoredMatch {
@@ -35,7 +47,11 @@ export function completed(m: StoredMatch, events = 20): StoredMatch {
     ...m,
     status: 'completed',
     endedAt: new Date().toISOString(),
-    players: m.players.map((p, i) => ({ ...p, placement: i + 1, ratingDelta: Number(((n - i) * 0.7 - 1.2).toFixed(1)) })),
+    players: m.players.map((p, i) => ({
+      ...p,
+      placement: i + 1,
+      ratingDelta: Number(((n - i) * 0.7 - 1.2).toFixed(1)),
+    })),
     replay: replayOf(events),
     vp: m.players.map((_, i) => Math.max(0, 10 - 2 * i)),
   };
@@ -46,7 +62,13 @@ export function aborted(m: StoredMatch): StoredMatch {
 }
 
 export function ratingsFor(m: StoredMatch, gamesPlayed = 1): RatingRecord[] {
-  return m.players.map((p, i) => ({ botId: p.botId, game: 'pioneers', mu: 25 + 2 - i, sigma: 8 - gamesPlayed * 0.1, gamesPlayed }));
+  return m.players.map((p, i) => ({
+    botId: p.botId,
+    game: 'pioneers',
+    mu: 25 + 2 - i,
+    sigma: 8 - gamesPlayed * 0.1,
+    gamesPlayed,
+  }));
 }
 
 /** Resolves once the clock shows a later ISO time than `iso` (no fixed sleep). */

@@ -29,16 +29,42 @@ async function seedDataDir(dir: string): Promise<void> {
   const iso = (ms: number) => new Date(ms).toISOString();
   const ann = await s.createUser({ email: 'Ann@Example.com', name: 'ann' });
   const bob = await s.createUser({ email: 'bob@example.com' });
-  const k1 = await s.addKey({ userId: ann.id, name: 'laptop', publicKey: Buffer.alloc(32, 1).toString('base64'), scopes: ['bots.read', 'bots.write'] });
-  await s.addKey({ userId: bob.id, name: 'ci', publicKey: Buffer.alloc(32, 2).toString('base64'), scopes: ['bots.read'] });
+  const k1 = await s.addKey({
+    userId: ann.id,
+    name: 'laptop',
+    publicKey: Buffer.alloc(32, 1).toString('base64'),
+    scopes: ['bots.read', 'bots.write'],
+  });
+  await s.addKey({
+    userId: bob.id,
+    name: 'ci',
+    publicKey: Buffer.alloc(32, 2).toString('base64'),
+    scopes: ['bots.read'],
+  });
   s.touchKey(k1.id, iso(now - 1000));
   await s.revokeKey(k1.id);
   const bots: string[] = [];
-  for (let i = 0; i < 5; i++) bots.push((await s.addBot({ ownerId: i % 2 ? bob.id : ann.id, name: `bot ${i} ünï 🎲`, game: 'pioneers', url: `wss://b${i}.example/` })).id);
+  for (let i = 0; i < 5; i++)
+    bots.push(
+      (
+        await s.addBot({
+          ownerId: i % 2 ? bob.id : ann.id,
+          name: `bot ${i} ünï 🎲`,
+          game: 'pioneers',
+          url: `wss://b${i}.example/`,
+        })
+      ).id,
+    );
   await s.updateBot(bots[1], { status: 'paused' });
   // Versions and qualification travel with the bot.
   await s.requalifyBot(bots[2]);
-  await s.finishQualification(bots[2], 1, { state: 'failed', matchId: 'm_q', strikes: [{ reason: 'illegal', code: 'occupied', message: 'taken ü' }], resigned: true, reason: 'resigned after 3 strikes' });
+  await s.finishQualification(bots[2], 1, {
+    state: 'failed',
+    matchId: 'm_q',
+    strikes: [{ reason: 'illegal', code: 'occupied', message: 'taken ü' }],
+    resigned: true,
+    reason: 'resigned after 3 strikes',
+  });
   await s.startBotVersion(bots[3], { url: 'wss://b3-v2.example/', qualify: true });
   await s.removeBot(bots[4]);
   await s.updateBot(bots[2], { challengeable: false });
@@ -56,20 +82,71 @@ async function seedDataDir(dir: string): Promise<void> {
     else if (i % 3 === 1) await s.putMatch(aborted(m));
     // The owners' private data of final matches: notes and strikes of the first seat.
     if (i % 3 !== 2) {
-      const strikes = Array.from({ length: i % 3 === 0 ? 2 : 0 }, (_, n) => ({ decisionId: 10 * i + n + 1, kind: 'turn' as const, turn: i, seat: 0, reason: 'illegal' as const, code: 'occupied' as const, message: `taken ${i} ü`, answer: `{"id":${i}`, answerBytes: 250, strikes: n + 1 }));
-      await s.putOwnerMatchData(m.id, m.players[0].botId, { endedAt: iso(now + i), notes: [{ id: i + 1, seat: 0, kind: 'turn', seq: 2, ms: 5, debug: { i, why: 'ü🎲' } }], strikes });
+      const strikes = Array.from({ length: i % 3 === 0 ? 2 : 0 }, (_, n) => ({
+        decisionId: 10 * i + n + 1,
+        kind: 'turn' as const,
+        turn: i,
+        seat: 0,
+        reason: 'illegal' as const,
+        code: 'occupied' as const,
+        message: `taken ${i} ü`,
+        answer: `{"id":${i}`,
+        answerBytes: 250,
+        strikes: n + 1,
+      }));
+      await s.putOwnerMatchData(m.id, m.players[0].botId, {
+        endedAt: iso(now + i),
+        notes: [{ id: i + 1, seat: 0, kind: 'turn', seq: 2, ms: 5, debug: { i, why: 'ü🎲' } }],
+        strikes,
+      });
     }
   }
   // Webhooks and their deliveries, one still pending (it resumes after an import).
-  const hook = await s.addWebhook({ ownerId: ann.id, url: 'https://hooks.example/ann', events: ['match.completed', 'bot.failed'] }, 10);
+  const hook = await s.addWebhook(
+    { ownerId: ann.id, url: 'https://hooks.example/ann', events: ['match.completed', 'bot.failed'] },
+    10,
+  );
   await s.addWebhook({ ownerId: bob.id, url: 'https://hooks.example/bob', events: ['bot.struck_out'] }, 10);
   for (let i = 0; i < 3; i++) {
     const at = iso(now + i);
-    await s.addWebhookDelivery({ id: `msg_t${i}`, webhookId: hook.id, ownerId: ann.id, type: 'match.completed', status: i === 2 ? 'pending' : 'delivered', attempts: 1, createdAt: at, lastAttemptAt: at, nextAttemptAt: i === 2 ? iso(now + 5000) : null, responseStatus: i === 2 ? 500 : 204, error: i === 2 ? 'the receiver answered HTTP 500' : null, payload: `{"i":${i},"ü":"🎲"}` }, 50);
+    await s.addWebhookDelivery(
+      {
+        id: `msg_t${i}`,
+        webhookId: hook.id,
+        ownerId: ann.id,
+        type: 'match.completed',
+        status: i === 2 ? 'pending' : 'delivered',
+        attempts: 1,
+        createdAt: at,
+        lastAttemptAt: at,
+        nextAttemptAt: i === 2 ? iso(now + 5000) : null,
+        responseStatus: i === 2 ? 500 : 204,
+        error: i === 2 ? 'the receiver answered HTTP 500' : null,
+        payload: `{"i":${i},"ü":"🎲"}`,
+      },
+      50,
+    );
   }
-  await s.addSession({ tokenHash: 'a'.repeat(64), userId: ann.id, createdAt: iso(now), expiresAt: iso(now + 3600_000) });
-  await s.addSignInToken({ tokenHash: 'b'.repeat(64), email: 'bob@example.com', createdAt: iso(now), expiresAt: iso(now + 900_000), usedAt: null });
-  await s.addSignInToken({ tokenHash: 'c'.repeat(64), email: 'ann@example.com', createdAt: iso(now), expiresAt: iso(now + 900_000), usedAt: null });
+  await s.addSession({
+    tokenHash: 'a'.repeat(64),
+    userId: ann.id,
+    createdAt: iso(now),
+    expiresAt: iso(now + 3600_000),
+  });
+  await s.addSignInToken({
+    tokenHash: 'b'.repeat(64),
+    email: 'bob@example.com',
+    createdAt: iso(now),
+    expiresAt: iso(now + 900_000),
+    usedAt: null,
+  });
+  await s.addSignInToken({
+    tokenHash: 'c'.repeat(64),
+    email: 'ann@example.com',
+    createdAt: iso(now),
+    expiresAt: iso(now + 900_000),
+    usedAt: null,
+  });
   await s.consumeSignInToken('c'.repeat(64), iso(now + 1));
   await s.close();
   await writeFile(join(dir, 'platform-key.pem'), privateKeyToPem(generateKeyPair().privateKey), { mode: 0o600 });
@@ -84,7 +161,10 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
   try {
     const counts = await importDataDir(a, store);
     expect(counts).toEqual({ users: 2, keys: 2, bots: 5, ratings: 5, sessions: 1, signInTokens: 2, matches: 7 });
-    const again = await importDataDir(a, store).then(() => null, (e: unknown) => e);
+    const again = await importDataDir(a, store).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(again).toBeInstanceOf(DatabaseNotEmpty);
     // What the Store interface answers is the same as the file store's.
     const before = await openFileStore(a);
@@ -92,23 +172,34 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
       expect(await store.listMatches({ limit: 100 })).toEqual(await before.listMatches({ limit: 100 }));
       expect(await store.listRatings('pioneers')).toEqual(await before.listRatings('pioneers'));
       expect(await store.listUsers()).toEqual(await before.listUsers());
-      const botIds = (await Promise.all((await before.listUsers()).map((u) => before.listBots(u.id)))).flat().map((x) => x.id);
-      for (const id of botIds) expect(await store.listBotStrikes(id, { limit: 100 })).toEqual(await before.listBotStrikes(id, { limit: 100 }));
+      const botIds = (await Promise.all((await before.listUsers()).map((u) => before.listBots(u.id))))
+        .flat()
+        .map((x) => x.id);
+      for (const id of botIds)
+        expect(await store.listBotStrikes(id, { limit: 100 })).toEqual(await before.listBotStrikes(id, { limit: 100 }));
       for (const id of botIds) expect(await store.getBot(id)).toEqual(await before.getBot(id));
-      for (const u of await before.listUsers()) expect(await store.listChallenges(u.id, 100)).toEqual(await before.listChallenges(u.id, 100));
+      for (const u of await before.listUsers())
+        expect(await store.listChallenges(u.id, 100)).toEqual(await before.listChallenges(u.id, 100));
       expect((await store.listPendingChallenges()).length).toBe(1);
 
       for (const u of await before.listUsers()) {
         const hooks = await before.listWebhooks(u.id);
         expect(hooks).toHaveLength(1);
         expect(await store.listWebhooks(u.id)).toEqual(hooks);
-        for (const w of hooks) expect(await store.listWebhookDeliveries(w.id)).toEqual(await before.listWebhookDeliveries(w.id));
+        for (const w of hooks)
+          expect(await store.listWebhookDeliveries(w.id)).toEqual(await before.listWebhookDeliveries(w.id));
       }
       expect((await store.listPendingWebhookDeliveries()).map((d) => d.id)).toEqual(['msg_t2']);
       const moved = await Promise.all(botIds.map((id) => store.getBot(id)));
-      expect(moved.find((x) => x!.name.startsWith('bot 2 '))).toMatchObject({ status: 'failed', qualification: { state: 'failed', matchId: 'm_q' } });
-      expect(moved.find((x) => x!.name.startsWith('bot 3 '))).toMatchObject({ version: 2, url: 'wss://b3-v2.example/', status: 'qualifying' });
-
+      expect(moved.find((x) => x!.name.startsWith('bot 2 '))).toMatchObject({
+        status: 'failed',
+        qualification: { state: 'failed', matchId: 'm_q' },
+      });
+      expect(moved.find((x) => x!.name.startsWith('bot 3 '))).toMatchObject({
+        version: 2,
+        url: 'wss://b3-v2.example/',
+        status: 'qualifying',
+      });
     } finally {
       await before.close();
     }
@@ -121,14 +212,28 @@ it('file -> Postgres -> file is byte-for-byte the same records; counts per kind;
   }
   const from = await readDataDir(a);
   const to = await readDataDir(b);
-  for (const kind of ['users', 'keys', 'bots', 'ratings', 'sessions', 'signInTokens', 'matches', 'ownerData', 'webhooks', 'webhookDeliveries', 'platformKeyPem'] as const) {
+  for (const kind of [
+    'users',
+    'keys',
+    'bots',
+    'ratings',
+    'sessions',
+    'signInTokens',
+    'matches',
+    'ownerData',
+    'webhooks',
+    'webhookDeliveries',
+    'platformKeyPem',
+  ] as const) {
     expect(JSON.stringify(to[kind]), kind).toBe(JSON.stringify(from[kind]));
   }
   expect(await readFile(join(b, 'platform-key.pem'), 'utf8')).toBe(await readFile(join(a, 'platform-key.pem'), 'utf8'));
   // The export is a data directory the file store runs on.
   const back = await openFileStore(b);
   try {
-    expect((await back.listMatches({ limit: 100 })).matches.map((m) => m.id)).toEqual(from.matches.map((m) => m.match.id).reverse());
+    expect((await back.listMatches({ limit: 100 })).matches.map((m) => m.id)).toEqual(
+      from.matches.map((m) => m.match.id).reverse(),
+    );
   } finally {
     await back.close();
   }

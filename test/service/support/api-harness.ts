@@ -82,11 +82,23 @@ export interface Harness {
 }
 
 /** The x-svc-* headers for a request, signed now (or at `now`). */
-export function signHeaders(key: Pick<TestKey, 'id' | 'privateKey'>, method: string, path: string, body?: string | Buffer, now?: number): Record<string, string> {
-  return signRequest(key.privateKey, key.id, { method, path, body: body === undefined ? undefined : typeof body === 'string' ? body : new Uint8Array(body) }, now);
+export function signHeaders(
+  key: Pick<TestKey, 'id' | 'privateKey'>,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  now?: number,
+): Record<string, string> {
+  return signRequest(
+    key.privateKey,
+    key.id,
+    { method, path, body: body === undefined ? undefined : typeof body === 'string' ? body : new Uint8Array(body) },
+    now,
+  );
 }
 
-export const jsonBody = (body: unknown): string | undefined => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+export const jsonBody = (body: unknown): string | undefined =>
+  body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   let lastStamp = 0;
@@ -152,7 +164,12 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     addUser: (email, handle) => store.createUser({ email, name: handle }),
     async addKey(userId, scopes = SCOPES) {
       const pair = generateKeyPair();
-      const rec = await store.addKey({ userId, name: 'test key', publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'), scopes: [...scopes] });
+      const rec = await store.addKey({
+        userId,
+        name: 'test key',
+        publicKey: Buffer.from(publicKeyRaw(pair.privateKey)).toString('base64'),
+        scopes: [...scopes],
+      });
       return { id: rec.id, userId, privateKey: pair.privateKey, scopes: [...scopes] };
     },
     signed(key, method, path, body, extra = {}) {
@@ -173,7 +190,12 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
           bots: await store.listBots(u.id),
           challenges: await store.listChallenges(u.id, 100),
 
-          webhooks: await Promise.all((await store.listWebhooks(u.id)).map(async (w) => ({ ...w, deliveries: await store.listWebhookDeliveries(w.id) }))),
+          webhooks: await Promise.all(
+            (await store.listWebhooks(u.id)).map(async (w) => ({
+              ...w,
+              deliveries: await store.listWebhookDeliveries(w.id),
+            })),
+          ),
         })),
       );
     },

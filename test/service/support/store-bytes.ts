@@ -5,6 +5,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function storeBytes(dir: string): string {
-  const journals = readdirSync(dir).filter((f) => /^journal\.\d+\.jsonl$/.test(f)).sort();
-  return [readFileSync(join(dir, 'store.json'), 'utf8'), ...journals.map((f) => `${f}\n${readFileSync(join(dir, f), 'utf8')}`)].join('\n');
+  const journals = readdirSync(dir)
+    .filter((f) => /^journal\.\d+\.jsonl$/.test(f))
+    .sort();
+  return [
+    readFileSync(join(dir, 'store.json'), 'utf8'),
+    ...journals.map((f) => `${f}\n${readFileSync(join(dir, f), 'utf8')}`),
+  ].join('\n');
 }

@@ -38,7 +38,9 @@ export async function emptyDatabase(url: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const r = await c.query(`SELECT string_agg(quote_ident(tablename), ', ') AS t FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'arena\\_%' AND tablename <> 'arena_schema'`);
+    const r = await c.query(
+      `SELECT string_agg(quote_ident(tablename), ', ') AS t FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'arena\\_%' AND tablename <> 'arena_schema'`,
+    );
     if (r.rows[0].t) await c.query(`TRUNCATE ${r.rows[0].t} RESTART IDENTITY CASCADE`);
   } finally {
     await c.end();
@@ -53,7 +55,13 @@ export function storeFactories(): StoreFactory[] {
       open: async () => {
         const dir = await mkdtemp(join(tmpdir(), 'arena-store-'));
         const store = await openFileStore(join(dir, 'data'));
-        return { store, cleanup: async () => { await store.close(); await rm(dir, { recursive: true, force: true }); } };
+        return {
+          store,
+          cleanup: async () => {
+            await store.close();
+            await rm(dir, { recursive: true, force: true });
+          },
+        };
       },
     },
     {
@@ -61,7 +69,13 @@ export function storeFactories(): StoreFactory[] {
       open: async () => {
         const url = await freshDatabase(cluster());
         const store = await openPgStore(url);
-        return { store, cleanup: async () => { await store.close(); await emptyDatabase(url); } };
+        return {
+          store,
+          cleanup: async () => {
+            await store.close();
+            await emptyDatabase(url);
+          },
+        };
       },
     },
   ];

@@ -41,7 +41,10 @@ async function startReceiver(status = 200): Promise<Receiver> {
   return r;
 }
 
-async function until<T>(what: () => Promise<T | null | undefined | false> | T | null | undefined | false, ms = 10_000): Promise<T> {
+async function until<T>(
+  what: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  ms = 10_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await what();
@@ -61,7 +64,15 @@ const receivers: Receiver[] = [];
 const logs: Array<Record<string, unknown>> = [];
 
 function dispatcher(opts: Partial<WebhookDispatcherOptions> = {}): WebhookDispatcher {
-  const d = new WebhookDispatcher({ store, platformKey: keys.privateKey, urlPolicy: { production: false }, log: (f) => logs.push(f), pollMs: 10, retryScheduleMs: [0, 50, 100], ...opts });
+  const d = new WebhookDispatcher({
+    store,
+    platformKey: keys.privateKey,
+    urlPolicy: { production: false },
+    log: (f) => logs.push(f),
+    pollMs: 10,
+    retryScheduleMs: [0, 50, 100],
+    ...opts,
+  });
   dispatchers.push(d);
   return d;
 }
@@ -91,21 +102,43 @@ describe('webhook dispatcher', () => {
   it('delivers bot.qualified and bot.failed to the webhooks that asked for them, signed, and to no other owner', async () => {
     const mine = await receiver();
     const theirs = await receiver();
-    const wantsBoth = await store.addWebhook({ ownerId: owner.id, url: mine.url, events: ['bot.qualified', 'bot.failed'] }, 10);
+    const wantsBoth = await store.addWebhook(
+      { ownerId: owner.id, url: mine.url, events: ['bot.qualified', 'bot.failed'] },
+      10,
+    );
     await store.addWebhook({ ownerId: owner.id, url: mine.url, events: ['match.completed'] }, 10);
     await store.addWebhook({ ownerId: other.id, url: theirs.url, events: ['bot.qualified', 'bot.failed'] }, 10);
     const d = dispatcher();
     await d.start();
-    d.sink({ type: 'bot.qualified', ownerId: owner.id, botId: 'b_one', matchId: 'm_q1', data: { botName: 'one', strikes: 0 } });
-    d.sink({ type: 'bot.failed', ownerId: owner.id, botId: 'b_two', matchId: 'm_q2', data: { botName: 'two', strikes: 2, url: 'wss://secret.example/bot', reasons: [{ reason: 'illegal' }] } });
+    d.sink({
+      type: 'bot.qualified',
+      ownerId: owner.id,
+      botId: 'b_one',
+      matchId: 'm_q1',
+      data: { botName: 'one', strikes: 0 },
+    });
+    d.sink({
+      type: 'bot.failed',
+      ownerId: owner.id,
+      botId: 'b_two',
+      matchId: 'm_q2',
+      data: { botName: 'two', strikes: 2, url: 'wss://secret.example/bot', reasons: [{ reason: 'illegal' }] },
+    });
     await until(() => mine.got.length === 2);
     await d.settled();
     expect(theirs.got).toHaveLength(0);
     const bodies = mine.got.map((r) => JSON.parse(r.body));
     expect(bodies.map((b) => b.type).sort()).toEqual(['bot.failed', 'bot.qualified']);
     const failed = bodies.find((b) => b.type === 'bot.failed');
-    expect(failed.data).toEqual({ botName: 'two', strikes: 2, reasons: [{ reason: 'illegal' }], botId: 'b_two', matchId: 'm_q2' });
-    for (const r of mine.got) expect(verifyWebhook(keys.publicKey, r.headers as unknown as WebhookHeaders, r.body)).toBe(true);
+    expect(failed.data).toEqual({
+      botName: 'two',
+      strikes: 2,
+      reasons: [{ reason: 'illegal' }],
+      botId: 'b_two',
+      matchId: 'm_q2',
+    });
+    for (const r of mine.got)
+      expect(verifyWebhook(keys.publicKey, r.headers as unknown as WebhookHeaders, r.body)).toBe(true);
     expect(mine.got.map((r) => r.body).join()).not.toContain('secret.example');
     const deliveries = await store.listWebhookDeliveries(wantsBoth.id);
     expect(deliveries.map((x) => [x.type, x.status, x.attempts, x.responseStatus])).toEqual([
@@ -129,7 +162,12 @@ describe('webhook dispatcher', () => {
     r.status = 204;
     store = await openFileStore(join(dir, 'data'));
     const [pending] = await store.listPendingWebhookDeliveries();
-    expect(pending).toMatchObject({ webhookId: hook.id, attempts: 1, responseStatus: 503, error: 'the receiver answered HTTP 503' });
+    expect(pending).toMatchObject({
+      webhookId: hook.id,
+      attempts: 1,
+      responseStatus: 503,
+      error: 'the receiver answered HTTP 503',
+    });
     const second = dispatcher({ retryScheduleMs: [0, 400, 800] });
     await second.start();
     await until(async () => (await store.listWebhookDeliveries(hook.id))[0].status === 'delivered');
@@ -153,7 +191,12 @@ describe('webhook dispatcher', () => {
       const ds = await store.listWebhookDeliveries(hook.id);
       return ds[0]?.status === 'failed' && ds;
     });
-    expect(failed).toMatchObject({ attempts: 3, nextAttemptAt: null, responseStatus: null, error: 'connection refused' });
+    expect(failed).toMatchObject({
+      attempts: 3,
+      nextAttemptAt: null,
+      responseStatus: null,
+      error: 'connection refused',
+    });
     expect(await store.listPendingWebhookDeliveries()).toEqual([]);
   });
 
@@ -163,7 +206,10 @@ describe('webhook dispatcher', () => {
       asked++;
       return [{ address: '192.168.1.20', family: 4 }];
     };
-    const hook = await store.addWebhook({ ownerId: owner.id, url: 'https://hooks.example.com/in', events: ['bot.failed'] }, 10);
+    const hook = await store.addWebhook(
+      { ownerId: owner.id, url: 'https://hooks.example.com/in', events: ['bot.failed'] },
+      10,
+    );
     const d = dispatcher({ urlPolicy: { production: true, resolve }, retryScheduleMs: [0] });
     await d.start();
     d.sink({ type: 'bot.failed', ownerId: owner.id, botId: 'b_one', data: {} });
@@ -181,8 +227,15 @@ describe('webhook dispatcher', () => {
     const hook = await store.addWebhook({ ownerId: owner.id, url: r.url, events: ['match.completed'] }, 10);
     const d = dispatcher();
     await d.start();
-    for (let i = 0; i < 55; i++) d.sink({ type: 'match.completed', ownerId: owner.id, botId: 'b_one', matchId: `m_${i}`, data: { placement: 1 } });
-    d.sink({ type: 'match.completed', ownerId: owner.id, botId: 'b_big', matchId: 'm_big', data: { blob: 'x'.repeat(MAX_WEBHOOK_BODY_BYTES) } });
+    for (let i = 0; i < 55; i++)
+      d.sink({ type: 'match.completed', ownerId: owner.id, botId: 'b_one', matchId: `m_${i}`, data: { placement: 1 } });
+    d.sink({
+      type: 'match.completed',
+      ownerId: owner.id,
+      botId: 'b_big',
+      matchId: 'm_big',
+      data: { blob: 'x'.repeat(MAX_WEBHOOK_BODY_BYTES) },
+    });
     await until(() => r.got.length === 56);
     await d.settled();
     const kept = await store.listWebhookDeliveries(hook.id);
@@ -196,13 +249,19 @@ describe('webhook dispatcher', () => {
     const hook = await store.addWebhook({ ownerId: owner.id, url: r.url, events: ['match.completed'] }, 10);
     const d = dispatcher({ retryScheduleMs: [0, 60, 120] });
     await d.start();
-    for (let i = 0; i < 56; i++) d.sink({ type: 'match.completed', ownerId: owner.id, botId: 'b_one', matchId: `m_${i}`, data: {} });
-    await until(async () => (await store.listPendingWebhookDeliveries()).length === 0 && (await store.listWebhookDeliveries(hook.id)).length === 50);
+    for (let i = 0; i < 56; i++)
+      d.sink({ type: 'match.completed', ownerId: owner.id, botId: 'b_one', matchId: `m_${i}`, data: {} });
+    await until(
+      async () =>
+        (await store.listPendingWebhookDeliveries()).length === 0 &&
+        (await store.listWebhookDeliveries(hook.id)).length === 50,
+    );
     await d.settled();
     await new Promise((done) => setTimeout(done, 200));
     const kept = new Set((await store.listWebhookDeliveries(hook.id)).map((x) => x.id));
     const tries = new Map<string, number>();
-    for (const g of r.got) tries.set(String(g.headers['webhook-id']), (tries.get(String(g.headers['webhook-id'])) ?? 0) + 1);
+    for (const g of r.got)
+      tries.set(String(g.headers['webhook-id']), (tries.get(String(g.headers['webhook-id'])) ?? 0) + 1);
     for (const [id, n] of tries) expect(n).toBe(kept.has(id) ? 3 : 1);
   });
 
@@ -218,15 +277,33 @@ describe('webhook dispatcher', () => {
     await new Promise<void>((done) => redirect.listen(0, '127.0.0.1', done));
     try {
       const port = (s: Server) => (s.address() as AddressInfo).port;
-      const slow = await store.addWebhook({ ownerId: owner.id, url: `http://127.0.0.1:${port(silent)}/`, events: ['bot.failed'] }, 10);
-      const moved = await store.addWebhook({ ownerId: owner.id, url: `http://127.0.0.1:${port(redirect)}/`, events: ['bot.failed'] }, 10);
+      const slow = await store.addWebhook(
+        { ownerId: owner.id, url: `http://127.0.0.1:${port(silent)}/`, events: ['bot.failed'] },
+        10,
+      );
+      const moved = await store.addWebhook(
+        { ownerId: owner.id, url: `http://127.0.0.1:${port(redirect)}/`, events: ['bot.failed'] },
+        10,
+      );
       const d = dispatcher({ retryScheduleMs: [0], timeoutMs: 150 });
       await d.start();
       d.sink({ type: 'bot.failed', ownerId: owner.id, botId: 'b_one', data: {} });
-      await until(async () => (await store.listPendingWebhookDeliveries()).length === 0 && (await store.listWebhookDeliveries(slow.id)).length === 1);
+      await until(
+        async () =>
+          (await store.listPendingWebhookDeliveries()).length === 0 &&
+          (await store.listWebhookDeliveries(slow.id)).length === 1,
+      );
       await d.settled();
-      expect((await store.listWebhookDeliveries(slow.id))[0]).toMatchObject({ status: 'failed', responseStatus: null, error: 'no answer within 150 ms' });
-      expect((await store.listWebhookDeliveries(moved.id))[0]).toMatchObject({ status: 'failed', responseStatus: 302, error: 'the receiver answered HTTP 302' });
+      expect((await store.listWebhookDeliveries(slow.id))[0]).toMatchObject({
+        status: 'failed',
+        responseStatus: null,
+        error: 'no answer within 150 ms',
+      });
+      expect((await store.listWebhookDeliveries(moved.id))[0]).toMatchObject({
+        status: 'failed',
+        responseStatus: 302,
+        error: 'the receiver answered HTTP 302',
+      });
       expect(followed).toEqual(['/']);
       expect(target.got).toEqual([]);
     } finally {
@@ -240,12 +317,20 @@ describe('webhook dispatcher', () => {
     const silent = createServer(() => {});
     await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     try {
-      const hung = await store.addWebhook({ ownerId: other.id, url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, events: ['match.completed'] }, 10);
+      const hung = await store.addWebhook(
+        {
+          ownerId: other.id,
+          url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`,
+          events: ['match.completed'],
+        },
+        10,
+      );
       const fast = await receiver();
       const quick = await store.addWebhook({ ownerId: owner.id, url: fast.url, events: ['match.completed'] }, 10);
       const d = dispatcher({ retryScheduleMs: [0], timeoutMs: 2000, maxInFlight: 3 });
       await d.start();
-      for (let i = 0; i < 6; i++) d.sink({ type: 'match.completed', ownerId: other.id, botId: 'b_other', matchId: `m_${i}`, data: {} });
+      for (let i = 0; i < 6; i++)
+        d.sink({ type: 'match.completed', ownerId: other.id, botId: 'b_other', matchId: `m_${i}`, data: {} });
       await until(async () => (await store.listWebhookDeliveries(hung.id)).length === 6);
       d.sink({ type: 'match.completed', ownerId: owner.id, botId: 'b_one', matchId: 'm_mine', data: {} });
       await until(async () => (await store.listWebhookDeliveries(quick.id))[0]?.status === 'delivered');

@@ -1,8 +1,3 @@
-// The live viewer (Ink) following a real match: board, seat panels with
-// public counts and the log while it runs; at `end` it stays on the final
-// position with placements; q quits. A state built from the same stream's
-// messages draws the same public facts in --plain.
-import React from 'react';
 import { stripVTControlCharacters } from 'node:util';
 import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,10 +46,15 @@ describe('arena watch: the live viewer', () => {
     const session = new LiveSession({ baseUrl: arena.url, matchId: id, follow: followLive });
     const following = session.run();
     let quit: { interrupted: boolean } | null = null;
-    const r = render(<LiveApp session={session} width={100} height={40} colour={false} onQuit={(how) => void (quit = how)} />);
+    const r = render(
+      <LiveApp session={session} width={100} height={40} colour={false} onQuit={(how) => void (quit = how)} />,
+    );
     try {
       const frame = () => stripVTControlCharacters(r.lastFrame() ?? '');
-      const live = await until(() => frame().includes('LIVE') && frame(), () => `never live:\n${frame()}`);
+      const live = await until(
+        () => frame().includes('LIVE') && frame(),
+        () => `never live:\n${frame()}`,
+      );
       for (const name of ['bot0', 'bot1', 'bot2']) expect(live).toContain(name);
       expect(live).toMatch(/cards \d+ +dev \d+ +knights \d+\s/);
       expect(live).toMatch(/road \d+ +strikes 0/);
@@ -64,7 +64,10 @@ describe('arena watch: the live viewer', () => {
 
       const end = await following;
       expect(end!.status).toBe('completed');
-      const final = await until(() => frame().includes('ENDED') && frame(), () => `never ended:\n${frame()}`);
+      const final = await until(
+        () => frame().includes('ENDED') && frame(),
+        () => `never ended:\n${frame()}`,
+      );
       expect(final).toContain('game over');
       expect(final).toContain('this is the final position');
       expect(final).toMatch(/#1 \d bot\d/);
@@ -75,7 +78,10 @@ describe('arena watch: the live viewer', () => {
       expect(frame()).toContain('ENDED');
 
       r.stdin.write('q');
-      await until(() => quit, () => 'q did not quit');
+      await until(
+        () => quit,
+        () => 'q did not quit',
+      );
       expect(quit).toEqual({ interrupted: false });
     } finally {
       r.unmount();
@@ -90,7 +96,10 @@ describe('arena watch: the live viewer', () => {
     const session = new LiveSession({ baseUrl: arena.url, matchId: id, follow: followLive });
     await session.run();
     const s = session.state;
-    const record = (await (await fetch(`${arena.url}/matches/${id}`)).json()) as { players: unknown[]; replay: Array<{ seq: number }> };
+    const record = (await (await fetch(`${arena.url}/matches/${id}`)).json()) as {
+      players: unknown[];
+      replay: Array<{ seq: number }>;
+    };
     expect(s.ended!.players).toEqual(record.players);
     expect(s.lastSeq).toBe(record.replay.length - 1);
     expect(s.missed).toBe(0);

@@ -10,10 +10,14 @@ const TOKENS = [2, 3, 3, 4, 4, 5, 5, 6, 6, 8, 8, 9, 9, 10, 10, 11, 11, 12];
 function testBoard(bandit: number): BoardView {
   let k = 0;
   return {
-    hexes: Array.from({ length: 19 }, (_, id) => id === 9
-      ? { id, resource: 'desert' as const, token: null }
-      : { id, resource: KINDS[id % 5], token: TOKENS[k++] }),
-    ports: PORTS.map((p) => ({ vertices: [p.vertices[0], p.vertices[1]] as [number, number], rate: p.rate, ...(p.resource ? { resource: p.resource } : {}) })),
+    hexes: Array.from({ length: 19 }, (_, id) =>
+      id === 9 ? { id, resource: 'desert' as const, token: null } : { id, resource: KINDS[id % 5], token: TOKENS[k++] },
+    ),
+    ports: PORTS.map((p) => ({
+      vertices: [p.vertices[0], p.vertices[1]] as [number, number],
+      rate: p.rate,
+      ...(p.resource ? { resource: p.resource } : {}),
+    })),
     bandit,
   };
 }
@@ -24,7 +28,8 @@ const count = (text: string, needle: string) => text.split(needle).length - 1;
 function digitRunAt(line: string, col: number): string {
   const chars = [...line];
   if (!/[0-9]/.test(chars[col] ?? '')) return '';
-  let a = col, b = col;
+  let a = col,
+    b = col;
   while (a > 0 && /[0-9]/.test(chars[a - 1])) a--;
   while (b + 1 < chars.length && /[0-9]/.test(chars[b + 1])) b++;
   return chars.slice(a, b + 1).join('');
@@ -51,7 +56,10 @@ describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) =
 
   it('shows settlements as (n), cities as [n] and roads as the seat digit', () => {
     const board = testBoard(0);
-    const towns = [{ vertex: 24, seat: 2, city: false }, { vertex: 40, seat: 1, city: true }];
+    const towns = [
+      { vertex: 24, seat: 2, city: false },
+      { vertex: 40, seat: 1, city: true },
+    ];
     const road = slots(VERTEX_EDGES, 24, 3)[0];
     const without = plainText(renderBoard({ board, roads: [], towns }, scale));
     const withRoad = plainText(renderBoard({ board, roads: [{ edge: road, seat: 3 }], towns }, scale));
@@ -60,7 +68,8 @@ describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) =
     expect(count(without, '·')).toBe(52);
     // The road replaces side characters with its seat's digit and changes nothing else.
     expect(count(withRoad, '3')).toBeGreaterThan(count(without, '3'));
-    const a = [...without], b = [...withRoad];
+    const a = [...without],
+      b = [...withRoad];
     expect(b).toHaveLength(a.length);
     const changed = a.map((c, i) => [c, b[i]]).filter(([c, d]) => c !== d);
     expect(changed.length).toBeGreaterThan(0);
@@ -71,7 +80,12 @@ describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) =
   });
 
   it('labels vertices and hexes with their ids on request', () => {
-    const ids = plainText(renderBoard({ board: testBoard(9), roads: [], towns: [{ vertex: 40, seat: 1, city: false }], showIds: true }, scale));
+    const ids = plainText(
+      renderBoard(
+        { board: testBoard(9), roads: [], towns: [{ vertex: 40, seat: 1, city: false }], showIds: true },
+        scale,
+      ),
+    );
     expect(count(ids, '·')).toBe(0);
     for (const v of [0, 9, 10, 39, 41, 53]) expect(ids).toContain(String(v));
     expect(count(ids, '(1)')).toBe(1);
@@ -100,9 +114,15 @@ describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) =
 
   it('keeps every id label apart from its neighbours, even with roads on every side and towns around', () => {
     const allRoads = Array.from({ length: EDGE_COUNT }, (_, edge) => ({ edge, seat: edge % 4 }));
-    const towns = [{ vertex: 16, seat: 0, city: false }, { vertex: 31, seat: 2, city: true }, { vertex: 32, seat: 1, city: false }];
+    const towns = [
+      { vertex: 16, seat: 0, city: false },
+      { vertex: 31, seat: 2, city: true },
+      { vertex: 32, seat: 1, city: false },
+    ];
     for (const bandit of [9, 11]) {
-      const lines = plainText(renderBoard({ board: testBoard(bandit), roads: allRoads, towns, showIds: true }, scale)).split('\n');
+      const lines = plainText(
+        renderBoard({ board: testBoard(bandit), roads: allRoads, towns, showIds: true }, scale),
+      ).split('\n');
       const text = lines.join('\n');
       for (let v = 0; v < VERTEX_COUNT; v++) {
         if (towns.some((t) => t.vertex === v)) continue;
@@ -110,7 +130,8 @@ describe.each(['compact', 'wide'] as BoardScale[])('renderBoard (%s)', (scale) =
         expect(digitRunAt(lines[row], col), `vertex ${v}`).toBe(String(v));
       }
       // A hex label stands alone: nothing but spaces and side characters on either side.
-      const label = (h: number) => new RegExp(`(^|[\\s|'.\\-])${scale === 'compact' ? '[#X]' : 'h'}${h}(?=[\\s|'.\\-]|$)`, 'm');
+      const label = (h: number) =>
+        new RegExp(`(^|[\\s|'.\\-])${scale === 'compact' ? '[#X]' : 'h'}${h}(?=[\\s|'.\\-]|$)`, 'm');
       for (let h = 0; h < 19; h++) expect(text, `hex ${h}`).toMatch(label(h));
       if (scale === 'compact') expect(text).toContain(`X${bandit}`);
       // Ports too keep a space from vertex ids and towns.

@@ -3,8 +3,16 @@
 // the rating history, and the scope list against the protocol's.
 import { describe, expect, it } from 'vitest';
 import {
-  createBuiltinBot, gameEvents, isOver, newGame, pendingDecisions, publicEvent, publicView, submit,
-  type GameEvent, type PublicView,
+  createBuiltinBot,
+  gameEvents,
+  isOver,
+  newGame,
+  pendingDecisions,
+  publicEvent,
+  publicView,
+  submit,
+  type GameEvent,
+  type PublicView,
 } from '../../../engine/index';
 import { SCOPES, type MatchSummary } from '../../../src/protocol/index';
 import { describeEvent, strikesOf } from '../../../src/web/lib/describe';
@@ -26,7 +34,9 @@ function playRecorded(seed: string, seats: 3 | 4) {
       seen.set(log.length - 1, structuredClone(publicView(g)));
     }
   }
-  const events = JSON.parse(JSON.stringify(gameEvents(g).map((e, seq) => ({ seq, at: 'x', ...e })))) as Array<GameEvent & { seq: number }>;
+  const events = JSON.parse(JSON.stringify(gameEvents(g).map((e, seq) => ({ seq, at: 'x', ...e })))) as Array<
+    GameEvent & { seq: number }
+  >;
   return { g, events, seen };
 }
 
@@ -84,11 +94,15 @@ describe('ReplayCursor: the engine steps a finished match in the browser', () =>
 describe('describeEvent: the log in words', () => {
   const ctx = { names: ['Alpha', 'Bravo', 'Charlie'] };
   it('names seats by bot and says what happened', () => {
-    expect(describeEvent({ kind: 'roll', seat: 0, data: { dice: [3, 5], produced: [{}, { grain: 1 }, {}] } }, ctx))
-      .toBe('Alpha (seat 0) rolled 3+5=8: Bravo (seat 1) +1 grain');
-    expect(describeEvent({ kind: 'build', seat: 2, data: { what: 'city', at: 17 } }, ctx)).toBe('Charlie (seat 2) built a city at vertex 17');
-    expect(describeEvent({ kind: 'trade', seat: 1, data: { from: 1, to: 'bank', give: { ore: 4 }, get: { wool: 1 } } }, ctx))
-      .toBe('Bravo (seat 1) traded 4 ore to the bank for 1 wool');
+    expect(
+      describeEvent({ kind: 'roll', seat: 0, data: { dice: [3, 5], produced: [{}, { grain: 1 }, {}] } }, ctx),
+    ).toBe('Alpha (seat 0) rolled 3+5=8: Bravo (seat 1) +1 grain');
+    expect(describeEvent({ kind: 'build', seat: 2, data: { what: 'city', at: 17 } }, ctx)).toBe(
+      'Charlie (seat 2) built a city at vertex 17',
+    );
+    expect(
+      describeEvent({ kind: 'trade', seat: 1, data: { from: 1, to: 'bank', give: { ore: 4 }, get: { wool: 1 } } }, ctx),
+    ).toBe('Bravo (seat 1) traded 4 ore to the bank for 1 wool');
   });
 
   it('a live (public) event never needs the hidden facts, a finished one shows them', () => {
@@ -124,19 +138,31 @@ describe('describeEvent: the log in words', () => {
 
 describe('ratingHistory', () => {
   const summary = (id: string, delta: number | null, status: MatchSummary['status'] = 'completed'): MatchSummary => ({
-    id, game: 'pioneers', status, startedAt: 't', endedAt: 't',
+    id,
+    game: 'pioneers',
+    status,
+    startedAt: 't',
+    endedAt: 't',
     players: [
       { seat: 0, botId: 'b1', botName: 'one', placement: 1, ratingDelta: delta },
       { seat: 1, botId: 'b2', botName: 'two', placement: 2, ratingDelta: 0 },
       { seat: 2, botId: 'b3', botName: 'three', placement: 3, ratingDelta: 0 },
     ],
   });
-  const newestFirst = [summary('m4', 0, 'running'), summary('m3', -1.5), summary('m2', null, 'aborted'), summary('m1', 4)];
+  const newestFirst = [
+    summary('m4', 0, 'running'),
+    summary('m3', -1.5),
+    summary('m2', null, 'aborted'),
+    summary('m1', 4),
+  ];
 
   it('sums deltas from 0 when every match was read, oldest first, skipping running and aborted ones', () => {
     const h = ratingHistory('b1', newestFirst, { complete: true, currentRating: 99 });
     expect(h.start).toBe(0);
-    expect(h.points.map((p) => [p.matchId, p.rating])).toEqual([['m1', 4], ['m3', 2.5]]);
+    expect(h.points.map((p) => [p.matchId, p.rating])).toEqual([
+      ['m1', 4],
+      ['m3', 2.5],
+    ]);
   });
 
   it('anchors at the current rating when older matches were not read', () => {
@@ -158,6 +184,15 @@ describe('small things', () => {
     expect(formatDelta(1.26)).toBe('+1.3');
     expect(formatDelta(-0.3)).toBe('−0.3');
     expect(formatDelta(0.01)).toBe('±0.0');
-    expect([1, 2, 3, 4, 11, 12, 13, 21].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st']);
+    expect([1, 2, 3, 4, 11, 12, 13, 21].map(ordinal)).toEqual([
+      '1st',
+      '2nd',
+      '3rd',
+      '4th',
+      '11th',
+      '12th',
+      '13th',
+      '21st',
+    ]);
   });
 });

@@ -60,10 +60,13 @@ export class DecisionGate {
 }
 
 export async function gatedStarterBot(gate: DecisionGate): Promise<RunningBot> {
-  return serveBot(async (req, memo) => {
-    await gate.pass();
-    return decide(req, memo);
-  }, { name: 'gated-starter' });
+  return serveBot(
+    async (req, memo) => {
+      await gate.pass();
+      return decide(req, memo);
+    },
+    { name: 'gated-starter' },
+  );
 }
 
 export { startBot };

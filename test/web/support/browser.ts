@@ -8,8 +8,14 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** Screenshots go here (gitignored). */
@@ -37,7 +43,8 @@ export async function openBrowser(opts: { width?: number; height?: number } = {}
   page.on('console', (m) => {
     // The browser logs every HTTP error status (a 401 from GET /me is how the dashboard
     // learns nobody is signed in; tests provoke 400s and 422s); those are not script errors.
-    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of/.test(m.text())) errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of/.test(m.text()))
+      errors.push(`console: ${m.text()}`);
   });
   return {
     context,
@@ -58,8 +65,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 const ROLES_NEEDING_NAMES = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'slider', 'spinbutton',
-  'switch', 'tab', 'menuitem', 'option', 'img', 'alertdialog', 'dialog', 'group', 'region', 'log',
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'checkbox',
+  'radio',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'menuitem',
+  'option',
+  'img',
+  'alertdialog',
+  'dialog',
+  'group',
+  'region',
+  'log',
 ]);
 
 interface AXNode {
@@ -99,7 +124,9 @@ export async function tabThrough(page: Page, max = 80): Promise<string[]> {
   const seen: string[] = [];
   // Browser-side code as strings: the test program is typed without the DOM.
   // Start from the top of the page, as after a fresh load: focus the body itself.
-  await page.evaluate("(() => { const b = document.body; b.setAttribute('tabindex', '-1'); b.focus(); b.removeAttribute('tabindex'); })()");
+  await page.evaluate(
+    "(() => { const b = document.body; b.setAttribute('tabindex', '-1'); b.focus(); b.removeAttribute('tabindex'); })()",
+  );
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
     const d = await page.evaluate<string | null>(`(() => {

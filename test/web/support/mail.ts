@@ -62,7 +62,13 @@ export async function startMailCapture(): Promise<MailCapture> {
       }
       return new Promise((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`no mail to ${to} within ${timeoutMs} ms`)), timeoutMs);
-        waiters.push({ to, resolve: (m) => { clearTimeout(t); resolve(m); } });
+        waiters.push({
+          to,
+          resolve: (m) => {
+            clearTimeout(t);
+            resolve(m);
+          },
+        });
       });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -27,7 +27,11 @@ export function ensureWebBuilt(): Promise<unknown> {
   return (built ??= buildWeb({ quiet: true }));
 }
 
-export async function startService(opts: Partial<Pick<ServerOptions, 'tickSeconds' | 'matchTimeoutMs' | 'deadlineMs' | 'liveStreamsPerAddress' | 'qualify'>> = {}): Promise<Service> {
+export async function startService(
+  opts: Partial<
+    Pick<ServerOptions, 'tickSeconds' | 'matchTimeoutMs' | 'deadlineMs' | 'liveStreamsPerAddress' | 'qualify'>
+  > = {},
+): Promise<Service> {
   await ensureWebBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'arena-web-serve-'));
   const mail = await startMailCapture();
@@ -35,14 +39,28 @@ export async function startService(opts: Partial<Pick<ServerOptions, 'tickSecond
   const log: string[] = [];
   const server = await startServer({
     // Browser tests register one owner's bots: rated together, as --same-owner allow.
-    store, dataDir, host: '127.0.0.1', port: 0, dev: true, smtpUrl: mail.url, sameOwner: 'allow',
-    tickSeconds: opts.tickSeconds ?? 0, matchTimeoutMs: opts.matchTimeoutMs, deadlineMs: opts.deadlineMs, liveStreamsPerAddress: opts.liveStreamsPerAddress,
+    store,
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    dev: true,
+    smtpUrl: mail.url,
+    sameOwner: 'allow',
+    tickSeconds: opts.tickSeconds ?? 0,
+    matchTimeoutMs: opts.matchTimeoutMs,
+    deadlineMs: opts.deadlineMs,
+    liveStreamsPerAddress: opts.liveStreamsPerAddress,
     // Registered bots are seated at once unless a test is about qualification.
     qualify: opts.qualify ?? 'off',
     logOut: { write: (s: string) => log.push(s) },
   });
   return {
-    url: server.url, server, store, mail, dataDir, log,
+    url: server.url,
+    server,
+    store,
+    mail,
+    dataDir,
+    log,
     async close() {
       await server.close();
       await store.close();

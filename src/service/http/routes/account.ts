@@ -12,7 +12,11 @@ import { userView } from '../views';
 export function accountRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
   app.openapi(
     createRoute({
-      method: 'get', path: '/me', tags: ['account'], summary: 'Your account', security: SECURITY,
+      method: 'get',
+      path: '/me',
+      tags: ['account'],
+      summary: 'Your account',
+      security: SECURITY,
       middleware: [auth.require('account.read')] as const,
       responses: { 200: json(UserSchema, 'The caller'), ...AUTH_ERRORS },
     }),
@@ -25,7 +29,11 @@ export function accountRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Aut
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/me/handle', tags: ['account'], summary: 'Pick or change your public handle', security: SECURITY,
+      method: 'post',
+      path: '/me/handle',
+      tags: ['account'],
+      summary: 'Pick or change your public handle',
+      security: SECURITY,
       middleware: [auth.require('account.write')] as const,
       request: { body: { content: { 'application/json': { schema: HandleBodySchema } }, required: true } },
       responses: { 200: json(UserSchema, 'The updated account'), ...AUTH_ERRORS, ...CONFLICT },
@@ -38,7 +46,8 @@ export function accountRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Aut
         deps.log({ event: 'account.handle', userId, handle });
         return c.json(userView(user), 200);
       } catch (err) {
-        if (err instanceof StoreConflict) throw new ApiError('conflict', `the handle @${handle} is taken; pick another`);
+        if (err instanceof StoreConflict)
+          throw new ApiError('conflict', `the handle @${handle} is taken; pick another`);
         throw err;
       }
     },

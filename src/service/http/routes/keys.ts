@@ -20,7 +20,11 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/keys', tags: ['keys'], summary: 'Your API keys, revoked ones included', security: SECURITY,
+      method: 'get',
+      path: '/keys',
+      tags: ['keys'],
+      summary: 'Your API keys, revoked ones included',
+      security: SECURITY,
       middleware: [auth.require('keys.read')] as const,
       responses: { 200: json(KeyListSchema, 'Every key of the caller'), ...AUTH_ERRORS },
     }),
@@ -29,7 +33,11 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/keys', tags: ['keys'], summary: 'Register the public half of an Ed25519 key pair', security: SECURITY,
+      method: 'post',
+      path: '/keys',
+      tags: ['keys'],
+      summary: 'Register the public half of an Ed25519 key pair',
+      security: SECURITY,
       description: `A signed request may give the new key only scopes its own key holds (403 forbidden otherwise), so a key with keys.write cannot mint a stronger key; a dashboard session may give any scope. A public key another account on this server registered is 409 conflict (generate one key per server: a signature names no server). An account may have ${MAX_ACTIVE_KEYS_PER_USER} keys that are not revoked; past that the answer is 409 conflict. It may add ${allowanceText(DEFAULT_RATE_LIMITS.keyCreations)} (429 rate_limited with Retry-After).`,
       middleware: [auth.require('keys.write')] as const,
       request: { body: { content: { 'application/json': { schema: KeyCreateBodySchema } }, required: true } },
@@ -41,39 +49,73 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
       try {
         raw = parsePublicKey(body.publicKey);
       } catch (err) {
-        throw new ApiError('invalid_request', `publicKey: ${err instanceof Error ? err.message : 'not an Ed25519 public key'}`);
+        throw new ApiError(
+          'invalid_request',
+          `publicKey: ${err instanceof Error ? err.message : 'not an Ed25519 public key'}`,
+        );
       }
       const caller = c.get('caller')!;
       const active = (await store.listKeys(caller.userId)).filter((k) => !k.revokedAt).length;
-      if (active >= MAX_ACTIVE_KEYS_PER_USER) throw new ApiError('conflict', `this account has ${active} active keys, the most it may have; revoke one (arena keys revoke ID) before adding another`);
+      if (active >= MAX_ACTIVE_KEYS_PER_USER)
+        throw new ApiError(
+          'conflict',
+          `this account has ${active} active keys, the most it may have; revoke one (arena keys revoke ID) before adding another`,
+        );
       const wait = creations.take(caller.userId);
-      if (wait > 0) throw rateLimited(deps.metrics, `too many keys added to this account lately; retry in ${wait} s`, wait);
+      if (wait > 0)
+        throw rateLimited(deps.metrics, `too many keys added to this account lately; retry in ${wait} s`, wait);
       const scopes = [...new Set(body.scopes ?? DEFAULT_KEY_SCOPES)];
       const beyond = scopes.filter((s) => !caller.scopes.has(s));
       if (beyond.length > 0) {
-        throw new ApiError('forbidden', `key ${caller.keyId} cannot grant ${beyond.join(', ')}: a new key may only get scopes the signing key holds (or use the dashboard)`);
+        throw new ApiError(
+          'forbidden',
+          `key ${caller.keyId} cannot grant ${beyond.join(', ')}: a new key may only get scopes the signing key holds (or use the dashboard)`,
+        );
       }
       let key;
       try {
-        key = await store.addKey({ userId: caller.userId, name: body.name, publicKey: Buffer.from(raw).toString('base64'), scopes });
+        key = await store.addKey({
+          userId: caller.userId,
+          name: body.name,
+          publicKey: Buffer.from(raw).toString('base64'),
+          scopes,
+        });
       } catch (err) {
         if (err instanceof StoreConflict && err.what === 'public_key') {
-          throw new ApiError('conflict', 'another account on this server registered this public key; generate a key for this server (arena keys generate) and add that one');
+          throw new ApiError(
+            'conflict',
+            'another account on this server registered this public key; generate a key for this server (arena keys generate) and add that one',
+          );
         }
         throw err;
       }
-      log({ event: 'key.add', userId: caller.userId, keyId: key.id, scopes: key.scopes, by: caller.keyId ?? 'session' });
+      log({
+        event: 'key.add',
+        userId: caller.userId,
+        keyId: key.id,
+        scopes: key.scopes,
+        by: caller.keyId ?? 'session',
+      });
       return c.json(keyView(key), 201);
     },
   );
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/keys/{id}/revoke', tags: ['keys'], summary: 'Revoke a key at once (it stays listed)', security: SECURITY,
-      description: 'A signed request may revoke only keys whose scopes its own key holds (403 forbidden otherwise, nothing changed), the rule POST /keys uses, so a weaker key cannot revoke a stronger one; a dashboard session may revoke any of the account\'s keys.',
+      method: 'post',
+      path: '/keys/{id}/revoke',
+      tags: ['keys'],
+      summary: 'Revoke a key at once (it stays listed)',
+      security: SECURITY,
+      description:
+        "A signed request may revoke only keys whose scopes its own key holds (403 forbidden otherwise, nothing changed), the rule POST /keys uses, so a weaker key cannot revoke a stronger one; a dashboard session may revoke any of the account's keys.",
       middleware: [auth.require('keys.write')] as const,
       request: { params: IdParam },
-      responses: { 200: json(ApiKeyMetaSchema, 'The key with revokedAt set (the first time, if revoked twice)'), ...AUTH_ERRORS, ...NOT_FOUND },
+      responses: {
+        200: json(ApiKeyMetaSchema, 'The key with revokedAt set (the first time, if revoked twice)'),
+        ...AUTH_ERRORS,
+        ...NOT_FOUND,
+      },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -84,7 +126,10 @@ export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authent
       if (caller.via === 'key') {
         const beyond = key.scopes.filter((s) => !caller.scopes.has(s));
         if (beyond.length > 0) {
-          throw new ApiError('forbidden', `key ${caller.keyId} cannot revoke key ${id}: it holds ${beyond.join(', ')}, which the signing key does not; a key may revoke only keys whose scopes it holds (or use the dashboard)`);
+          throw new ApiError(
+            'forbidden',
+            `key ${caller.keyId} cannot revoke key ${id}: it holds ${beyond.join(', ')}, which the signing key does not; a key may revoke only keys whose scopes it holds (or use the dashboard)`,
+          );
         }
       }
       const revoked = await store.revokeKey(id);

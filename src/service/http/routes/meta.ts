@@ -8,20 +8,38 @@ import type { AppEnv } from '../env';
 import { json } from '../openapi-kit';
 
 /** Each of these is rate-limited per client address, like every route that needs no signature. */
-export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>, openapi: () => unknown): void {
+export function metaRoutes(
+  app: OpenAPIHono<AppEnv>,
+  deps: AppDeps,
+  limit: MiddlewareHandler<AppEnv>,
+  openapi: () => unknown,
+): void {
   app.openapi(
-    createRoute({ method: 'get', path: '/health', tags: ['service'], summary: 'Liveness', middleware: [limit] as const, responses: { 200: json(HealthSchema, 'The service is up') } }),
+    createRoute({
+      method: 'get',
+      path: '/health',
+      tags: ['service'],
+      summary: 'Liveness',
+      middleware: [limit] as const,
+      responses: { 200: json(HealthSchema, 'The service is up') },
+    }),
     async (c) => {
       const role = deps.role ?? 'all';
       if (!deps.store.ping) return c.json({ status: 'ok' as const, role }, 200);
-      const db = await deps.store.ping().then(() => 'ok' as const, () => 'unavailable' as const);
+      const db = await deps.store.ping().then(
+        () => 'ok' as const,
+        () => 'unavailable' as const,
+      );
       return c.json({ status: 'ok' as const, role, db }, 200);
     },
   );
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/.well-known/svc.json', tags: ['service'], summary: 'The platform public key that signs every bot handshake',
+      method: 'get',
+      path: '/.well-known/svc.json',
+      tags: ['service'],
+      summary: 'The platform public key that signs every bot handshake',
       middleware: [limit] as const,
       responses: { 200: json(PlatformKeyDocSchema, 'base64 of the raw 32-byte Ed25519 key; cache it') },
     }),
@@ -30,7 +48,10 @@ export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Middl
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/openapi.json', tags: ['service'], summary: 'This document: every endpoint, the game rules and the play protocol',
+      method: 'get',
+      path: '/openapi.json',
+      tags: ['service'],
+      summary: 'This document: every endpoint, the game rules and the play protocol',
       middleware: [limit] as const,
       responses: { 200: json(z.looseObject({ openapi: z.string() }), 'OpenAPI 3.1.1') },
     }),
@@ -39,9 +60,14 @@ export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Middl
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/llms.txt', tags: ['service'], summary: 'A text map of the artifacts, for language models',
+      method: 'get',
+      path: '/llms.txt',
+      tags: ['service'],
+      summary: 'A text map of the artifacts, for language models',
       middleware: [limit] as const,
-      responses: { 200: { content: { 'text/plain': { schema: z.string() } }, description: 'Markdown links to the documents' } },
+      responses: {
+        200: { content: { 'text/plain': { schema: z.string() } }, description: 'Markdown links to the documents' },
+      },
     }),
     (c) =>
       c.text(
@@ -65,10 +91,15 @@ export function metaRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Middl
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/metrics', tags: ['service'], summary: 'Prometheus metrics: requests by route and status, auth failures by reason, rate limits, store writes, matches',
+      method: 'get',
+      path: '/metrics',
+      tags: ['service'],
+      summary:
+        'Prometheus metrics: requests by route and status, auth failures by reason, rate limits, store writes, matches',
       middleware: [limit] as const,
       responses: { 200: { content: { 'text/plain': { schema: z.string() } }, description: 'Prometheus text format' } },
     }),
-    async (c) => c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType }),
+    async (c) =>
+      c.text(await deps.metrics.registry.metrics(), 200, { 'Content-Type': deps.metrics.registry.contentType }),
   );
 }

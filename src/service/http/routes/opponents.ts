@@ -41,8 +41,13 @@ function decodeCursor(text: string, sort: Sort, order: Order): Cursor {
     // reported below
   }
   const c = CursorSchema.safeParse(parsed);
-  if (!c.success) throw new ApiError('invalid_request', 'cursor: not a cursor this server gave out; start again without it');
-  if (c.data.s !== sort || c.data.o !== order) throw new ApiError('invalid_request', 'cursor: it belongs to another sort or order; pass the same sort and order as for the first page');
+  if (!c.success)
+    throw new ApiError('invalid_request', 'cursor: not a cursor this server gave out; start again without it');
+  if (c.data.s !== sort || c.data.o !== order)
+    throw new ApiError(
+      'invalid_request',
+      'cursor: it belongs to another sort or order; pass the same sort and order as for the first page',
+    );
   return c.data;
 }
 
@@ -54,7 +59,8 @@ export function compareOpponents(sort: Sort, order: Order): (x: Keys, y: Keys) =
   return (x, y) => {
     let d = 0;
     if (sort === 'games') d = x.games - y.games;
-    else if (sort === 'above') d = x.above * y.games - y.above * x.games || x.games - y.games; // by share (exact), then games
+    else if (sort === 'above')
+      d = x.above * y.games - y.above * x.games || x.games - y.games; // by share (exact), then games
     else d = x.name < y.name ? -1 : x.name > y.name ? 1 : 0;
     if (d !== 0) return d * dir;
     return x.botId < y.botId ? -1 : x.botId > y.botId ? 1 : 0;
@@ -82,10 +88,14 @@ export function opponentRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: M
   const { store } = deps;
   app.openapi(
     createRoute({
-      method: 'get', path: '/bots/{id}/opponents', tags: ['matches'], summary: "A bot's record against each opponent it met (public)",
-      description: 'Over completed matches, rated or unrated (aborted ones have no placements). Public like the leaderboard: names, owners\' handles and counts, never a URL. '
-        + 'sort=games (default, most first), above (share of games this bot finished above the opponent, best first; then games) or name (A first); order reverses. '
-        + 'Paged like /matches: pass `next` as cursor with the same sort and order.',
+      method: 'get',
+      path: '/bots/{id}/opponents',
+      tags: ['matches'],
+      summary: "A bot's record against each opponent it met (public)",
+      description:
+        "Over completed matches, rated or unrated (aborted ones have no placements). Public like the leaderboard: names, owners' handles and counts, never a URL. " +
+        'sort=games (default, most first), above (share of games this bot finished above the opponent, best first; then games) or name (A first); order reverses. ' +
+        'Paged like /matches: pass `next` as cursor with the same sort and order.',
       middleware: [limit] as const,
       request: {
         params: IdParam,
@@ -93,7 +103,12 @@ export function opponentRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: M
           game: GameSchema.default('pioneers'),
           sort: z.enum(OPPONENT_SORTS).default('games'),
           order: z.enum(['asc', 'desc']).optional().describe('Default: desc for games and above, asc for name.'),
-          limit: z.coerce.number({ error: LIMIT_ERROR }).int({ error: LIMIT_ERROR }).min(1, { error: LIMIT_ERROR }).max(100, { error: LIMIT_ERROR }).default(20),
+          limit: z.coerce
+            .number({ error: LIMIT_ERROR })
+            .int({ error: LIMIT_ERROR })
+            .min(1, { error: LIMIT_ERROR })
+            .max(100, { error: LIMIT_ERROR })
+            .default(20),
           cursor: z.string().max(400).optional(),
         }),
       },
@@ -107,7 +122,10 @@ export function opponentRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: M
       const bot = await store.getBot(id);
       if (!bot) throw new ApiError('not_found', `no bot ${id}`);
       const tallies = await store.headToHead(bot.id, q.game);
-      const bots = await botsById(store, tallies.map((t) => t.opponentId));
+      const bots = await botsById(
+        store,
+        tallies.map((t) => t.opponentId),
+      );
       const owners = await handles(store, [...new Set([...bots.values()].map((b) => b.ownerId))]);
       const rows: OpponentRow[] = tallies.map((t) => {
         const b = bots.get(t.opponentId);
@@ -115,7 +133,7 @@ export function opponentRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: M
           botId: t.opponentId,
           // A built-in bot (a qualifier's opponent) is no stored bot: its id is its name.
           name: b?.name ?? (t.opponentId.startsWith('builtin:') ? t.opponentId : ''),
-          owner: b ? owners.get(b.ownerId) ?? '' : '',
+          owner: b ? (owners.get(b.ownerId) ?? '') : '',
           games: t.games,
           above: t.above,
           aboveShare: t.above / t.games,
@@ -125,10 +143,15 @@ export function opponentRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: M
       });
       const cmp = compareOpponents(q.sort, order);
       rows.sort(cmp);
-      const from = after ? rows.findIndex((r) => cmp(r, { games: after.g, above: after.a, name: after.n, botId: after.id }) > 0) : 0;
+      const from = after
+        ? rows.findIndex((r) => cmp(r, { games: after.g, above: after.a, name: after.n, botId: after.id }) > 0)
+        : 0;
       const page = from < 0 ? [] : rows.slice(from, from + q.limit);
       const more = from >= 0 && from + q.limit < rows.length;
-      return c.json({ botId: bot.id, opponents: page, next: more ? encodeCursor(q.sort, order, page[page.length - 1]) : null }, 200);
+      return c.json(
+        { botId: bot.id, opponents: page, next: more ? encodeCursor(q.sort, order, page[page.length - 1]) : null },
+        200,
+      );
     },
   );
 }

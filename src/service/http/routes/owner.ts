@@ -22,18 +22,32 @@ export function ownerRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authe
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/bots/{id}/strikes', tags: ['bots'], security: SECURITY,
-      summary: "Your bot's strike log, newest first: each strike's code, message, decision and the first 200 bytes of the answer",
-      description: 'For the bot\'s owner only (a key with bots.read, or the dashboard session). Spectators see a strike\'s reason class in the public record and nothing of the answer. Kept when a match ends (completed or aborted).',
+      method: 'get',
+      path: '/bots/{id}/strikes',
+      tags: ['bots'],
+      security: SECURITY,
+      summary:
+        "Your bot's strike log, newest first: each strike's code, message, decision and the first 200 bytes of the answer",
+      description:
+        "For the bot's owner only (a key with bots.read, or the dashboard session). Spectators see a strike's reason class in the public record and nothing of the answer. Kept when a match ends (completed or aborted).",
       middleware: [auth.require('bots.read')] as const,
       request: {
         params: IdParam,
         query: z.object({
-          limit: z.coerce.number({ error: LIMIT_ERROR }).int({ error: LIMIT_ERROR }).min(1, { error: LIMIT_ERROR }).max(100, { error: LIMIT_ERROR }).default(20),
+          limit: z.coerce
+            .number({ error: LIMIT_ERROR })
+            .int({ error: LIMIT_ERROR })
+            .min(1, { error: LIMIT_ERROR })
+            .max(100, { error: LIMIT_ERROR })
+            .default(20),
           cursor: z.string().max(200).optional(),
         }),
       },
-      responses: { 200: json(BotStrikePageSchema, 'A page; pass `next` as cursor for the following one'), ...AUTH_ERRORS, ...NOT_FOUND },
+      responses: {
+        200: json(BotStrikePageSchema, 'A page; pass `next` as cursor for the following one'),
+        ...AUTH_ERRORS,
+        ...NOT_FOUND,
+      },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
@@ -42,7 +56,8 @@ export function ownerRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authe
       try {
         return c.json(await store.listBotStrikes(id, { limit: q.limit, cursor: q.cursor ?? null }), 200);
       } catch (err) {
-        if (err instanceof InvalidCursor) throw new ApiError('invalid_request', 'cursor: not a cursor this server gave out; start again without it');
+        if (err instanceof InvalidCursor)
+          throw new ApiError('invalid_request', 'cursor: not a cursor this server gave out; start again without it');
         throw err;
       }
     },
@@ -50,19 +65,29 @@ export function ownerRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authe
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/bots/{id}/matches/{matchId}/notes', tags: ['bots'], security: SECURITY,
+      method: 'get',
+      path: '/bots/{id}/matches/{matchId}/notes',
+      tags: ['bots'],
+      security: SECURITY,
       summary: "Your bot's notes (the `debug` it sent) and strikes in one finished match",
-      description: 'For the bot\'s owner only (a key with bots.read, or the dashboard session); public records carry no notes. 404 for a match the bot did not play or that has not ended.',
+      description:
+        "For the bot's owner only (a key with bots.read, or the dashboard session); public records carry no notes. 404 for a match the bot did not play or that has not ended.",
       middleware: [auth.require('bots.read')] as const,
       request: { params: z.object({ id: z.string().min(1).max(64), matchId: z.string().min(1).max(64) }) },
-      responses: { 200: json(MatchNotesSchema, 'The decisions that carried a note, in order, and the strikes'), ...AUTH_ERRORS, ...NOT_FOUND },
+      responses: {
+        200: json(MatchNotesSchema, 'The decisions that carried a note, in order, and the strikes'),
+        ...AUTH_ERRORS,
+        ...NOT_FOUND,
+      },
     }),
     async (c) => {
       const { id, matchId } = c.req.valid('param');
       await ownBot(id, c.get('caller')!.userId);
       const match = await store.getMatch(matchId);
-      if (!match || !match.players.some((p) => p.botId === id)) throw new ApiError('not_found', `bot ${id} played no match ${matchId}`);
-      if (match.status === 'running') throw new ApiError('not_found', `match ${matchId} has not ended; its notes are kept when it does`);
+      if (!match?.players.some((p) => p.botId === id))
+        throw new ApiError('not_found', `bot ${id} played no match ${matchId}`);
+      if (match.status === 'running')
+        throw new ApiError('not_found', `match ${matchId} has not ended; its notes are kept when it does`);
       const data = await store.getOwnerMatchData(matchId, id);
       return c.json({ matchId, botId: id, notes: data?.notes ?? [], strikes: data?.strikes ?? [] }, 200);
     },

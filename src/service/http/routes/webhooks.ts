@@ -4,8 +4,15 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { UrlRejected } from '../../../net/address-policy';
 import {
-  MAX_WEBHOOKS_PER_ACCOUNT, WEBHOOK_DELIVERIES_KEPT, WebhookCreateBodySchema, WebhookDeliveryListSchema, WebhookDeliverySchema, WebhookListSchema, WebhookSchema,
-  type Webhook, type WebhookDelivery,
+  MAX_WEBHOOKS_PER_ACCOUNT,
+  WEBHOOK_DELIVERIES_KEPT,
+  WebhookCreateBodySchema,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  WebhookListSchema,
+  WebhookSchema,
+  type Webhook,
+  type WebhookDelivery,
 } from '../../../protocol/webhooks';
 import { StoreConflict, type Store, type WebhookDeliveryRecord, type WebhookRecord } from '../../store/types';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../webhooks/dispatcher';
@@ -18,12 +25,22 @@ import { ApiError, rateLimited } from '../errors';
 import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY, URL_ERRORS } from '../openapi-kit';
 import { RateLimiter } from '../rate-limit';
 
-const webhookView = (w: WebhookRecord): Webhook => WebhookSchema.parse({ id: w.id, url: w.url, events: w.events, createdAt: w.createdAt });
+const webhookView = (w: WebhookRecord): Webhook =>
+  WebhookSchema.parse({ id: w.id, url: w.url, events: w.events, createdAt: w.createdAt });
 
 const deliveryView = (d: WebhookDeliveryRecord): WebhookDelivery =>
   WebhookDeliverySchema.parse({
-    id: d.id, webhookId: d.webhookId, type: d.type, status: d.status, attempts: d.attempts, createdAt: d.createdAt,
-    lastAttemptAt: d.lastAttemptAt, nextAttemptAt: d.nextAttemptAt, responseStatus: d.responseStatus, error: d.error, payload: d.payload,
+    id: d.id,
+    webhookId: d.webhookId,
+    type: d.type,
+    status: d.status,
+    attempts: d.attempts,
+    createdAt: d.createdAt,
+    lastAttemptAt: d.lastAttemptAt,
+    nextAttemptAt: d.nextAttemptAt,
+    responseStatus: d.responseStatus,
+    error: d.error,
+    payload: d.payload,
   });
 
 async function ownWebhook(store: Store, id: string, userId: string): Promise<WebhookRecord> {
@@ -33,7 +50,8 @@ async function ownWebhook(store: Store, id: string, userId: string): Promise<Web
   return hook;
 }
 
-const hours = (ms: number) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`);
+const hours = (ms: number) =>
+  ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`;
 const SCHEDULE_TEXT = DEFAULT_RETRY_SCHEDULE_MS.map((ms) => (ms === 0 ? 'at once' : hours(ms))).join(', ');
 
 export function webhookRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
@@ -42,7 +60,10 @@ export function webhookRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Aut
 
   app.openapi(
     createRoute({
-      method: 'post', path: '/webhooks', tags: ['webhooks'], security: SECURITY,
+      method: 'post',
+      path: '/webhooks',
+      tags: ['webhooks'],
+      security: SECURITY,
       summary: 'Register a URL that hears of events about your bots',
       description: `Deliveries are POSTs in the Standard Webhooks format (headers webhook-id, webhook-timestamp, webhook-signature; body {type, timestamp, data} of at most ${MAX_WEBHOOK_BODY_BYTES} bytes), signed \`v1a\` (Ed25519) by the platform key of GET /.well-known/svc.json. An attempt that gets no 2xx within 10 s is retried, counted from the event: ${SCHEDULE_TEXT}; then the delivery is failed. The URL gets the bot URL policy (production: https at a public address; 422 url_rejected otherwise). An account may have ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks (409 conflict past that) and may add ${allowanceText(DEFAULT_RATE_LIMITS.webhookCreations)} (429).`,
       middleware: [auth.require('bots.write')] as const,
@@ -53,9 +74,14 @@ export function webhookRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Aut
       const body = c.req.valid('json');
       const caller = c.get('caller')!;
       const have = (await store.listWebhooks(caller.userId)).length;
-      if (have >= MAX_WEBHOOKS_PER_ACCOUNT) throw new ApiError('conflict', `this account has ${have} webhooks, the most it may have; remove one (arena webhooks remove ID) first`);
+      if (have >= MAX_WEBHOOKS_PER_ACCOUNT)
+        throw new ApiError(
+          'conflict',
+          `this account has ${have} webhooks, the most it may have; remove one (arena webhooks remove ID) first`,
+        );
       const wait = creations.take(caller.userId);
-      if (wait > 0) throw rateLimited(deps.metrics, `too many webhooks added to this account lately; retry in ${wait} s`, wait);
+      if (wait > 0)
+        throw rateLimited(deps.metrics, `too many webhooks added to this account lately; retry in ${wait} s`, wait);
       try {
         await checkWebhookUrl(body.url, deps.urlPolicy);
       } catch (err) {
@@ -64,9 +90,16 @@ export function webhookRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Aut
       }
       let hook: WebhookRecord;
       try {
-        hook = await store.addWebhook({ ownerId: caller.userId, url: body.url, events: [...new Set(body.events)] }, MAX_WEBHOOKS_PER_ACCOUNT);
+        hook = await store.addWebhook(
+          { ownerId: caller.userId, url: body.url, events: [...new Set(body.events)] },
+          MAX_WEBHOOKS_PER_ACCOUNT,
+        );
       } catch (err) {
-        if (err instanceof StoreConflict) throw new ApiError('conflict', `this account has ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks, the most it may have; remove one first`);
+        if (err instanceof StoreConflict)
+          throw new ApiError(
+            'conflict',
+            `this account has ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks, the most it may have; remove one first`,
+          );
         throw err;
       }
       log({ event: 'webhook.add', userId: caller.userId, webhookId: hook.id, events: hook.events });
@@ -76,7 +109,11 @@ export function webhookRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Aut
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/webhooks', tags: ['webhooks'], security: SECURITY, summary: 'Your webhooks, oldest first',
+      method: 'get',
+      path: '/webhooks',
+      tags: ['webhooks'],
+      security: SECURITY,
+      summary: 'Your webhooks, oldest first',
       middleware: [auth.require('bots.read')] as const,
       responses: { 200: json(WebhookListSchema, 'Every webhook of the caller'), ...AUTH_ERRORS },
     }),
@@ -85,7 +122,10 @@ export function webhookRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Aut
 
   app.openapi(
     createRoute({
-      method: 'delete', path: '/webhooks/{id}', tags: ['webhooks'], security: SECURITY,
+      method: 'delete',
+      path: '/webhooks/{id}',
+      tags: ['webhooks'],
+      security: SECURITY,
       summary: 'Remove a webhook: nothing more is sent to it, pending retries included, and its deliveries go',
       middleware: [auth.require('bots.write')] as const,
       request: { params: IdParam },
@@ -103,11 +143,18 @@ export function webhookRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Aut
 
   app.openapi(
     createRoute({
-      method: 'get', path: '/webhooks/{id}/deliveries', tags: ['webhooks'], security: SECURITY,
+      method: 'get',
+      path: '/webhooks/{id}/deliveries',
+      tags: ['webhooks'],
+      security: SECURITY,
       summary: `A webhook's last ${WEBHOOK_DELIVERIES_KEPT} deliveries, newest first, with their status`,
       middleware: [auth.require('bots.read')] as const,
       request: { params: IdParam },
-      responses: { 200: json(WebhookDeliveryListSchema, 'What was sent, when, and how the receiver answered'), ...AUTH_ERRORS, ...NOT_FOUND },
+      responses: {
+        200: json(WebhookDeliveryListSchema, 'What was sent, when, and how the receiver answered'),
+        ...AUTH_ERRORS,
+        ...NOT_FOUND,
+      },
     }),
     async (c) => {
       const { id } = c.req.valid('param');

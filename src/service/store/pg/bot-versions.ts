@@ -12,22 +12,49 @@ async function lockedBot(sql: Sql, id: string): Promise<BotRecord | null> {
 }
 
 async function writeBot(sql: Sql, b: BotRecord): Promise<void> {
-  await sql('UPDATE arena_bots SET url = $2, status = $3, version = $4, versions = $5, qualification = $6 WHERE id = $1', [
-    b.id, b.url, b.status, b.version ?? 1, b.versions ? JSON.stringify(b.versions) : null, b.qualification ? JSON.stringify(b.qualification) : null,
-  ]);
+  await sql(
+    'UPDATE arena_bots SET url = $2, status = $3, version = $4, versions = $5, qualification = $6 WHERE id = $1',
+    [
+      b.id,
+      b.url,
+      b.status,
+      b.version ?? 1,
+      b.versions ? JSON.stringify(b.versions) : null,
+      b.qualification ? JSON.stringify(b.qualification) : null,
+    ],
+  );
 }
 
-export function startBotVersion(db: Db, id: string, input: { url?: string; qualify: boolean }, at: string): Promise<BotRecord> {
+export function startBotVersion(
+  db: Db,
+  id: string,
+  input: { url?: string; qualify: boolean },
+  at: string,
+): Promise<BotRecord> {
   return db.tx(async (sql) => {
     const bot = await lockedBot(sql, id);
     if (!bot || bot.removedAt) throw new StoreNotFound('bot', id);
-    const rr = await sql(`SELECT ${RATING_COLS} FROM arena_ratings WHERE game = $1 AND bot_id = $2 FOR UPDATE`, [bot.game, id]);
+    const rr = await sql(`SELECT ${RATING_COLS} FROM arena_ratings WHERE game = $1 AND bot_id = $2 FOR UPDATE`, [
+      bot.game,
+      id,
+    ]);
     const next = nextVersion(bot, rr.rows[0] ? ratingOf(rr.rows[0]) : null, at);
     const qualification = input.qualify ? pendingQualification(next.version, at) : null;
-    const updated: BotRecord = { ...bot, url: input.url ?? bot.url, version: next.version, versions: next.versions, qualification };
+    const updated: BotRecord = {
+      ...bot,
+      url: input.url ?? bot.url,
+      version: next.version,
+      versions: next.versions,
+      qualification,
+    };
     updated.status = statusAfter(bot, qualification);
     await writeBot(sql, updated);
-    if (next.rating) await sql('UPDATE arena_ratings SET sigma = $3 WHERE game = $1 AND bot_id = $2', [bot.game, id, next.rating.sigma]);
+    if (next.rating)
+      await sql('UPDATE arena_ratings SET sigma = $3 WHERE game = $1 AND bot_id = $2', [
+        bot.game,
+        id,
+        next.rating.sigma,
+      ]);
     return updated;
   });
 }
@@ -36,7 +63,8 @@ export function requalifyBot(db: Db, id: string, at: string): Promise<BotRecord>
   return db.tx(async (sql) => {
     const bot = await lockedBot(sql, id);
     if (!bot || bot.removedAt) throw new StoreNotFound('bot', id);
-    if (bot.qualification?.state === 'qualifying') throw new StoreConflict('qualifying', `bot ${id} is waiting for its qualifier already`);
+    if (bot.qualification?.state === 'qualifying')
+      throw new StoreConflict('qualifying', `bot ${id} is waiting for its qualifier already`);
     const qualification = pendingQualification(currentVersion(bot), at);
     const updated: BotRecord = { ...bot, qualification, status: statusAfter(bot, qualification) };
     await writeBot(sql, updated);
@@ -44,7 +72,13 @@ export function requalifyBot(db: Db, id: string, at: string): Promise<BotRecord>
   });
 }
 
-export function finishQualification(db: Db, id: string, version: number, outcome: QualificationOutcome, at: string): Promise<BotRecord | null> {
+export function finishQualification(
+  db: Db,
+  id: string,
+  version: number,
+  outcome: QualificationOutcome,
+  at: string,
+): Promise<BotRecord | null> {
   return db.tx(async (sql) => {
     const bot = await lockedBot(sql, id);
     if (!bot) throw new StoreNotFound('bot', id);

@@ -2,7 +2,13 @@
 // transaction, and locking the owner's row makes concurrent requests of one
 // account take turns (so two cannot both pass the last free place).
 import { newId } from '../ids';
-import { StoreConflict, StoreNotFound, type ChallengeLimits, type ChallengeOutcome, type ChallengeRecord } from '../types';
+import {
+  StoreConflict,
+  StoreNotFound,
+  type ChallengeLimits,
+  type ChallengeOutcome,
+  type ChallengeRecord,
+} from '../types';
 import type { Db } from './db';
 import { CHALLENGE_COLS, challengeOf } from './rows';
 
@@ -27,25 +33,58 @@ export async function addChallenge(
     );
     const pending = Number(counts.rows[0].pending);
     const today = Number(counts.rows[0].today);
-    if (pending >= limits.maxPending) throw new StoreConflict('pending_challenges', `this account has ${pending} challenges waiting, the most it may have`);
-    if (today >= limits.maxPerDay) throw new StoreConflict('daily_challenges', `this account made ${today} challenges in the last 24 hours, the most it may`);
+    if (pending >= limits.maxPending)
+      throw new StoreConflict(
+        'pending_challenges',
+        `this account has ${pending} challenges waiting, the most it may have`,
+      );
+    if (today >= limits.maxPerDay)
+      throw new StoreConflict(
+        'daily_challenges',
+        `this account made ${today} challenges in the last 24 hours, the most it may`,
+      );
     const rec: ChallengeRecord = {
-      id: newId('c'), botId: input.botId, opponents: [...input.opponents], status: 'pending', matchId: null, reason: null,
-      createdAt: now.toISOString(), expiresAt: new Date(at + ttlMs).toISOString(), endedAt: null, ownerId: input.ownerId,
+      id: newId('c'),
+      botId: input.botId,
+      opponents: [...input.opponents],
+      status: 'pending',
+      matchId: null,
+      reason: null,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(at + ttlMs).toISOString(),
+      endedAt: null,
+      ownerId: input.ownerId,
     };
-    await sql(`INSERT INTO arena_challenges (${CHALLENGE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, challengeParams(rec));
+    await sql(
+      `INSERT INTO arena_challenges (${CHALLENGE_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      challengeParams(rec),
+    );
     return rec;
   });
 }
 
 /** The row's values in CHALLENGE_COLS order (the import writes the same). */
 export function challengeParams(c: ChallengeRecord): unknown[] {
-  return [c.id, c.ownerId, c.botId, JSON.stringify(c.opponents), c.status, c.matchId, c.reason, c.createdAt, c.expiresAt, c.endedAt];
+  return [
+    c.id,
+    c.ownerId,
+    c.botId,
+    JSON.stringify(c.opponents),
+    c.status,
+    c.matchId,
+    c.reason,
+    c.createdAt,
+    c.expiresAt,
+    c.endedAt,
+  ];
 }
 
 export async function listChallenges(db: Db, ownerId: string, limit: number): Promise<ChallengeRecord[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new RangeError('limit must be 1..100');
-  const r = await db.query(`SELECT ${CHALLENGE_COLS} FROM arena_challenges WHERE owner_id = $1 ORDER BY seq DESC LIMIT $2`, [String(ownerId), limit]);
+  const r = await db.query(
+    `SELECT ${CHALLENGE_COLS} FROM arena_challenges WHERE owner_id = $1 ORDER BY seq DESC LIMIT $2`,
+    [String(ownerId), limit],
+  );
   return r.rows.map(challengeOf);
 }
 
@@ -54,12 +93,23 @@ export async function listPendingChallenges(db: Db): Promise<ChallengeRecord[]> 
   return r.rows.map(challengeOf);
 }
 
-export async function settleChallenge(db: Db, id: string, outcome: ChallengeOutcome, now: string): Promise<ChallengeRecord | null> {
+export async function settleChallenge(
+  db: Db,
+  id: string,
+  outcome: ChallengeOutcome,
+  now: string,
+): Promise<ChallengeRecord | null> {
   // One statement: of two settles, the one that finds it pending wins.
   const r = await db.query(
     `UPDATE arena_challenges SET status = $2, match_id = $3, reason = $4, ended_at = $5
      WHERE id = $1 AND status = 'pending' RETURNING ${CHALLENGE_COLS}`,
-    [String(id), outcome.status, outcome.status === 'played' ? outcome.matchId : null, outcome.status === 'played' ? null : outcome.reason, now],
+    [
+      String(id),
+      outcome.status,
+      outcome.status === 'played' ? outcome.matchId : null,
+      outcome.status === 'played' ? null : outcome.reason,
+      now,
+    ],
   );
   if (r.rows[0]) return challengeOf(r.rows[0]);
   const known = await db.query('SELECT 1 FROM arena_challenges WHERE id = $1', [String(id)]);

@@ -17,14 +17,33 @@ export function openPool(url: string, max = POOL_SIZE): pg.Pool {
   return pool;
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+]);
 
 /** True for an error that says the database cannot be reached now (not that a query was wrong). */
 export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string } | null;
   if (!e) return false;
   if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '');
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    e.message ?? '',
+  );
 }
 
 /** Thrown by the Postgres store when the database cannot be reached: the API answers 503 with Retry-After. */

@@ -19,7 +19,10 @@ export class Db {
     throw err;
   }
 
-  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    params?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
     try {
       return await this.pool.query<R>(text, params);
     } catch (err) {

@@ -8,7 +8,10 @@ export const LIVE_CHANNEL = 'arena_live';
 
 /** The match's row, before its first events: another process may now serve its stream. */
 export async function openLiveMatch(db: Db, matchId: string, header: string): Promise<void> {
-  await db.query('INSERT INTO arena_live_matches (match_id, header) VALUES ($1, $2) ON CONFLICT (match_id) DO NOTHING', [matchId, header]);
+  await db.query(
+    'INSERT INTO arena_live_matches (match_id, header) VALUES ($1, $2) ON CONFLICT (match_id) DO NOTHING',
+    [matchId, header],
+  );
 }
 
 /**
@@ -19,7 +22,14 @@ export async function openLiveMatch(db: Db, matchId: string, header: string): Pr
  * PostgreSQL lost the newest: the live tables' commits do not wait for the
  * disk), and last_seq stays put until the player writes them again.
  */
-export async function writeLiveEvents(db: Db, matchId: string, firstSeq: number, events: string[], view: string | null, viewSeq: number): Promise<number | null> {
+export async function writeLiveEvents(
+  db: Db,
+  matchId: string,
+  firstSeq: number,
+  events: string[],
+  view: string | null,
+  viewSeq: number,
+): Promise<number | null> {
   const lastSeq = firstSeq + events.length - 1;
   const r = await db.query<{ prev: number | null }>(
     `WITH prev AS (
@@ -45,7 +55,13 @@ export async function writeLiveEvents(db: Db, matchId: string, firstSeq: number,
  * and so do those of matches no write has touched for `staleS` seconds (a
  * player that died without ending them).
  */
-export async function endLiveMatch(db: Db, matchId: string, final: string, keepEndedS: number, staleS: number): Promise<void> {
+export async function endLiveMatch(
+  db: Db,
+  matchId: string,
+  final: string,
+  keepEndedS: number,
+  staleS: number,
+): Promise<void> {
   await db.query(
     `WITH m AS (
        UPDATE arena_live_matches SET final = $2, ended_at = now(), updated_at = now() WHERE match_id = $1
@@ -81,7 +97,15 @@ export interface LiveRow {
 
 /** The match's row and its events after `afterSeq`, in one statement (one snapshot: events and view agree). */
 export async function readLiveMatch(db: Db, matchId: string, afterSeq: number): Promise<LiveRow | null> {
-  const r = await db.query<{ header: string; last_seq: number; view: string | null; view_seq: number; final: string | null; idle_s: number; events: string[] }>(
+  const r = await db.query<{
+    header: string;
+    last_seq: number;
+    view: string | null;
+    view_seq: number;
+    final: string | null;
+    idle_s: number;
+    events: string[];
+  }>(
     `SELECT m.header, m.last_seq, m.view, m.view_seq, m.final, extract(epoch FROM now() - m.updated_at)::float8 AS idle_s,
             ARRAY(SELECT e.event FROM arena_live_events e
                   WHERE e.match_id = m.match_id AND e.seq > $2 AND e.seq <= CASE WHEN m.final IS NULL THEN m.view_seq ELSE m.last_seq END
@@ -90,5 +114,15 @@ export async function readLiveMatch(db: Db, matchId: string, afterSeq: number): 
     [matchId, afterSeq],
   );
   const row = r.rows[0];
-  return row ? { header: row.header, lastSeq: row.last_seq, view: row.view, viewSeq: row.view_seq, final: row.final, idleS: row.idle_s, events: row.events } : null;
+  return row
+    ? {
+        header: row.header,
+        lastSeq: row.last_seq,
+        view: row.view,
+        viewSeq: row.view_seq,
+        final: row.final,
+        idleS: row.idle_s,
+        events: row.events,
+      }
+    : null;
 }

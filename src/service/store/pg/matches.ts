@@ -5,22 +5,35 @@
 // store's cursor encoding, so a cursor means the same on either store).
 import { isSafeId } from '../ids';
 import { decodeCursor, encodeCursor, summaryOf } from '../match-index';
-import { StoreConflict, type MatchPage, type MatchQuery, type HeadToHeadRow, type MatchSummaryPage, type RatingRecord, type StoredMatch, type StoredMatchSummary } from '../types';
+import {
+  StoreConflict,
+  type MatchPage,
+  type MatchQuery,
+  type HeadToHeadRow,
+  type MatchSummaryPage,
+  type RatingRecord,
+  type StoredMatch,
+  type StoredMatchSummary,
+} from '../types';
 import type { Db, Sql } from './db';
 import { RATING_COLS, ratingOf } from './rows';
 
 export function checkMatch(match: StoredMatch): void {
-  if (!match || typeof match.id !== 'string' || !isSafeId(match.id)) throw new TypeError(`match id must be 1-64 of A-Z a-z 0-9 _ -, got ${JSON.stringify(match?.id)}`);
-  if (!Array.isArray(match.players) || match.players.some((p) => typeof p?.botId !== 'string')) throw new TypeError(`match ${match.id} has no valid players`);
+  if (!match || typeof match.id !== 'string' || !isSafeId(match.id))
+    throw new TypeError(`match id must be 1-64 of A-Z a-z 0-9 _ -, got ${JSON.stringify(match?.id)}`);
+  if (!Array.isArray(match.players) || match.players.some((p) => typeof p?.botId !== 'string'))
+    throw new TypeError(`match ${match.id} has no valid players`);
   if (!Array.isArray(match.replay)) throw new TypeError(`match ${match.id} has no replay array`);
 }
 
 export function checkCompletion(match: StoredMatch, ratings: RatingRecord[]): void {
   checkMatch(match);
-  if (match.status !== 'completed') throw new TypeError(`completeMatch needs a completed match, ${match.id} is ${match.status}`);
+  if (match.status !== 'completed')
+    throw new TypeError(`completeMatch needs a completed match, ${match.id} is ${match.status}`);
   const seated = new Set(match.players.map((p) => p.botId));
   for (const r of ratings) {
-    if (!seated.has(r.botId) || r.game !== match.game) throw new TypeError(`rating of ${r.botId} (${r.game}) is not for a seat of ${match.id}`);
+    if (!seated.has(r.botId) || r.game !== match.game)
+      throw new TypeError(`rating of ${r.botId} (${r.game}) is not for a seat of ${match.id}`);
   }
 }
 
@@ -34,7 +47,15 @@ export async function writeMatch(sql: Sql, match: StoredMatch, ratings: RatingRe
      ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, bot_ids = EXCLUDED.bot_ids, summary = EXCLUDED.summary, record = EXCLUDED.record, ratings = EXCLUDED.ratings
      WHERE arena_matches.status NOT IN ('completed', 'aborted')
      RETURNING seq`,
-    [match.id, match.game, match.status, match.players.map((p) => p.botId), JSON.stringify(summaryOf(match)), JSON.stringify(match), ratings ? JSON.stringify(ratings) : null],
+    [
+      match.id,
+      match.game,
+      match.status,
+      match.players.map((p) => p.botId),
+      JSON.stringify(summaryOf(match)),
+      JSON.stringify(match),
+      ratings ? JSON.stringify(ratings) : null,
+    ],
   );
   if (r.rowCount === 0) {
     const known = await sql('SELECT status FROM arena_matches WHERE id = $1', [match.id]);
@@ -58,8 +79,13 @@ export async function getMatch(db: Db, id: string): Promise<StoredMatch | null> 
   return r.rows[0] ? JSON.parse(r.rows[0].record) : null;
 }
 
-async function page(db: Db, q: MatchQuery, column: 'record' | 'summary'): Promise<{ rows: string[]; next: string | null }> {
-  if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100) throw new RangeError(`limit must be 1..100, got ${q.limit}`);
+async function page(
+  db: Db,
+  q: MatchQuery,
+  column: 'record' | 'summary',
+): Promise<{ rows: string[]; next: string | null }> {
+  if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 100)
+    throw new RangeError(`limit must be 1..100, got ${q.limit}`);
   const before = q.cursor ? decodeCursor(q.cursor) : Number.MAX_SAFE_INTEGER;
   const where = ['seq < $1'];
   const params: unknown[] = [before];
@@ -106,7 +132,10 @@ export async function listRatings(db: Db, game: 'pioneers'): Promise<RatingRecor
 export async function headToHead(db: Db, botId: string, game: 'pioneers'): Promise<HeadToHeadRow[]> {
   // A bot's completed matches only grow and never change, so their count says whether a kept answer still holds:
   // counting reads the rows the index finds but parses no JSON (5,000 matches: about a tenth of the aggregate's time).
-  const n = await db.query<{ n: string }>(`SELECT count(*) AS n FROM arena_matches WHERE bot_ids @> ARRAY[$1]::text[] AND status = 'completed' AND game = $2`, [botId, game]);
+  const n = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM arena_matches WHERE bot_ids @> ARRAY[$1]::text[] AND status = 'completed' AND game = $2`,
+    [botId, game],
+  );
   const key = `${game}\n${botId}`;
   const count = Number(n.rows[0].n);
   let h2hMemo = memos.get(db);
@@ -145,6 +174,12 @@ async function aggregate(db: Db, botId: string, game: 'pioneers'): Promise<HeadT
   );
   return r.rows.map((x) => {
     const games = Number(x.games);
-    return { opponentId: x.opponent_id, games, above: Number(x.above), meanPlacement: Number(x.mine) / games, opponentMeanPlacement: Number(x.theirs) / games };
+    return {
+      opponentId: x.opponent_id,
+      games,
+      above: Number(x.above),
+      meanPlacement: Number(x.mine) / games,
+      opponentMeanPlacement: Number(x.theirs) / games,
+    };
   });
 }

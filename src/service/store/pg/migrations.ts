@@ -38,7 +38,9 @@ const MIGRATE_LOCK = 0x6172656e61;
 
 export class SchemaTooNew extends Error {
   constructor(readonly dbVersion: number) {
-    super(`the database's schema is version ${dbVersion}, newer than this arena's ${SCHEMA_VERSION}: run a newer arena (schemas never go back)`);
+    super(
+      `the database's schema is version ${dbVersion}, newer than this arena's ${SCHEMA_VERSION}: run a newer arena (schemas never go back)`,
+    );
     this.name = 'SchemaTooNew';
   }
 }
@@ -48,7 +50,9 @@ export class MigrationsPending extends Error {
     readonly dbVersion: number,
     readonly pending: readonly Migration[],
   ) {
-    super(`the database's schema is version ${dbVersion}, this arena needs ${SCHEMA_VERSION}; pending: ${pending.map(describe).join(', ')}. Run \`arena admin migrate-db\`, or start without --no-migrate`);
+    super(
+      `the database's schema is version ${dbVersion}, this arena needs ${SCHEMA_VERSION}; pending: ${pending.map(describe).join(', ')}. Run \`arena admin migrate-db\`, or start without --no-migrate`,
+    );
     this.name = 'MigrationsPending';
   }
 }
@@ -83,7 +87,9 @@ export async function migrate(pool: pg.Pool): Promise<Migration[]> {
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS arena_schema (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS arena_schema (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const { pending } = await pendingMigrations(client);
     for (const m of pending) {
       await client.query(m.sql);

@@ -9,14 +9,23 @@ export async function putOwnerMatchData(db: Db, matchId: string, botId: string, 
   await db.tx(async (sql) => {
     const m = await sql('SELECT bot_ids FROM arena_matches WHERE id = $1', [String(matchId)]);
     if (m.rowCount === 0) throw new StoreNotFound('match', String(matchId));
-    if (!(m.rows[0].bot_ids as string[]).includes(botId)) throw new TypeError(`bot ${botId} is not seated in ${matchId}`);
+    if (!(m.rows[0].bot_ids as string[]).includes(botId))
+      throw new TypeError(`bot ${botId} is not seated in ${matchId}`);
     await insertOwnerMatchData(sql, matchId, botId, data);
   });
 }
 
 /** The record and its strike lines (inside a transaction); first write wins: a repeat (a retry) adds no strikes twice. */
-export async function insertOwnerMatchData(sql: Sql, matchId: string, botId: string, data: OwnerMatchData): Promise<void> {
-  const r = await sql('INSERT INTO arena_owner_match_data (match_id, bot_id, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [matchId, botId, JSON.stringify(data)]);
+export async function insertOwnerMatchData(
+  sql: Sql,
+  matchId: string,
+  botId: string,
+  data: OwnerMatchData,
+): Promise<void> {
+  const r = await sql(
+    'INSERT INTO arena_owner_match_data (match_id, bot_id, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    [matchId, botId, JSON.stringify(data)],
+  );
   if (r.rowCount === 0 || data.strikes.length === 0) return;
   const strikes = data.strikes.map((s) => JSON.stringify({ ...s, matchId, at: data.endedAt } satisfies BotStrike));
   await sql(
@@ -27,12 +36,16 @@ export async function insertOwnerMatchData(sql: Sql, matchId: string, botId: str
 
 export async function getOwnerMatchData(db: Db, matchId: string, botId: string): Promise<OwnerMatchData | null> {
   if (typeof matchId !== 'string' || typeof botId !== 'string' || !isSafeId(matchId) || !isSafeId(botId)) return null;
-  const r = await db.query<{ data: string }>('SELECT data FROM arena_owner_match_data WHERE match_id = $1 AND bot_id = $2', [matchId, botId]);
+  const r = await db.query<{ data: string }>(
+    'SELECT data FROM arena_owner_match_data WHERE match_id = $1 AND bot_id = $2',
+    [matchId, botId],
+  );
   return r.rowCount ? (JSON.parse(r.rows[0].data) as OwnerMatchData) : null;
 }
 
 export async function listBotStrikes(db: Db, botId: string, query: StrikeQuery): Promise<BotStrikePage> {
-  if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100) throw new RangeError(`limit must be 1..100, got ${query.limit}`);
+  if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > 100)
+    throw new RangeError(`limit must be 1..100, got ${query.limit}`);
   let before: string | null = null;
   if (query.cursor) {
     const m = /^q([0-9]{1,18})$/.exec(Buffer.from(query.cursor, 'base64url').toString('latin1'));

@@ -15,5 +15,10 @@ export async function loadOrCreateDbPlatformKey(db: Db): Promise<PlatformKey> {
   );
   const r = await db.query<{ private_key_pem: string }>('SELECT private_key_pem FROM arena_platform_key WHERE id = 1');
   const privateKey = createPrivateKey(r.rows[0].private_key_pem);
-  return { privateKey, publicKeyBase64: Buffer.from(publicKeyRaw(privateKey)).toString('base64'), path: `the database at ${db.target} (table arena_platform_key)`, created: (made.rowCount ?? 0) > 0 };
+  return {
+    privateKey,
+    publicKeyBase64: Buffer.from(publicKeyRaw(privateKey)).toString('base64'),
+    path: `the database at ${db.target} (table arena_platform_key)`,
+    created: (made.rowCount ?? 0) > 0,
+  };
 }

@@ -19,7 +19,12 @@ export function checkHash(tokenHash: string): void {
  * removal and the add are one transaction, and a per-address advisory lock
  * makes concurrent asks for one address take turns.
  */
-export async function addSignInToken(db: Db, rec: SignInTokenRecord, maxOpen: number | undefined, now: string): Promise<{ added: true; replaced: number }> {
+export async function addSignInToken(
+  db: Db,
+  rec: SignInTokenRecord,
+  maxOpen: number | undefined,
+  now: string,
+): Promise<{ added: true; replaced: number }> {
   checkHash(rec.tokenHash);
   try {
     return await db.tx(async (sql) => {
@@ -39,7 +44,13 @@ export async function addSignInToken(db: Db, rec: SignInTokenRecord, maxOpen: nu
           replaced = gone.length;
         }
       }
-      await sql(`INSERT INTO arena_sign_in_tokens (${TOKEN_COLS}) VALUES ($1, $2, $3, $4, $5)`, [rec.tokenHash, rec.email, rec.createdAt, rec.expiresAt, rec.usedAt ?? null]);
+      await sql(`INSERT INTO arena_sign_in_tokens (${TOKEN_COLS}) VALUES ($1, $2, $3, $4, $5)`, [
+        rec.tokenHash,
+        rec.email,
+        rec.createdAt,
+        rec.expiresAt,
+        rec.usedAt ?? null,
+      ]);
       return { added: true as const, replaced };
     });
   } catch (err) {
@@ -73,7 +84,12 @@ export async function addSession(db: Db, rec: SessionRecord, now: string): Promi
   try {
     await db.tx(async (sql) => {
       await sql(`DELETE FROM arena_sessions WHERE expires_at::timestamptz <= $1::timestamptz`, [now]);
-      await sql(`INSERT INTO arena_sessions (${SESSION_COLS}) VALUES ($1, $2, $3, $4)`, [rec.tokenHash, rec.userId, rec.createdAt, rec.expiresAt]);
+      await sql(`INSERT INTO arena_sessions (${SESSION_COLS}) VALUES ($1, $2, $3, $4)`, [
+        rec.tokenHash,
+        rec.userId,
+        rec.createdAt,
+        rec.expiresAt,
+      ]);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new StoreConflict('session', 'this session exists');

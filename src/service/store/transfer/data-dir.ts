@@ -47,13 +47,19 @@ export async function readDataDir(dir: string): Promise<ArenaRecords> {
     const ownerData = await readAllPrivate(join(root, MATCH_DIR));
     const keyFile = join(root, PLATFORM_KEY_FILE);
     return {
-      users: Object.values(doc.users), keys: Object.values(doc.keys), bots: Object.values(doc.bots),
-      ratings: Object.values(doc.ratings), sessions: Object.values(doc.sessions), signInTokens: Object.values(doc.signInTokens),
-      matches, ownerData,
+      users: Object.values(doc.users),
+      keys: Object.values(doc.keys),
+      bots: Object.values(doc.bots),
+      ratings: Object.values(doc.ratings),
+      sessions: Object.values(doc.sessions),
+      signInTokens: Object.values(doc.signInTokens),
+      matches,
+      ownerData,
       // Oldest first, the order both stores list them in.
       challenges: Object.values(doc.challenges).sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
 
-      webhooks: Object.values(doc.webhooks).sort(byCreated), webhookDeliveries: Object.values(doc.webhookDeliveries).sort(byCreated),
+      webhooks: Object.values(doc.webhooks).sort(byCreated),
+      webhookDeliveries: Object.values(doc.webhookDeliveries).sort(byCreated),
       platformKeyPem: existsSync(keyFile) ? await readFile(keyFile, 'utf8') : null,
     };
   } finally {
@@ -69,7 +75,8 @@ function byCreated(a: { createdAt: string }, b: { createdAt: string }): number {
 /** Writes the records as a new data directory; `dir` must be new or empty. */
 export async function writeDataDir(dir: string, r: ArenaRecords): Promise<void> {
   const root = resolve(dir);
-  if (existsSync(root) && (await readdir(root)).length > 0) throw new Error(`${root} is not empty; export into a new or empty directory`);
+  if (existsSync(root) && (await readdir(root)).length > 0)
+    throw new Error(`${root} is not empty; export into a new or empty directory`);
   await makeDir(root, 0o700);
   const doc = emptyDoc();
   for (const u of r.users) doc.users[u.id] = u;

@@ -1,7 +1,19 @@
 // An arena's whole content as plain records, in each kind's stored order:
 // what `arena admin export` and `import` move between stores. The data
 // directory's format (the file store's) is the interchange and backup format.
-import type { BotRecord, ChallengeRecord, KeyRecord, OwnerMatchData, RatingRecord, SessionRecord, SignInTokenRecord, StoredMatch, UserRecord, WebhookDeliveryRecord, WebhookRecord } from '../types';
+import type {
+  BotRecord,
+  ChallengeRecord,
+  KeyRecord,
+  OwnerMatchData,
+  RatingRecord,
+  SessionRecord,
+  SignInTokenRecord,
+  StoredMatch,
+  UserRecord,
+  WebhookDeliveryRecord,
+  WebhookRecord,
+} from '../types';
 
 export interface ArenaRecords {
   users: UserRecord[];
@@ -24,12 +36,20 @@ export interface ArenaRecords {
   platformKeyPem: string | null;
 }
 
-export type RecordCounts = Record<'users' | 'keys' | 'bots' | 'ratings' | 'sessions' | 'signInTokens' | 'matches', number>;
+export type RecordCounts = Record<
+  'users' | 'keys' | 'bots' | 'ratings' | 'sessions' | 'signInTokens' | 'matches',
+  number
+>;
 
 export function countsOf(r: ArenaRecords): RecordCounts {
   return {
-    users: r.users.length, keys: r.keys.length, bots: r.bots.length, ratings: r.ratings.length,
-    sessions: r.sessions.length, signInTokens: r.signInTokens.length, matches: r.matches.length,
+    users: r.users.length,
+    keys: r.keys.length,
+    bots: r.bots.length,
+    ratings: r.ratings.length,
+    sessions: r.sessions.length,
+    signInTokens: r.signInTokens.length,
+    matches: r.matches.length,
   };
 }
 
