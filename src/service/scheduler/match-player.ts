@@ -76,6 +76,42 @@ export interface Begun {
 
 export const GAME = 'pioneers' as const;
 
+/**
+ * A match's record as it starts: the seats the seed draws over `seated` (in
+ * the order the runner gets its entrants), each bot's version where it has
+ * one, and `extra` (what makes it unrated, a challenge or a qualifier).
+ */
+export function runningRecord(
+  matchId: string,
+  seed: string,
+  seated: ReadonlyArray<{ botId: string; botName: string; version?: number }>,
+  extra: Pick<MatchRecord, 'rated' | 'challenge' | 'qualification'> = {},
+): MatchRecord {
+  const players = seatOrder(seed, seated.length).map((i, seat) => ({
+    seat,
+    botId: seated[i].botId,
+    botName: seated[i].botName,
+    placement: null,
+    ratingDelta: null,
+    ...(seated[i].version !== undefined ? { version: seated[i].version } : {}),
+  }));
+  return {
+    id: matchId,
+    game: GAME,
+    status: 'running',
+    players,
+    startedAt: new Date().toISOString(),
+    endedAt: null,
+    // Stored, never served while running (the routes withhold seed and replay).
+    seed,
+    replay: [],
+    rulesVersion: RULES_VERSION,
+    seatCount: players.length,
+    vp: null,
+    ...extra,
+  };
+}
+
 export class MatchPlayer {
   constructor(private readonly opts: MatchPlayerOptions) {}
 
@@ -83,39 +119,16 @@ export class MatchPlayer {
   prepare(matchId: string, bots: BotRecord[], rated: boolean, challenge?: ChallengeTable): MatchRecord {
     // 128 fresh random bits per match, never derived from another match's seed.
     const seed = (this.opts.newSeed ?? newTournamentSeed)();
-    const startedAt = new Date().toISOString();
     // A challenge of 2 bots gets built-in seats after them (the entrants' order in play).
     const seated = [
-      ...bots.map((b) => ({ botId: b.id, botName: b.name, version: currentVersion(b) as number | undefined })),
-      ...Array.from({ length: challenge?.fillers ?? 0 }, () => ({ ...CHALLENGE_FILLER, version: undefined })),
+      ...bots.map((b) => ({ botId: b.id, botName: b.name, version: currentVersion(b) })),
+      ...Array.from({ length: challenge?.fillers ?? 0 }, () => CHALLENGE_FILLER),
     ];
-    const order = seatOrder(seed, seated.length);
-    const players = order.map((i, seat) => ({
-      seat,
-      botId: seated[i].botId,
-      botName: seated[i].botName,
-      placement: null,
-      ratingDelta: null,
-      ...(seated[i].version !== undefined ? { version: seated[i].version } : {}),
-    }));
-    const running: MatchRecord = {
-      id: matchId,
-      game: GAME,
-      status: 'running',
-      players,
-      startedAt,
-      endedAt: null,
-      // Stored, never served while running (the routes withhold seed and replay).
-      seed,
-      replay: [],
-      rulesVersion: RULES_VERSION,
-      seatCount: players.length,
-      vp: null,
+    return runningRecord(matchId, seed, seated, {
       // Absent means rated: only the exception is written.
       ...(rated ? {} : { rated: false }),
       ...(challenge ? { challenge: challenge.challenge.id } : {}),
-    };
-    return running;
+    });
   }
 
   /** Opens the live channel of a match about to be played (before its record is written: a viewer who finds the match in the store must find its stream too). */

@@ -5,12 +5,11 @@
 // The scheduler's tick calls tick() with the bots it has busy; with
 // qualification off, bots still waiting for a qualifier are let in unplayed.
 import type { KeyObject } from 'node:crypto';
-import { RULES_VERSION, seatOrder } from '../../../engine/index';
 import { BUILTIN_BOTS, type BuiltinBotName } from '../../../engine/bots/names';
 import { newTournamentSeed } from '../../arena/seeds';
 import type { MatchRecord } from '../../protocol/index';
 import { runMatch, withoutNotes, type MatchEntrant, type MatchResult } from '../../runner/index';
-import type { MatchHub } from './match-player';
+import { GAME, runningRecord, type MatchHub } from './match-player';
 import type { OwnerEventSink } from '../owner-events';
 import { currentVersion } from '../store/bot-versions';
 import { newId } from '../store/ids';
@@ -18,8 +17,6 @@ import type { BotRecord, QualificationOutcome, Store } from '../store/types';
 import { ownerDataOf, strikeDetail } from './owner-data';
 import { retryWhileUnavailable } from './store-retry';
 import { versionGate } from './version-gate';
-
-const GAME = 'pioneers' as const;
 
 /** serve --qualify-opponents' default: a fair player and a random one, both quick. */
 export const DEFAULT_QUALIFY_OPPONENTS: readonly BuiltinBotName[] = ['greedy', 'random'];
@@ -161,31 +158,13 @@ export class Qualifier {
     const version = currentVersion(bot);
     const seed = (this.opts.newSeed ?? newTournamentSeed)();
     const entrants = this.entrants(bot);
-    const order = seatOrder(seed, entrants.length);
-    const startedAt = new Date().toISOString();
-    const players = order.map((i, seat) => ({
-      seat,
-      botId: entrants[i].botId,
-      botName: entrants[i].botName,
-      placement: null,
-      ratingDelta: null,
-      ...(entrants[i].botId === bot.id ? { version } : {}),
-    }));
-    const running: MatchRecord = {
-      id: matchId,
-      game: GAME,
-      status: 'running',
-      players,
-      startedAt,
-      endedAt: null,
+    const running = runningRecord(
+      matchId,
       seed,
-      replay: [],
-      rulesVersion: RULES_VERSION,
-      seatCount: entrants.length,
-      vp: null,
-      rated: false,
-      qualification: true,
-    };
+      entrants.map((e) => ({ botId: e.botId, botName: e.botName, ...(e.botId === bot.id ? { version } : {}) })),
+      { rated: false, qualification: true },
+    );
+    const { players, startedAt } = running;
     const channel = hub.open({ id: matchId, game: GAME, status: 'running', players, startedAt });
     try {
       await store.putMatch(running);
