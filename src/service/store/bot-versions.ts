@@ -59,6 +59,28 @@ export function nextVersion(
 }
 
 /** A qualification waiting for its qualifier. */
+/** A newly registered bot: version 1 from now, and a pending qualifier when `qualify`. */
+export function newBotRecord(
+  id: string,
+  input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'> & { qualify?: boolean },
+  createdAt: string,
+): BotRecord {
+  const qualification = input.qualify ? pendingQualification(1, createdAt) : null;
+  return {
+    id,
+    ownerId: input.ownerId,
+    name: input.name,
+    game: input.game,
+    url: input.url,
+    status: qualification ? 'qualifying' : 'active',
+    createdAt,
+    removedAt: null,
+    version: 1,
+    versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }],
+    qualification,
+  };
+}
+
 export function pendingQualification(version: number, at: string): Qualification {
   return { state: 'qualifying', version, matchId: null, strikes: [], resigned: false, reason: null, at };
 }

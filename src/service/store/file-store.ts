@@ -32,6 +32,7 @@ import {
   currentVersion,
   finishedQualification,
   nextVersion,
+  newBotRecord,
   pendingQualification,
   qualifiedStatus,
   statusAfter,
@@ -604,21 +605,7 @@ export class FileStore implements Store {
   addBot(input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'> & { qualify?: boolean }): Promise<BotRecord> {
     return this.mutate((d) => {
       if (!own(d.users, input.ownerId)) throw new StoreNotFound('user', input.ownerId);
-      const createdAt = this.stamp();
-      const qualification = input.qualify ? pendingQualification(1, createdAt) : null;
-      const bot: BotRecord = {
-        id: newId('b'),
-        ownerId: input.ownerId,
-        name: input.name,
-        game: input.game,
-        url: input.url,
-        status: qualification ? 'qualifying' : 'active',
-        createdAt,
-        removedAt: null,
-        version: 1,
-        versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }],
-        qualification,
-      };
+      const bot = newBotRecord(newId('b'), input, this.stamp());
       d.bots[bot.id] = bot;
       return copy(bot);
     });

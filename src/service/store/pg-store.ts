@@ -17,7 +17,7 @@ import * as challenges from './pg/challenges';
 
 import * as webhooks from './pg/webhooks';
 import * as botVersions from './pg/bot-versions';
-import { pendingQualification } from './bot-versions';
+import { newBotRecord } from './bot-versions';
 import type { BotStrikePage } from '../../protocol';
 import { MigrationsPending, migrate, pendingMigrations, type Migration } from './pg/migrations';
 import { BOT_COLS, botOf, botRow, KEY_COLS, keyOf, USER_COLS, userOf } from './pg/rows';
@@ -285,21 +285,7 @@ export class PgStore implements Store {
     input: Pick<BotRecord, 'ownerId' | 'name' | 'game' | 'url'> & { qualify?: boolean },
   ): Promise<BotRecord> {
     this.live();
-    const createdAt = this.stamp();
-    const qualification = input.qualify ? pendingQualification(1, createdAt) : null;
-    const bot: BotRecord = {
-      id: newId('b'),
-      ownerId: input.ownerId,
-      name: input.name,
-      game: input.game,
-      url: input.url,
-      status: qualification ? 'qualifying' : 'active',
-      createdAt,
-      removedAt: null,
-      version: 1,
-      versions: [{ version: 1, startedAt: createdAt, endedAt: null, gamesAtStart: 0, end: null }],
-      qualification,
-    };
+    const bot = newBotRecord(newId('b'), input, this.stamp());
     try {
       await this.db.query(
         `INSERT INTO arena_bots (${BOT_COLS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
