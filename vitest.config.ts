@@ -20,7 +20,10 @@ const ON_POSTGRES = [
   'test/e2e/qualification.test.ts',
 ];
 
-/** Suites about what only the Postgres store has (a cluster of serve processes on one database, the shared live hub): only in the postgres project. */
+/**
+ * Suites about what only the Postgres store has (a cluster of serve processes on one database, the shared live hub):
+ * only in the postgres project.
+ */
 const POSTGRES_ONLY = [
   'test/e2e/cluster.test.ts',
   'test/service/queue/match-worker.test.ts',

@@ -110,7 +110,10 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/** CPU and run-queue time of this process's threads, in ns (Linux schedstat); the main thread apart from the others (V8's GC and compiler helpers, libuv's pool). */
+/**
+ * CPU and run-queue time of this process's threads, in ns (Linux schedstat); the main thread apart from the others
+ * (V8's GC and compiler helpers, libuv's pool).
+ */
 export interface ThreadTimes {
   mainCpuNs: number;
   mainWaitNs: number;

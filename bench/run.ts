@@ -1,5 +1,6 @@
 // `npm run bench`: runs every suite, prints a table per suite, then one JSON document.
-// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, scale, search, serve, serve-matches, serve-live, simulate, startup, tournament-memory)
+// Usage: npm run bench [-- suite...] [--runs N]   (suites: engine, keys, runner, scale, search, serve, serve-matches,
+// serve-live, simulate, startup, tournament-memory)
 import { formatSuite, withRatios, type BenchSuite } from './harness';
 
 /** Options a suite may read (only `runner` does). */

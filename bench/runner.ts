@@ -32,7 +32,9 @@ const SEED_PREFIX = 'bench-runner/';
 /** What follows the id in a request frame, up to the match id's first character. */
 const MATCH_ID_KEY = ',"matchId":"';
 const ROUNDS = 5;
-/** Runs of ROUNDS interleaved rounds each, pooled for the verdict (`npm run bench -- runner --runs N`, or BENCH_RUNS). */
+/**
+ * Runs of ROUNDS interleaved rounds each, pooled for the verdict (`npm run bench -- runner --runs N`, or BENCH_RUNS).
+ */
 const DEFAULT_RUNS = 3;
 /**
  * A fixed busy wait every bot and echo server does per frame before answering (BENCH_BOT_SPIN_US, default 0):
@@ -336,7 +338,8 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
     steadyUs = Infinity,
     policySteadyUs = Infinity,
     replayGames = 0;
-  // Each round's own ratios (runner rows against the echo of the same round): their median does not hang on one lucky or unlucky echo round.
+  // Each round's own ratios (runner rows against the echo of the same round): their median does not hang on one lucky
+  // or unlucky echo round.
   const roundRatios = { nearFree: [] as number[], policy: [] as number[] };
   // Per run: the median of its rounds' ratios (the spread of the verdict), and its echo and runner medians in us.
   const perRun: Array<{ nearFree: number; policy: number; echoUs: number; nearFreeUs: number; policyUs: number }> = [];
@@ -453,7 +456,8 @@ export async function run(opts: { runs?: number } = {}): Promise<BenchSuite[]> {
     roundEchoUs: rounds.echoUs,
     roundNearFreeUs: rounds.nearFreeUs,
     roundPolicyUs: rounds.policyUs,
-    // GC pauses and thread times (Linux) per trip / per decision; the runner's are over whole matches, so its wall twin is roundNearFreeTotalUs.
+    // GC pauses and thread times (Linux) per trip / per decision; the runner's are over whole matches, so its wall twin
+    // is roundNearFreeTotalUs.
     roundEchoGcUs: rounds.echoGcUs,
     roundNearFreeTotalUs: rounds.nearFreeTotalUs,
     roundNearFreeGcUs: rounds.nearFreeGcUs,

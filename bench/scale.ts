@@ -214,7 +214,8 @@ async function runWith(cluster: PgCluster, workers: number, each: number, bots: 
     }
     const waits = measured.map((r) => Number(r.w)).sort((a, b) => a - b);
     const q = (p: number) => waits[Math.min(waits.length - 1, Math.floor(p * waits.length))];
-    // The bench's own transactions: each poll, each enqueue (one each), and the stats read itself; its rows: the enqueues'.
+    // The bench's own transactions: each poll, each enqueue (one each), and the stats read itself; its rows: the
+    // enqueues'.
     const enqueueRows = 3; // match row, job row, graphile job row
     return {
       workers,
@@ -252,7 +253,8 @@ export async function run(): Promise<BenchSuite[]> {
     }
     const one = await runWith(cluster, 1, SLOTS, bots);
     const two = await runWith(cluster, 2, SLOTS / 2, bots);
-    // The control: one worker with the load per process of the two (where the difference is Node's, not the database's).
+    // The control: one worker with the load per process of the two (where the difference is Node's, not the
+    // database's).
     const control = await runWith(cluster, 1, SLOTS / 2, bots);
     const row = (r: Run): BenchRow => ({
       name: `${r.workers} worker${r.workers > 1 ? 's' : ''}, ${r.each} matches each`,

@@ -106,7 +106,10 @@ export async function run(): Promise<BenchSuite[]> {
     const storeB = await openPgStore(url);
     const a = await PgLiveHub.start(storeA.db);
     const b = await PgLiveHub.start(storeB.db);
-    /** publicView calls the Postgres hub made (the games' views are precomputed: their cost is the publicView row's, per call). */
+    /**
+     * publicView calls the Postgres hub made (the games' views are precomputed: their cost is the publicView row's, per
+     * call).
+     */
     let views = 0;
     try {
       // 2. One flush at a time: publish, then wait for its write.

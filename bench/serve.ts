@@ -41,7 +41,8 @@ const ROUNDS = Number(process.env.ARENA_BENCH_SERVE_ROUNDS ?? 5);
 const ROUND_MS = Number(process.env.ARENA_BENCH_SERVE_ROUND_MS ?? 1500);
 const WRITES = Number(process.env.ARENA_BENCH_SERVE_WRITES ?? 60);
 const SEEDED = [10, 10_000] as const;
-// ARENA_BENCH_SERVE_PARTS=http, =store, =accounts or =stores (comma-separated) runs those parts; ARENA_BENCH_SERVE_PROFILE=FILE profiles the server.
+// ARENA_BENCH_SERVE_PARTS=http, =store, =accounts or =stores (comma-separated) runs those parts;
+// ARENA_BENCH_SERVE_PROFILE=FILE profiles the server.
 const BOTS_PER_USER = 3;
 const NO_LIMIT = { perSecond: 1e9, burst: 1e9 };
 
@@ -335,7 +336,9 @@ async function httpSuite(): Promise<BenchSuite> {
 
 const BOT_POOL = 40;
 
-/** Microseconds per Ed25519 verification of a request-sized message with a ready KeyObject: best of 5 rounds of 300 ms. */
+/**
+ * Microseconds per Ed25519 verification of a request-sized message with a ready KeyObject: best of 5 rounds of 300 ms.
+ */
 function verifyMicros(): number {
   const { publicKey, privateKey } = generateKeyPair();
   const message = Buffer.from(`${Date.now()}\nGET\n/bots?game=pioneers\n${'0'.repeat(64)}`);

@@ -78,7 +78,8 @@ async function wholeCommands(games: number, label: string, cores: number): Promi
         )),
     );
   }
-  // Each round's own ratio to the one-worker run just before it, so a slow moment of the machine shows in both sides of a pair.
+  // Each round's own ratio to the one-worker run just before it, so a slow moment of the machine shows in both sides of
+  // a pair.
   const paired = (xs: number[]) => ({
     games,
     rounds: ROUNDS,

@@ -111,7 +111,10 @@ function rows(cases: Case[], samples: Map<string, Sample>): { rows: BenchRow[]; 
   };
 }
 
-/** The package as npm installs it (launcher, package.json, dist/, node_modules/; no scripts/), linked to this checkout's build. */
+/**
+ * The package as npm installs it (launcher, package.json, dist/, node_modules/; no scripts/), linked to this checkout's
+ * build.
+ */
 function installedLayout(dir: string): string {
   mkdirSync(join(dir, 'bin'), { recursive: true });
   copyFileSync(join(ROOT, 'bin', 'arena'), join(dir, 'bin', 'arena'));

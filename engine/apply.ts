@@ -73,7 +73,9 @@ function res(name: ResourceName): number {
   return RESOURCES.indexOf(name);
 }
 
-/** The turn action of the given type (the switches below go by Counts.type, which TypeScript cannot link to the answer). */
+/**
+ * The turn action of the given type (the switches below go by Counts.type, which TypeScript cannot link to the answer).
+ */
 type Of<K extends TurnActionType> = Extract<TurnAction, { type: K }>;
 
 // The switches below list the commonest answers first (offers, end of turn,
@@ -192,7 +194,10 @@ function applyTurn(g: Game, seat: number, a: TurnAction, c: Counts): void {
   checkWin(g);
 }
 
-/** Applies a legal answer (c: its counts, as given to checkAnswer). isDefault marks answers the engine played for the seat (strikes, resignation). */
+/**
+ * Applies a legal answer (c: its counts, as given to checkAnswer). isDefault marks answers the engine played for the
+ * seat (strikes, resignation).
+ */
 export function applyAnswer(
   g: Game,
   seat: number,

@@ -180,7 +180,9 @@ export const BANDIT: readonly BanditAction[] = Array.from({ length: HEX_COUNT * 
   return canon('bandit', victim === -1 ? { hex } : { hex, victim });
 });
 
-/** SETUP[v * 3 + i]: settlement at v with the i-th edge touching v (VERTEX_EDGES order); null where v has fewer edges. */
+/**
+ * SETUP[v * 3 + i]: settlement at v with the i-th edge touching v (VERTEX_EDGES order); null where v has fewer edges.
+ */
 export const SETUP: ReadonlyArray<SetupAction | null> = Array.from({ length: VERTEX_COUNT * 3 }, (_, i) => {
   const e = VERTEX_EDGES[i];
   return e === -1 ? null : canon('setup', { settlement: Math.floor(i / 3), road: e });

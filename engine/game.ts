@@ -256,7 +256,9 @@ export function defaultAction(g: Game, seat: number): AnyAction {
   return defaultAnswer(g, seat, kind);
 }
 
-/** Why a strike happened, for people reading the replay: the rejection code of an illegal answer, and a short message. */
+/**
+ * Why a strike happened, for people reading the replay: the rejection code of an illegal answer, and a short message.
+ */
 export interface StrikeDetail {
   code?: RejectionCode;
   message?: string;

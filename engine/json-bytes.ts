@@ -98,7 +98,10 @@ export function bytes(p: number, b: Buffer): number {
   return p + b.length;
 }
 
-/** Makes sure `n` more bytes fit after `p`, with the fixed-part margin to spare (a new slab if not, the frame so far moved over). */
+/**
+ * Makes sure `n` more bytes fit after `p`, with the fixed-part margin to spare (a new slab if not, the frame so far
+ * moved over).
+ */
 function room(p: number, n: number): void {
   const need = p + n + FIXED_PART_BYTES;
   if (need <= buf.length) return;

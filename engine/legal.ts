@@ -111,7 +111,10 @@ function legalSetup(g: Game): void {
   }
 }
 
-/** Per vertex, a mask of the edges a setup road may take there (none where a settlement may not go); for legalSetup and setupAt. */
+/**
+ * Per vertex, a mask of the edges a setup road may take there (none where a settlement may not go); for legalSetup and
+ * setupAt.
+ */
 const setupEdges = new Uint8Array(VERTEX_COUNT);
 
 /** How many placements legalSetup lists. */
@@ -298,7 +301,9 @@ const CAT_ROADS = 0,
   CAT_KNIGHTS = 3,
   CAT_ROADWORKS = 4;
 const CATS = 5;
-/** The game the cache describes (a clone is another game), and per seat and category the board print it was listed at. */
+/**
+ * The game the cache describes (a clone is another game), and per seat and category the board print it was listed at.
+ */
 let cacheGame: Game | null = null;
 const cacheAt = new Int32Array(4 * CATS).fill(-1);
 const cacheList: AnyAction[][] = Array.from({ length: 4 * CATS }, () => []);

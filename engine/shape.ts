@@ -61,7 +61,8 @@ function talk(o: Record<string, unknown>): string | undefined {
   const v = o.talk;
   if (v === undefined) return undefined;
   if (typeof v !== 'string') bad("'talk' must be a string");
-  // Characters are code points, as the spec's schema bound counts them (JSON Schema maxLength); length counts UTF-16 units.
+  // Characters are code points, as the spec's schema bound counts them (JSON Schema maxLength); length counts UTF-16
+  // units.
   if (v.length > TALK_LIMIT) {
     const chars = codePoints(v);
     if (chars > TALK_LIMIT)

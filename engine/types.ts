@@ -166,7 +166,10 @@ export interface StartEvent {
   data: { rulesVersion: string; seatCount: number; board: BoardView };
 }
 
-/** One applied answer, in canonical form; `default` marks an answer the engine played for the seat. The verifier replays these. */
+/**
+ * One applied answer, in canonical form; `default` marks an answer the engine played for the seat. The verifier replays
+ * these.
+ */
 export type ActionEventData = {
   [K in DecisionKind]: { kind: K; action: ActionByKind[K]; default?: true };
 }[DecisionKind];

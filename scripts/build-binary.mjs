@@ -127,7 +127,9 @@ export async function buildBinary({ quiet = false } = {}) {
   return out;
 }
 
-/** The example bots `arena demo` starts, each one CommonJS bundle (ws inlined), as assets dist/examples/<name>-bot.cjs. */
+/**
+ * The example bots `arena demo` starts, each one CommonJS bundle (ws inlined), as assets dist/examples/<name>-bot.cjs.
+ */
 async function exampleBots(work, quiet) {
   const assets = {};
   for (const name of ['starter', 'heuristic']) {

@@ -77,7 +77,10 @@ function externalPackages(inlined) {
   return Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !inlined.includes(name));
 }
 
-/** Chunks no current build refers to are removed after this long: a process started before a rebuild may still import them. */
+/**
+ * Chunks no current build refers to are removed after this long: a process started before a rebuild may still import
+ * them.
+ */
 const KEEP_OLD_CHUNKS_MS = 10 * 60_000;
 
 /** The commit the build is made from, for `arena --version`; "unknown" outside a git checkout. */

@@ -43,7 +43,10 @@ export interface SearchOptions {
   topK: number;
   /** Decisions played per rollout at most. */
   horizon: number;
-  /** Work per decision, in simulated decisions (a static evaluation or a drawn world counts as one): no new world is started past it. */
+  /**
+   * Work per decision, in simulated decisions (a static evaluation or a drawn world counts as one): no new world is
+   * started past it.
+   */
   budget: number;
   /** Whether to make trade offers. */
   offers: boolean;
@@ -100,7 +103,10 @@ export class SearchBot {
   private readonly policy = new GreedyBot('search/policy');
   private readonly answers = new GreedyBot('search/static');
   private readonly opts: SearchOptions;
-  /** What the last decision cost, for benchmarks: candidates, those rolled out, worlds, and the work counted in the budget. */
+  /**
+   * What the last decision cost, for benchmarks: candidates, those rolled out, worlds, and the work counted in the
+   * budget.
+   */
   readonly last = { cands: 0, ranked: 0, worlds: 0, used: 0 };
 
   constructor(seed: string, opts: Partial<SearchOptions> = {}) {

@@ -145,7 +145,10 @@ function discard(view) {
   return { cards };
 }
 
-/** A hex other than the bandit's where an opponent has a town and we have none; the opponent holding most cards is robbed. */
+/**
+ * A hex other than the bandit's where an opponent has a town and we have none; the opponent holding most cards is
+ * robbed.
+ */
 function bandit(view) {
   const me = view.seat;
   const current = view.board.bandit;
@@ -168,7 +171,10 @@ function bandit(view) {
 
 /** How far a handshake's timestamp may be from our clock, and how long a nonce is remembered. */
 const WINDOW_MS = 30_000;
-/** Bounded memory: past this many live nonces a handshake is refused (only validly signed ones are stored, so only the arena can fill it). */
+/**
+ * Bounded memory: past this many live nonces a handshake is refused (only validly signed ones are stored, so only the
+ * arena can fill it).
+ */
 const MAX_NONCES = 10_000;
 /** DER header of an Ed25519 SubjectPublicKeyInfo; the 32 raw key bytes follow. */
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
@@ -321,7 +327,10 @@ function play(ws, log) {
   });
 }
 
-/** --port N --host H --platform-key B64 --public-url URL --quiet (or $PORT, $HOST, $ARENA_PLATFORM_KEY, $BOT_PUBLIC_URL). */
+/**
+ * --port N --host H --platform-key B64 --public-url URL --quiet (or $PORT, $HOST, $ARENA_PLATFORM_KEY,
+ * $BOT_PUBLIC_URL).
+ */
 function parseArgs(argv, env) {
   const get = (flag) => {
     const i = argv.indexOf(flag);

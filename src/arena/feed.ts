@@ -14,7 +14,10 @@ export interface FeedOptions {
   url: string;
   matchId: string;
   platformKey: KeyObject;
-  /** How long to wait for each answer (a bot under a debugger may be slow); the frame still says its recorded deadlineMs. */
+  /**
+   * How long to wait for each answer (a bot under a debugger may be slow); the frame still says its recorded
+   * deadlineMs.
+   */
   waitMs: number;
   /** Called after each decision (progress). */
   onDecision?: (d: FedDecision) => void;
@@ -26,7 +29,10 @@ export type NewAnswer = { type: 'action'; action: unknown } | { type: 'none'; re
 export interface FedDecision {
   request: RecordedRequest;
   answer: NewAnswer;
-  /** agree, differ, or not comparable (the recorded answer was struck for time or connection, so there is nothing to compare). */
+  /**
+   * agree, differ, or not comparable (the recorded answer was struck for time or connection, so there is nothing to
+   * compare).
+   */
   result: 'agree' | 'differ' | 'skipped';
   /** For differ: in words. */
   why?: string;

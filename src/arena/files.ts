@@ -22,7 +22,10 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
   }
 }
 
-/** Stands in for the replay while the rest of the record is indented (control characters cannot occur in JSON text unescaped). */
+/**
+ * Stands in for the replay while the rest of the record is indented (control characters cannot occur in JSON text
+ * unescaped).
+ */
 const REPLAY_SLOT = '\u0000replay';
 
 /**

@@ -284,7 +284,10 @@ async function checkRecordSchema(json: unknown, origin: string): Promise<void> {
 
 /** Record keys of every replay event (the spec's MatchEvent). */
 const EVENT_KEYS = new Set(['seq', 'at', 'kind', 'seat', 'data']);
-/** Event kinds whose data the replay takes from the record (a strike's reason, code and message) rather than regenerating. */
+/**
+ * Event kinds whose data the replay takes from the record (a strike's reason, code and message) rather than
+ * regenerating.
+ */
 const ECHOED_KINDS = new Set(['timeout']);
 
 /**
@@ -299,7 +302,8 @@ const ECHOED_KINDS = new Set(['timeout']);
 export async function parseRecordHeader(text: string, from: string): Promise<MatchRecord> {
   const origin = printable(from);
   const json = parseJson(text, origin);
-  // jitless: one parse per run, and compiling zod's fast path for it (new Function per object schema) costs more than it saves.
+  // jitless: one parse per run, and compiling zod's fast path for it (new Function per object schema) costs more than
+  // it saves.
   if (
     !MatchRecordHeaderSchema.safeParse(json, { jitless: true }).success ||
     !eventsStamped((json as { replay: unknown[] }).replay)

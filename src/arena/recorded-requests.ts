@@ -184,7 +184,10 @@ export function rebuildRequests(record: MatchRecord, opts: RebuildOptions): Rebu
   return { requests, deadlineExact, notes };
 }
 
-/** The request answered at event `event` (1-based), or, for another event, the seat's first request answered at or after it. */
+/**
+ * The request answered at event `event` (1-based), or, for another event, the seat's first request answered at or after
+ * it.
+ */
 export function requestAt(requests: readonly RecordedRequest[], event: number, seat?: number): RecordedRequest | null {
   const mine = seat === undefined ? requests : requests.filter((r) => r.seat === seat);
   const exact = mine.find((r) => r.event === event);

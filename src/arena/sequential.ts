@@ -32,7 +32,10 @@ export class SequentialTest {
     if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   }
 
-  /** Adds one observation (A's score against B in a seed group, in [0, 1]); returns the decision so far (it never changes once made). */
+  /**
+   * Adds one observation (A's score against B in a seed group, in [0, 1]); returns the decision so far (it never
+   * changes once made).
+   */
   add(x: number): Decision {
     if (!(x >= 0 && x <= 1)) throw new RangeError(`an observation is a score in [0, 1], got ${x}`);
     this.n++;

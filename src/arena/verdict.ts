@@ -51,7 +51,10 @@ export interface VerdictStats {
 
 export const CONFIDENCE = 0.95;
 export const RESAMPLES = 1000;
-/** Work budget of one bootstrap, in games drawn (about a second or two): very long runs get fewer resamples, never under MIN_RESAMPLES. */
+/**
+ * Work budget of one bootstrap, in games drawn (about a second or two): very long runs get fewer resamples, never under
+ * MIN_RESAMPLES.
+ */
 const WORK_BUDGET = 20_000_000;
 const MIN_RESAMPLES = 200;
 
@@ -193,7 +196,9 @@ export function packedVerdictStats(packed: PackedOutcomes, seed: string, resampl
   };
 }
 
-/** The central `confidence` interval of the finite values (NaN resamples, with no game for the statistic, are left out). */
+/**
+ * The central `confidence` interval of the finite values (NaN resamples, with no game for the statistic, are left out).
+ */
 export function percentileInterval(values: Float64Array, confidence: number): [number, number] {
   const sorted = Array.from(values)
     .filter((v) => Number.isFinite(v))

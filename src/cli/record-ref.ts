@@ -39,7 +39,9 @@ export interface TimingFlags {
   timeBank?: string;
 }
 
-/** The record's requests, rebuilt with the deadline and time bank the match was run with (flags; arena play's defaults). */
+/**
+ * The record's requests, rebuilt with the deadline and time bank the match was run with (flags; arena play's defaults).
+ */
 export async function rebuildFromRecord(
   record: MatchRecord,
   flags: TimingFlags,

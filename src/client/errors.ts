@@ -20,7 +20,10 @@ const REASONS: Readonly<Record<string, string>> = {
   ENETUNREACH: 'no route to the network',
 };
 
-/** The error for a request to `url` that got no answer: the server's origin, the system's code and, for the usual ones, what it means. */
+/**
+ * The error for a request to `url` that got no answer: the server's origin, the system's code and, for the usual ones,
+ * what it means.
+ */
 export function unreachable(url: string, err: unknown): ClientError {
   const e = err as { code?: string; cause?: { code?: string; message?: string }; message?: string };
   // fetch wraps the socket's error in `cause`; undici's request throws it as is.

@@ -64,7 +64,9 @@ export function parseLiveMessage(e: SseEvent): LiveMessage | null {
   return { type: e.type, data: parsed.data } as LiveMessage;
 }
 
-/** Follows the stream until `end`; resolves with it. Rejects with LiveStreamError, or an AbortError when signal aborts. */
+/**
+ * Follows the stream until `end`; resolves with it. Rejects with LiveStreamError, or an AbortError when signal aborts.
+ */
 export async function followLive(opts: FollowLiveOptions): Promise<LiveEnd> {
   const retryMs = opts.retryMs ?? 500;
   const maxRetryMs = opts.maxRetryMs ?? 10_000;

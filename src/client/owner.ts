@@ -20,7 +20,9 @@ import { ChallengeListSchema, ChallengeSchema, type Challenge } from '../protoco
 import { callJson, callRaw, type ApiTarget } from './api';
 import { ClientError } from './errors';
 
-/** An id as one path segment. "." and ".." would be read as dot segments (even encoded) and move the request elsewhere. */
+/**
+ * An id as one path segment. "." and ".." would be read as dot segments (even encoded) and move the request elsewhere.
+ */
 function seg(id: string): string {
   if (id === '' || id === '.' || id === '..')
     throw new BotLookupError(`"${id}" is not an id (ids look like b_... for bots and k_... for keys)`);
@@ -150,7 +152,10 @@ function idOf(bots: Bot[], idOrName: string): string {
   return byName[0]?.id ?? idOrName;
 }
 
-/** A bot or key reference the client can answer for itself (an ambiguous name, a dot segment); a ClientError, so the CLI says it in one line. */
+/**
+ * A bot or key reference the client can answer for itself (an ambiguous name, a dot segment); a ClientError, so the CLI
+ * says it in one line.
+ */
 export class BotLookupError extends ClientError {
   constructor(message: string) {
     super(message);

@@ -87,7 +87,10 @@ export function listMatches(
   return getPublic(t, `/matches?${params}`, MatchPageSchema);
 }
 
-/** Up to `limit` matches, following `next` across pages (the server gives at most 100 a page); `next` continues after them. */
+/**
+ * Up to `limit` matches, following `next` across pages (the server gives at most 100 a page); `next` continues after
+ * them.
+ */
 export async function listMatchesUpTo(
   t: PublicTarget,
   q: Omit<MatchListQuery, 'cursor' | 'limit'>,

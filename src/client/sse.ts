@@ -47,7 +47,10 @@ export class SseParser {
   /** The previous chunk ended in CR: a LF starting this one belongs to it. */
   private afterCR = false;
 
-  /** `limitChars`: an event longer than this throws SseEventTooLarge (a stream that is not ours, or broken, never fills memory). */
+  /**
+   * `limitChars`: an event longer than this throws SseEventTooLarge (a stream that is not ours, or broken, never fills
+   * memory).
+   */
   constructor(
     private readonly onEvent: (event: SseEvent) => void,
     private readonly limitChars: number = SSE_EVENT_LIMIT_CHARS,

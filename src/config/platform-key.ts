@@ -28,7 +28,9 @@ export function loadOrCreatePlatformKey(env: NodeJS.ProcessEnv = process.env): P
   return loadOrCreatePlatformKeyAt(platformKeyPath(env));
 }
 
-/** The platform key at `path` (a PEM file, 0600), created there on first use; `serve` keeps one in its data directory. */
+/**
+ * The platform key at `path` (a PEM file, 0600), created there on first use; `serve` keeps one in its data directory.
+ */
 export function loadOrCreatePlatformKeyAt(path: string): PlatformKey {
   let created = false;
   if (!existsSync(path)) created = createKeyFile(path);

@@ -12,7 +12,10 @@ export type Settings = { url?: Setting; keyId?: Setting; keyFile?: Setting; prof
 export const ENV_VARS = { url: 'ARENA_URL', keyId: 'ARENA_KEY_ID', keyFile: 'ARENA_KEY_FILE' } as const;
 const FLAGS = { url: '--url', keyId: '--key-id', keyFile: '--key' } as const;
 
-/** A setting's flag given with nothing in it (`--url ""`, an unset shell variable) is a mistake, not a request for the profile's value. */
+/**
+ * A setting's flag given with nothing in it (`--url ""`, an unset shell variable) is a mistake, not a request for the
+ * profile's value.
+ */
 export function refuseEmptyFlag(name: keyof Profile, value: string | undefined): void {
   if (value !== undefined && !value.trim()) throw new EmptyFlagError(FLAGS[name]);
 }

@@ -24,7 +24,10 @@ export function errnoText(err: unknown): string | undefined {
   return code === undefined ? undefined : TEXT[code];
 }
 
-/** Why a file operation failed, for a message: the words and the code ("no space left on the device (ENOSPC)"), else the error's own message. */
+/**
+ * Why a file operation failed, for a message: the words and the code ("no space left on the device (ENOSPC)"), else the
+ * error's own message.
+ */
 export function errnoReason(err: unknown): string {
   const words = errnoText(err);
   if (words) return `${words} (${(err as NodeJS.ErrnoException).code})`;

@@ -23,7 +23,8 @@ export function makeDirSync(dir: string, mode?: number): void {
   for (let d = dir; ; ) {
     const found = statOrMissing(d);
     if (found !== 'missing') {
-      // Already a directory: done. A file: said plainly. Anything else (a path through a file, no access): mkdir says what.
+      // Already a directory: done. A file: said plainly. Anything else (a path through a file, no access): mkdir says
+      // what.
       if (missing.length === 0 && !found?.isDirectory()) {
         if (found) throw notADirectory(dir);
         mkdirSync(dir, { mode });

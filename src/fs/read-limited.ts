@@ -3,7 +3,10 @@
 // read to the end would fill memory. Shared by the API client and the replay's
 // record loader, each with its own limit and message.
 
-/** The stream's bytes; `tooLarge()` is thrown once they pass `limit` (leaving the loop cancels the stream: nothing more is read). */
+/**
+ * The stream's bytes; `tooLarge()` is thrown once they pass `limit` (leaving the loop cancels the stream: nothing more
+ * is read).
+ */
 export async function readLimited(
   body: AsyncIterable<Uint8Array | string> | null,
   limit: number,

@@ -229,7 +229,10 @@ function judgeAddresses(host: string, answers: readonly ResolvedAddress[], produ
   return checked[0]!;
 }
 
-/** "10.0.0.5 is a private address", "bot.example.com resolves to 10.0.0.5, a private address", or with several addresses which one failed. */
+/**
+ * "10.0.0.5 is a private address", "bot.example.com resolves to 10.0.0.5, a private address", or with several addresses
+ * which one failed.
+ */
 function whatIsWrong(host: string, answers: readonly ResolvedAddress[], bad: string, cls: AddressClass): string {
   if (answers.length === 1 && bad === host) return describeAddress(bad, cls);
   if (answers.length === 1) return `${host} resolves to ${addressText(bad, cls)}, ${rangeWords(cls.range)}`;

@@ -1,6 +1,9 @@
 // The numbers of challenges, apart from their schemas, so that help texts
 // (the CLI builds every command at start-up) do not load zod.
-/** Opponents one challenge names: the table is the challenger's bot and these (2 to 4 bots; built-in bots fill a table of 2 to the game's 3 seats). */
+/**
+ * Opponents one challenge names: the table is the challenger's bot and these (2 to 4 bots; built-in bots fill a table
+ * of 2 to the game's 3 seats).
+ */
 export const CHALLENGE_MAX_OPPONENTS = 3;
 /** Challenges one account may have waiting at once. */
 export const CHALLENGE_MAX_PENDING = 3;

@@ -121,7 +121,8 @@ export function describeEvent(ev: DescribedEvent): Segment[] {
       return ev.data.from === null ? out : [...out, ' from ', { seat: ev.data.from }];
     }
     case 'timeout': {
-      // The full record says why (the engine's rejection code and message for an illegal answer); the live form does not.
+      // The full record says why (the engine's rejection code and message for an illegal answer); the live form does
+      // not.
       const d = ev.data;
       const why = strikeWhy('code' in d ? d.code : undefined, 'message' in d ? d.message : undefined);
       return [

@@ -109,7 +109,8 @@ function upgrade(
     let socket: WebSocket;
     try {
       const options: ClientOptions & { lookup?: LookupFunction; closeTimeout?: number } = {
-        // The spec's headers plus the audience-bound extension, signed afresh (new nonce) for every connect and reconnect.
+        // The spec's headers plus the audience-bound extension, signed afresh (new nonce) for every connect and
+        // reconnect.
         headers: opts.headers ?? signBoundHandshake(opts.platformKey, opts.matchId, wsUrl),
         maxPayload: opts.maxPayload,
         handshakeTimeout: timeoutMs,

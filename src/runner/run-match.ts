@@ -56,7 +56,10 @@ interface Seat {
   slot: number;
   /** WebSocket seats: one answer callback for the whole match, not a closure per decision. */
   onAnswer: ((answer: SeatAnswer) => void) | null;
-  /** WebSocket seats: the round trip of the previous answer (whole ms), sent as lastRttMs; undefined before the first or after no answer. */
+  /**
+   * WebSocket seats: the round trip of the previous answer (whole ms), sent as lastRttMs; undefined before the first or
+   * after no answer.
+   */
   lastRttMs: number | undefined;
   /** The timeBankMs and lastRttMs of the frame asked now, for the record (-1 / undefined: no frame sent). */
   sentBankMs: number;
@@ -204,7 +207,8 @@ function playRounds(m: MatchState): Promise<void> {
           continue;
         }
         // The DecisionRequest { id, matchId, game, seat, kind, deadlineMs, view: seatView(g, seat) },
-        // encoded straight from the game state (seat-frame.ts, the view by engine/view-bytes.ts): no view object is built.
+        // encoded straight from the game state (seat-frame.ts, the view by engine/view-bytes.ts): no view object is
+        // built.
         const id = round.firstId + i;
         round.waiting++;
         seat.round = round;
@@ -359,7 +363,8 @@ function spendTime(seat: Seat, answer: SeatAnswer): void {
   if (spent > seat.stats.slowestMs) seat.stats.slowestMs = spent;
   if (seat.ws) {
     seat.bankLeftMs = Math.max(0, seat.bankLeftMs - spent);
-    // A frame that arrived (an answer, or one struck as malformed/illegal/oversize) has a round trip; a timeout or drop has none.
+    // A frame that arrived (an answer, or one struck as malformed/illegal/oversize) has a round trip; a timeout or drop
+    // has none.
     seat.lastRttMs = answer.ok || answer.frame ? Math.round(spent) : undefined;
   }
 }

@@ -24,9 +24,15 @@ import { sendText } from './client-frame';
 import { SettledIds } from './settled-ids';
 import { FRAME_CEILING_BYTES, openBotSocket, type AddressGate } from './connect';
 
-/** Why a decision got no usable answer: the strike to charge, what happened, and the time it took from the frame's send (0 if never sent). */
+/**
+ * Why a decision got no usable answer: the strike to charge, what happened, and the time it took from the frame's send
+ * (0 if never sent).
+ */
 export type SeatFailure = { ok: false; reason: StrikeReason; detail: string; spentMs: number; frame?: Buffer };
-/** `frame` is the bot's frame as received (a reference, no copy), kept for the strike report should the action be illegal. */
+/**
+ * `frame` is the bot's frame as received (a reference, no copy), kept for the strike report should the action be
+ * illegal.
+ */
 export type SeatAnswer =
   | { ok: true; action: unknown; latencyMs: number; frame?: Buffer; debug?: unknown }
   | SeatFailure;

@@ -43,7 +43,10 @@ export const API_PAGE_PATHS = [
   '/me',
 ] as const;
 
-/** The q a media range list gives `type` (its most specific matching range; 1 for no Accept at all is the caller's business). */
+/**
+ * The q a media range list gives `type` (its most specific matching range; 1 for no Accept at all is the caller's
+ * business).
+ */
 function qualityOf(accept: string, type: string): number {
   const [major] = type.split('/');
   let best = -1;
@@ -161,7 +164,9 @@ function loadFrom(read: ReadWebFile, mtimeMs: number): Loaded {
   };
 }
 
-/** The single executable carries the build as assets under dist/web/ (scripts/build-binary.mjs); undefined elsewhere. */
+/**
+ * The single executable carries the build as assets under dist/web/ (scripts/build-binary.mjs); undefined elsewhere.
+ */
 function loadFromBinary(): Loaded | null {
   if (!binaryAssetNames().includes('dist/web/manifest.json')) return null;
   return loadFrom((rel) => readPackageAsset(`dist/web/${rel}`), 0);

@@ -28,7 +28,10 @@ import { registerQueueMetrics } from './queue/queue-metrics';
 
 export interface ServerOptions {
   store: Store;
-  /** What this process does (serve --role; default all): api serves HTTP and runs no matches (the CLI also sets tickSeconds 0). */
+  /**
+   * What this process does (serve --role; default all): api serves HTTP and runs no matches (the CLI also sets
+   * tickSeconds 0).
+   */
   role?: ServeRole;
   /** On a database cluster: /metrics also reports the job queue (queue-metrics.ts) from the database. */
   queueMetricsDb?: Db;
@@ -49,7 +52,10 @@ export interface ServerOptions {
   logOut?: { write(s: string): unknown };
   /** Matchmaking tick in seconds (default 30); 0 turns the scheduler off. */
   tickSeconds?: number;
-  /** Abort the matches the store has as running at start (default true); false when another live server runs matchmaking on the same database. */
+  /**
+   * Abort the matches the store has as running at start (default true); false when another live server runs matchmaking
+   * on the same database.
+   */
   recoverMatches?: boolean;
   /** Wall clock per match (default 10 minutes). */
   matchTimeoutMs?: number;
@@ -72,9 +78,15 @@ export interface ServerOptions {
   replayGuard?: ReplayGuard;
   /** Open live streams per client address (default 32). */
   liveStreamsPerAddress?: number;
-  /** Connection caps (serve --max-connections, --max-connections-per-address, --max-live-streams); defaults from the open-file limit (defaultConnectionLimits). */
+  /**
+   * Connection caps (serve --max-connections, --max-connections-per-address, --max-live-streams); defaults from the
+   * open-file limit (defaultConnectionLimits).
+   */
   connectionLimits?: Partial<ConnectionLimits>;
-  /** How long a client may take to send a request's headers, and the whole request; an idle keep-alive connection's life (defaults: HTTP_TIMEOUTS). */
+  /**
+   * How long a client may take to send a request's headers, and the whole request; an idle keep-alive connection's life
+   * (defaults: HTTP_TIMEOUTS).
+   */
   timeouts?: Partial<HttpTimeouts>;
   /** Tests: a resolver for the URL policy (no real DNS), a mailer. */
   resolve?: Resolver;
@@ -89,7 +101,10 @@ export interface ServerOptions {
   qualify?: 'on' | 'off';
   /** The built-ins a qualifier seats (2 or 3; default DEFAULT_QUALIFY_OPPONENTS, qualify.ts). */
   qualifyOpponents?: readonly BuiltinBotName[];
-  /** Tests: with a Postgres store, write each match's live events at most this often (ms; default pg-hub.ts DEFAULT_WRITE_INTERVAL_MS). */
+  /**
+   * Tests: with a Postgres store, write each match's live events at most this often (ms; default pg-hub.ts
+   * DEFAULT_WRITE_INTERVAL_MS).
+   */
   liveWriteIntervalMs?: number;
   /** Tests: fixed seeds and match ids, for a game that must hold given events (production: 128 random bits each). */
   newSeed?: () => string;
@@ -120,7 +135,9 @@ export interface HttpTimeouts {
   checkEveryMs: number;
 }
 
-/** Short enough that a slow client cannot hold a connection long, ample for any real one (bodies are 64 KiB at most). */
+/**
+ * Short enough that a slow client cannot hold a connection long, ample for any real one (bodies are 64 KiB at most).
+ */
 export const HTTP_TIMEOUTS: HttpTimeouts = {
   headersMs: 10_000,
   requestMs: 30_000,
@@ -309,7 +326,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         await webhooks.stop();
         // The ends of the matches just stopped reach the database before the store closes.
         await hub.stop();
-        // Once closing, Node no longer times requests out: a client still sending one after the request timeout is cut off.
+        // Once closing, Node no longer times requests out: a client still sending one after the request timeout is cut
+        // off.
         const cut = setTimeout(() => server.closeAllConnections(), timeouts.requestMs);
         await stopped;
         clearTimeout(cut);

@@ -21,7 +21,10 @@ export interface ParallelOptions extends SimulateOptions {
   workers: number;
 }
 
-/** Where the worker's script comes from (src/cli/sim-worker-script.ts finds it): a file of the bundle, or the code the single executable carries. */
+/**
+ * Where the worker's script comes from (src/cli/sim-worker-script.ts finds it): a file of the bundle, or the code the
+ * single executable carries.
+ */
 export type WorkerScript = { file: string } | { code: string };
 
 /**

@@ -53,7 +53,10 @@ export function writeStarter(starter: Starter, dir: string, version: string): st
   return [...files.keys()];
 }
 
-/** A dependency on this package by a local path becomes one on its name and version (`npm install <tarball>` then fills it in). */
+/**
+ * A dependency on this package by a local path becomes one on its name and version (`npm install <tarball>` then fills
+ * it in).
+ */
 function pinOwnPackage(text: string, version: string): string {
   const pkg = JSON.parse(text) as { dependencies?: Record<string, string> };
   const spec = pkg.dependencies?.['bot-arena'];

@@ -8,7 +8,9 @@ import type { TournamentStrike } from '../arena/tournament';
 import { ANSWER_PREVIEW_BYTES, STRIKES_TO_RESIGN } from '../runner/index';
 import { visible } from '../text/visible';
 
-/** The lines for one strike, without a trailing newline. Everything a bot sent is shown with control characters escaped. */
+/**
+ * The lines for one strike, without a trailing newline. Everything a bot sent is shown with control characters escaped.
+ */
 export function strikeReport(s: TournamentStrike): string {
   const k = s.strike;
   const lines = [

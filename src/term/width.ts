@@ -16,7 +16,9 @@ export function padEndTo(text: string, width: number): string {
   return w >= width ? text : text + ' '.repeat(width - w);
 }
 
-/** The longest start of `text` that fits in `width` columns, cut between whole characters (graphemes), and its width. */
+/**
+ * The longest start of `text` that fits in `width` columns, cut between whole characters (graphemes), and its width.
+ */
 export function cutToWidth(text: string, width: number): { text: string; width: number } {
   let out = '';
   let used = 0;

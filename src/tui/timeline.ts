@@ -66,7 +66,8 @@ function snapshot(g: Game, seatCount: number): Frame {
   const { board, talkLog: _talk, ...pub } = publicView(g);
   const seats: SeatFrame[] = [];
   for (let s = 0; s < seatCount; s++) {
-    // The replay is public once the match is over: each seat's secrets, without building a whole seat view per seat per event.
+    // The replay is public once the match is over: each seat's secrets, without building a whole seat view per seat per
+    // event.
     const v = seatSecrets(g, s);
     seats.push({ hand: v.hand, devCards: v.devCards, devBoughtThisTurn: v.devBoughtThisTurn, trueVp: v.myScore });
   }

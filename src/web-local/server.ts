@@ -1,4 +1,5 @@
-// `arena play --web` / `arena replay --web` (src/web-local: above arena and service, below cli): the dashboard's match pages for
+// `arena play --web` / `arena replay --web` (src/web-local: above arena and service, below cli): the dashboard's match
+// pages for
 // local games, on 127.0.0.1, with no account and no data directory. It serves
 // the built dashboard (src/service/dashboard.ts mountDashboard, as `serve`
 // does) and the few read routes its home and match pages use, over games held

@@ -45,7 +45,8 @@ export function parseRoute(pathname: string, search: string): Route {
       linkExpired: q.get('link') === 'expired',
     };
   }
-  // The API's own paths, opened in a browser (the server sends this page for them: src/service/dashboard.ts API_PAGE_PATHS).
+  // The API's own paths, opened in a browser (the server sends this page for them: src/service/dashboard.ts
+  // API_PAGE_PATHS).
   if (pathname === '/leaderboard' || pathname === '/matches') return { page: 'home' };
   if (pathname === '/me') return { page: 'account' };
   if (pathname === '/bots') return { page: 'bots' };

@@ -23,7 +23,8 @@ let record: MatchRecord;
 let wsSeat: number;
 
 beforeAll(async () => {
-  // The heuristic bot's decisions, behind a server that keeps every request it gets (verifying handshakes, as a careful bot does).
+  // The heuristic bot's decisions, behind a server that keeps every request it gets (verifying handshakes, as a careful
+  // bot does).
   const recording = await serveBot(
     (request, memo) => {
       received.push(JSON.stringify(request));

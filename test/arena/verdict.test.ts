@@ -91,7 +91,8 @@ describe('verdictStats (bootstrap over seed groups)', () => {
             const ci = verdictStats(pairedGames(p, groups, perGroup, rng), 2, `${s}/${t}`, 400).pairs[0].aAbove!;
             if (ci.low <= p && p <= ci.high) covered++;
           }
-          // 95 of 100 expected; 86 is about three standard deviations below it, so a miss means the interval is too narrow.
+          // 95 of 100 expected; 86 is about three standard deviations below it, so a miss means the interval is too
+          // narrow.
           expect(covered).toBeGreaterThanOrEqual(86);
           all.covered += covered;
           all.trials += trials;

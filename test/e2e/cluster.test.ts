@@ -165,7 +165,8 @@ describe('serve --role: api, scheduler and workers on one database', () => {
         );
         return r.rows.length > 0 ? (r.rows as Array<{ match_id: string; worker_id: string }>) : null;
       });
-      // A spectator on api #1 follows a match a worker plays, hangs up, and resumes on api #2 with Last-Event-ID: no gap, no repeat.
+      // A spectator on api #1 follows a match a worker plays, hangs up, and resumes on api #2 with Last-Event-ID: no
+      // gap, no repeat.
       const watched = running[running.length - 1].match_id;
       const seqs = (events: SseEvent[]) =>
         events.filter((e) => e.type === 'event').map((e) => (JSON.parse(e.data) as { seq: number }).seq);

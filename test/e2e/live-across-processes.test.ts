@@ -130,7 +130,10 @@ let b: RunningServer;
 const bots: TestBot[] = [];
 let matchId: string;
 let match: MatchRecord;
-/** Streams: on A from the first hold to the end (the reference), on B likewise, and a hopper that leaves B and resumes on A and on B. */
+/**
+ * Streams: on A from the first hold to the end (the reference), on B likewise, and a hopper that leaves B and resumes
+ * on A and on B.
+ */
 let onA: Reader;
 let onB: Reader;
 /** Opened on B the moment the match started. */

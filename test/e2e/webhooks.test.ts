@@ -27,7 +27,10 @@ interface Receiver {
   close(): Promise<void>;
 }
 
-/** A webhook receiver on 127.0.0.1 that answers each delivery (webhook-id) `statuses` in turn, the last one from then on. */
+/**
+ * A webhook receiver on 127.0.0.1 that answers each delivery (webhook-id) `statuses` in turn, the last one from then
+ * on.
+ */
 async function startReceiver(statuses: number[]): Promise<Receiver> {
   const got: Received[] = [];
   const server: Server = createServer((req, res) => {

@@ -6,7 +6,9 @@ import { publicEvent, recordStrike, submit } from '../../engine';
 import { KNIGHT, ROADWORKS } from '../../engine/state';
 import { blankMain, setHand } from './helpers';
 
-/** Seat 0 buys the top card (forced to `card`) and tries to play a knight in the same turn, as the runner strikes it. */
+/**
+ * Seat 0 buys the top card (forced to `card`) and tries to play a knight in the same turn, as the runner strikes it.
+ */
 function buyThenPlayKnight(card: number) {
   const g = blankMain('public-strikes');
   setHand(g, 0, { wool: 1, grain: 1, ore: 1 });

@@ -19,7 +19,9 @@ import { forgetGame, legalActions } from '../../engine/legal';
 import { playToEnd, simulate } from '../../src/sim/simulate';
 import { auditRng, hiddenTwin } from './hidden-twin';
 
-/** Everything but the deciding seat's own hand and dev cards redrawn: other hands, other devs, deck, dice, steals, seed. */
+/**
+ * Everything but the deciding seat's own hand and dev cards redrawn: other hands, other devs, deck, dice, steals, seed.
+ */
 const OTHERS = { dice: true, hands: 'others', devs: 'others' } as const;
 
 /**

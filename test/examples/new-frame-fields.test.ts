@@ -46,7 +46,9 @@ function startProgram(cmd: string, args: string[], cwd: string): Promise<string>
   });
 }
 
-/** Plays one game: seat 0's decisions go to the bot, with the new fields; the other seats play the engine's defaults. */
+/**
+ * Plays one game: seat 0's decisions go to the bot, with the new fields; the other seats play the engine's defaults.
+ */
 async function playWithNewFields(httpUrl: string, seed: string): Promise<{ asked: number; kinds: Set<string> }> {
   const ws = new WebSocket(httpUrl.replace(/^http/, 'ws'));
   await new Promise<void>((ok, fail) => {

@@ -77,7 +77,9 @@ const resourceKey = fc.oneof(
   fc.constantFrom('gold', 'Brick', '', '__proto__', 'constructor', 'toString'),
 );
 
-/** ResourceCounts-like objects, built through JSON text so a key like "__proto__" is an own key, as JSON.parse makes it. */
+/**
+ * ResourceCounts-like objects, built through JSON text so a key like "__proto__" is an own key, as JSON.parse makes it.
+ */
 const counts = fc
   .array(
     fc.tuple(
@@ -168,7 +170,9 @@ function shaped(kind: DecisionKind): fc.Arbitrary<unknown> {
   }
 }
 
-/** Near-valid and invalid answers for a kind: well-formed ones and legal moves, with 0 to 2 edits; and anything at all. */
+/**
+ * Near-valid and invalid answers for a kind: well-formed ones and legal moves, with 0 to 2 edits; and anything at all.
+ */
 function answers(kind: DecisionKind, legal: readonly unknown[]): fc.Arbitrary<unknown> {
   const base = legal.length ? fc.oneof(shaped(kind), fc.constantFrom(...legal)) : shaped(kind);
   return fc.oneof(
@@ -252,7 +256,8 @@ describe('one answer validator', () => {
       ['turn', { type: 'play_roadworks', edges: [4, 4] }, true],
       ['discard', { cards: { ore: 5000 } }, false],
       ['discard', { cards: { ore: 1000 } }, true],
-      // Characters are code points, as JSON Schema's maxLength and Python's len count them: 240 emoji are 480 UTF-16 units.
+      // Characters are code points, as JSON Schema's maxLength and Python's len count them: 240 emoji are 480 UTF-16
+      // units.
       ['trade', { accept: true, talk: '\u{1F600}'.repeat(240) }, true],
       ['trade', { accept: true, talk: '\u{1F600}'.repeat(241) }, false],
       ['bandit', { hex: 3, talk: `${'x'.repeat(239)}\u{1F600}` }, true],

@@ -58,7 +58,8 @@ describe('bot and key names', () => {
   it('count characters as the published JSON Schema does (maxLength: code points), not UTF-16 units', () => {
     for (const schema of [BotNameSchema, KeyNameSchema])
       expect(z.toJSONSchema(schema)).toMatchObject({ type: 'string', minLength: 1, maxLength: 64 });
-    // 64 robot faces: 64 characters, 128 UTF-16 units; a client validating with the schema sends them, so the server must take them.
+    // 64 robot faces: 64 characters, 128 UTF-16 units; a client validating with the schema sends them, so the server
+    // must take them.
     expect('\u{1F916}'.repeat(64).length).toBe(128);
     expect(BotNameSchema.safeParse('\u{1F916}'.repeat(64)).success).toBe(true);
   });
@@ -97,7 +98,8 @@ describe('bot and key names', () => {
       }
       expect(nameProblem(name), JSON.stringify(name)).toMatch(why);
     }
-    // Still fine: two marks on a letter (Vietnamese), a pictograph with its variation selector and skin tone, joined emoji.
+    // Still fine: two marks on a letter (Vietnamese), a pictograph with its variation selector and skin tone, joined
+    // emoji.
     for (const name of [
       'Nguy\u1EC5n',
       'e\u0302\u0301 bot',

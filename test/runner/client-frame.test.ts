@@ -42,7 +42,10 @@ async function startServer() {
         wss.close(() => r());
       }),
   );
-  /** Resolves once `n` messages have arrived in all; fails at once if a connection closed first (ws closes on a framing fault). */
+  /**
+   * Resolves once `n` messages have arrived in all; fails at once if a connection closed first (ws closes on a framing
+   * fault).
+   */
   const received = (n: number) =>
     new Promise<void>((resolve, reject) => {
       arrived = () => {
@@ -75,7 +78,9 @@ async function open(url: string): Promise<WebSocket> {
   return r.socket;
 }
 
-/** `text` as UTF-8 in a Buffer starting `offset` bytes into its memory (unaligned starts take the byte-by-byte path). */
+/**
+ * `text` as UTF-8 in a Buffer starting `offset` bytes into its memory (unaligned starts take the byte-by-byte path).
+ */
 function bufferAt(text: string, offset: number): Buffer {
   const bytes = Buffer.from(text);
   const host = Buffer.alloc(offset + bytes.length);
@@ -87,7 +92,8 @@ describe('client frames', () => {
   it('a ws server reads every length form and alignment as the text that was sent', async () => {
     const server = await startServer();
     const ws = await open(server.url);
-    // Around each length form's edges (7-bit, 16-bit, 64-bit lengths), and lengths that leave 1-3 bytes after the last word.
+    // Around each length form's edges (7-bit, 16-bit, 64-bit lengths), and lengths that leave 1-3 bytes after the last
+    // word.
     const lengths = [0, 1, 2, 3, 5, 125, 126, 127, 128, 1021, 2318, 65535, 65536, 70001];
     const texts = lengths.map((n, i) =>
       JSON.stringify({ id: i, pad: 'abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(n / 26)) }).slice(0, Math.max(n, 0)),

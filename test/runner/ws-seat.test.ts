@@ -249,7 +249,8 @@ describe('WsSeat', () => {
   });
 
   it('a bot that sends a Close frame but never ends the connection is cut after 1 s, and the decision resent', async () => {
-    // First upgrade: accepted by hand; the first frame is answered with a Close frame, then the TCP connection is held open.
+    // First upgrade: accepted by hand; the first frame is answered with a Close frame, then the TCP connection is held
+    // open.
     // Later upgrades: a normal bot. (ws alone would wait 30 s for the TCP close, and the decision would go late.)
     const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
     const raws: Socket[] = [];

@@ -15,7 +15,8 @@ function stable(r: ReturnType<typeof simulate>) {
 
 describe('simulate', () => {
   it('--duplicate plays each seed once per seat rotation: identical bots then share every result exactly', () => {
-    // Three greedy bots (seeded by game seed and seat): in a group the same seed is played with the bots rotated, so each
+    // Three greedy bots (seeded by game seed and seat): in a group the same seed is played with the bots rotated, so
+    // each
     // bot gets each seat's result once, and over whole groups every bot has the same wins and placements.
     const r = simulate({ games: 6, bots: ['greedy', 'greedy', 'greedy'], seed: 'dup', duplicate: true });
     expect(r.duplicate).toBe(true);
@@ -23,7 +24,8 @@ describe('simulate', () => {
     expect([...r.outcomes.games]).toEqual([0, 1, 2, 3, 4, 5]);
     const codes = (game: number) => [...r.outcomes.codes.subarray(game * 3, game * 3 + 3)];
     for (const g of [0, 3]) {
-      // Game g + k is game g with every bot moved k seats along: bot b sits where bot b + k sat in game g (same placement, same win).
+      // Game g + k is game g with every bot moved k seats along: bot b sits where bot b + k sat in game g (same
+      // placement, same win).
       for (let k = 0; k < 3; k++) expect(codes(g + k)).toEqual(codes(g).map((_, b) => codes(g)[(b + k) % 3]));
     }
     const plain = simulate({ games: 6, bots: ['greedy', 'greedy', 'greedy'], seed: 'dup' });

@@ -119,7 +119,10 @@ export function oversizeBot(times = Infinity): Behaviour {
   });
 }
 
-/** Drops its connection (no Close frame, as a crashed server does) instead of answering, on the first `times` decisions; accepts the reconnects. */
+/**
+ * Drops its connection (no Close frame, as a crashed server does) instead of answering, on the first `times` decisions;
+ * accepts the reconnects.
+ */
 export function dropperBot(times = Infinity): Behaviour {
   return misbehaving(times, (ctx) => {
     ctx.socket.terminate();

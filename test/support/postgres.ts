@@ -72,7 +72,10 @@ process.once('exit', () => {
 });
 
 export interface PostgresOptions {
-  /** fsync on (what PostgreSQL acknowledged survives a crash of the machine); off by default: tests run faster, and a killed PostgreSQL or arena still loses nothing acknowledged (commits are written to the OS at once). */
+  /**
+   * fsync on (what PostgreSQL acknowledged survives a crash of the machine); off by default: tests run faster, and a
+   * killed PostgreSQL or arena still loses nothing acknowledged (commits are written to the OS at once).
+   */
   durable?: boolean;
 }
 
@@ -172,7 +175,10 @@ export function removePostgres(cluster: PgCluster): void {
 
 let shared: Promise<PgCluster> | null = null;
 
-/** One cluster for this test process (fsync on: the crash test uses it), started on first use and removed when the process exits. */
+/**
+ * One cluster for this test process (fsync on: the crash test uses it), started on first use and removed when the
+ * process exits.
+ */
 export function sharedPostgres(): Promise<PgCluster> {
   if (!shared) {
     shared = startPostgres({ durable: true });

@@ -41,7 +41,8 @@ export async function startArena(behaviours: Behaviour[], opts: Partial<ServerOp
   let text = '';
   const server = await startServer({
     // One owner's bots: seated and rated together (--same-owner allow) unless a test says otherwise;
-    // a bot registered through the API is seated at the next tick (--qualify off) unless the test is about qualification.
+    // a bot registered through the API is seated at the next tick (--qualify off) unless the test is about
+    // qualification.
     store,
     dataDir: join(dir, 'data'),
     port: 0,

@@ -24,7 +24,10 @@ export async function openTestStore(dir: string): Promise<Store> {
   return store;
 }
 
-/** What the store has written so far (not what it holds in memory): store.json and its journal, or the database's key rows. */
+/**
+ * What the store has written so far (not what it holds in memory): store.json and its journal, or the database's key
+ * rows.
+ */
 export async function persistedState(store: Store, dir: string): Promise<string> {
   if (TEST_STORE === 'file') return storeBytes(join(dir, 'data'));
   const { rows } = await (store as unknown as PgStore).db.query('SELECT * FROM arena_keys ORDER BY seq');

@@ -21,7 +21,10 @@ function mount(el: React.ReactElement): Rendered {
   return r;
 }
 
-/** Resolves when `ok()` holds, checking after every turn of the event loop; gives up after a generous deadline (a busy machine is slow, not wrong). */
+/**
+ * Resolves when `ok()` holds, checking after every turn of the event loop; gives up after a generous deadline (a busy
+ * machine is slow, not wrong).
+ */
 async function until<T>(ok: () => T | undefined | false, what: () => string, deadlineMs = 20_000): Promise<T> {
   const end = Date.now() + deadlineMs;
   for (;;) {

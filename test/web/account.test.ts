@@ -42,7 +42,8 @@ const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' 
 
 async function expectAccessible(p: Page, what: string): Promise<void> {
   expect(await unnamedControls(p), `${what}: controls without an accessible name`).toEqual([]);
-  // The document must not scroll sideways (a wide table may scroll inside its own box); on failure, name what sticks out.
+  // The document must not scroll sideways (a wide table may scroll inside its own box); on failure, name what sticks
+  // out.
   const wide = await p.evaluate<string[]>(`(() => {
     const w = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth <= w) return [];

@@ -77,7 +77,9 @@ async function holdStream(id: string): Promise<AbortController> {
   return abort;
 }
 
-/** Until the live page shows event `seq`, pressing Jump to live whenever it is behind (it shows a few events a second). */
+/**
+ * Until the live page shows event `seq`, pressing Jump to live whenever it is behind (it shows a few events a second).
+ */
 async function catchUp(p: Page, seq: number): Promise<void> {
   const end = Date.now() + 30_000;
   const at = p.locator(`[role="log"][data-last-seq="${seq}"]`);
@@ -238,7 +240,8 @@ describe('matches in the browser', { timeout: 120_000 }, () => {
     expect(await position(page)).toBe(t3);
     expectBoardIs(await boardCounts(page), frames.views[t3], 'turn 3');
     expect(await page.locator('[role="log"] li.current').getAttribute('data-seq')).toBe(String(t3));
-    // The current line in the shared words (src/protocol/describe.ts), its seats drawn as spans: the bot's name and seat.
+    // The current line in the shared words (src/protocol/describe.ts), its seats drawn as spans: the bot's name and
+    // seat.
     const current = page.locator('[role="log"] li.current');
     const words = describeEvent(match.replay[t3] as EventLike, {
       names: match.players.map((p) => p.botName),

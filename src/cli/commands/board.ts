@@ -38,7 +38,8 @@ Examples:
         io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
         return;
       }
-      // Without a seed there are no resources to draw: the drawing shows vertex ids and ports, the table below the hexes.
+      // Without a seed there are no resources to draw: the drawing shows vertex ids and ports, the table below the
+      // hexes.
       const board = data.layout ?? {
         hexes: [],
         ports: data.ports.map((p) => ({ ...p, vertices: [p.vertices[0], p.vertices[1]] as [number, number] })),

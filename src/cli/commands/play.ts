@@ -219,7 +219,10 @@ export async function platformKeyOrFail(io: CliIO): Promise<PlatformKey> {
   }
 }
 
-/** Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the result. */
+/**
+ * Preflights (built-ins, deploy check, --out), runs the tournament with progress and Ctrl-C handling, prints the
+ * result.
+ */
 export async function playTournament(
   plan: PlayPlan,
   key: PlatformKey,

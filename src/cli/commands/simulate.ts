@@ -234,7 +234,9 @@ function parsePositiveInt(value: string): number {
   return n;
 }
 
-/** `threads`: how many played (the table says so; the JSON stays the same for any number); `asked`: the games asked for. */
+/**
+ * `threads`: how many played (the table says so; the JSON stays the same for any number); `asked`: the games asked for.
+ */
 export function formatResult(r: SimulateResult, threads: number, asked = r.games): string {
   const seats = r.bots.length;
   const lines = [

@@ -53,7 +53,10 @@ export async function findUser(store: Store, emailOrId: string): Promise<UserRec
 export interface AddKeyInput {
   /** The owner: an e-mail or a user id. */
   user: string;
-  /** The public key in any accepted form: an OpenSSH ssh-ed25519 line, a PEM PUBLIC KEY block, base64 of the raw 32 bytes. */
+  /**
+   * The public key in any accepted form: an OpenSSH ssh-ed25519 line, a PEM PUBLIC KEY block, base64 of the raw 32
+   * bytes.
+   */
   publicKey: string;
   name?: string;
   /** Default: all six, since this bootstraps an operator who must be able to make more keys. */

@@ -49,7 +49,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     const started = performance.now();
     const requestId = randomUUID();
     c.set('requestId', requestId);
-    // Set before the handler runs: a header set on a finished response makes hono rebuild it (a full Response per request).
+    // Set before the handler runs: a header set on a finished response makes hono rebuild it (a full Response per
+    // request).
     responseHeader(c, 'X-Request-Id', requestId);
     await next();
     const caller = c.get('caller');

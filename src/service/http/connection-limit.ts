@@ -110,7 +110,10 @@ export class ConnectionGate {
     });
   }
 
-  /** The request on `socket` becomes a live stream: it leaves the request budget for the live one. False when that is full. */
+  /**
+   * The request on `socket` becomes a live stream: it leaves the request budget for the live one. False when that is
+   * full.
+   */
   toLive(socket: Socket): boolean {
     const t = this.sockets.get(socket);
     if (!t || t.live) return true;

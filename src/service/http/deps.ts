@@ -54,7 +54,10 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Streams of running matches one client address may hold open (default MAX_LIVE_STREAMS_PER_ADDRESS). */
   liveStreamsPerAddress?: number;
-  /** The connection caps (connection-limit.ts): a request that becomes a live stream moves to the live streams' budget; false when it is full. */
+  /**
+   * The connection caps (connection-limit.ts): a request that becomes a live stream moves to the live streams' budget;
+   * false when it is full.
+   */
   connections?: { toLive(socket: Socket): boolean };
   /** Replay protection for signed requests (default: a ReplayCache in this process's memory). */
   replayGuard?: ReplayGuard;
@@ -78,15 +81,18 @@ export const DEFAULT_RATE_LIMITS = {
   authFailures: { perSecond: 2, burst: 100 },
   // Each one is a mail to someone and a write of the store: a few in a row (a typo, a retry), then one a minute.
   signInMails: { perSecond: 1 / 60, burst: 10 },
-  // Whoever asks, one inbox gets a few links in a row, then one a minute: a stranger can delay a sign-in by a minute, never stop it.
+  // Whoever asks, one inbox gets a few links in a row, then one a minute: a stranger can delay a sign-in by a minute,
+  // never stop it.
   signInMailsPerAddress: { perSecond: 1 / 60, burst: 3 },
   // Each one connects to a URL the account chose: enough to fix a bot by trial, too few to aim the server at someone.
   deployChecks: { perSecond: 1 / 5, burst: 20 },
-  // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking cannot fill the store.
+  // A revoked key stays on record: a few in a row (new machines, rotation), then one a minute, so adding and revoking
+  // cannot fill the store.
   keyCreations: { perSecond: 1 / 60, burst: 20 },
   // Each one resolves a URL the account chose; removing and adding again cannot make the server resolve names at will.
   webhookCreations: { perSecond: 1 / 60, burst: 20 },
-  // Each requalification plays a match on this server's CPU: a few in a row (fixes tried), then one every 10 minutes per account.
+  // Each requalification plays a match on this server's CPU: a few in a row (fixes tried), then one every 10 minutes
+  // per account.
   requalifications: { perSecond: 1 / 600, burst: 3 },
 } as const;
 

@@ -15,7 +15,10 @@ function rulesText(): string {
   }
 }
 
-/** The play protocol's shapes as components: the same JSON Schemas `arena schema` prints (OpenAPI 3.1 uses JSON Schema 2020-12). */
+/**
+ * The play protocol's shapes as components: the same JSON Schemas `arena schema` prints (OpenAPI 3.1 uses JSON Schema
+ * 2020-12).
+ */
 function protocolComponents(): Record<string, object> {
   const out: Record<string, object> = {};
   for (const name of PUBLISHED_SCHEMA_NAMES) {

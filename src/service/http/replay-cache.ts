@@ -15,7 +15,10 @@ import { decodeBase64 } from '../../keys/base64';
  */
 export const DEFAULT_REPLAY_CAPACITY = 3_000_000;
 const SPAN_MS = 10_000;
-/** 128 bits of the signature's nonce point: different signatures never share them by chance, and only the key's holder could make two that do. */
+/**
+ * 128 bits of the signature's nonce point: different signatures never share them by chance, and only the key's holder
+ * could make two that do.
+ */
 const ID_BYTES = 16;
 
 export type ReplayCheck = 'first' | 'replay' | 'full';
@@ -77,7 +80,9 @@ export class ReplayCache implements ReplayGuard {
     return 'first';
   }
 
-  /** A signature verifies only while now <= timestamp + window: a span whose last millisecond is past that is forgotten. */
+  /**
+   * A signature verifies only while now <= timestamp + window: a span whose last millisecond is past that is forgotten.
+   */
   private expire(now: number): void {
     this.expireAt = now + 1000;
     for (const [span, seen] of this.spans) {

@@ -13,7 +13,9 @@
 
 type Waiting<I, O> = { input: I; resolve: (out: O) => void; reject: (err: unknown) => void };
 
-/** `work` for each input, run together with the other inputs of this event-loop turn; a throw fails only its own input. */
+/**
+ * `work` for each input, run together with the other inputs of this event-loop turn; a throw fails only its own input.
+ */
 export function batchPerTurn<I, O>(work: (input: I) => O): (input: I) => Promise<O> {
   let waiting: Array<Waiting<I, O>> = [];
   const flush = (): void => {

@@ -64,7 +64,9 @@ export class LiveChannel {
     this.append(events, publicMatchEvent, view);
   }
 
-  /** publish with the public form made by `toPublic` (a mirror of another process's channel gets public events already). */
+  /**
+   * publish with the public form made by `toPublic` (a mirror of another process's channel gets public events already).
+   */
   protected append<E extends { seq: number }>(
     events: readonly E[],
     toPublic: (ev: E) => PublicMatchEvent,
@@ -136,7 +138,10 @@ export class LiveChannel {
     this.viewers.clear();
   }
 
-  /** Closes every viewer's stream without an end (this server is going away; the match is not over): clients resume elsewhere with Last-Event-ID. */
+  /**
+   * Closes every viewer's stream without an end (this server is going away; the match is not over): clients resume
+   * elsewhere with Last-Event-ID.
+   */
   dropViewers(): void {
     for (const v of this.viewers) v.close();
     this.viewers.clear();
@@ -157,7 +162,10 @@ export class LiveHub {
     return ch;
   }
 
-  /** The channel a match played here publishes to (a hub shared by processes makes one that also writes to the database). */
+  /**
+   * The channel a match played here publishes to (a hub shared by processes makes one that also writes to the
+   * database).
+   */
   protected newChannel(header: LiveMatchHeader): LiveChannel {
     return new LiveChannel(header);
   }

@@ -41,7 +41,10 @@ export class MirrorChannel extends LiveChannel {
     return super.viewerCount + this.waiting.size;
   }
 
-  /** Public events as the player wrote them (seq order; ones already here are skipped) and the public view after the last (null: none, no view message). */
+  /**
+   * Public events as the player wrote them (seq order; ones already here are skipped) and the public view after the
+   * last (null: none, no view message).
+   */
   add(events: readonly PublicMatchEvent[], view: PublicView | null): void {
     if (events.length === 0) return;
     this.append(

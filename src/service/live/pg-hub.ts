@@ -35,9 +35,15 @@ type Log = (fields: Record<string, unknown>) => void;
 
 export interface PgLiveHubOptions {
   log?: Log;
-  /** How long an ended match's rows stay (ms): a viewer a little behind still reads its last events from them (default 60 s). */
+  /**
+   * How long an ended match's rows stay (ms): a viewer a little behind still reads its last events from them (default
+   * 60 s).
+   */
   keepEndedMs?: number;
-  /** A running match no write has touched for this long is a dead player's: its rows go (default 1 hour, or twice the match timeout). */
+  /**
+   * A running match no write has touched for this long is a dead player's: its rows go (default 1 hour, or twice the
+   * match timeout).
+   */
   staleMs?: number;
   /** How often mirrors read what a lost notification would have told them (default 5 s). */
   pollMs?: number;
@@ -65,7 +71,10 @@ const SILENT_MATCH_MS = 30_000;
 /** How long a viewer of a match the store has as running waits for its first live row. */
 const OPEN_WAIT_MS = 2_000;
 const RETRY_MIN_MS = 100;
-/** Connections of the hub's pool: one write in flight per match, so a few carry many matches (writes coalesce behind them). */
+/**
+ * Connections of the hub's pool: one write in flight per match, so a few carry many matches (writes coalesce behind
+ * them).
+ */
 const LIVE_POOL_SIZE = 4;
 const RETRY_MAX_MS = 5_000;
 
@@ -363,7 +372,10 @@ export class PgLiveHub extends LiveHub {
     else if (!row) this.endMirror(mirror, null);
   }
 
-  /** The row's events, and its view when it follows the last of them (at the end, events past the newest view come without one). */
+  /**
+   * The row's events, and its view when it follows the last of them (at the end, events past the newest view come
+   * without one).
+   */
   private addRow(mirror: MirrorChannel, row: LiveRow): void {
     if (row.events.length === 0) return;
     const events = row.events.map((e) => JSON.parse(e) as PublicMatchEvent);

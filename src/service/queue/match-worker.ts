@@ -113,7 +113,8 @@ export class MatchWorker {
             begun.abortReason = 'its lease was lost (the scheduler ended it)';
             controller.abort();
           })
-          // The database is away: play on; the result is written when it is back (or refused if the lease ran out meanwhile).
+          // The database is away: play on; the result is written when it is back (or refused if the lease ran out
+          // meanwhile).
           .catch(() => {})
           .finally(() => {
             renewing = false;

@@ -29,7 +29,9 @@ export interface SchedulerMetrics {
   matchEnded(status: 'completed' | 'aborted', result: MatchResult | null): void;
 }
 
-/** A match's live channel as the player uses it: events go out in rounds, with a way to read the public view after them. */
+/**
+ * A match's live channel as the player uses it: events go out in rounds, with a way to read the public view after them.
+ */
 export interface MatchChannel {
   publish(events: readonly MatchEvent[], view: () => PublicView): void;
 }
@@ -54,7 +56,10 @@ export interface MatchPlayerOptions {
   matchTimeoutMs: number;
   deadlineMs?: number;
   timeBankMs?: number;
-  /** Pacing for spectators (serve --min-turn-ms): each turn of a match takes at least this long (RunMatchOptions.minTurnMs). */
+  /**
+   * Pacing for spectators (serve --min-turn-ms): each turn of a match takes at least this long
+   * (RunMatchOptions.minTurnMs).
+   */
   minTurnMs?: number;
   log: ServiceLog;
   metrics?: SchedulerMetrics;
@@ -131,7 +136,10 @@ export class MatchPlayer {
     });
   }
 
-  /** Opens the live channel of a match about to be played (before its record is written: a viewer who finds the match in the store must find its stream too). */
+  /**
+   * Opens the live channel of a match about to be played (before its record is written: a viewer who finds the match in
+   * the store must find its stream too).
+   */
   open(running: MatchRecord): Begun {
     const { id: matchId, players } = running;
     // A running record always carries its seed (prepare writes it; only the routes withhold it).
@@ -314,7 +322,10 @@ export class MatchPlayer {
     );
   }
 
-  /** Rates a completed match (openskill Weng-Lin, ranks = placements) and stores match and ratings in one step; an unrated one changes no rating. */
+  /**
+   * Rates a completed match (openskill Weng-Lin, ranks = placements) and stores match and ratings in one step; an
+   * unrated one changes no rating.
+   */
   private async rateAndStore(match: MatchRecord): Promise<MatchRecord> {
     const { store } = this.opts;
     if (match.rated === false) {

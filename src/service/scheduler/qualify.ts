@@ -95,7 +95,9 @@ export class Qualifier {
     return this.running.size;
   }
 
-  /** Starts a qualifier for each waiting bot not in `busy` (or lets them in, when off); returns the match ids started. */
+  /**
+   * Starts a qualifier for each waiting bot not in `busy` (or lets them in, when off); returns the match ids started.
+   */
   async tick(busy: ReadonlySet<string>, stopping: boolean): Promise<string[]> {
     let waiting: BotRecord[];
     try {
@@ -132,7 +134,10 @@ export class Qualifier {
     return started;
   }
 
-  /** Aborts running qualifiers and waits until each is recorded; their bots stay qualifying (played again after a restart). */
+  /**
+   * Aborts running qualifiers and waits until each is recorded; their bots stay qualifying (played again after a
+   * restart).
+   */
   async stop(): Promise<void> {
     for (const r of this.running.values()) r.controller.abort();
     await Promise.all([...this.running.values()].map((r) => r.done));

@@ -28,9 +28,15 @@ export interface SchedulerOptions extends MatchPlayerOptions {
    * shared among owners (longestWaiting); the rest wait for a later tick.
    */
   maxMatches?: number;
-  /** Two bots of one owner at a table: allowed and rated, avoided (unrated when it happens), or never formed (default DEFAULT_SAME_OWNER). */
+  /**
+   * Two bots of one owner at a table: allowed and rated, avoided (unrated when it happens), or never formed (default
+   * DEFAULT_SAME_OWNER).
+   */
   sameOwner?: SameOwnerRule;
-  /** Qualification (qualify.ts): on (default) plays each new version a qualifier against these built-ins; off lets waiting bots in unplayed. */
+  /**
+   * Qualification (qualify.ts): on (default) plays each new version a qualifier against these built-ins; off lets
+   * waiting bots in unplayed.
+   */
   qualify?: { enabled: boolean; opponents?: readonly BuiltinBotName[] };
   /** Tests may fix it; production uses a new random id per match. */
   newMatchId?: () => string;
@@ -43,9 +49,15 @@ export interface SchedulerOptions extends MatchPlayerOptions {
 
 /** Matches handed to other processes to play: the busy bots and the cap must then come from the database. */
 export interface MatchDispatch {
-  /** The bots seated in matches not yet ended anywhere, and how many such matches (after ending those whose player is gone). */
+  /**
+   * The bots seated in matches not yet ended anywhere, and how many such matches (after ending those whose player is
+   * gone).
+   */
   busy(): Promise<{ botIds: Set<string>; running: number }>;
-  /** Records the running match and hands it over, in one step; false (logged) when that failed and nothing was handed over. */
+  /**
+   * Records the running match and hands it over, in one step; false (logged) when that failed and nothing was handed
+   * over.
+   */
   start(running: MatchRecord): Promise<boolean>;
 }
 

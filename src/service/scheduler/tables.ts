@@ -19,7 +19,10 @@ export interface PoolEntry {
   ownerId: string;
 }
 
-/** What `serve --same-owner` chooses: seat two bots of one owner together and rate it, avoid it (unrated when it happens), or never. */
+/**
+ * What `serve --same-owner` chooses: seat two bots of one owner together and rate it, avoid it (unrated when it
+ * happens), or never.
+ */
 export type SameOwnerRule = 'allow' | 'avoid' | 'forbid';
 export const SAME_OWNER_RULES: readonly SameOwnerRule[] = ['allow', 'avoid', 'forbid'];
 export const DEFAULT_SAME_OWNER: SameOwnerRule = 'avoid';
@@ -98,7 +101,8 @@ export function formTables(pool: readonly PoolEntry[], rule: SameOwnerRule = 'al
     let sameOwner = false;
     if (table.length < size) {
       if (rule === 'forbid') break;
-      // No other owner left: the owner with the most bots left takes the seat (spreading them over the remaining tables).
+      // No other owner left: the owner with the most bots left takes the seat (spreading them over the remaining
+      // tables).
       while (table.length < size) seat(byCount.most()!);
       sameOwner = true;
     }

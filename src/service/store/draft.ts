@@ -66,7 +66,10 @@ export class Draft {
     });
   }
 
-  /** What the write changed, as journal operations (records copied, so later edits by the caller cannot reach the store). */
+  /**
+   * What the write changed, as journal operations (records copied, so later edits by the caller cannot reach the
+   * store).
+   */
   ops(): Op[] {
     const out: Op[] = [];
     for (const s of this.set.values()) out.push([s.coll, s.id, s.rec === DELETED ? null : clone(s.rec)]);

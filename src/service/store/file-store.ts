@@ -238,7 +238,10 @@ export class FileStore implements Store {
   private readonly byHandle = new Map<string, string>();
   /** ownerId -> their bot ids, oldest first: listBots reads an owner's few, not every bot (bots never change owner). */
   private readonly botsByOwner = new Map<string, string[]>();
-  /** ownerId -> their challenge ids, oldest first; and the ids still pending, oldest first (the scheduler reads these every tick). */
+  /**
+   * ownerId -> their challenge ids, oldest first; and the ids still pending, oldest first (the scheduler reads these
+   * every tick).
+   */
   private readonly challengesByOwner = new Map<string, string[]>();
   private readonly pendingChallenges = new Set<string>();
 
@@ -285,7 +288,10 @@ export class FileStore implements Store {
     else this.pendingChallenges.delete(c.id);
   }
 
-  /** Keeps the webhook indexes in step with an entry: `add` false before it is applied (what goes), true after (what comes). */
+  /**
+   * Keeps the webhook indexes in step with an entry: `add` false before it is applied (what goes), true after (what
+   * comes).
+   */
   private indexWebhooks(ops: Entry['o'], add: boolean): void {
     const live = this.db.data;
     for (const [coll, id, rec] of ops) {
@@ -426,7 +432,8 @@ export class FileStore implements Store {
     try {
       oldGen = await this.journal.rotate();
     } catch {
-      // The write that got here is in the journal all the same; compaction waits (an append failure has stopped the store already).
+      // The write that got here is in the journal all the same; compaction waits (an append failure has stopped the
+      // store already).
       this.compactAt = this.journalBytes * 2;
       return;
     }

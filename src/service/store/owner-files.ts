@@ -73,7 +73,10 @@ export class OwnerFiles {
     this.index = index;
   }
 
-  /** Call inside the write queue, after ready(): strikes first, then the file (so a retry after a crash between the two completes it). */
+  /**
+   * Call inside the write queue, after ready(): strikes first, then the file (so a retry after a crash between the two
+   * completes it).
+   */
   async put(matchId: string, botId: string, data: OwnerMatchData): Promise<void> {
     const pair = `${matchId}/${botId}`;
     if (data.strikes.length > 0 && !this.logged.has(pair)) {

@@ -45,7 +45,9 @@ export interface BotVersionRecord {
   endedAt: string | null;
   /** The bot's rated games before this version started (the rating's gamesPlayed then). */
   gamesAtStart: number;
-  /** The rating when the next version started (before its sigma was widened); null while current or when it had none. */
+  /**
+   * The rating when the next version started (before its sigma was widened); null while current or when it had none.
+   */
   end: { mu: number; sigma: number; gamesPlayed: number } | null;
 }
 
@@ -111,7 +113,10 @@ export interface SignInTokenRecord {
 /** A match as stored: the arena's record (players name the bots seated). */
 export type StoredMatch = MatchRecord;
 
-/** A stored match without its seed and replay: what a page of a listing carries (the API's MatchSummary plus record fields). */
+/**
+ * A stored match without its seed and replay: what a page of a listing carries (the API's MatchSummary plus record
+ * fields).
+ */
 export type StoredMatchSummary = Omit<StoredMatch, 'seed' | 'replay' | 'decisions'>;
 
 export interface MatchQuery {
@@ -215,7 +220,10 @@ export class InvalidCursor extends Error {
   }
 }
 
-/** Thrown when the store's database cannot be reached now: the API answers 503 with Retry-After; retrying later may work. */
+/**
+ * Thrown when the store's database cannot be reached now: the API answers 503 with Retry-After; retrying later may
+ * work.
+ */
 export class StoreUnavailable extends Error {
   constructor(
     message: string,
@@ -246,7 +254,10 @@ export class StoreLocked extends Error {
  */
 export interface Store {
   // Users
-  /** Throws StoreConflict('email') for an e-mail already used (compared case-insensitively), StoreConflict('handle') for a taken name. */
+  /**
+   * Throws StoreConflict('email') for an e-mail already used (compared case-insensitively), StoreConflict('handle') for
+   * a taken name.
+   */
   createUser(input: { email: string; name?: string }): Promise<UserRecord>;
   getUser(id: string): Promise<UserRecord | null>;
   /** Case-insensitive. */
@@ -327,7 +338,9 @@ export interface Store {
   ): Promise<ChallengeRecord>;
   /** The owner's challenges, newest first, at most `limit` (1..100; RangeError outside). */
   listChallenges(ownerId: string, limit: number): Promise<ChallengeRecord[]>;
-  /** Every pending challenge of any owner, oldest first (the scheduler's queue; expired ones included until settled). */
+  /**
+   * Every pending challenge of any owner, oldest first (the scheduler's queue; expired ones included until settled).
+   */
   listPendingChallenges(): Promise<ChallengeRecord[]>;
   /**
    * Ends a pending challenge (endedAt = now). Null when it is no longer pending (another settle won):
@@ -419,7 +432,9 @@ export interface Store {
    * A delivery for a webhook that is gone is not kept: resolves false.
    */
   addWebhookDelivery(rec: WebhookDeliveryRecord, keep: number): Promise<boolean>;
-  /** Records an attempt; false (and nothing changed) for a delivery no longer kept (dropped, or its webhook removed). */
+  /**
+   * Records an attempt; false (and nothing changed) for a delivery no longer kept (dropped, or its webhook removed).
+   */
   updateWebhookDelivery(id: string, patch: WebhookDeliveryPatch): Promise<boolean>;
   /** The webhook's deliveries, newest first. */
   listWebhookDeliveries(webhookId: string): Promise<WebhookDeliveryRecord[]>;
@@ -432,7 +447,10 @@ export interface Store {
   close(): Promise<void>;
   /** A store with a database behind it: throws StoreUnavailable when it cannot be reached (for /health). */
   ping?(): Promise<void>;
-  /** Optional batch reads, for a store where each read is a round trip: the records of the ids that exist (removed bots included), any order. */
+  /**
+   * Optional batch reads, for a store where each read is a round trip: the records of the ids that exist (removed bots
+   * included), any order.
+   */
   getBots?(ids: string[]): Promise<BotRecord[]>;
   getUsers?(ids: string[]): Promise<UserRecord[]>;
 }

@@ -2,7 +2,8 @@
 // most every FRAME_MS however fast the match runs (a frame costs Ink tens of
 // milliseconds of text measuring; five a second keep a watcher's CPU low and
 // are as fast as anyone reads a log). Keys: q quits, i toggles
-// ids, l jumps to live when a paced session is behind, ? shows the keys, Ctrl-C quits as an interruption. At `end` it stays on the final
+// ids, l jumps to live when a paced session is behind, ? shows the keys, Ctrl-C quits as an interruption. At `end` it
+// stays on the final
 // position until the user quits.
 import { useEffect, useState } from 'react';
 import { Box, Text, useApp, useInput } from 'ink';

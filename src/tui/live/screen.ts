@@ -55,7 +55,10 @@ export function liveHeader(s: LiveState): Line {
   return out;
 }
 
-/** Per seat: who, placement once over, VP, awards, resigned; then counts and strikes (one line or two, as the width allows). */
+/**
+ * Per seat: who, placement once over, VP, awards, resigned; then counts and strikes (one line or two, as the width
+ * allows).
+ */
 export function livePanels(s: LiveState, width: number): Line[] {
   const v = s.view;
   if (!v) return [];

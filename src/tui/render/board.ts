@@ -76,7 +76,9 @@ export function vertexCell(v: number, scale: BoardScale): [number, number] {
   return [columnOf(g, VERTEX_XY[v][0]), levelRows(g).get(VERTEX_XY[v][1])!];
 }
 
-/** The centre of hex h's number row (its token; the bandit and, on the compact board with ids, its id): [column, row]. */
+/**
+ * The centre of hex h's number row (its token; the bandit and, on the compact board with ids, its id): [column, row].
+ */
 export function hexCell(h: number, scale: BoardScale): [number, number] {
   const g = GEOMETRY[scale];
   return [columnOf(g, HEX_CENTER[h][0]), numberRow(levelRows(g), g, h)];

@@ -118,7 +118,8 @@ export function composeScreen(t: Timeline, index: number, opts: ScreenOptions): 
   } else {
     // The current event in full: the log beside the board may have cut it short.
     out.push(truncate(currentEventLine(t, index), width));
-    // Records with decisions keep a line for the decision under the event (blank when none), so the board does not jump.
+    // Records with decisions keep a line for the decision under the event (blank when none), so the board does not
+    // jump.
     const decisionRow = t.decisions && t.decisions.length > 0 ? 1 : 0;
     if (decisionRow) out.push(truncate(decisionLine(t, index, opts.showNotes ?? true), width));
     out.push(...composeBody(t, index, width, bodyHeight - 1 - decisionRow, opts.showIds ?? false));

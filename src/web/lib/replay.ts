@@ -59,7 +59,9 @@ export class ReplayCursor {
     return this.views.get(at) ?? this.nearest(at);
   }
 
-  /** One stepping of the record from the seed, keeping the views of [from, to]; returns the verification error, if any. */
+  /**
+   * One stepping of the record from the seed, keeping the views of [from, to]; returns the verification error, if any.
+   */
   private pass(from: number, to: number, turns?: number[]): string | null {
     const keep = (i: number, g: Game) => {
       if (i > this.reached) this.reached = i;
@@ -78,7 +80,8 @@ export class ReplayCursor {
         },
         (g, i) => {
           if (turns) turns[i] = g.turn;
-          // The start comes before any hook; the first action is appended before it applies, so its state is the start's.
+          // The start comes before any hook; the first action is appended before it applies, so its state is the
+          // start's.
           if (i === 1) keep(0, g);
           keep(i, g);
         },

@@ -959,7 +959,8 @@ describe('rate limits', () => {
     refused(await get('203.0.113.5'), 429, 'rate_limited');
     // A forged first entry does not buy a new bucket: the proxy's entry is the last one.
     refused(await get('192.0.2.99, 203.0.113.5'), 429, 'rate_limited');
-    // Another client, an IPv6 one, and the proxy itself (no header, or a last entry that is no address) each have their own.
+    // Another client, an IPv6 one, and the proxy itself (no header, or a last entry that is no address) each have their
+    // own.
     expect((await get('203.0.113.6')).status).toBe(200);
     expect((await get('2001:db8::1')).status).toBe(200);
     expect((await get()).status).toBe(200);
@@ -1012,7 +1013,8 @@ describe('rate limits', () => {
   });
 
   it('believes X-Forwarded-For only from a loopback or private peer (a proxy), never from a public one', () => {
-    // Requests from public addresses cannot be made here (tests stay on loopback): the Node request the app reads, as it would be.
+    // Requests from public addresses cannot be made here (tests stay on loopback): the Node request the app reads, as
+    // it would be.
     const from = (peer: string, xff?: string) =>
       ({
         env: {

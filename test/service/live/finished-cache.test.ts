@@ -47,7 +47,8 @@ describe('/live of a finished match', () => {
     expect(first.text).toMatch(/event: end\n.*"status":"completed"/);
     expect((await get(`/matches/${matchId}/live`, '203.0.113.1')).text).toBe(first.text);
     const lastSeq = JSON.parse(/^event: snapshot\ndata: (.*)\n/.exec(first.text)![1]).seq as number;
-    // Resumes: from the last event (the final view and end), from before it (the events after, then those), past it (a snapshot).
+    // Resumes: from the last event (the final view and end), from before it (the events after, then those), past it (a
+    // snapshot).
     const tail = await get(`/matches/${matchId}/live`, '203.0.113.2', { 'last-event-id': String(lastSeq) });
     expect(tail.text).toMatch(/^event: view\n.*\n\nevent: end\n/);
     const resumed = await get(`/matches/${matchId}/live`, '203.0.113.2', { 'last-event-id': String(lastSeq - 3) });
@@ -76,7 +77,8 @@ describe('/live of a finished match', () => {
     const median = (ms: number[]) => [...ms].sort((a, b) => a - b)[ms.length >> 1];
     const said = `median /live ${median(live).toFixed(2)} ms, /health ${median(health).toFixed(2)} ms`;
     if (process.env.SHOW) console.error(said);
-    // Rebuilt per request (the match file read, the whole game replayed) it was 3-4 ms here against /health's 0.6; cached, 0.6-0.8.
+    // Rebuilt per request (the match file read, the whole game replayed) it was 3-4 ms here against /health's 0.6;
+    // cached, 0.6-0.8.
     expect(median(live), said).toBeLessThan(Math.max(2, 3 * median(health)));
   });
 

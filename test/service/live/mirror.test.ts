@@ -13,7 +13,10 @@ import { rounds, testViewer } from '../../support/live-game';
 const header = { id: 'm-mirror', game: 'pioneers' as const, status: 'running' as const, players: [], startedAt: 't' };
 const final = { status: 'completed' as const, players: [], endedAt: 't2' };
 
-/** The same game into the player's channel and, as the tables carry them (JSON text), into a mirror; `each` after every round. */
+/**
+ * The same game into the player's channel and, as the tables carry them (JSON text), into a mirror; `each` after every
+ * round.
+ */
 function both(seed: string, each: (mirror: MirrorChannel, player: LiveChannel) => void = () => {}) {
   const player = new LiveHub().open(header);
   const mirror = new MirrorChannel(header);

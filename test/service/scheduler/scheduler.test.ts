@@ -260,7 +260,8 @@ describe('scheduler', () => {
   });
 
   it('stop aborts running matches with no rating change; recover aborts what a dead process left running', async () => {
-    // Bots that take 20 ms a decision (well inside the deadline): the match cannot end before stop, however fast the machine.
+    // Bots that take 20 ms a decision (well inside the deadline): the match cannot end before stop, however fast the
+    // machine.
     const { store, scheduler, dir } = await setup(4, { slowMs: 20 });
     const [id] = await scheduler.tick();
     await scheduler.stop();

@@ -265,7 +265,8 @@ describe(`${TEST_STORE} store under kill -9`, () => {
           await store.close();
         }
         const names = await readdir(dir);
-        // Once the new snapshot is in place it includes the old journal: nothing is replayed twice (checked above), and the old file may go.
+        // Once the new snapshot is in place it includes the old journal: nothing is replayed twice (checked above), and
+        // the old file may go.
         if (step === 'journals-removed') expect(names.filter((n) => n.startsWith('journal.'))).toHaveLength(1);
         expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
       }

@@ -174,7 +174,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
     signed(key, method, path, body, extra = {}) {
       const text = jsonBody(body);
-      // Two identical requests signed in the same millisecond are one signature (Ed25519 is deterministic), a replay: stamp each later than the last.
+      // Two identical requests signed in the same millisecond are one signature (Ed25519 is deterministic), a replay:
+      // stamp each later than the last.
       lastStamp = Math.max(Date.now(), lastStamp + 1);
       const headers: Record<string, string> = { ...extra, ...signHeaders(key, method, path, text, lastStamp) };
       if (text !== undefined) headers['content-type'] ??= 'application/json';

@@ -38,7 +38,10 @@ export const challengeView = (c: ChallengeRecord): Challenge =>
     endedAt: c.endedAt,
   });
 
-/** An opponent that may be challenged now, or the refusal: 404 unknown or removed, 409 paused, 403 when its owner turned challenges off. */
+/**
+ * An opponent that may be challenged now, or the refusal: 404 unknown or removed, 409 paused, 403 when its owner turned
+ * challenges off.
+ */
 async function opponent(store: Store, id: string, callerId: string): Promise<BotRecord> {
   const bot = await store.getBot(id);
   if (!bot || bot.removedAt !== null) throw new ApiError('not_found', `no bot ${id}`);
@@ -49,7 +52,10 @@ async function opponent(store: Store, id: string, callerId: string): Promise<Bot
   return bot;
 }
 
-/** Seconds until the account may challenge again: its first pending challenge's expiry, or its oldest of the day leaving the 24 hours. */
+/**
+ * Seconds until the account may challenge again: its first pending challenge's expiry, or its oldest of the day leaving
+ * the 24 hours.
+ */
 async function retryAfter(store: Store, ownerId: string, what: string, now: number): Promise<number> {
   const recent = await store.listChallenges(ownerId, 100);
   const at =

@@ -11,7 +11,9 @@ import { AUTH_ERRORS, CONFLICT, IdParam, json, NOT_FOUND, SECURITY } from '../op
 import { RateLimiter } from '../rate-limit';
 import { keyView } from '../views';
 
-/** Keys one account may have that are not revoked: enough for every machine and script, not enough to fill the store. */
+/**
+ * Keys one account may have that are not revoked: enough for every machine and script, not enough to fill the store.
+ */
 export const MAX_ACTIVE_KEYS_PER_USER = 50;
 
 export function keyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {

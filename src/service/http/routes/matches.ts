@@ -143,7 +143,8 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
       summary: 'One match; seed and replay become public when it ends',
       middleware: [limit] as const,
       request: { params: IdParam },
-      // The protocol component (a JSON Schema from the same zod schema): the replay's event union is beyond the route generator.
+      // The protocol component (a JSON Schema from the same zod schema): the replay's event union is beyond the route
+      // generator.
       responses: {
         200: {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/MatchRecord' } } },

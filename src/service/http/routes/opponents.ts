@@ -17,7 +17,10 @@ type Order = 'asc' | 'desc';
 
 const LIMIT_ERROR = 'must be a whole number from 1 to 100';
 
-/** What a cursor carries: the page's sort and its last row's keys (keyset paging: a new match never repeats a row on the next page). */
+/**
+ * What a cursor carries: the page's sort and its last row's keys (keyset paging: a new match never repeats a row on the
+ * next page).
+ */
 const CursorSchema = z.strictObject({
   s: z.enum(OPPONENT_SORTS),
   o: z.enum(['asc', 'desc']),

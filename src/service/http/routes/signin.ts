@@ -21,7 +21,10 @@ import { prefersHtml } from '../../dashboard';
 
 export const SIGN_IN_TTL_MS = 15 * 60_000;
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
-/** Sign-in links one address may hold unused at once; a new one replaces the oldest, so nobody can use up another's allowance. */
+/**
+ * Sign-in links one address may hold unused at once; a new one replaces the oldest, so nobody can use up another's
+ * allowance.
+ */
 export const MAX_OPEN_SIGN_IN_LINKS = 3;
 
 export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>): void {
@@ -229,7 +232,10 @@ export function signInRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Mid
 const CONFIRM_STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1rem}.switch{border-left:4px solid #c60;padding-left:.75rem}';
 
-/** The page is ours alone: no framing (a framed button would be clicked for the user), no referrer (the token is in the URL), never cached. */
+/**
+ * The page is ours alone: no framing (a framed button would be clicked for the user), no referrer (the token is in the
+ * URL), never cached.
+ */
 const CONFIRM_HEADERS: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -249,7 +255,9 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-/** The confirm page: which address the link signs in, who is signed in now, and one button that posts the token here. */
+/**
+ * The confirm page: which address the link signs in, who is signed in now, and one button that posts the token here.
+ */
 export function confirmPage(token: string, email: string, current: { email: string; name: string } | null): string {
   const who = (u: { email: string; name: string }) =>
     u.name ? `${escapeHtml(u.name)} (${escapeHtml(u.email)})` : escapeHtml(u.email);

@@ -91,7 +91,10 @@ export interface LiveRow {
   final: string | null;
   /** Seconds since the player last wrote. */
   idleS: number;
-  /** Events after the asked seq, in order (JSON text each): up to viewSeq while the match runs, up to lastSeq once it ended. */
+  /**
+   * Events after the asked seq, in order (JSON text each): up to viewSeq while the match runs, up to lastSeq once it
+   * ended.
+   */
   events: string[];
 }
 

@@ -13,7 +13,10 @@ const MATCHMAKER_LOCK = 0x61726d6d;
 export interface MatchmakerLease {
   /** True when this process is the database's matchmaker. */
   held: boolean;
-  /** Whether the lock's connection still answers: when it died, PostgreSQL released the lock and another process may hold it. */
+  /**
+   * Whether the lock's connection still answers: when it died, PostgreSQL released the lock and another process may
+   * hold it.
+   */
   alive(): Promise<boolean>;
   release(): Promise<void>;
 }

@@ -15,7 +15,9 @@ export async function putOwnerMatchData(db: Db, matchId: string, botId: string, 
   });
 }
 
-/** The record and its strike lines (inside a transaction); first write wins: a repeat (a retry) adds no strikes twice. */
+/**
+ * The record and its strike lines (inside a transaction); first write wins: a repeat (a retry) adds no strikes twice.
+ */
 export async function insertOwnerMatchData(
   sql: Sql,
   matchId: string,

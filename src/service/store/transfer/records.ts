@@ -24,12 +24,17 @@ export interface ArenaRecords {
   signInTokens: SignInTokenRecord[];
   /** Oldest first (first-stored order); a completed match carries its seats' after-ratings. */
   matches: { match: StoredMatch; ratings: RatingRecord[] | null }[];
-  /** The owners' private match data, in the order it was kept (each bot's strike log in order). Not counted in RecordCounts. */
+  /**
+   * The owners' private match data, in the order it was kept (each bot's strike log in order). Not counted in
+   * RecordCounts.
+   */
   ownerData: { matchId: string; botId: string; data: OwnerMatchData }[];
   /** Challenges, oldest first. Not counted in RecordCounts. */
   challenges: ChallengeRecord[];
 
-  /** Webhooks, oldest first, and their kept deliveries, oldest first (pending ones resume after an import). Not counted. */
+  /**
+   * Webhooks, oldest first, and their kept deliveries, oldest first (pending ones resume after an import). Not counted.
+   */
   webhooks: WebhookRecord[];
   webhookDeliveries: WebhookDeliveryRecord[];
   /** PKCS#8 PEM of the platform key, when the source has one. */
