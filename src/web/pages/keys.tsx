@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiKeyMeta, Scope } from '../../protocol/index';
 import { addKey, errorText, listKeys, revokeKey } from '../api';
+import { CodeChoices } from '../components/code-choices';
 import { PageTitle } from '../components/page-title';
 import { SignedIn } from '../components/signed-in';
 import { formatTime } from '../lib/format';
@@ -25,8 +26,6 @@ function Keys() {
   const [created, setCreated] = useState<ApiKeyMeta | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const toggle = (s: Scope, on: boolean) =>
-    setScopes((old) => (on ? [...old.filter((x) => x !== s), s] : old.filter((x) => x !== s)));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -79,22 +78,7 @@ function Keys() {
             An OpenSSH line (<code>ssh-ed25519 AAAA…</code>), a PEM <code>PUBLIC KEY</code> block, or base64 of the raw
             32 bytes.
           </p>
-          <fieldset>
-            <legend>Scopes</legend>
-            {SCOPE_TEXT.map(([s, text]) => (
-              <label key={s} className="inline">
-                <input
-                  type="checkbox"
-                  checked={scopes.includes(s)}
-                  onChange={(e) => toggle(s, e.target.checked)}
-                  value={s}
-                />
-                <span>
-                  <code>{s}</code> <span className="muted">{text}</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          <CodeChoices legend="Scopes" options={SCOPE_TEXT} chosen={scopes} setChosen={setScopes} />
           {error && (
             <p className="form-error" role="alert">
               {error}

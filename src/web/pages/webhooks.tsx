@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Webhook, WebhookEvent } from '../../protocol/index';
 import { addWebhook, errorText, listWebhookDeliveries, listWebhooks, removeWebhook } from '../api';
+import { CodeChoices } from '../components/code-choices';
 import { PageTitle } from '../components/page-title';
 import { SignedIn } from '../components/signed-in';
 import { formatTime } from '../lib/format';
@@ -27,8 +28,6 @@ function Webhooks() {
   const [events, setEvents] = useState<WebhookEvent[]>(['match.completed']);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const toggle = (e: WebhookEvent, on: boolean) =>
-    setEvents((old) => (on ? [...old.filter((x) => x !== e), e] : old.filter((x) => x !== e)));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -65,22 +64,7 @@ function Webhooks() {
             autoComplete="off"
             spellCheck={false}
           />
-          <fieldset>
-            <legend>Events</legend>
-            {EVENT_TEXT.map(([ev, text]) => (
-              <label key={ev} className="inline">
-                <input
-                  type="checkbox"
-                  checked={events.includes(ev)}
-                  onChange={(e) => toggle(ev, e.target.checked)}
-                  value={ev}
-                />
-                <span>
-                  <code>{ev}</code> <span className="muted">{text}</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
+          <CodeChoices legend="Events" options={EVENT_TEXT} chosen={events} setChosen={setEvents} />
           {error && (
             <p className="form-error" role="alert">
               {error}
