@@ -35,3 +35,12 @@ export const URL_ERRORS = {
 /** Signed requests and the dashboard session, as OpenAPI security schemes. */
 export const SECURITY: Array<Record<string, string[]>> = [{ signature: [] }, { session: [] }];
 export const IdParam = z.object({ id: z.string().min(1).max(64) });
+
+const LIMIT_ERROR = 'must be a whole number from 1 to 100';
+/** A list page's `limit` query parameter: 1 to 100, default 20. */
+export const PageLimit = z.coerce
+  .number({ error: LIMIT_ERROR })
+  .int({ error: LIMIT_ERROR })
+  .min(1, { error: LIMIT_ERROR })
+  .max(100, { error: LIMIT_ERROR })
+  .default(20);

@@ -19,10 +19,9 @@ import type { Authenticator } from '../auth';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError, rateLimited } from '../errors';
-import { AUTH_ERRORS, CONFLICT, json, NOT_FOUND, SECURITY } from '../openapi-kit';
+import { AUTH_ERRORS, CONFLICT, json, NOT_FOUND, PageLimit, SECURITY } from '../openapi-kit';
 import { ownBot } from '../own-bot';
 
-const LIMIT_ERROR = 'must be a whole number from 1 to 100';
 const DAY_MS = 24 * 3600_000;
 
 export const challengeView = (c: ChallengeRecord): Challenge =>
@@ -142,12 +141,7 @@ export function challengeRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: A
       middleware: [auth.require('bots.read')] as const,
       request: {
         query: z.object({
-          limit: z.coerce
-            .number({ error: LIMIT_ERROR })
-            .int({ error: LIMIT_ERROR })
-            .min(1, { error: LIMIT_ERROR })
-            .max(100, { error: LIMIT_ERROR })
-            .default(20),
+          limit: PageLimit,
         }),
       },
       responses: { 200: json(ChallengeListSchema, "The caller's challenges, newest first"), ...AUTH_ERRORS },

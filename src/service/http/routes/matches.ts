@@ -24,7 +24,7 @@ import type { AppDeps } from '../deps';
 import { clientKey } from '../client-limit';
 import type { AppEnv } from '../env';
 import { ApiError, rateLimited } from '../errors';
-import { IdParam, json, NOT_FOUND, PUBLIC_ERRORS } from '../openapi-kit';
+import { IdParam, json, NOT_FOUND, PageLimit, PUBLIC_ERRORS } from '../openapi-kit';
 import type { MiddlewareHandler } from 'hono';
 
 /** What anyone may see of a stored match: no seed and no replay while it runs. */
@@ -66,7 +66,6 @@ function finishedLive(m: StoredMatch): FinishedLive {
 }
 
 /** One message for every way a page size can be wrong (not a number, a fraction, out of range). */
-const LIMIT_ERROR = 'must be a whole number from 1 to 100';
 
 export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: MiddlewareHandler<AppEnv>): void {
   const { store } = deps;
@@ -90,12 +89,7 @@ export function matchRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: Midd
             .max(64)
             .optional()
             .describe('Only matches this bot also played: with botId, the matches both played.'),
-          limit: z.coerce
-            .number({ error: LIMIT_ERROR })
-            .int({ error: LIMIT_ERROR })
-            .min(1, { error: LIMIT_ERROR })
-            .max(100, { error: LIMIT_ERROR })
-            .default(20),
+          limit: PageLimit,
           cursor: z.string().max(200).optional(),
         }),
       },

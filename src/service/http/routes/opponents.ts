@@ -10,12 +10,10 @@ import type { BotRecord, Store } from '../../store/types';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
-import { IdParam, json, NOT_FOUND, PUBLIC_ERRORS } from '../openapi-kit';
+import { IdParam, json, NOT_FOUND, PageLimit, PUBLIC_ERRORS } from '../openapi-kit';
 
 type Sort = (typeof OPPONENT_SORTS)[number];
 type Order = 'asc' | 'desc';
-
-const LIMIT_ERROR = 'must be a whole number from 1 to 100';
 
 /**
  * What a cursor carries: the page's sort and its last row's keys (keyset paging: a new match never repeats a row on the
@@ -106,12 +104,7 @@ export function opponentRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, limit: M
           game: GameSchema.default('pioneers'),
           sort: z.enum(OPPONENT_SORTS).default('games'),
           order: z.enum(['asc', 'desc']).optional().describe('Default: desc for games and above, asc for name.'),
-          limit: z.coerce
-            .number({ error: LIMIT_ERROR })
-            .int({ error: LIMIT_ERROR })
-            .min(1, { error: LIMIT_ERROR })
-            .max(100, { error: LIMIT_ERROR })
-            .default(20),
+          limit: PageLimit,
           cursor: z.string().max(400).optional(),
         }),
       },

@@ -11,9 +11,7 @@ import type { AppDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ownBot as ownBotOf } from '../own-bot';
 import { ApiError } from '../errors';
-import { AUTH_ERRORS, IdParam, json, NOT_FOUND, SECURITY } from '../openapi-kit';
-
-const LIMIT_ERROR = 'must be a whole number from 1 to 100';
+import { AUTH_ERRORS, IdParam, json, NOT_FOUND, PageLimit, SECURITY } from '../openapi-kit';
 
 export function ownerRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authenticator): void {
   const { store } = deps;
@@ -34,12 +32,7 @@ export function ownerRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, auth: Authe
       request: {
         params: IdParam,
         query: z.object({
-          limit: z.coerce
-            .number({ error: LIMIT_ERROR })
-            .int({ error: LIMIT_ERROR })
-            .min(1, { error: LIMIT_ERROR })
-            .max(100, { error: LIMIT_ERROR })
-            .default(20),
+          limit: PageLimit,
           cursor: z.string().max(200).optional(),
         }),
       },
