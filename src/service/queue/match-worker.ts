@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { run, type Runner } from 'graphile-worker';
 import { seatOrder } from '../../../engine/index';
 import type { MatchRecord } from '../../protocol/index';
+import { CHALLENGE_FILLER } from '../scheduler/challenges';
 import { MatchPlayer, type MatchPlayerOptions } from '../scheduler/match-player';
 import type { Db } from '../store/pg/db';
 import { StoreConflict, type BotRecord } from '../store/types';
@@ -143,13 +144,18 @@ export class MatchWorker {
 
   /** The seated bots in the order the seed's seating was drawn from (prepare: players[seat] = bots[order[seat]]). */
   private async entrants(record: MatchRecord): Promise<BotRecord[] | null> {
-    const found = await Promise.all(record.players.map((p) => this.opts.store.getBot(p.botId)));
-    if (found.some((b) => b === null)) return null;
+    // prepare seats the registered bots first, then a challenge's built-in fillers: those have no record.
+    const n = record.players.filter((p) => p.botId !== CHALLENGE_FILLER.botId).length;
     const order = seatOrder(record.seed ?? '', record.players.length);
-    const bots = new Array<BotRecord>(record.players.length);
-    order.forEach((i, seat) => {
-      bots[i] = found[seat]!;
-    });
+    const found = await Promise.all(
+      record.players.map((p, seat) => (order[seat] < n ? this.opts.store.getBot(p.botId) : null)),
+    );
+    const bots = new Array<BotRecord>(n);
+    for (const [seat, i] of order.entries()) {
+      if (i >= n) continue;
+      if (!found[seat]) return null;
+      bots[i] = found[seat];
+    }
     return bots;
   }
 

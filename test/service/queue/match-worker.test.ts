@@ -9,6 +9,7 @@ import { LiveHub } from '../../../src/service/live/hub';
 import { claimMatch, renewLease } from '../../../src/service/queue/match-jobs';
 import { MatchWorker } from '../../../src/service/queue/match-worker';
 import { QueueDispatch } from '../../../src/service/queue/queue-dispatch';
+import { CHALLENGE_FILLER } from '../../../src/service/scheduler/challenges';
 import { migrateQueue } from '../../../src/service/queue/queue-schema';
 import { MatchPlayer } from '../../../src/service/scheduler/match-player';
 import { Scheduler } from '../../../src/service/scheduler/scheduler';
@@ -121,6 +122,35 @@ describe('match queue', () => {
     await store.putMatch(player.prepare('m-orphan', bots, true));
     expect(await dispatch.sweep()).toEqual(['m-orphan']);
     expect((await store.getMatch('m-orphan'))?.status).toBe('aborted');
+  });
+
+  it('a worker plays a queued challenge of two bots with its built-in seat (which has no bot record), unrated', async () => {
+    const { store, bots, dispatch, player, log } = await setup(2);
+    const worker = new MatchWorker({
+      store,
+      db: store.db,
+      hub: new LiveHub(),
+      platformKey,
+      matchTimeoutMs: 60_000,
+      log: (l) => void log.push(l),
+      concurrency: 1,
+      leaseMs: 10_000,
+    });
+    await worker.start();
+    cleanup.push(() => worker.stop());
+    const challenge = await store.addChallenge(
+      { ownerId: bots[0].ownerId, botId: bots[0].id, opponents: [bots[1].id] },
+      600_000,
+      { maxPending: 3, maxPerDay: 20 },
+    );
+    const running = player.prepare('m-challenge', bots, false, { challenge, bots, fillers: 1, matchId: 'm-challenge' });
+    expect(running.players.map((p) => p.botId).sort()).toEqual([bots[0].id, bots[1].id, CHALLENGE_FILLER.botId].sort());
+    expect(await dispatch.start(running)).toBe(true);
+    await until('the challenge played', async () => (await store.getMatch('m-challenge'))?.status === 'completed');
+    const done = await store.getMatch('m-challenge');
+    expect(done).toMatchObject({ rated: false, challenge: challenge.id });
+    expect(done!.players.every((p) => p.placement !== null && p.ratingDelta === null)).toBe(true);
+    expect(await store.listRatings('pioneers')).toEqual([]);
   });
 
   it('a worker that loses the database mid-match for less than its lease finishes it and writes it when the database is back', async () => {
