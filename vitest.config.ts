@@ -26,6 +26,7 @@ const ON_POSTGRES = [
  */
 const POSTGRES_ONLY = [
   'test/e2e/cluster.test.ts',
+  'test/cli/serve-roles.test.ts',
   'test/service/queue/match-worker.test.ts',
   'test/service/live/pg-hub.test.ts',
   'test/e2e/live-across-processes.test.ts',

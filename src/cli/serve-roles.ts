@@ -12,6 +12,7 @@ import { MatchWorker } from '../service/queue/match-worker';
 import { startOpsServer } from '../service/queue/ops-server';
 import { jobStartLatency, registerQueueMetrics } from '../service/queue/queue-metrics';
 import { SchedulerRole } from '../service/queue/scheduler-role';
+import type { BuiltinBotName } from '../../engine/bots/names';
 import type { SameOwnerRule } from '../service/scheduler/tables';
 import type { PgStore } from '../service/store/pg-store';
 
@@ -29,6 +30,9 @@ export interface ClusterRoleOptions {
   maxMatches?: number;
   sameOwner: SameOwnerRule;
   minTurnMs?: number;
+  /** Qualifiers (played by the scheduler): on unless 'off', against these built-ins (default qualify.ts's). */
+  qualify?: 'on' | 'off';
+  qualifyOpponents?: readonly BuiltinBotName[];
   concurrency: number;
   leaseMs: number;
   say: (line: string) => void;
@@ -58,6 +62,8 @@ export async function startClusterRole(o: ClusterRoleOptions): Promise<RunningRo
     platformKey: o.platformKey.privateKey,
     matchTimeoutMs: o.matchTimeoutMs,
     minTurnMs: o.minTurnMs,
+    // Every connection to a bot (a worker's matches, the scheduler's qualifiers) obeys the URL rules.
+    gate: addressGate({ production: !o.dev }),
     log,
     metrics,
     onOwnerEvent: webhooks.sink,
@@ -70,6 +76,7 @@ export async function startClusterRole(o: ClusterRoleOptions): Promise<RunningRo
       tickMs: o.tickMs,
       maxMatches: o.maxMatches,
       sameOwner: o.sameOwner,
+      qualify: { enabled: o.qualify !== 'off', opponents: o.qualifyOpponents },
       onLeading: (on) => {
         o.say(
           on
@@ -94,7 +101,6 @@ export async function startClusterRole(o: ClusterRoleOptions): Promise<RunningRo
     const worker = new MatchWorker({
       ...common,
       db: o.store.db,
-      gate: addressGate({ production: !o.dev }),
       concurrency: o.concurrency,
       leaseMs: o.leaseMs,
       onTaken: jobStartLatency(metrics.registry),

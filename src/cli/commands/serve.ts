@@ -296,6 +296,8 @@ Examples:
               maxMatches,
               sameOwner: flags.sameOwner,
               minTurnMs,
+              qualify: flags.qualify,
+              qualifyOpponents,
               concurrency,
               leaseMs,
               say,
